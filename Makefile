@@ -1,0 +1,91 @@
+# dbscale build. Sources are found by glob so a new room (driver/foo.c) or a new
+# syscall test (driver/micro/tests/foo.c) needs no edit here.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+VERSION := 0.1.0
+GIT     := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+PKG_CFLAGS := -I/usr/include/postgresql $(shell mariadb_config --cflags 2>/dev/null)
+PKG_LIBS   := -lpq $(shell mariadb_config --libs 2>/dev/null || echo -lmariadb) -linih -lpthread -lm
+
+WARN    := -Wall -Wextra -Werror -Wno-missing-field-initializers
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) -Idriver -MMD -MP \
+           -DDBSCALE_VERSION='"$(VERSION)"' -DDBSCALE_GIT='"$(GIT)"'
+LDLIBS  := $(PKG_LIBS)
+
+SRC      := $(wildcard driver/*.c driver/micro/*.c driver/micro/tests/*.c)
+LIB_SRC  := $(filter-out driver/main.c,$(SRC))
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+
+B        ?= build
+OBJ      := $(SRC:%.c=$(B)/obj/%.o)
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+.PHONY: all deps check unit integration asan asan-check demo bench install clean format format-check
+
+all: $(B)/dbscale
+
+$(B)/dbscale: $(OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(B)/tests/%: tests/unit/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
+
+# Installs what is missing (root) or prints the apt-get line (not root).
+deps:
+	@sh scripts/deps.sh
+
+unit: $(UNIT_BIN)
+	@sh tests/run-unit.sh $(UNIT_BIN)
+
+integration: $(B)/dbscale
+	@sh tests/run-integration.sh $(B)/dbscale
+
+# What CI and the README run: everything, against real servers.
+check: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory integration
+
+asan:
+	@$(MAKE) --no-print-directory B=build/asan \
+	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+	    LDFLAGS="-fsanitize=address,undefined" build/asan/dbscale
+
+asan-check:
+	@$(MAKE) --no-print-directory B=build/asan \
+	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+	    LDFLAGS="-fsanitize=address,undefined" unit
+
+# The main job on the embedded default: a throwaway server the tool starts itself.
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh scripts/demo.sh $(B)/dbscale
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@sh bench/run.sh $(B)/dbscale
+
+install: $(B)/dbscale
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/dbscale
+	install -m 755 $(B)/dbscale $(DESTDIR)$(PREFIX)/bin/dbscale
+	cp -r schemas graphs configs $(DESTDIR)$(PREFIX)/share/dbscale/
+
+format:
+	clang-format -i $(SRC) $(wildcard driver/*.h driver/micro/*.h tests/unit/*.c)
+
+format-check:
+	clang-format --dry-run --Werror $(SRC) $(wildcard driver/*.h driver/micro/*.h tests/unit/*.c)
+
+clean:
+	rm -rf build
+
+-include $(OBJ:.o=.d) $(UNIT_BIN:%=%.d)

@@ -1,0 +1,50 @@
+/*
+ * db.c - engine lookup and the blocking wrapper over the async statement API.
+ * Everything engine-specific lives in db_pgsql.c and db_mysql.c.
+ */
+#include "db.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+#include <strings.h>
+
+const struct db_ops *db_find(const char *name)
+{
+    if (!name)
+        return NULL;
+    if (!strcasecmp(name, "pgsql") || !strcasecmp(name, "postgresql") ||
+        !strcasecmp(name, "postgres") || !strcasecmp(name, "pg"))
+        return &db_pgsql_ops;
+    if (!strcasecmp(name, "mysql") || !strcasecmp(name, "mariadb"))
+        return &db_mysql_ops;
+    return NULL;
+}
+
+enum db_status db_run(const struct db_ops *ops, struct db_conn *c, int id, const char *sql,
+                      const struct db_param *p, int np, struct db_result *res,
+                      struct db_error *err)
+{
+    struct db_result dummy;
+    if (!res)
+        res = &dummy;
+    memset(res, 0, sizeof *res);
+    enum db_status st = ops->start(c, id, sql, p, np, err);
+    while (st == DB_WAIT_READ || st == DB_WAIT_WRITE) {
+        struct pollfd pfd = {.fd = ops->fd(c), .events = st == DB_WAIT_READ ? POLLIN : POLLOUT};
+        int r = poll(&pfd, 1, -1);
+        if (r < 0 && errno != EINTR) {
+            err->cls = DB_ERR_RECONNECT;
+            strcpy(err->code, "poll");
+            strncpy(err->msg, strerror(errno), sizeof err->msg - 1);
+            return DB_FAILED;
+        }
+        st = ops->cont(c, res, err);
+    }
+    return st;
+}
+
+int db_exec(const struct db_ops *ops, struct db_conn *c, const char *sql, struct db_error *err)
+{
+    return db_run(ops, c, -1, sql, NULL, 0, NULL, err) == DB_DONE ? 0 : -1;
+}

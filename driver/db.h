@@ -1,0 +1,116 @@
+/*
+ * db.h - the one face of the database engines (think sysbench's db_driver.h).
+ *
+ * The core talks to a server only through struct db_ops. Statements run
+ * asynchronously: start() sends, cont() is called whenever the connection's
+ * socket is ready and returns DB_DONE once the whole reply has been read. A
+ * worker can then multiplex many connections in one event loop, or run one
+ * connection blocking with db_run(). Each backend classifies its own errors
+ * (retry / reconnect / fatal); the worker decides what to do with them.
+ * Backends never print.
+ */
+#ifndef DBSCALE_DB_H
+#define DBSCALE_DB_H
+
+#include <stddef.h>
+
+#define DB_MAX_STMTS 64
+
+enum db_status {
+    DB_FAILED = -1,   /* error: see struct db_error */
+    DB_DONE = 0,      /* statement finished, result filled */
+    DB_WAIT_READ = 1, /* call cont() when fd is readable */
+    DB_WAIT_WRITE = 2 /* call cont() when fd is writable */
+};
+
+enum db_errclass {
+    DB_ERR_NONE = 0,
+    DB_ERR_RETRY,     /* deadlock, serialization failure, lock wait timeout, duplicate key:
+                         the transaction is rolled back and restarted */
+    DB_ERR_RECONNECT, /* the connection is gone: reconnect with backoff */
+    DB_ERR_FATAL,     /* anything else: the run stops with the server's message */
+};
+
+struct db_error {
+    enum db_errclass cls;
+    char code[16]; /* SQLSTATE (pgsql) or error number (mysql), as text */
+    char msg[512]; /* the server's or library's message; never holds a password */
+};
+
+/* Where and how to connect. NULL/0 fields take the engine's own defaults
+ * (PGHOST & co., ~/.pgpass, MariaDB option files). */
+struct db_target {
+    const char *host; /* name, address, or (pgsql) a socket directory starting with '/' */
+    int port;
+    const char *socket;   /* mysql: unix socket path */
+    const char *user;
+    const char *password; /* kept only in memory */
+    const char *db;
+    const char *conninfo;      /* pgsql: a libpq conninfo string or URI; wins over the above */
+    const char *defaults_file; /* mysql: an option file read with MYSQL_READ_DEFAULT_FILE */
+    int ps;                    /* 1 = server-side prepared statements, 0 = plain text */
+};
+
+enum db_ptype { DB_PINT, DB_PSTR };
+
+struct db_param {
+    enum db_ptype type;
+    long long i;   /* DB_PINT */
+    const char *s; /* DB_PSTR, not NUL-terminated necessarily */
+    int len;
+};
+
+struct db_result {
+    long rows;     /* rows returned by a query */
+    long affected; /* rows changed by an update/insert/delete */
+};
+
+struct db_conn; /* each backend's own */
+
+struct db_ops {
+    const char *name; /* "pgsql", "mysql" */
+    /* Blocking connect; NULL with err filled (says which host:port and why). */
+    struct db_conn *(*connect)(const struct db_target *t, struct db_error *err);
+    void (*close)(struct db_conn *c);
+    /* The socket to wait on; changes after a reconnect. */
+    int (*fd)(struct db_conn *c);
+    /* Register statement id (0..DB_MAX_STMTS-1). sql uses '?' placeholders
+     * (the backend rewrites them for its engine). With t->ps the statement is
+     * prepared on the server now; otherwise start() sends it as text with the
+     * parameters quoted in. Blocking. */
+    int (*prepare)(struct db_conn *c, int id, const char *sql, int nparams,
+                   struct db_error *err);
+    /* Begin a statement: a registered one (id >= 0, params p[0..np)) or plain
+     * text (id < 0, sql). Never blocks. */
+    enum db_status (*start)(struct db_conn *c, int id, const char *sql,
+                            const struct db_param *p, int np, struct db_error *err);
+    /* Make progress after the socket became ready. Never blocks. */
+    enum db_status (*cont)(struct db_conn *c, struct db_result *res, struct db_error *err);
+    /* Bulk load of one table: COPY (pgsql) or multi-row INSERT (mysql).
+     * Values are text; NULL for SQL NULL is not needed by sbtest. Blocking. */
+    int (*bulk_begin)(struct db_conn *c, const char *table, const char *cols,
+                      struct db_error *err);
+    int (*bulk_row)(struct db_conn *c, const char *const *vals, int nvals, struct db_error *err);
+    int (*bulk_end)(struct db_conn *c, struct db_error *err);
+    /* Blocking query; returns a malloc'd copy of row 0 column 0 ("" for no
+     * rows), NULL with err on error. For admin queries, not the hot path. */
+    char *(*query_value)(struct db_conn *c, const char *sql, struct db_error *err);
+    /* The server's version string, e.g. "15.20" or "10.11.6-MariaDB". */
+    const char *(*server_version)(struct db_conn *c);
+};
+
+extern const struct db_ops db_pgsql_ops;
+extern const struct db_ops db_mysql_ops;
+
+/* "pgsql" or "mysql" (also "postgresql", "mariadb"); NULL if unknown. */
+const struct db_ops *db_find(const char *name);
+
+/* Run a statement to completion, waiting with poll(). Blocking convenience
+ * for prepare/cleanup/admin work and tests. */
+enum db_status db_run(const struct db_ops *ops, struct db_conn *c, int id, const char *sql,
+                      const struct db_param *p, int np, struct db_result *res,
+                      struct db_error *err);
+/* Plain SQL text, result discarded. 0 or -1. */
+int db_exec(const struct db_ops *ops, struct db_conn *c, const char *sql, struct db_error *err);
+
+#endif

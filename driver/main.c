@@ -1,0 +1,62 @@
+/*
+ * main.c - verb dispatch only. Everything else lives in the room the verb
+ * names (see verbs.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+#include "verbs.h"
+
+static void usage(FILE *f)
+{
+    fputs("dbscale " DBSCALE_VERSION " - how well a database server scales across client\n"
+          "concurrency and CPU count\n\n"
+          "usage: dbscale VERB [options]    (dbscale VERB --help lists every option)\n\n"
+          "  prepare  WORKLOAD      create and load sbtest tables\n"
+          "  run      WORKLOAD      one concurrency level, sysbench-style report\n"
+          "  cleanup  WORKLOAD      drop what prepare made\n"
+          "  sweep    [WORKLOAD]    threads x CPU count x variant x repeats -> results dir\n"
+          "  micro    [TEST...]     syscall microbenchmarks (kernel baseline)\n"
+          "  fs                     file create/remove benchmark\n"
+          "  plot     RESULTS...    gnuplot scaling graphs\n"
+          "  compare  A B [C...]    relative-% table with significance marks\n"
+          "  server   start|stop ENGINE   throwaway local PostgreSQL or MariaDB\n\n"
+          "workloads: oltp_read_only oltp_read_write oltp_write_only oltp_point_select\n"
+          "  oltp_update_index oltp_update_non_index oltp_insert oltp_delete\n"
+          "  select_random_points select_random_ranges\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *v = argv[1];
+    if (!strcmp(v, "--help") || !strcmp(v, "-h") || !strcmp(v, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(v, "--version") || !strcmp(v, "version")) {
+        printf("dbscale %s (%s)\n", DBSCALE_VERSION, DBSCALE_GIT);
+        return 0;
+    }
+    if (!strcmp(v, "prepare") || !strcmp(v, "run") || !strcmp(v, "cleanup"))
+        return oltp_main(v, argc - 1, argv + 1);
+    if (!strcmp(v, "sweep"))
+        return sweep_main(argc - 1, argv + 1);
+    if (!strcmp(v, "micro"))
+        return micro_main(argc - 1, argv + 1);
+    if (!strcmp(v, "fs"))
+        return fs_main(argc - 1, argv + 1);
+    if (!strcmp(v, "plot"))
+        return plot_main(argc - 1, argv + 1);
+    if (!strcmp(v, "compare"))
+        return compare_main(argc - 1, argv + 1);
+    if (!strcmp(v, "server"))
+        return server_main(argc - 1, argv + 1);
+    fprintf(stderr, "dbscale: unknown verb '%s' (try: dbscale --help)\n", v);
+    return EXIT_USAGE;
+}

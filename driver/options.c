@@ -1,0 +1,498 @@
+/*
+ * options.c - the option table behind every verb and every config file.
+ *
+ * Values are kept as text and validated when set, never when read: by the
+ * time a verb calls opts_int() the value is known to be good, so getters need
+ * no error path. A typo gets the nearest known name as a hint.
+ */
+#include "options.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void opts_init(struct opts *o, const struct optdef *defs, size_t n)
+{
+    o->defs = defs;
+    o->n = n;
+    o->val = xcalloc(n, sizeof *o->val);
+    o->where = xcalloc(n, sizeof *o->where);
+    o->set_count = 0;
+}
+
+void opts_free(struct opts *o)
+{
+    for (size_t i = 0; i < o->n; i++) {
+        free(o->val[i]);
+        free(o->where[i]);
+    }
+    free(o->val);
+    free(o->where);
+    o->val = o->where = NULL;
+}
+
+static long find(const struct opts *o, const char *name, size_t len)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (strlen(o->defs[i].name) == len && strncmp(o->defs[i].name, name, len) == 0)
+            return (long)i;
+    return -1;
+}
+
+int parse_int(const char *s, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int parse_num(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end != '\0' || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int parse_bool(const char *s, int *out)
+{
+    static const char *on[] = {"on", "true", "yes", "1"}, *off[] = {"off", "false", "no", "0"};
+    for (int i = 0; i < 4; i++) {
+        if (strcasecmp(s, on[i]) == 0)
+            return *out = 1, 0;
+        if (strcasecmp(s, off[i]) == 0)
+            return *out = 0, 0;
+    }
+    return -1;
+}
+
+static int choice_ok(const char *choices, const char *v)
+{
+    size_t vl = strlen(v);
+    for (const char *p = choices; *p;) {
+        const char *bar = strchr(p, '|');
+        size_t l = bar ? (size_t)(bar - p) : strlen(p);
+        if (l == vl && strncmp(p, v, l) == 0)
+            return 1;
+        p += l + (bar ? 1 : 0);
+    }
+    return 0;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 40 || lb > 40)
+        return 99;
+    size_t d[41][41];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c)
+                c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c)
+                c = d[i][j - 1] + 1;
+            d[i][j] = c;
+        }
+    return d[la][lb];
+}
+
+static const char *nearest(const struct opts *o, const char *name)
+{
+    const char *best = NULL;
+    size_t bestd = 4;
+    for (size_t i = 0; i < o->n; i++) {
+        size_t d = edit_distance(name, o->defs[i].name);
+        if (d < bestd) {
+            bestd = d;
+            best = o->defs[i].name;
+        }
+    }
+    return best;
+}
+
+static int validate(const struct optdef *d, const char *v, char *err, size_t errlen,
+                    const char *where)
+{
+    long long iv;
+    double dv;
+    int bv;
+    int bounded = d->min != d->max;
+    switch (d->type) {
+    case OPT_INT:
+        if (parse_int(v, &iv) < 0) {
+            snprintf(err, errlen, "%s: --%s: '%s' is not a whole number", where, d->name, v);
+            return -1;
+        }
+        if (bounded && (iv < d->min || iv > d->max)) {
+            snprintf(err, errlen, "%s: --%s: %lld is out of range [%.0f, %.0f]", where, d->name,
+                     iv, d->min, d->max);
+            return -1;
+        }
+        return 0;
+    case OPT_NUM:
+        if (parse_num(v, &dv) < 0) {
+            snprintf(err, errlen, "%s: --%s: '%s' is not a number", where, d->name, v);
+            return -1;
+        }
+        if (bounded && (dv < d->min || dv > d->max)) {
+            snprintf(err, errlen, "%s: --%s: %g is out of range [%g, %g]", where, d->name, dv,
+                     d->min, d->max);
+            return -1;
+        }
+        return 0;
+    case OPT_BOOL:
+        if (parse_bool(v, &bv) < 0) {
+            snprintf(err, errlen, "%s: --%s: '%s' is not on/off", where, d->name, v);
+            return -1;
+        }
+        return 0;
+    case OPT_CHOICE:
+        if (!choice_ok(d->choices, v)) {
+            snprintf(err, errlen, "%s: --%s: '%s' is not one of %s", where, d->name, v,
+                     d->choices);
+            return -1;
+        }
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+int opts_set(struct opts *o, const char *name, const char *value, const char *where, char *err,
+             size_t errlen)
+{
+    long i = find(o, name, strlen(name));
+    if (i < 0) {
+        const char *near = nearest(o, name);
+        if (near)
+            snprintf(err, errlen, "%s: unknown option '--%s' (did you mean '--%s'?)", where, name,
+                     near);
+        else
+            snprintf(err, errlen, "%s: unknown option '--%s'", where, name);
+        return -1;
+    }
+    const struct optdef *d = &o->defs[i];
+    if (validate(d, value, err, errlen, where) < 0)
+        return -1;
+    if (d->type == OPT_LIST && o->val[i] && o->where[i] && strcmp(o->where[i], where) == 0) {
+        /* a repeated option on the same source appends */
+        size_t l = strlen(o->val[i]) + strlen(value) + 2;
+        char *j = xmalloc(l);
+        snprintf(j, l, "%s,%s", o->val[i], value);
+        free(o->val[i]);
+        o->val[i] = j;
+    } else {
+        free(o->val[i]);
+        o->val[i] = xstrdup(value);
+    }
+    free(o->where[i]);
+    o->where[i] = xstrdup(where);
+    o->set_count++;
+    return 0;
+}
+
+struct ini_ctx {
+    struct opts *o;
+    const char *path;
+    char *err;
+    size_t errlen;
+    int failed;
+    int line; /* lines read so far: Debian's libinih passes no line number */
+    FILE *f;
+};
+
+/* fgets that counts lines, so messages can name file:line. */
+static char *ini_reader_cb(char *str, int num, void *stream)
+{
+    struct ini_ctx *c = stream;
+    char *r = fgets(str, num, c->f);
+    if (r)
+        c->line++;
+    return r;
+}
+
+static int ini_cb(void *user, const char *section, const char *key, const char *value)
+{
+    struct ini_ctx *c = user;
+    (void)section;
+    char where[512];
+    snprintf(where, sizeof where, "%s:%d", c->path, c->line);
+    if (c->failed)
+        return 0;
+    /* Accept "key" and "--key" alike, so a command line pastes into a file. */
+    while (*key == '-')
+        key++;
+    if (opts_set(c->o, key, value, where, c->err, c->errlen) < 0) {
+        c->failed = 1;
+        return 0;
+    }
+    return 1;
+}
+
+int opts_parse_ini(struct opts *o, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "cannot read config '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    struct ini_ctx c = {o, path, err, errlen, 0, 0, f};
+    int r = ini_parse_stream(ini_reader_cb, &c, ini_cb, &c);
+    fclose(f);
+    if (c.failed)
+        return -1;
+    if (r != 0) {
+        snprintf(err, errlen, "%s:%d: malformed line (expected 'key = value' or '[section]')",
+                 path, r);
+        return -1;
+    }
+    return 0;
+}
+
+/* Splits "--name=value" / "--name value" / "--flag"; advances *i past what it used. */
+static int take_option(struct opts *o, int argc, char **argv, int *i, char *err, size_t errlen)
+{
+    const char *a = argv[*i] + 2;
+    const char *eq = strchr(a, '=');
+    size_t nl = eq ? (size_t)(eq - a) : strlen(a);
+    char name[128];
+    if (nl >= sizeof name) {
+        snprintf(err, errlen, "option '%.40s...' is too long", argv[*i]);
+        return -1;
+    }
+    memcpy(name, a, nl);
+    name[nl] = '\0';
+    const char *value = eq ? eq + 1 : NULL;
+    long k = find(o, name, nl);
+    if (!value) {
+        if (k >= 0 && o->defs[k].type == OPT_BOOL)
+            value = "on";
+        else if (k >= 0) {
+            if (*i + 1 >= argc) {
+                snprintf(err, errlen, "option '--%s' needs a value", name);
+                return -1;
+            }
+            value = argv[++*i];
+        }
+        else
+            value = "";
+    }
+    return opts_set(o, name, value, "command line", err, errlen);
+}
+
+int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos, int maxpos,
+                    int *npos, char *err, size_t errlen)
+{
+    *npos = 0;
+    /* First pass: --help and --config, so the file sits under the command line. */
+    for (int i = first; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+        if (find(o, "config", 6) < 0 || strncmp(argv[i], "--config", 8) != 0)
+            continue;
+        const char *path = NULL;
+        if (argv[i][8] == '=')
+            path = argv[i] + 9;
+        else if (argv[i][8] == '\0' && i + 1 < argc)
+            path = argv[i + 1];
+        if (!path || !*path) {
+            snprintf(err, errlen, "option '--config' needs a file name");
+            return -1;
+        }
+        if (opts_parse_ini(o, path, err, errlen) < 0)
+            return -1;
+    }
+    int only_pos = 0;
+    for (int i = first; i < argc; i++) {
+        if (!only_pos && strcmp(argv[i], "--") == 0) {
+            only_pos = 1;
+            continue;
+        }
+        if (!only_pos && strncmp(argv[i], "--", 2) == 0) {
+            if (strncmp(argv[i], "--config", 8) == 0 &&
+                (argv[i][8] == '=' || argv[i][8] == '\0')) {
+                if (argv[i][8] == '\0')
+                    i++;
+                continue;
+            }
+            if (take_option(o, argc, argv, &i, err, errlen) < 0)
+                return -1;
+            continue;
+        }
+        if (!only_pos && argv[i][0] == '-' && argv[i][1] != '\0') {
+            snprintf(err, errlen, "unknown option '%s' (options are --name=value)", argv[i]);
+            return -1;
+        }
+        if (*npos >= maxpos) {
+            snprintf(err, errlen, "unexpected argument '%s'", argv[i]);
+            return -1;
+        }
+        pos[(*npos)++] = argv[i];
+    }
+    return 0;
+}
+
+static long must_find(const struct opts *o, const char *name)
+{
+    long i = find(o, name, strlen(name));
+    if (i < 0) {
+        fprintf(stderr, "dbscale: internal error: no option '%s' in this table\n", name);
+        abort();
+    }
+    return i;
+}
+
+const char *opts_str(const struct opts *o, const char *name)
+{
+    long i = must_find(o, name);
+    return o->val[i] ? o->val[i] : o->defs[i].def;
+}
+
+int opts_isset(const struct opts *o, const char *name)
+{
+    return o->val[must_find(o, name)] != NULL;
+}
+
+long long opts_int(const struct opts *o, const char *name)
+{
+    const char *s = opts_str(o, name);
+    long long v = 0;
+    if (s)
+        parse_int(s, &v);
+    return v;
+}
+
+double opts_num(const struct opts *o, const char *name)
+{
+    const char *s = opts_str(o, name);
+    double v = 0;
+    if (s)
+        parse_num(s, &v);
+    return v;
+}
+
+int opts_bool(const struct opts *o, const char *name)
+{
+    const char *s = opts_str(o, name);
+    int v = 0;
+    if (s)
+        parse_bool(s, &v);
+    return v;
+}
+
+void opts_help(const struct opts *o, FILE *f)
+{
+    for (size_t i = 0; i < o->n; i++) {
+        const struct optdef *d = &o->defs[i];
+        char left[64];
+        snprintf(left, sizeof left, "--%s=%s", d->name,
+                 d->type == OPT_BOOL  ? "[on|off]"
+                 : d->type == OPT_INT ? "N"
+                 : d->type == OPT_NUM ? "N"
+                                      : "STRING");
+        fprintf(f, "  %-30s %s", left, d->help);
+        if (d->type == OPT_CHOICE)
+            fprintf(f, " {%s}", d->choices);
+        if (d->def && d->type != OPT_SECRET)
+            fprintf(f, " [%s]", d->def);
+        fputc('\n', f);
+    }
+}
+
+static void json_str(struct sbuf *b, const char *s)
+{
+    sbuf_add(b, "\"", 1);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            sbuf_printf(b, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            sbuf_printf(b, "\\u%04x", *s);
+        else
+            sbuf_add(b, s, 1);
+    }
+    sbuf_add(b, "\"", 1);
+}
+
+void opts_json(const struct opts *o, struct sbuf *b)
+{
+    int first = 1;
+    sbuf_add(b, "{", 1);
+    for (size_t i = 0; i < o->n; i++) {
+        const struct optdef *d = &o->defs[i];
+        const char *v = o->val[i] ? o->val[i] : d->def;
+        if (!v || d->type == OPT_SECRET)
+            continue;
+        sbuf_printf(b, "%s", first ? "" : ", ");
+        first = 0;
+        json_str(b, d->name);
+        sbuf_add(b, ": ", 2);
+        json_str(b, v);
+    }
+    sbuf_add(b, "}", 1);
+}
+
+int parse_int_list(const char *s, long long *out, int max)
+{
+    int n = 0;
+    const char *p = s;
+    if (!*s)
+        return -1;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t l = comma ? (size_t)(comma - p) : strlen(p);
+        char item[64];
+        if (l == 0 || l >= sizeof item)
+            return -1;
+        memcpy(item, p, l);
+        item[l] = '\0';
+        char *dash = strchr(item + 1, '-');
+        if (!dash) {
+            long long v;
+            if (parse_int(item, &v) < 0 || n >= max)
+                return -1;
+            out[n++] = v;
+        } else {
+            *dash = '\0';
+            char *step = strchr(dash + 1, ':');
+            long long lo, hi, st = 1;
+            int mul = 0;
+            if (step) {
+                *step++ = '\0';
+                if (*step == 'x' || *step == '*')
+                    mul = 1, step++;
+                else if (*step == '+')
+                    step++;
+                if (parse_int(step, &st) < 0 || st < (mul ? 2 : 1))
+                    return -1;
+            }
+            if (parse_int(item, &lo) < 0 || parse_int(dash + 1, &hi) < 0 || lo > hi || lo < 1)
+                return -1;
+            for (long long v = lo; v <= hi; v = mul ? v * st : v + st) {
+                if (n >= max)
+                    return -1;
+                out[n++] = v;
+            }
+        }
+        p += l + (comma ? 1 : 0);
+        if (comma && !*p)
+            return -1;
+    }
+    return n;
+}

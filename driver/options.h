@@ -1,0 +1,80 @@
+/*
+ * options.h - one option vocabulary for the command line and INI config files.
+ *
+ * Each verb declares a table of optdef; the same names work as --name=value,
+ * --name value, and "name = value" in a config file read with libinih. Values
+ * are validated when set, so a bad one is reported with where it came from
+ * (the option, or file:line) before any work starts.
+ */
+#ifndef DBSCALE_OPTIONS_H
+#define DBSCALE_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "util.h"
+
+enum opt_type {
+    OPT_INT,    /* whole number within [min, max] */
+    OPT_NUM,    /* real number within [min, max] */
+    OPT_BOOL,   /* on/off/true/false/yes/no/1/0; a bare --flag means on */
+    OPT_STR,    /* free text */
+    OPT_CHOICE, /* one of choices, "a|b|c" */
+    OPT_LIST,   /* may be repeated; values are joined with ',' */
+    OPT_SECRET, /* free text that is never printed (passwords) */
+};
+
+struct optdef {
+    const char *name; /* long name without the leading -- */
+    enum opt_type type;
+    const char *def;     /* default as text, NULL for none */
+    const char *help;    /* one line */
+    const char *choices; /* OPT_CHOICE: "a|b|c" */
+    double min, max;     /* OPT_INT/OPT_NUM bounds; min == max means unbounded */
+};
+
+struct opts {
+    const struct optdef *defs;
+    size_t n;
+    char **val;    /* set value per def, NULL = default */
+    char **where;  /* "command line" or "FILE:LINE" */
+    int set_count; /* how many values were set explicitly */
+};
+
+void opts_init(struct opts *o, const struct optdef *defs, size_t n);
+void opts_free(struct opts *o);
+
+/*
+ * Parse argv[first..argc). Positional words are collected in pos (up to
+ * maxpos). If the table has a "config" option and it is given, that INI file
+ * is read first, so the command line overrides the file.
+ * Returns 0, 1 if --help was asked, or -1 with a message in err.
+ */
+int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos, int maxpos,
+                    int *npos, char *err, size_t errlen);
+/* Read an INI file; keys are option names, sections are ignored. 0 or -1 + err. */
+int opts_parse_ini(struct opts *o, const char *path, char *err, size_t errlen);
+/* Set one value, validating it. where names the source for messages. */
+int opts_set(struct opts *o, const char *name, const char *value, const char *where, char *err,
+             size_t errlen);
+
+const char *opts_str(const struct opts *o, const char *name); /* NULL if unset, no default */
+long long opts_int(const struct opts *o, const char *name);
+double opts_num(const struct opts *o, const char *name);
+int opts_bool(const struct opts *o, const char *name);
+int opts_isset(const struct opts *o, const char *name); /* set explicitly, not by default */
+
+/* --help text: one line per option with its default. */
+void opts_help(const struct opts *o, FILE *f);
+/* The effective option set as a JSON object body; secrets are never written. */
+void opts_json(const struct opts *o, struct sbuf *b);
+
+/* Shared parsing helpers, used by the validators and by verbs. */
+int parse_int(const char *s, long long *out);
+int parse_num(const char *s, double *out);
+int parse_bool(const char *s, int *out);
+/* Split a comma list of ints and ranges: "1,2,8", "1-64", "1-256:x2", "1-10:+3".
+ * Returns count (<= max) or -1 on a malformed list. */
+int parse_int_list(const char *s, long long *out, int max);
+
+#endif
