@@ -1,0 +1,57 @@
+/*
+ * results.h - the results directory: what a sweep leaves on disk and what
+ * plot and compare read back. Every file is written whole to a temp name and
+ * renamed (write_file_atomic), after each level, so a crash loses at most the
+ * level in flight.
+ *
+ * A results directory holds:
+ *   results.csv  one row per (variant, cpus, threads, repeat), columns below
+ *   meta.json    dbscale version/commit, options (no passwords), kernel, CPUs,
+ *                server version and settings, start/end times
+ *   micro.csv    (optional) kernel baseline rows, see micro/micro.h
+ *
+ * results.csv columns, in this order (header line first, '#' lines ignored):
+ *   engine,workload,variant,cpus,threads,repeat,time_s,tps,qps,qps_read,
+ *   qps_write,qps_other,lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,
+ *   lat_p99_ms,lat_max_ms,errors,reconnects,error_codes,client_cpu_s,
+ *   client_cpu_per_txn_us,server_cpu_s,idle_pct,client_cpus,server_cpus,
+ *   shared_cpus,disturbed
+ * error_codes is "CODE:COUNT;CODE:COUNT" (empty when none). cpus is the
+ * number of CPUs the server was held to; server_cpus/client_cpus the lists
+ * ("0-1"); shared_cpus 1 when client and server could run on the same CPU.
+ * Readers find columns by header name, so a newer writer may add columns.
+ */
+#ifndef DBSCALE_RESULTS_H
+#define DBSCALE_RESULTS_H
+
+#include <stddef.h>
+
+struct result_row {
+    char engine[16];
+    char workload[32];
+    char variant[32]; /* "smp-k2", "up", or a user's --variant label */
+    int cpus, threads, repeat;
+    double time_s, tps, qps, qps_read, qps_write, qps_other;
+    double lat_min_ms, lat_avg_ms, lat_p50_ms, lat_p95_ms, lat_p99_ms, lat_max_ms;
+    long long errors, reconnects;
+    char error_codes[128];
+    double client_cpu_s, client_cpu_per_txn_us, server_cpu_s, idle_pct;
+    char client_cpus[32], server_cpus[32];
+    int shared_cpus, disturbed;
+};
+
+struct result_set {
+    char path[512]; /* directory or file it was read from */
+    struct result_row *rows;
+    size_t n;
+};
+
+/* Write rows to DIR/results.csv atomically (the whole file, header first). */
+int results_write_csv(const char *dir, const struct result_row *rows, size_t n);
+/* Read DIR/results.csv (or a .csv path). 0, or -1 with a message naming the
+ * file and line in err. Unknown columns are ignored; a missing required
+ * column (engine, variant, cpus, threads, tps) is an error. */
+int results_read(const char *path, struct result_set *out, char *err, size_t errlen);
+void results_free(struct result_set *s);
+
+#endif
