@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#define DB_MAX_STMTS 64
+#define DB_MAX_STMTS 1024
 
 enum db_status {
     DB_FAILED = -1,   /* error: see struct db_error */
