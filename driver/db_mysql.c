@@ -1,4 +1,733 @@
-/* db_mysql.c - placeholder until the MariaDB backend lands. */
+/*
+ * db_mysql.c - the MariaDB/MySQL backend behind struct db_ops (db.h), on
+ * MariaDB Connector/C.
+ *
+ * The one idea: Connector/C's non-blocking API (MYSQL_OPT_NONBLOCK, the
+ * FOO_start/FOO_cont pairs) runs each library call in a coroutine that yields
+ * whenever the socket would block. A statement is a short chain of such calls
+ * (execute -> store result -> free result -> next result), so each connection
+ * keeps one small state machine: start() begins the first call, cont() resumes
+ * the suspended one and moves on to the next until the whole reply is read.
+ * If everything finishes inside start() (the reply was already there), the
+ * result is parked and start() asks for a write-wait, which is ready at once,
+ * so the next cont() hands the result over; start() never returns DB_DONE
+ * because it has no result to fill.
+ *
+ * It must never print, never block in start()/cont(), never leave result rows
+ * unread on the socket after DB_DONE, and never put the password in a message.
+ */
 #include "db.h"
+#include "util.h"
 
-const struct db_ops db_mysql_ops = {.name = "mysql"};
+#include <mysql.h>
+#include <mysqld_error.h>
+#include <errmsg.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A bulk INSERT statement is flushed once it is this big (capped at half of
+ * the server's max_allowed_packet). */
+#define DBM_BULK_BYTES (1 << 20)
+
+struct dbm_buf {
+    char *s;
+    size_t len, cap;
+};
+
+/* One registered statement: server-side (st) or text with '?' (sql). */
+struct dbm_stmt {
+    MYSQL_STMT *st;
+    char *sql;
+    int nparams;
+    MYSQL_BIND *bind;
+    unsigned long *lens;
+    long long *ints;
+};
+
+enum dbm_step {
+    DBM_IDLE,
+    DBM_QUERY,  /* mysql_real_query */
+    DBM_STORE,  /* mysql_store_result */
+    DBM_NEXT,   /* mysql_next_result */
+    DBM_EXEC,   /* mysql_stmt_execute */
+    DBM_SSTORE, /* mysql_stmt_store_result */
+    DBM_SFREE,  /* mysql_stmt_free_result */
+    DBM_SNEXT,  /* mysql_stmt_next_result */
+    DBM_READY,  /* finished inside start(); cont() hands the result over */
+};
+
+struct db_conn {
+    MYSQL *m;
+    int ps;
+    enum dbm_step step;
+    int wait;        /* MYSQL_WAIT_* the suspended call waits for */
+    MYSQL_STMT *cur; /* the prepared statement running, if any */
+    long rows, affected;
+    struct dbm_buf q; /* text of the running statement (must outlive the call) */
+    struct dbm_buf bulk;
+    size_t bulk_head; /* length of "INSERT INTO t(cols) VALUES " */
+    size_t bulk_limit;
+    long bulk_rows;
+    struct dbm_stmt stmts[DB_MAX_STMTS];
+};
+
+static pthread_once_t dbm_once = PTHREAD_ONCE_INIT;
+static int dbm_lib_failed;
+static _Thread_local int dbm_thread_ready;
+
+static void dbm_lib_init(void)
+{
+    dbm_lib_failed = mysql_library_init(0, NULL, NULL) != 0;
+}
+
+/* ---- errors ---- */
+
+static enum db_errclass dbm_class(unsigned e)
+{
+    switch (e) {
+    case ER_LOCK_DEADLOCK:     /* 1213 */
+    case ER_LOCK_WAIT_TIMEOUT: /* 1205 */
+    case ER_CHECKREAD:         /* 1020 record changed since last read */
+    case ER_DUP_ENTRY:         /* 1062 */
+        return DB_ERR_RETRY;
+    case CR_CONNECTION_ERROR:  /* 2002 */
+    case CR_CONN_HOST_ERROR:   /* 2003 */
+    case CR_SERVER_GONE_ERROR: /* 2006 */
+    case CR_SERVER_LOST:       /* 2013 */
+    case 2055:                 /* CR_SERVER_LOST_EXTENDED */
+    case 1927:                 /* ER_CONNECTION_KILLED */
+    case ER_SERVER_SHUTDOWN:   /* 1053 */
+    case 4031:                 /* ER_CLIENT_INTERACTION_TIMEOUT */
+    case ER_NET_READ_ERROR:    /* 1158 */
+    case ER_NET_READ_INTERRUPTED:
+    case ER_NET_ERROR_ON_WRITE:
+    case ER_NET_WRITE_INTERRUPTED:
+        return DB_ERR_RECONNECT;
+    default:
+        return DB_ERR_FATAL;
+    }
+}
+
+static void dbm_seterr(struct db_error *err, enum db_errclass cls, unsigned code, const char *msg)
+{
+    err->cls = cls;
+    snprintf(err->code, sizeof err->code, "%u", code);
+    snprintf(err->msg, sizeof err->msg, "%s", msg);
+}
+
+static void dbm_conn_err(struct db_conn *c, struct db_error *err)
+{
+    unsigned e = mysql_errno(c->m);
+    dbm_seterr(err, dbm_class(e), e, mysql_error(c->m));
+}
+
+static void dbm_stmt_err(MYSQL_STMT *st, struct db_error *err)
+{
+    unsigned e = mysql_stmt_errno(st);
+    dbm_seterr(err, dbm_class(e), e, mysql_stmt_error(st));
+}
+
+/* Misuse of the interface by the caller, not a server error. */
+static void dbm_usage(struct db_error *err, const char *msg)
+{
+    dbm_seterr(err, DB_ERR_FATAL, 0, msg);
+}
+
+/* ---- buffers ---- */
+
+static void dbm_reserve(struct dbm_buf *b, size_t more)
+{
+    if (b->len + more + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + more + 1)
+        cap *= 2;
+    b->s = xrealloc(b->s, cap);
+    b->cap = cap;
+}
+
+static void dbm_add(struct dbm_buf *b, const char *s, size_t n)
+{
+    dbm_reserve(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+/* 'escaped text' for the connection's character set. */
+static void dbm_add_quoted(struct db_conn *c, struct dbm_buf *b, const char *s, size_t n)
+{
+    dbm_reserve(b, 2 * n + 2);
+    b->s[b->len++] = '\'';
+    b->len += mysql_real_escape_string(c->m, b->s + b->len, s, (unsigned long)n);
+    b->s[b->len++] = '\'';
+    b->s[b->len] = '\0';
+}
+
+static void dbm_add_int(struct dbm_buf *b, long long v)
+{
+    char tmp[24];
+    int n = snprintf(tmp, sizeof tmp, "%lld", v);
+    dbm_add(b, tmp, (size_t)n);
+}
+
+/* ---- connect / close ---- */
+
+static struct db_conn *dbm_connect(const struct db_target *t, struct db_error *err)
+{
+    pthread_once(&dbm_once, dbm_lib_init);
+    if (dbm_lib_failed) {
+        dbm_usage(err, "mysql: mysql_library_init failed");
+        return NULL;
+    }
+    if (!dbm_thread_ready) {
+        mysql_thread_init();
+        dbm_thread_ready = 1;
+    }
+    MYSQL *m = mysql_init(NULL);
+    if (!m) {
+        dbm_usage(err, "mysql: mysql_init failed (out of memory)");
+        return NULL;
+    }
+    my_bool off = 0;
+    unsigned timeout = 10;
+    mysql_options(m, MYSQL_OPT_RECONNECT, &off);
+    mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    /* Option files: the [client] groups of the default files, plus ours. */
+    if (t->defaults_file)
+        mysql_options(m, MYSQL_READ_DEFAULT_FILE, t->defaults_file);
+    mysql_options(m, MYSQL_READ_DEFAULT_GROUP, "client");
+    mysql_options(m, MYSQL_OPT_NONBLOCK, 0);
+
+    if (!mysql_real_connect(m, t->host, t->user, t->password, t->db, (unsigned)t->port, t->socket,
+                            0)) {
+        char where[300];
+        if (t->socket)
+            snprintf(where, sizeof where, "socket %s", t->socket);
+        else if (t->host && t->port)
+            snprintf(where, sizeof where, "%s:%d", t->host, t->port);
+        else if (t->host)
+            snprintf(where, sizeof where, "%s (default port)", t->host);
+        else
+            snprintf(where, sizeof where, "the default host/socket%s%s",
+                     t->defaults_file ? " of " : "", t->defaults_file ? t->defaults_file : "");
+        unsigned e = mysql_errno(m);
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "can't connect to MySQL at %s: %s", where, mysql_error(m));
+        enum db_errclass cls = dbm_class(e);
+        if (e == CR_SERVER_LOST || e == CR_SERVER_GONE_ERROR || e == 2055)
+            cls = DB_ERR_RECONNECT;
+        else if (e != CR_CONNECTION_ERROR && e != CR_CONN_HOST_ERROR)
+            cls = DB_ERR_FATAL; /* access denied, unknown database, bad host... */
+        dbm_seterr(err, cls, e, msg);
+        mysql_close(m);
+        return NULL;
+    }
+    struct db_conn *c = xcalloc(1, sizeof *c);
+    c->m = m;
+    c->ps = t->ps;
+    return c;
+}
+
+static void dbm_stmt_clear(struct dbm_stmt *s)
+{
+    if (s->st)
+        mysql_stmt_close(s->st);
+    free(s->sql);
+    free(s->bind);
+    free(s->lens);
+    free(s->ints);
+    memset(s, 0, sizeof *s);
+}
+
+static void dbm_close(struct db_conn *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < DB_MAX_STMTS; i++)
+        dbm_stmt_clear(&c->stmts[i]);
+    mysql_close(c->m);
+    free(c->q.s);
+    free(c->bulk.s);
+    free(c);
+}
+
+static int dbm_fd(struct db_conn *c)
+{
+    return (int)mysql_get_socket(c->m);
+}
+
+/* ---- prepare ---- */
+
+/* '?' outside quoted literals and identifiers. */
+static int dbm_count_params(const char *sql)
+{
+    int n = 0;
+    char quote = 0;
+    for (const char *p = sql; *p; p++) {
+        if (quote) {
+            if (*p == '\\' && p[1])
+                p++;
+            else if (*p == quote)
+                quote = 0;
+        } else if (*p == '\'' || *p == '"' || *p == '`') {
+            quote = *p;
+        } else if (*p == '?') {
+            n++;
+        }
+    }
+    return n;
+}
+
+static int dbm_prepare(struct db_conn *c, int id, const char *sql, int nparams,
+                       struct db_error *err)
+{
+    if (id < 0 || id >= DB_MAX_STMTS || nparams < 0) {
+        dbm_usage(err, "mysql: statement id out of range");
+        return -1;
+    }
+    if (c->step != DBM_IDLE) {
+        dbm_usage(err, "mysql: prepare while a statement is running");
+        return -1;
+    }
+    struct dbm_stmt *s = &c->stmts[id];
+    dbm_stmt_clear(s);
+    if (c->ps) {
+        s->st = mysql_stmt_init(c->m);
+        if (!s->st) {
+            dbm_conn_err(c, err);
+            return -1;
+        }
+        if (mysql_stmt_prepare(s->st, sql, (unsigned long)strlen(sql))) {
+            dbm_stmt_err(s->st, err);
+            dbm_stmt_clear(s);
+            return -1;
+        }
+        if ((int)mysql_stmt_param_count(s->st) != nparams) {
+            snprintf(err->msg, sizeof err->msg,
+                     "mysql: statement %d has %lu parameters, %d declared", id,
+                     mysql_stmt_param_count(s->st), nparams);
+            err->cls = DB_ERR_FATAL;
+            strcpy(err->code, "0");
+            dbm_stmt_clear(s);
+            return -1;
+        }
+    } else {
+        if (dbm_count_params(sql) != nparams) {
+            snprintf(err->msg, sizeof err->msg, "mysql: statement %d has %d '?', %d declared", id,
+                     dbm_count_params(sql), nparams);
+            err->cls = DB_ERR_FATAL;
+            strcpy(err->code, "0");
+            return -1;
+        }
+        s->sql = xstrdup(sql);
+    }
+    s->nparams = nparams;
+    if (nparams) {
+        s->bind = xcalloc((size_t)nparams, sizeof *s->bind);
+        s->lens = xcalloc((size_t)nparams, sizeof *s->lens);
+        s->ints = xcalloc((size_t)nparams, sizeof *s->ints);
+    }
+    return 0;
+}
+
+/* ---- the statement state machine ---- */
+
+static enum db_status dbm_fail(struct db_conn *c, MYSQL_STMT *st, struct db_error *err)
+{
+    if (st)
+        dbm_stmt_err(st, err);
+    else
+        dbm_conn_err(c, err);
+    c->step = DBM_IDLE;
+    c->cur = NULL;
+    return DB_FAILED;
+}
+
+/* After a text result header: rows to store, or an OK packet counted. */
+static enum dbm_step dbm_text_next(struct db_conn *c)
+{
+    if (mysql_field_count(c->m) > 0)
+        return DBM_STORE;
+    my_ulonglong a = mysql_affected_rows(c->m);
+    if (a != (my_ulonglong)-1)
+        c->affected += (long)a;
+    return mysql_more_results(c->m) ? DBM_NEXT : DBM_READY;
+}
+
+static enum dbm_step dbm_stmt_next(struct db_conn *c)
+{
+    if (mysql_stmt_field_count(c->cur) > 0)
+        return DBM_SSTORE;
+    my_ulonglong a = mysql_stmt_affected_rows(c->cur);
+    if (a != (my_ulonglong)-1)
+        c->affected += (long)a;
+    return mysql_more_results(c->m) ? DBM_SNEXT : DBM_READY;
+}
+
+/*
+ * Run the chain from the current step until a call suspends (DB_WAIT_*),
+ * fails, or the statement is complete (DB_DONE with step DBM_READY).
+ * ready is 0 to begin the current step, else the events it was waiting for.
+ */
+static enum db_status dbm_drive(struct db_conn *c, int ready, struct db_error *err)
+{
+    for (;;) {
+        int w = 0, r = 0;
+        my_bool b = 0;
+        switch (c->step) {
+        case DBM_QUERY:
+            w = ready ? mysql_real_query_cont(&r, c->m, ready)
+                      : mysql_real_query_start(&r, c->m, c->q.s, c->q.len);
+            if (w)
+                break;
+            if (r)
+                return dbm_fail(c, NULL, err);
+            c->step = dbm_text_next(c);
+            break;
+        case DBM_STORE: {
+            MYSQL_RES *res = NULL;
+            w = ready ? mysql_store_result_cont(&res, c->m, ready)
+                      : mysql_store_result_start(&res, c->m);
+            if (w)
+                break;
+            if (!res)
+                return dbm_fail(c, NULL, err);
+            c->rows += (long)mysql_num_rows(res);
+            mysql_free_result(res); /* fully stored: no I/O left */
+            c->step = mysql_more_results(c->m) ? DBM_NEXT : DBM_READY;
+            break;
+        }
+        case DBM_NEXT:
+            w = ready ? mysql_next_result_cont(&r, c->m, ready) : mysql_next_result_start(&r, c->m);
+            if (w)
+                break;
+            if (r > 0)
+                return dbm_fail(c, NULL, err);
+            c->step = r < 0 ? DBM_READY : dbm_text_next(c);
+            break;
+        case DBM_EXEC:
+            w = ready ? mysql_stmt_execute_cont(&r, c->cur, ready)
+                      : mysql_stmt_execute_start(&r, c->cur);
+            if (w)
+                break;
+            if (r)
+                return dbm_fail(c, c->cur, err);
+            c->step = dbm_stmt_next(c);
+            break;
+        case DBM_SSTORE:
+            w = ready ? mysql_stmt_store_result_cont(&r, c->cur, ready)
+                      : mysql_stmt_store_result_start(&r, c->cur);
+            if (w)
+                break;
+            if (r)
+                return dbm_fail(c, c->cur, err);
+            c->rows += (long)mysql_stmt_num_rows(c->cur);
+            c->step = DBM_SFREE;
+            break;
+        case DBM_SFREE:
+            w = ready ? mysql_stmt_free_result_cont(&b, c->cur, ready)
+                      : mysql_stmt_free_result_start(&b, c->cur);
+            if (w)
+                break;
+            if (b)
+                return dbm_fail(c, c->cur, err);
+            c->step = mysql_more_results(c->m) ? DBM_SNEXT : DBM_READY;
+            break;
+        case DBM_SNEXT:
+            w = ready ? mysql_stmt_next_result_cont(&r, c->cur, ready)
+                      : mysql_stmt_next_result_start(&r, c->cur);
+            if (w)
+                break;
+            if (r > 0)
+                return dbm_fail(c, c->cur, err);
+            c->step = r < 0 ? DBM_READY : dbm_stmt_next(c);
+            break;
+        case DBM_READY:
+            return DB_DONE;
+        case DBM_IDLE:
+        default:
+            dbm_usage(err, "mysql: cont() without a running statement");
+            return DB_FAILED;
+        }
+        if (w) {
+            /* A read or write wait; a timeout alone (no timeouts are set)
+             * is resumed at once and lets the library report it. */
+            c->wait = w & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE);
+            if (!c->wait)
+                c->wait = MYSQL_WAIT_TIMEOUT;
+            return (w & MYSQL_WAIT_READ) ? DB_WAIT_READ : DB_WAIT_WRITE;
+        }
+        ready = 0;
+    }
+}
+
+/* Text form of a registered statement: '?' replaced by quoted values. */
+static void dbm_build_text(struct db_conn *c, const char *sql, const struct db_param *p)
+{
+    struct dbm_buf *b = &c->q;
+    const char *lit = sql;
+    int k = 0;
+    char quote = 0;
+    b->len = 0;
+    for (const char *s = sql; *s; s++) {
+        if (quote) {
+            if (*s == '\\' && s[1])
+                s++;
+            else if (*s == quote)
+                quote = 0;
+            continue;
+        }
+        if (*s == '\'' || *s == '"' || *s == '`') {
+            quote = *s;
+            continue;
+        }
+        if (*s != '?')
+            continue;
+        dbm_add(b, lit, (size_t)(s - lit));
+        if (p[k].type == DB_PINT)
+            dbm_add_int(b, p[k].i);
+        else
+            dbm_add_quoted(c, b, p[k].s, p[k].len >= 0 ? (size_t)p[k].len : strlen(p[k].s));
+        k++;
+        lit = s + 1;
+    }
+    dbm_add(b, lit, strlen(lit));
+}
+
+static enum db_status dbm_start(struct db_conn *c, int id, const char *sql,
+                                const struct db_param *p, int np, struct db_error *err)
+{
+    if (c->step != DBM_IDLE) {
+        dbm_usage(err, "mysql: start() while another statement is running");
+        return DB_FAILED;
+    }
+    c->rows = c->affected = 0;
+    c->cur = NULL;
+    if (id < 0) {
+        if (!sql) {
+            dbm_usage(err, "mysql: start() without a statement");
+            return DB_FAILED;
+        }
+        c->q.len = 0;
+        dbm_add(&c->q, sql, strlen(sql));
+        c->step = DBM_QUERY;
+    } else {
+        struct dbm_stmt *s = id < DB_MAX_STMTS ? &c->stmts[id] : NULL;
+        if (!s || (!s->st && !s->sql)) {
+            dbm_usage(err, "mysql: start() of a statement that was not prepared");
+            return DB_FAILED;
+        }
+        if (np != s->nparams) {
+            snprintf(err->msg, sizeof err->msg, "mysql: statement %d takes %d parameters, got %d",
+                     id, s->nparams, np);
+            err->cls = DB_ERR_FATAL;
+            strcpy(err->code, "0");
+            return DB_FAILED;
+        }
+        if (s->sql) {
+            dbm_build_text(c, s->sql, p);
+            c->step = DBM_QUERY;
+        } else {
+            for (int i = 0; i < np; i++) {
+                MYSQL_BIND *bd = &s->bind[i];
+                memset(bd, 0, sizeof *bd);
+                if (p[i].type == DB_PINT) {
+                    s->ints[i] = p[i].i;
+                    bd->buffer_type = MYSQL_TYPE_LONGLONG;
+                    bd->buffer = &s->ints[i];
+                } else {
+                    s->lens[i] = p[i].len >= 0 ? (unsigned long)p[i].len : strlen(p[i].s);
+                    bd->buffer_type = MYSQL_TYPE_STRING;
+                    bd->buffer = (void *)p[i].s;
+                    bd->buffer_length = s->lens[i];
+                    bd->length = &s->lens[i];
+                }
+            }
+            if (np && mysql_stmt_bind_param(s->st, s->bind)) {
+                dbm_stmt_err(s->st, err);
+                return DB_FAILED;
+            }
+            c->cur = s->st;
+            c->step = DBM_EXEC;
+        }
+    }
+    enum db_status st = dbm_drive(c, 0, err);
+    /* Finished already: park the result until cont(); the socket is
+     * writable, so a write-wait returns at once. */
+    return st == DB_DONE ? DB_WAIT_WRITE : st;
+}
+
+static enum db_status dbm_cont(struct db_conn *c, struct db_result *res, struct db_error *err)
+{
+    enum db_status st = c->step == DBM_READY ? DB_DONE : dbm_drive(c, c->wait, err);
+    if (st == DB_DONE) {
+        if (res) {
+            res->rows = c->rows;
+            res->affected = c->affected;
+        }
+        c->step = DBM_IDLE;
+        c->cur = NULL;
+    }
+    return st;
+}
+
+/* ---- bulk load ---- */
+
+static int dbm_bulk_flush(struct db_conn *c, struct db_error *err)
+{
+    int r = 0;
+    if (c->bulk_rows > 0 && mysql_real_query(c->m, c->bulk.s, c->bulk.len)) {
+        dbm_conn_err(c, err);
+        r = -1;
+    }
+    c->bulk.len = c->bulk_head;
+    c->bulk_rows = 0;
+    return r;
+}
+
+static int dbm_bulk_begin(struct db_conn *c, const char *table, const char *cols,
+                          struct db_error *err)
+{
+    if (c->step != DBM_IDLE) {
+        dbm_usage(err, "mysql: bulk load while a statement is running");
+        return -1;
+    }
+    c->bulk_limit = DBM_BULK_BYTES;
+    if (!mysql_query(c->m, "SELECT @@max_allowed_packet")) {
+        MYSQL_RES *res = mysql_store_result(c->m);
+        MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
+        if (row && row[0]) {
+            size_t max = (size_t)strtoull(row[0], NULL, 10) / 2;
+            if (max >= 4096 && max < c->bulk_limit)
+                c->bulk_limit = max;
+        }
+        if (res)
+            mysql_free_result(res);
+    }
+    c->bulk.len = 0;
+    dbm_add(&c->bulk, "INSERT INTO ", 12);
+    dbm_add(&c->bulk, table, strlen(table));
+    if (cols && *cols) {
+        dbm_add(&c->bulk, "(", 1);
+        dbm_add(&c->bulk, cols, strlen(cols));
+        dbm_add(&c->bulk, ")", 1);
+    }
+    dbm_add(&c->bulk, " VALUES ", 8);
+    c->bulk_head = c->bulk.len;
+    c->bulk_rows = 0;
+    dbm_reserve(&c->bulk, c->bulk_limit + 4096);
+    return 0;
+}
+
+/* A plain decimal integer that reads back the same when unquoted. */
+static int dbm_is_int(const char *v)
+{
+    const char *p = v + (*v == '-');
+    if (!*p || (p[0] == '0' && p[1]))
+        return 0;
+    for (; *p; p++)
+        if (*p < '0' || *p > '9')
+            return 0;
+    return p - v <= 18;
+}
+
+static int dbm_bulk_row(struct db_conn *c, const char *const *vals, int nvals, struct db_error *err)
+{
+    if (!c->bulk_head) {
+        dbm_usage(err, "mysql: bulk_row() before bulk_begin()");
+        return -1;
+    }
+    struct dbm_buf *b = &c->bulk;
+    dbm_add(b, c->bulk_rows ? ",(" : "(", c->bulk_rows ? 2 : 1);
+    for (int i = 0; i < nvals; i++) {
+        if (i)
+            dbm_add(b, ",", 1);
+        if (!vals[i])
+            dbm_add(b, "NULL", 4);
+        else if (dbm_is_int(vals[i]))
+            dbm_add(b, vals[i], strlen(vals[i]));
+        else
+            dbm_add_quoted(c, b, vals[i], strlen(vals[i]));
+    }
+    dbm_add(b, ")", 1);
+    c->bulk_rows++;
+    if (b->len >= c->bulk_limit)
+        return dbm_bulk_flush(c, err);
+    return 0;
+}
+
+static int dbm_bulk_end(struct db_conn *c, struct db_error *err)
+{
+    int r = dbm_bulk_flush(c, err);
+    c->bulk_head = 0;
+    c->bulk.len = 0;
+    return r;
+}
+
+/* ---- admin ---- */
+
+static char *dbm_query_value(struct db_conn *c, const char *sql, struct db_error *err)
+{
+    if (c->step != DBM_IDLE) {
+        dbm_usage(err, "mysql: query_value() while a statement is running");
+        return NULL;
+    }
+    if (mysql_real_query(c->m, sql, strlen(sql))) {
+        dbm_conn_err(c, err);
+        return NULL;
+    }
+    char *val = NULL;
+    MYSQL_RES *res = mysql_store_result(c->m);
+    if (res) {
+        MYSQL_ROW row = mysql_fetch_row(res);
+        unsigned long *len = row ? mysql_fetch_lengths(res) : NULL;
+        if (row && row[0] && len) {
+            val = xmalloc(len[0] + 1);
+            memcpy(val, row[0], len[0]);
+            val[len[0]] = '\0';
+        }
+        mysql_free_result(res);
+    } else if (mysql_field_count(c->m) > 0) {
+        dbm_conn_err(c, err);
+        return NULL;
+    }
+    /* Drain further results (multi-statement text, procedures). */
+    while (mysql_more_results(c->m)) {
+        int r = mysql_next_result(c->m);
+        if (r > 0) {
+            dbm_conn_err(c, err);
+            free(val);
+            return NULL;
+        }
+        if (r < 0)
+            break;
+        MYSQL_RES *more = mysql_store_result(c->m);
+        if (more)
+            mysql_free_result(more);
+    }
+    return val ? val : xstrdup("");
+}
+
+static const char *dbm_server_version(struct db_conn *c)
+{
+    return mysql_get_server_info(c->m);
+}
+
+const struct db_ops db_mysql_ops = {
+    .name = "mysql",
+    .connect = dbm_connect,
+    .close = dbm_close,
+    .fd = dbm_fd,
+    .prepare = dbm_prepare,
+    .start = dbm_start,
+    .cont = dbm_cont,
+    .bulk_begin = dbm_bulk_begin,
+    .bulk_row = dbm_bulk_row,
+    .bulk_end = dbm_bulk_end,
+    .query_value = dbm_query_value,
+    .server_version = dbm_server_version,
+};
