@@ -1,0 +1,310 @@
+/*
+ * results.c - results.csv on disk: the sweep writes it, plot and compare read
+ * it back (the format is documented in results.h).
+ *
+ * The one idea: one table of column descriptors (name, type, offset into
+ * struct result_row) drives both the writer and the reader, so the two can
+ * never disagree about order or meaning. The reader maps columns by header
+ * name, so files from a newer writer with extra columns still load.
+ *
+ * Never write in place (the whole file goes through write_file_atomic), and
+ * never trust a file: a malformed line is an error naming file and line.
+ */
+#include "results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+enum col_type { C_STR, C_INT, C_LL, C_NUM };
+
+struct col {
+    const char *name;
+    enum col_type type;
+    size_t off, size; /* size: C_STR buffer length */
+    int required;
+};
+
+#define S(f, req)                                                                                  \
+    {                                                                                              \
+#f, C_STR, offsetof(struct result_row, f), sizeof(((struct result_row *)0)->f), req        \
+    }
+#define I(f, req)                                                                                  \
+    {                                                                                              \
+#f, C_INT, offsetof(struct result_row, f), 0, req                                          \
+    }
+#define L(f)                                                                                       \
+    {                                                                                              \
+#f, C_LL, offsetof(struct result_row, f), 0, 0                                             \
+    }
+#define D(f, req)                                                                                  \
+    {                                                                                              \
+#f, C_NUM, offsetof(struct result_row, f), 0, req                                          \
+    }
+
+static const struct col cols[] = {
+    S(engine, 1),
+    S(workload, 0),
+    S(variant, 1),
+    I(cpus, 1),
+    I(threads, 1),
+    I(repeat, 0),
+    D(time_s, 0),
+    D(tps, 1),
+    D(qps, 0),
+    D(qps_read, 0),
+    D(qps_write, 0),
+    D(qps_other, 0),
+    D(lat_min_ms, 0),
+    D(lat_avg_ms, 0),
+    D(lat_p50_ms, 0),
+    D(lat_p95_ms, 0),
+    D(lat_p99_ms, 0),
+    D(lat_max_ms, 0),
+    L(errors),
+    L(reconnects),
+    S(error_codes, 0),
+    D(client_cpu_s, 0),
+    D(client_cpu_per_txn_us, 0),
+    D(server_cpu_s, 0),
+    D(idle_pct, 0),
+    S(client_cpus, 0),
+    S(server_cpus, 0),
+    I(shared_cpus, 0),
+    I(disturbed, 0),
+};
+#define NCOLS (sizeof cols / sizeof cols[0])
+
+/* Quote a text field only when it needs it (comma, quote, newline). */
+static void put_str(struct sbuf *b, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        sbuf_add(b, s, strlen(s));
+        return;
+    }
+    sbuf_add(b, "\"", 1);
+    for (; *s; s++) {
+        if (*s == '"')
+            sbuf_add(b, "\"", 1);
+        sbuf_add(b, s, 1);
+    }
+    sbuf_add(b, "\"", 1);
+}
+
+int results_write_csv(const char *dir, const struct result_row *rows, size_t n)
+{
+    struct sbuf b = {0};
+    for (size_t c = 0; c < NCOLS; c++)
+        sbuf_printf(&b, "%s%s", c ? "," : "", cols[c].name);
+    sbuf_add(&b, "\n", 1);
+    for (size_t i = 0; i < n; i++) {
+        const char *r = (const char *)&rows[i];
+        for (size_t c = 0; c < NCOLS; c++) {
+            const void *p = r + cols[c].off;
+            if (c)
+                sbuf_add(&b, ",", 1);
+            switch (cols[c].type) {
+            case C_STR:
+                put_str(&b, p);
+                break;
+            case C_INT:
+                sbuf_printf(&b, "%d", *(const int *)p);
+                break;
+            case C_LL:
+                sbuf_printf(&b, "%lld", *(const long long *)p);
+                break;
+            case C_NUM:
+                sbuf_printf(&b, "%.15g", *(const double *)p);
+                break;
+            }
+        }
+        sbuf_add(&b, "\n", 1);
+    }
+    char path[1024];
+    int rc;
+    if (snprintf(path, sizeof path, "%s/results.csv", dir) >= (int)sizeof path)
+        rc = -ENAMETOOLONG;
+    else
+        rc = write_file_atomic(path, b.s, b.len);
+    sbuf_free(&b);
+    return rc;
+}
+
+/* Split one CSV line in place into fields (RFC 4180 quoting, no embedded
+ * newlines). Returns the field count, or -1 on an unterminated quote. */
+static int split_csv(char *line, char **f, int max)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        if (n >= max)
+            return max + 1;
+        char *out = p;
+        f[n++] = out;
+        if (*p == '"') {
+            p++;
+            for (;;) {
+                if (*p == '\0')
+                    return -1;
+                if (*p == '"' && p[1] == '"') {
+                    *out++ = '"';
+                    p += 2;
+                } else if (*p == '"') {
+                    p++;
+                    break;
+                } else {
+                    *out++ = *p++;
+                }
+            }
+            if (*p != ',' && *p != '\0')
+                return -1;
+        } else {
+            while (*p && *p != ',')
+                *out++ = *p++;
+        }
+        int end = *p == '\0';
+        *out = '\0';
+        if (end)
+            return n;
+        p++;
+    }
+}
+
+static int set_field(const struct col *c, char *row, const char *v)
+{
+    void *p = row + c->off;
+    char *end;
+    errno = 0;
+    switch (c->type) {
+    case C_STR:
+        if (strlen(v) >= c->size)
+            return -1;
+        strcpy(p, v);
+        return 0;
+    case C_INT: {
+        long x = *v ? strtol(v, &end, 10) : 0;
+        if (*v && (errno || *end || x < -2147483647L || x > 2147483647L))
+            return -1;
+        *(int *)p = (int)x;
+        return 0;
+    }
+    case C_LL: {
+        long long x = *v ? strtoll(v, &end, 10) : 0;
+        if (*v && (errno || *end))
+            return -1;
+        *(long long *)p = x;
+        return 0;
+    }
+    case C_NUM: {
+        double x = *v ? strtod(v, &end) : 0;
+        if (*v && (*end || isnan(x)))
+            return -1;
+        *(double *)p = x;
+        return 0;
+    }
+    }
+    return -1;
+}
+
+#define MAXF 256
+
+int results_read(const char *path, struct result_set *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    char file[1024];
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        snprintf(file, sizeof file, "%s/results.csv", path);
+    else
+        snprintf(file, sizeof file, "%s", path);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    FILE *f = fopen(file, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", file, strerror(errno));
+        return -1;
+    }
+    int map[MAXF]; /* field index -> column, -1 when unknown */
+    int nfields = 0, lineno = 0, have[NCOLS] = {0};
+    size_t cap = 0;
+    char *line = NULL, *fld[MAXF + 1];
+    size_t lcap = 0;
+    ssize_t len;
+    int rc = -1;
+    while ((len = getline(&line, &lcap, f)) >= 0) {
+        lineno++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (len == 0 || line[0] == '#')
+            continue;
+        int nf = split_csv(line, fld, MAXF);
+        if (nf < 0 || nf > MAXF) {
+            snprintf(err, errlen, "%s:%d: %s", file, lineno,
+                     nf < 0 ? "unterminated quote" : "too many fields");
+            goto out;
+        }
+        if (nfields == 0) { /* the header */
+            nfields = nf;
+            for (int i = 0; i < nf; i++) {
+                map[i] = -1;
+                for (size_t c = 0; c < NCOLS; c++)
+                    if (strcmp(fld[i], cols[c].name) == 0) {
+                        map[i] = (int)c;
+                        have[c] = 1;
+                    }
+            }
+            for (size_t c = 0; c < NCOLS; c++)
+                if (cols[c].required && !have[c]) {
+                    snprintf(err, errlen, "%s:%d: header lacks required column '%s'", file, lineno,
+                             cols[c].name);
+                    goto out;
+                }
+            continue;
+        }
+        if (nf != nfields) {
+            snprintf(err, errlen, "%s:%d: %d fields, the header has %d", file, lineno, nf, nfields);
+            goto out;
+        }
+        if (out->n == cap) {
+            cap = cap ? cap * 2 : 64;
+            out->rows = xrealloc(out->rows, cap * sizeof *out->rows);
+        }
+        struct result_row *r = &out->rows[out->n];
+        memset(r, 0, sizeof *r);
+        for (int i = 0; i < nf; i++) {
+            if (map[i] < 0)
+                continue;
+            const struct col *c = &cols[map[i]];
+            if (set_field(c, (char *)r, fld[i]) < 0) {
+                snprintf(err, errlen, "%s:%d: bad %s '%.40s'", file, lineno, c->name, fld[i]);
+                goto out;
+            }
+        }
+        if (r->threads < 1 || r->cpus < 0 || !isfinite(r->tps) || r->tps < 0) {
+            snprintf(err, errlen, "%s:%d: threads, cpus or tps out of range", file, lineno);
+            goto out;
+        }
+        out->n++;
+    }
+    if (nfields == 0) {
+        snprintf(err, errlen, "%s: no header line", file);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(line);
+    fclose(f);
+    if (rc < 0)
+        results_free(out);
+    return rc;
+}
+
+void results_free(struct result_set *s)
+{
+    free(s->rows);
+    s->rows = NULL;
+    s->n = 0;
+}
