@@ -23,6 +23,8 @@
 #include <mysqld_error.h>
 #include <errmsg.h>
 
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,9 +68,11 @@ struct db_conn {
     int wait;        /* MYSQL_WAIT_* the suspended call waits for */
     MYSQL_STMT *cur; /* the prepared statement running, if any */
     long rows, affected;
-    struct dbm_buf q; /* text of the running statement (must outlive the call) */
-    struct dbm_buf bulk;
-    size_t bulk_head; /* length of "INSERT INTO t(cols) VALUES " */
+    struct dbm_buf q;       /* text of the running statement (must outlive the call) */
+    struct dbm_buf bulk[2]; /* INSERT being built / in flight */
+    int bulk_cur;           /* the one being built */
+    int bulk_inflight;      /* the other one is running (wait in c->wait) */
+    size_t bulk_head;       /* length of "INSERT INTO t(cols) VALUES " */
     size_t bulk_limit;
     long bulk_rows;
     struct dbm_stmt stmts[DB_MAX_STMTS];
@@ -251,7 +255,8 @@ static void dbm_close(struct db_conn *c)
         dbm_stmt_clear(&c->stmts[i]);
     mysql_close(c->m);
     free(c->q.s);
-    free(c->bulk.s);
+    free(c->bulk[0].s);
+    free(c->bulk[1].s);
     free(c);
 }
 
@@ -289,7 +294,7 @@ static int dbm_prepare(struct db_conn *c, int id, const char *sql, int nparams,
         dbm_usage(err, "mysql: statement id out of range");
         return -1;
     }
-    if (c->step != DBM_IDLE) {
+    if (c->step != DBM_IDLE || c->bulk_inflight) {
         dbm_usage(err, "mysql: prepare while a statement is running");
         return -1;
     }
@@ -501,7 +506,7 @@ static void dbm_build_text(struct db_conn *c, const char *sql, const struct db_p
 static enum db_status dbm_start(struct db_conn *c, int id, const char *sql,
                                 const struct db_param *p, int np, struct db_error *err)
 {
-    if (c->step != DBM_IDLE) {
+    if (c->step != DBM_IDLE || c->bulk_inflight) {
         dbm_usage(err, "mysql: start() while another statement is running");
         return DB_FAILED;
     }
@@ -575,24 +580,72 @@ static enum db_status dbm_cont(struct db_conn *c, struct db_result *res, struct 
     return st;
 }
 
-/* ---- bulk load ---- */
+/* ---- bulk load ----
+ * Two buffers: while the server executes one multi-row INSERT (sent with
+ * the non-blocking API), the next one is built in the other buffer, so on a
+ * small machine client formatting overlaps server work. The load as a whole
+ * is blocking: bulk_end() returns after the last INSERT has finished. */
 
+/* Let the INSERT in flight progress; block (poll) only when wait is set. */
+static int dbm_bulk_pump(struct db_conn *c, int wait, struct db_error *err)
+{
+    while (c->bulk_inflight) {
+        struct pollfd pfd = {.fd = dbm_fd(c),
+                             .events = (c->wait & MYSQL_WAIT_READ) ? POLLIN : POLLOUT};
+        int n = poll(&pfd, 1, wait ? -1 : 0);
+        if (n < 0 && errno != EINTR) {
+            dbm_seterr(err, DB_ERR_RECONNECT, 0, strerror(errno));
+            c->bulk_inflight = 0;
+            return -1;
+        }
+        if (n <= 0) {
+            if (!wait)
+                return 0;
+            continue;
+        }
+        int r = 0, w = mysql_real_query_cont(&r, c->m, c->wait);
+        if (w) {
+            c->wait = w & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE);
+            continue;
+        }
+        c->bulk_inflight = 0;
+        if (r) {
+            dbm_conn_err(c, err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Send the buffer being built (after the previous INSERT finished) and
+ * switch to the other one. */
 static int dbm_bulk_flush(struct db_conn *c, struct db_error *err)
 {
-    int r = 0;
-    if (c->bulk_rows > 0 && mysql_real_query(c->m, c->bulk.s, c->bulk.len)) {
-        dbm_conn_err(c, err);
-        r = -1;
-    }
-    c->bulk.len = c->bulk_head;
+    if (dbm_bulk_pump(c, 1, err))
+        return -1;
+    struct dbm_buf *b = &c->bulk[c->bulk_cur];
+    if (c->bulk_rows == 0)
+        return 0;
     c->bulk_rows = 0;
-    return r;
+    c->bulk_cur ^= 1;
+    c->bulk[c->bulk_cur].len = c->bulk_head;
+    int r = 0, w = mysql_real_query_start(&r, c->m, b->s, b->len);
+    if (w) {
+        c->wait = w & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE);
+        c->bulk_inflight = 1;
+        return 0;
+    }
+    if (r) {
+        dbm_conn_err(c, err);
+        return -1;
+    }
+    return 0;
 }
 
 static int dbm_bulk_begin(struct db_conn *c, const char *table, const char *cols,
                           struct db_error *err)
 {
-    if (c->step != DBM_IDLE) {
+    if (c->step != DBM_IDLE || c->bulk_inflight) {
         dbm_usage(err, "mysql: bulk load while a statement is running");
         return -1;
     }
@@ -608,18 +661,22 @@ static int dbm_bulk_begin(struct db_conn *c, const char *table, const char *cols
         if (res)
             mysql_free_result(res);
     }
-    c->bulk.len = 0;
-    dbm_add(&c->bulk, "INSERT INTO ", 12);
-    dbm_add(&c->bulk, table, strlen(table));
-    if (cols && *cols) {
-        dbm_add(&c->bulk, "(", 1);
-        dbm_add(&c->bulk, cols, strlen(cols));
-        dbm_add(&c->bulk, ")", 1);
+    for (int i = 0; i < 2; i++) {
+        struct dbm_buf *b = &c->bulk[i];
+        b->len = 0;
+        dbm_add(b, "INSERT INTO ", 12);
+        dbm_add(b, table, strlen(table));
+        if (cols && *cols) {
+            dbm_add(b, "(", 1);
+            dbm_add(b, cols, strlen(cols));
+            dbm_add(b, ")", 1);
+        }
+        dbm_add(b, " VALUES ", 8);
+        dbm_reserve(b, c->bulk_limit + 4096);
+        c->bulk_head = b->len;
     }
-    dbm_add(&c->bulk, " VALUES ", 8);
-    c->bulk_head = c->bulk.len;
+    c->bulk_cur = 0;
     c->bulk_rows = 0;
-    dbm_reserve(&c->bulk, c->bulk_limit + 4096);
     return 0;
 }
 
@@ -635,36 +692,62 @@ static int dbm_is_int(const char *v)
     return p - v <= 18;
 }
 
+/* Printable ASCII without quote or backslash needs no escaping in any
+ * ASCII-compatible client character set. */
+static int dbm_is_plain(const char *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)v[i];
+        if (ch < 0x20 || ch >= 0x7f || ch == '\'' || ch == '\\' || ch == '"')
+            return 0;
+    }
+    return 1;
+}
+
 static int dbm_bulk_row(struct db_conn *c, const char *const *vals, int nvals, struct db_error *err)
 {
     if (!c->bulk_head) {
         dbm_usage(err, "mysql: bulk_row() before bulk_begin()");
         return -1;
     }
-    struct dbm_buf *b = &c->bulk;
+    struct dbm_buf *b = &c->bulk[c->bulk_cur];
     dbm_add(b, c->bulk_rows ? ",(" : "(", c->bulk_rows ? 2 : 1);
     for (int i = 0; i < nvals; i++) {
         if (i)
             dbm_add(b, ",", 1);
-        if (!vals[i])
+        size_t n = vals[i] ? strlen(vals[i]) : 0;
+        if (!vals[i]) {
             dbm_add(b, "NULL", 4);
-        else if (dbm_is_int(vals[i]))
-            dbm_add(b, vals[i], strlen(vals[i]));
-        else
-            dbm_add_quoted(c, b, vals[i], strlen(vals[i]));
+        } else if (dbm_is_int(vals[i])) {
+            dbm_add(b, vals[i], n);
+        } else if (dbm_is_plain(vals[i], n)) {
+            dbm_reserve(b, n + 2);
+            b->s[b->len] = '\'';
+            memcpy(b->s + b->len + 1, vals[i], n);
+            b->s[b->len + n + 1] = '\'';
+            b->len += n + 2;
+            b->s[b->len] = '\0';
+        } else {
+            dbm_add_quoted(c, b, vals[i], n);
+        }
     }
     dbm_add(b, ")", 1);
     c->bulk_rows++;
     if (b->len >= c->bulk_limit)
         return dbm_bulk_flush(c, err);
+    /* Keep a long INSERT's write and reply moving without waiting. */
+    if (c->bulk_inflight && (c->bulk_rows & 15) == 0)
+        return dbm_bulk_pump(c, 0, err);
     return 0;
 }
 
 static int dbm_bulk_end(struct db_conn *c, struct db_error *err)
 {
     int r = dbm_bulk_flush(c, err);
+    if (dbm_bulk_pump(c, 1, r ? &(struct db_error){0} : err))
+        r = -1;
     c->bulk_head = 0;
-    c->bulk.len = 0;
+    c->bulk_rows = 0;
     return r;
 }
 
@@ -672,7 +755,7 @@ static int dbm_bulk_end(struct db_conn *c, struct db_error *err)
 
 static char *dbm_query_value(struct db_conn *c, const char *sql, struct db_error *err)
 {
-    if (c->step != DBM_IDLE) {
+    if (c->step != DBM_IDLE || c->bulk_inflight) {
         dbm_usage(err, "mysql: query_value() while a statement is running");
         return NULL;
     }
