@@ -1,0 +1,217 @@
+/*
+ * test_compare.c - the will-it-scale reference table as a test vector: its
+ * raw columns go through compare, and every FvD/FvN/DvN cell must come out
+ * exactly as published (all 210 rows). Also: matching of results sets by
+ * key, Welch marks on repeats, and the three renderers.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "results.h"
+
+/* The copy in tests/data, found from the repo root or from this file. */
+static const char *data_path(const char *name)
+{
+    static char p[1024];
+    snprintf(p, sizeof p, "tests/data/%s", name);
+    if (access(p, R_OK) == 0)
+        return p;
+    snprintf(p, sizeof p, "%s", __FILE__);
+    char *s = strrchr(p, '/');
+    snprintf(s ? s + 1 : p, sizeof p - (size_t)(s ? s + 1 - p : 0), "../data/%s", name);
+    return p;
+}
+
+static size_t col(const struct compare_table *t, const char *name)
+{
+    for (size_t c = 0; c < t->ncols; c++)
+        if (!strcmp(t->head[c], name))
+            return c;
+    fail_msg("no column %s", name);
+    return 0;
+}
+
+static void test_reference_tsv(void **state)
+{
+    (void)state;
+    const char *path = data_path("will-it-scale-bsd-2020.tsv");
+    struct compare_sets ss = {0};
+    char err[512];
+    assert_int_equal(compare_load(&ss, path, err, sizeof err), 0);
+    assert_int_equal(ss.n, 3); /* FvD, FvN, DvN are recognised as relative, not sets */
+    assert_string_equal(ss.s[0].name, "FreeBSD");
+    assert_string_equal(ss.s[1].name, "DragonFlyBSD");
+    assert_string_equal(ss.s[2].name, "NetBSD");
+    struct compare_table t;
+    compare_build(&ss, COMPARE_MICRO, &t);
+    size_t ct = col(&t, "test"), cm = col(&t, "mode"), cn = col(&t, "tasks");
+    size_t rel[3] = {col(&t, "FvD"), col(&t, "FvN"), col(&t, "DvN")};
+
+    /* Read the expected cells straight from the file. */
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *line = NULL;
+    size_t cap = 0, row = 0, checked = 0;
+    int header = 0;
+    while (getline(&line, &cap, f) >= 0) {
+        if (line[0] == '#')
+            continue;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *fld[9], *save = NULL;
+        int n = 0;
+        for (char *p = strtok_r(line, "\t", &save); p && n < 9; p = strtok_r(NULL, "\t", &save))
+            fld[n++] = p;
+        assert_int_equal(n, 9);
+        if (!header) {
+            header = 1;
+            continue;
+        }
+        assert_true(row < t.nrows);
+        char **cells = t.cell + row * t.ncols;
+        assert_string_equal(cells[ct], fld[0]);
+        assert_string_equal(cells[cm], fld[1]);
+        assert_int_equal(atoi(cells[cn]), atoi(fld[2]));
+        for (int k = 0; k < 3; k++) {
+            if (strcmp(cells[rel[k]], fld[6 + k]))
+                fail_msg("row %zu (%s %s %s) %s: got %s, reference %s", row + 1, fld[0], fld[1],
+                         fld[2], t.head[rel[k]], cells[rel[k]], fld[6 + k]);
+            checked++;
+        }
+        row++;
+    }
+    free(line);
+    fclose(f);
+    assert_int_equal(row, 210);
+    assert_int_equal(t.nrows, 210);
+    assert_int_equal(checked, 630);
+    compare_table_free(&t);
+    compare_sets_free(&ss);
+}
+
+static void row(struct result_row *r, const char *engine, const char *variant, int threads,
+                int repeat, double tps)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->engine, sizeof r->engine, "%s", engine);
+    snprintf(r->workload, sizeof r->workload, "oltp_read_only");
+    snprintf(r->variant, sizeof r->variant, "%s", variant);
+    r->cpus = 2;
+    r->threads = threads;
+    r->repeat = repeat;
+    r->tps = tps;
+}
+
+static void test_results_sets(void **state)
+{
+    (void)state;
+    char a[] = "/tmp/dbscale-cmp-XXXXXX", b[] = "/tmp/dbscale-cmp-XXXXXX";
+    assert_non_null(mkdtemp(a));
+    assert_non_null(mkdtemp(b));
+    struct result_row ra[12], rb[12];
+    size_t na = 0, nb = 0;
+    double noisy[3] = {0.97, 1.0, 1.03};
+    for (int rep = 0; rep < 3; rep++) {
+        /* threads 1: clearly different; threads 2: within noise; threads 4: only in a */
+        row(&ra[na++], "pgsql", "smp", 1, rep, 1000 * noisy[rep]);
+        row(&rb[nb++], "mysql", "smp", 1, rep, 500 * noisy[rep]);
+        row(&ra[na++], "pgsql", "smp", 2, rep, 1900 * noisy[rep]);
+        row(&rb[nb++], "mysql", "smp", 2, rep, 1890 * noisy[(rep + 1) % 3]);
+        row(&ra[na++], "pgsql", "smp", 4, rep, 3000);
+    }
+    row(&rb[nb++], "mysql", "smp", 8, 0, 100.5); /* one sample: no mark */
+    row(&ra[na++], "pgsql", "smp", 8, 0, 200);
+    assert_int_equal(results_write_csv(a, ra, na), 0);
+    assert_int_equal(results_write_csv(b, rb, nb), 0);
+
+    struct compare_sets ss = {0};
+    char err[512];
+    assert_int_equal(compare_load(&ss, a, err, sizeof err), 0);
+    assert_int_equal(compare_load(&ss, b, err, sizeof err), 0);
+    compare_name_sets(&ss);
+    struct compare_table t;
+    compare_build(&ss, COMPARE_RESULTS, &t);
+    /* engine is constant inside each set, so it is not part of the key:
+     * pgsql and mysql points match by threads. */
+    assert_int_equal(t.nrows, 4);
+    assert_string_equal(t.head[0], "threads");
+    char name[8];
+    snprintf(name, sizeof name, "%cv%c", ss.s[0].name[0], ss.s[1].name[0]);
+    size_t r = col(&t, name);
+    assert_string_equal(t.cell[0 * t.ncols + r], "+100");
+    assert_string_equal(t.cell[0 * t.ncols + r + 1], "*");
+    assert_string_equal(t.cell[1 * t.ncols + r], "+0");
+    assert_string_equal(t.cell[1 * t.ncols + r + 1], "~");
+    assert_string_equal(t.cell[2 * t.ncols + r], "N/A");
+    assert_string_equal(t.cell[3 * t.ncols + r], "+99"); /* floor(99.00497...) */
+    assert_string_equal(t.cell[3 * t.ncols + r + 1], "");
+    assert_string_equal(t.cell[3 * t.ncols + 2], "100.5");
+
+    struct sbuf txt = {0}, md = {0}, csv = {0};
+    compare_render_text(&t, &txt);
+    compare_render_md(&t, &md);
+    compare_render_csv(&t, &csv);
+    assert_non_null(strstr(txt.s, "+100*"));
+    assert_non_null(strstr(txt.s, "no difference proven"));
+    assert_non_null(strstr(md.s, "|---|"));
+    assert_non_null(strstr(csv.s, "no difference proven"));
+    assert_non_null(strstr(csv.s, ",significant,"));
+    sbuf_free(&txt);
+    sbuf_free(&md);
+    sbuf_free(&csv);
+    compare_table_free(&t);
+    compare_sets_free(&ss);
+
+    char p[600];
+    snprintf(p, sizeof p, "%s/results.csv", a);
+    unlink(p);
+    snprintf(p, sizeof p, "%s/results.csv", b);
+    unlink(p);
+    rmdir(a);
+    rmdir(b);
+}
+
+static void test_micro_csv(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/dbscale-micro-XXXXXX.csv";
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    const char *text = "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error\n"
+                       "getppid1,p,1,2,100,99,101,0.01,99;100;101,,\n"
+                       "getppid1,p,2,2,190,188,192,0.01,188;190;192,,\n"
+                       "open1,t,2,2,0,0,0,0,,tmpfs,\"EMFILE, too many\"\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    struct compare_sets ss = {0};
+    char err[512];
+    assert_int_equal(compare_load(&ss, path, err, sizeof err), 0);
+    assert_int_equal(ss.n, 1);
+    assert_int_equal(ss.s[0].kind, COMPARE_MICRO);
+    assert_int_equal(ss.s[0].n, 2); /* the failed row is left out */
+    assert_int_equal(ss.s[0].pts[1].n, 3);
+    compare_sets_free(&ss);
+    unlink(path);
+
+    assert_int_equal(compare_load(&ss, "/nonexistent/x.tsv", err, sizeof err), -1);
+    assert_non_null(strstr(err, "/nonexistent/x.tsv"));
+    compare_sets_free(&ss);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reference_tsv),
+        cmocka_unit_test(test_results_sets),
+        cmocka_unit_test(test_micro_csv),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,148 @@
+/*
+ * test_results.c - results.csv round trip (every column survives write +
+ * read), header-driven reading (reordered and unknown columns), and
+ * malformed files: each gives an error naming the file and line, never a
+ * crash.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results.h"
+
+static char dir[] = "/tmp/dbscale-results-XXXXXX";
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char p[600];
+    snprintf(p, sizeof p, "%s/results.csv", dir);
+    unlink(p);
+    return rmdir(dir);
+}
+
+static void write_text(const char *text)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/results.csv", dir);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    struct result_row w[2];
+    memset(w, 0, sizeof w);
+    for (int i = 0; i < 2; i++) {
+        struct result_row *r = &w[i];
+        snprintf(r->engine, sizeof r->engine, "pgsql");
+        snprintf(r->workload, sizeof r->workload, "oltp_read_write");
+        snprintf(r->variant, sizeof r->variant, i ? "label, \"quoted\"" : "smp-k2");
+        r->cpus = 2, r->threads = 8 << i, r->repeat = i;
+        r->time_s = 10.001, r->tps = 1234.5678 + i, r->qps = 24691.25, r->qps_read = 17283.5;
+        r->qps_write = 4938.25, r->qps_other = 2469.5;
+        r->lat_min_ms = 0.125, r->lat_avg_ms = 6.48, r->lat_p50_ms = 5.99;
+        r->lat_p95_ms = 11.87, r->lat_p99_ms = 17.32, r->lat_max_ms = 240.9;
+        r->errors = 12, r->reconnects = 1;
+        snprintf(r->error_codes, sizeof r->error_codes, i ? "40001:10;40P01:2" : "");
+        r->client_cpu_s = 3.5, r->client_cpu_per_txn_us = 283.4, r->server_cpu_s = 15.25;
+        r->idle_pct = 4.5;
+        snprintf(r->client_cpus, sizeof r->client_cpus, "0-1");
+        snprintf(r->server_cpus, sizeof r->server_cpus, "0,1");
+        r->shared_cpus = 1, r->disturbed = i;
+    }
+    assert_int_equal(results_write_csv(dir, w, 2), 0);
+    struct result_set s;
+    char err[512];
+    assert_int_equal(results_read(dir, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 2);
+    for (int i = 0; i < 2; i++) {
+        /* Doubles are written with 15 significant digits: these decimals come back exactly. */
+        assert_memory_equal(&s.rows[i], &w[i], sizeof w[i]);
+    }
+    results_free(&s);
+}
+
+static void test_by_header(void **state)
+{
+    (void)state;
+    write_text("# a comment\n"
+               "threads,tps,future_column,variant,engine,cpus\n"
+               "4,100.5,xyz,up,mysql,1\n"
+               "\n"
+               "8,180,,up,mysql,1\n");
+    struct result_set s;
+    char err[512];
+    assert_int_equal(results_read(dir, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 2);
+    assert_int_equal(s.rows[1].threads, 8);
+    assert_float_equal(s.rows[0].tps, 100.5, 0);
+    assert_string_equal(s.rows[0].engine, "mysql");
+    assert_string_equal(s.rows[0].workload, "");
+    results_free(&s);
+}
+
+static void expect_error(const char *text, const char *needle)
+{
+    write_text(text);
+    struct result_set s;
+    char err[512] = "";
+    assert_int_equal(results_read(dir, &s, err, sizeof err), -1);
+    if (!strstr(err, needle))
+        fail_msg("error '%s' does not contain '%s'", err, needle);
+    assert_non_null(strstr(err, "results.csv"));
+    assert_null(s.rows);
+}
+
+static void test_malformed(void **state)
+{
+    (void)state;
+    const char *h = "engine,variant,cpus,threads,tps\n";
+    char buf[512];
+    snprintf(buf, sizeof buf, "%spgsql,up,1,1,100\npgsql,up,1,2\n", h);
+    expect_error(buf, ":3:");
+    snprintf(buf, sizeof buf, "%spgsql,up,1,1,100\npgsql,up,1,2,12x\n", h);
+    expect_error(buf, ":3: bad tps '12x'");
+    snprintf(buf, sizeof buf, "%spgsql,up,one,1,100\n", h);
+    expect_error(buf, ":2: bad cpus");
+    snprintf(buf, sizeof buf, "%s\"pgsql,up,1,1,100\n", h);
+    expect_error(buf, ":2: unterminated quote");
+    snprintf(buf, sizeof buf, "%spgsql,up,1,0,100\n", h);
+    expect_error(buf, ":2:");
+    snprintf(buf, sizeof buf, "%sa-very-long-engine-name,up,1,1,100\n", h);
+    expect_error(buf, ":2: bad engine");
+    expect_error("engine,variant,cpus,threads\npgsql,up,1,1\n", ":1: header lacks required "
+                                                                "column 'tps'");
+    expect_error("# only a comment\n", "no header");
+    expect_error("", "no header");
+    struct result_set s;
+    char err[512];
+    assert_int_equal(results_read("/nonexistent/dir", &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/nonexistent/dir"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_by_header),
+        cmocka_unit_test(test_malformed),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
