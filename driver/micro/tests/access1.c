@@ -1,0 +1,27 @@
+/* access1 - access(2) of a private file per task. The path walk and
+ * permission check on an uncontended inode; must scale with tasks. */
+#include <unistd.h>
+
+#include "micro/harness.h"
+
+static int setup(struct micro_task *t)
+{
+    int fd = micro_file(t, "access1.%d", 0);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    micro_path(t, t->path, sizeof t->path, "access1.%d");
+    return 0;
+}
+
+static int loop(struct micro_task *t, volatile uint64_t *it)
+{
+    for (;;) {
+        if (access(t->path, R_OK) < 0)
+            return micro_fail(t, "access");
+        (*it)++;
+    }
+}
+
+const struct micro_test micro_test_access1 = {
+    "access1", "access(2) of the task's own file; unit: one access call", 0, NULL, setup, loop};

@@ -1,0 +1,41 @@
+/* lock2 - fcntl(2) write lock and unlock of the same byte of one shared
+ * file. Processes wait for each other (F_SETLKW); threads of one process
+ * own the lock together, so only processes contend. */
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "micro/harness.h"
+
+static int prepare(struct micro_task *t)
+{
+    int fd = micro_file(t, "shared", 0);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
+static int setup(struct micro_task *t)
+{
+    t->fd = micro_open(t, "shared", O_RDWR | O_CREAT);
+    return t->fd < 0 ? -1 : 0;
+}
+
+static int loop(struct micro_task *t, volatile uint64_t *it)
+{
+    struct flock l = {.l_whence = SEEK_SET, .l_start = 0, .l_len = 1};
+    for (;;) {
+        l.l_type = F_WRLCK;
+        if (fcntl(t->fd, F_SETLKW, &l) < 0)
+            return micro_fail(t, "fcntl(F_WRLCK)");
+        l.l_type = F_UNLCK;
+        if (fcntl(t->fd, F_SETLKW, &l) < 0)
+            return micro_fail(t, "fcntl(F_UNLCK)");
+        (*it) += 2;
+    }
+}
+
+const struct micro_test micro_test_lock2 = {
+    "lock2", "fcntl(2) lock+unlock of one shared file (same byte); unit: one fcntl call",
+    0,       prepare,
+    setup,   loop};

@@ -1,0 +1,35 @@
+/* lseek2 - lseek(2) to offset 0 on one shared file (own fd per task): the fd lookup and the
+ * file position update, nothing else. */
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "micro/harness.h"
+
+static int prepare(struct micro_task *t)
+{
+    int fd = micro_file(t, "shared", 4096);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
+static int setup(struct micro_task *t)
+{
+    t->fd = micro_open(t, "shared", O_RDWR | O_CREAT);
+    return t->fd < 0 ? -1 : 0;
+}
+
+static int loop(struct micro_task *t, volatile uint64_t *it)
+{
+    for (;;) {
+        if (lseek(t->fd, 0, SEEK_SET) < 0)
+            return micro_fail(t, "lseek");
+        (*it)++;
+    }
+}
+
+const struct micro_test micro_test_lseek2 = {
+    "lseek2", "lseek(2) on one shared file (own fd per task); unit: one lseek call",
+    0,        prepare,
+    setup,    loop};

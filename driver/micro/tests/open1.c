@@ -1,0 +1,34 @@
+/* open1 - open(2) and close(2) of a private file in the shared directory:
+ * path walk, file allocation, fd install; the directory is read-shared. */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "micro/harness.h"
+
+static int setup(struct micro_task *t)
+{
+    int fd = micro_file(t, "open1.%d", 0);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    micro_path(t, t->path, sizeof t->path, "open1.%d");
+    return 0;
+}
+
+static int loop(struct micro_task *t, volatile uint64_t *it)
+{
+    for (;;) {
+        int fd = open(t->path, O_RDWR);
+        if (fd < 0)
+            return micro_fail(t, "open");
+        if (close(fd) < 0)
+            return micro_fail(t, "close");
+        (*it)++;
+    }
+}
+
+const struct micro_test micro_test_open1 = {
+    "open1", "open+close of the task's own file in one shared dir; unit: one open and close",
+    0,       NULL,
+    setup,   loop};

@@ -1,0 +1,26 @@
+/* pwrite1 - pwrite(2) of 4 KB on the task's own file; writes dirty the page cache, never synced. */
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "micro/harness.h"
+
+static int setup(struct micro_task *t)
+{
+    t->fd = micro_file(t, "pwrite1.%d", 4096);
+    return t->fd < 0 ? -1 : 0;
+}
+
+static int loop(struct micro_task *t, volatile uint64_t *it)
+{
+    static _Thread_local char buf[4096];
+    off_t off = 0;
+    for (;;) {
+        if (pwrite(t->fd, buf, sizeof buf, off) != (ssize_t)sizeof buf)
+            return micro_fail(t, "pwrite");
+        (*it)++;
+    }
+}
+
+const struct micro_test micro_test_pwrite1 = {
+    "pwrite1", "pwrite(2) of 4 KB on the task's own file; unit: one 4 KB transfer", 0, NULL, setup,
+    loop};

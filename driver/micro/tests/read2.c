@@ -1,0 +1,41 @@
+/* read2 - read(2) of 4 KB, sequentially through a 1 MB file, rewinding at its end, on one shared
+ * file (own fd per task); reads hit the page cache. */
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "micro/harness.h"
+
+#define FILESIZE (1u << 20)
+
+static int prepare(struct micro_task *t)
+{
+    int fd = micro_file(t, "shared", FILESIZE);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}
+
+static int setup(struct micro_task *t)
+{
+    t->fd = micro_open(t, "shared", O_RDWR);
+    return t->fd < 0 ? -1 : 0;
+}
+
+static int loop(struct micro_task *t, volatile uint64_t *it)
+{
+    static _Thread_local char buf[4096];
+    for (;;) {
+        ssize_t n = read(t->fd, buf, sizeof buf);
+        if (n < 0)
+            return micro_fail(t, "read");
+        if (n == 0 && lseek(t->fd, 0, SEEK_SET) < 0)
+            return micro_fail(t, "lseek");
+        (*it)++;
+    }
+}
+
+const struct micro_test micro_test_read2 = {
+    "read2", "read(2) of 4 KB through one shared file (own fd per task); unit: one read call",
+    0,       prepare,
+    setup,   loop};

@@ -1,0 +1,28 @@
+/* stat1 - stat(2) of a private file: path walk and attribute copy. */
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "micro/harness.h"
+
+static int setup(struct micro_task *t)
+{
+    int fd = micro_file(t, "stat1.%d", 0);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    micro_path(t, t->path, sizeof t->path, "stat1.%d");
+    return 0;
+}
+
+static int loop(struct micro_task *t, volatile uint64_t *it)
+{
+    struct stat st;
+    for (;;) {
+        if (stat(t->path, &st) < 0)
+            return micro_fail(t, "stat");
+        (*it)++;
+    }
+}
+
+const struct micro_test micro_test_stat1 = {
+    "stat1", "stat(2) of the task's own file; unit: one stat call", 0, NULL, setup, loop};

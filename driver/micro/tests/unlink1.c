@@ -1,0 +1,35 @@
+/* unlink1 - create and unlink a private file name in the shared directory:
+ * every task modifies the same directory. */
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "micro/harness.h"
+
+static int setup(struct micro_task *t)
+{
+    micro_path(t, t->path, sizeof t->path, "unlink1.%d");
+    return 0;
+}
+
+static int loop(struct micro_task *t, volatile uint64_t *it)
+{
+    for (;;) {
+        int fd = open(t->path, O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd < 0)
+            return micro_fail(t, "open");
+        if (close(fd) < 0)
+            return micro_fail(t, "close");
+        if (unlink(t->path) < 0)
+            return micro_fail(t, "unlink");
+        (*it)++;
+    }
+}
+
+const struct micro_test micro_test_unlink1 = {
+    "unlink1",
+    "create+close+unlink of the task's own file in one shared dir; unit: one create and unlink",
+    0,
+    NULL,
+    setup,
+    loop};
