@@ -1,10 +1,1321 @@
-/* server.c - not built yet: a placeholder so the verb table links. */
+/*
+ * server.c - throwaway local PostgreSQL / MariaDB servers, the embedded
+ * default behind the demo, the sweep and every integration test.
+ *
+ * The one idea: a server is a directory. Data, socket, pid file, log, the
+ * password files and a small state file all live under it, the server listens
+ * on that socket and 127.0.0.1 only, and stopping it means a clean shutdown
+ * followed by removing the directory. Nothing is read from or written to the
+ * system's own configuration (/etc/mysql, /etc/postgresql, ~/.pgpass).
+ *
+ * Engines refuse to run as root, so when we are root the engine's processes
+ * run as its system user (postgres, mysql). Children are made with fork +
+ * execve and nothing but async-signal-safe calls in between, so a
+ * multi-threaded caller is fine; every fd we open is O_CLOEXEC.
+ *
+ * It must never listen beyond loopback, never print or log the password (it
+ * lives only in memory and in the 0600 files), and never remove a directory
+ * that does not hold a server's state file.
+ */
+#include "server.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <libpq-fe.h>
+#include <mysql.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <pwd.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "options.h"
 #include "util.h"
 #include "verbs.h"
 
+#define START_TIMEOUT_MS 60000
+#define STOP_TIMEOUT_MS  30000
+#define KILL_TIMEOUT_MS  5000
+#define MAX_CPUS         1024
+
+/* Who the engine runs as: ourselves, or (when root) its system user. */
+struct ident {
+    int drop; /* setgid/setuid in the child */
+    uid_t uid;
+    gid_t gid;
+    char name[64];  /* the engine's OS user */
+    char admin[64]; /* ours: mysql admin login via unix_socket authentication */
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+}
+
+static int fmt(char *dst, size_t n, const char *f, ...) __attribute__((format(printf, 3, 4)));
+static int fmt(char *dst, size_t n, const char *f, ...)
+{
+    va_list ap;
+    va_start(ap, f);
+    int r = vsnprintf(dst, n, f, ap);
+    va_end(ap);
+    return r < 0 || (size_t)r >= n ? -1 : 0;
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* Write a whole small file with mode, owned by id (when dropping). */
+static int put_file(const char *path, const char *text, int flags, mode_t mode,
+                    const struct ident *id)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, mode);
+    if (fd < 0)
+        return -1;
+    size_t left = strlen(text);
+    while (left > 0) {
+        ssize_t w = write(fd, text, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            close(fd);
+            return -1;
+        }
+        text += w;
+        left -= (size_t)w;
+    }
+    if (id && id->drop && fchown(fd, id->uid, id->gid) < 0) {
+        close(fd);
+        return -1;
+    }
+    return close(fd);
+}
+
+static int make_dir(const char *path, mode_t mode, const struct ident *id)
+{
+    if (mkdir(path, mode) < 0 && errno != EEXIST)
+        return -1;
+    if (chmod(path, mode) < 0)
+        return -1;
+    if (id && id->drop && chown(path, id->uid, id->gid) < 0)
+        return -1;
+    return 0;
+}
+
+/* rm -rf below an open directory fd; never follows symlinks. */
+static int rm_tree_at(int dfd)
+{
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        close(dfd);
+        return -1;
+    }
+    int rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (unlinkat(dirfd(d), e->d_name, 0) == 0 || errno == ENOENT)
+            continue;
+        if (errno != EISDIR && errno != EPERM) {
+            rc = -1;
+            continue;
+        }
+        int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0 || rm_tree_at(sub) < 0 || unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) < 0)
+            rc = -1;
+    }
+    closedir(d);
+    return rc;
+}
+
+static int rm_rf(const char *path, int keep_top)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : -1;
+    if (rm_tree_at(fd) < 0)
+        return -1;
+    return keep_top || rmdir(path) == 0 ? 0 : -1;
+}
+
+static int dir_is_empty(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    int empty = 1;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            empty = 0;
+    closedir(d);
+    return empty;
+}
+
+/* Appends ": <last lines of D/log>" to err, so a failed start says why. */
+static void add_log_tail(const struct server *s, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 8], buf[2048];
+    if (fmt(path, sizeof path, "%s/log", s->dir) < 0)
+        return;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    off_t end = lseek(fd, 0, SEEK_END);
+    off_t from = end > (off_t)sizeof buf - 1 ? end - (off_t)sizeof buf + 1 : 0;
+    ssize_t n = pread(fd, buf, sizeof buf - 1, from);
+    close(fd);
+    if (n <= 0)
+        return;
+    buf[n] = '\0';
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+        buf[--n] = '\0';
+    char *p = buf + n;
+    for (int lines = 0; p > buf; p--)
+        if (p[-1] == '\n' && ++lines == 6)
+            break;
+    size_t l = strlen(err);
+    if (l + 16 < errlen)
+        snprintf(err + l, errlen - l, "; log %s:\n%s", path, p);
+}
+
+/* An unguessable password of letters and digits: no quoting needed anywhere. */
+static int random_password(char *out, size_t len)
+{
+    static const char abc[] = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+    unsigned char r[64];
+    if (len > sizeof r + 1)
+        len = sizeof r + 1;
+    size_t got = 0;
+    while (got < len - 1) {
+        ssize_t n = getrandom(r + got, len - 1 - got, 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        got += (size_t)n;
+    }
+    for (size_t i = 0; i < len - 1; i++)
+        out[i] = abc[r[i] % (sizeof abc - 1)];
+    out[len - 1] = '\0';
+    return 0;
+}
+
+/* A port free on 127.0.0.1 right now (the kernel's choice). */
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t al = sizeof a;
+    int port = -1;
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) == 0 &&
+        getsockname(fd, (struct sockaddr *)&a, &al) == 0)
+        port = ntohs(a.sin_port);
+    close(fd);
+    return port;
+}
+
+static int get_ident(enum server_engine e, struct ident *id, char *err, size_t errlen)
+{
+    struct passwd pw, *res = NULL;
+    char buf[4096];
+    memset(id, 0, sizeof *id);
+    if (getpwuid_r(geteuid(), &pw, buf, sizeof buf, &res) != 0 || !res) {
+        snprintf(err, errlen, "cannot find the name of uid %ld", (long)geteuid());
+        return -1;
+    }
+    snprintf(id->admin, sizeof id->admin, "%s", pw.pw_name);
+    if (geteuid() == 0) {
+        const char *name = e == SERVER_PGSQL ? "postgres" : "mysql";
+        if (getpwnam_r(name, &pw, buf, sizeof buf, &res) != 0 || !res) {
+            snprintf(err, errlen,
+                     "running as root, but there is no '%s' user to run the server as "
+                     "(install the %s server package)",
+                     name, e == SERVER_PGSQL ? "postgresql" : "mariadb-server");
+            return -1;
+        }
+        id->drop = 1;
+    } else if (getpwuid_r(geteuid(), &pw, buf, sizeof buf, &res) != 0 || !res) {
+        snprintf(err, errlen, "cannot find the name of uid %ld", (long)geteuid());
+        return -1;
+    }
+    id->uid = pw.pw_uid;
+    id->gid = pw.pw_gid;
+    snprintf(id->name, sizeof id->name, "%s", pw.pw_name);
+    return 0;
+}
+
+/* ---- children --------------------------------------------------------- */
+
+struct spawn {
+    const char *path;
+    char *const *argv;
+    int logfd;
+    const struct ident *id;
+    const cpu_set_t *cpus; /* NULL = inherit */
+    size_t cpus_size;
+};
+
+/*
+ * fork + execve. Between the two only async-signal-safe calls: the caller may
+ * have threads holding locks we would otherwise deadlock on in the child.
+ * The child gets its own session (Ctrl-C on our terminal is ours to handle),
+ * default signals, the CPU mask, the engine's user, and no inherited fds.
+ */
+static pid_t spawn(const struct spawn *sp, const char *home)
+{
+    char homeenv[PATH_MAX + 8];
+    if (fmt(homeenv, sizeof homeenv, "HOME=%s", home) < 0)
+        return -1;
+    char *envp[] = {"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C",
+                    "LANG=C", homeenv, NULL};
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid != 0) {
+        close(devnull);
+        return pid;
+    }
+    /* child */
+    sigset_t all;
+    sigemptyset(&all);
+    sigprocmask(SIG_SETMASK, &all, NULL);
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction sa = {.sa_handler = SIG_DFL};
+        sigaction(sig, &sa, NULL); /* fails harmlessly for SIGKILL/SIGSTOP/RT internals */
+    }
+    setsid();
+    if (sp->cpus && sched_setaffinity(0, sp->cpus_size, sp->cpus) < 0)
+        _exit(126);
+    if (sp->id->drop) {
+        if (setgroups(0, NULL) < 0 || setgid(sp->id->gid) < 0 || setuid(sp->id->uid) < 0)
+            _exit(126);
+    }
+    if (chdir("/") < 0)
+        _exit(126);
+    if (dup2(devnull, 0) < 0 || dup2(sp->logfd, 1) < 0 || dup2(sp->logfd, 2) < 0)
+        _exit(126);
+    close_range(3, ~0U, 0);
+    execve(sp->path, sp->argv, envp);
+    _exit(127);
+}
+
+/* Wait for a helper (initdb, install-db) to finish; 0 if it exited 0. */
+static int wait_helper(pid_t pid, const char *what, int timeout_ms, char *err, size_t errlen)
+{
+    int st = 0;
+    for (int t = 0;; t += 20) {
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid)
+            break;
+        if (r < 0 && errno == ECHILD)
+            return 0; /* someone else reaped it (SIGCHLD ignored): judged by what follows */
+        if (t >= timeout_ms) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            snprintf(err, errlen, "%s did not finish in %d s", what, timeout_ms / 1000);
+            return -1;
+        }
+        sleep_ms(20);
+    }
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return 0;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+        snprintf(err, errlen, "cannot run %s", what);
+    else if (WIFEXITED(st) && WEXITSTATUS(st) == 126)
+        snprintf(err, errlen, "%s: cannot switch user or set the CPU affinity", what);
+    else if (WIFEXITED(st))
+        snprintf(err, errlen, "%s failed (exit %d)", what, WEXITSTATUS(st));
+    else
+        snprintf(err, errlen, "%s killed by signal %d", what, WTERMSIG(st));
+    return -1;
+}
+
+/* Is pid alive and not a zombie? (PID 1 here reaps slowly.) */
+static int alive(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/* Did our child exit? Reaps it if so. */
+static int child_exited(struct server *s)
+{
+    if (!s->child)
+        return 0;
+    int st;
+    pid_t r = waitpid(s->pid, &st, WNOHANG);
+    if (r == s->pid || (r < 0 && errno == ECHILD)) {
+        s->child = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* Is pid the engine's server process (not a recycled pid)? */
+static int is_engine_process(const struct server *s)
+{
+    char path[64], buf[256];
+    snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)s->pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    return strstr(buf, s->engine == SERVER_PGSQL ? "postgres" : "mariadbd") != NULL ||
+           (s->engine == SERVER_MYSQL && strstr(buf, "mysqld") != NULL);
+}
+
+/* ---- engines ---------------------------------------------------------- */
+
+/* Highest /usr/lib/postgresql/N/bin, or $DBSCALE_PGBIN. */
+static int pg_bindir(char *out, size_t n, char *err, size_t errlen)
+{
+    const char *env = getenv("DBSCALE_PGBIN");
+    if (env && *env)
+        return fmt(out, n, "%s", env);
+    DIR *d = opendir("/usr/lib/postgresql");
+    long best = -1;
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char *end;
+        long v = strtol(e->d_name, &end, 10);
+        char p[PATH_MAX];
+        if (end != e->d_name && !*end && v > best &&
+            fmt(p, sizeof p, "/usr/lib/postgresql/%ld/bin/postgres", v) == 0 && exists(p))
+            best = v;
+    }
+    if (d)
+        closedir(d);
+    if (best < 0) {
+        snprintf(err, errlen,
+                 "no PostgreSQL server found in /usr/lib/postgresql/*/bin (apt-get install "
+                 "postgresql, or set DBSCALE_PGBIN)");
+        return -1;
+    }
+    return fmt(out, n, "/usr/lib/postgresql/%ld/bin", best);
+}
+
+static const char *first_existing(const char *const *paths)
+{
+    for (; *paths; paths++)
+        if (access(*paths, X_OK) == 0)
+            return *paths;
+    return NULL;
+}
+
+/* Single-quoted value for a libpq conninfo string. */
+static void pq_quote(char *out, size_t n, const char *v)
+{
+    size_t o = 0;
+    if (n < 3)
+        return;
+    out[o++] = '\'';
+    for (; *v && o + 3 < n; v++) {
+        if (*v == '\'' || *v == '\\')
+            out[o++] = '\\';
+        out[o++] = *v;
+    }
+    out[o++] = '\'';
+    out[o] = '\0';
+}
+
+static PGconn *pg_admin_connect(const struct server *s, const char *user, const char *pw)
+{
+    char host[PATH_MAX * 2 + 3], ci[PATH_MAX * 2 + 256];
+    pq_quote(host, sizeof host, s->socket_dir);
+    snprintf(ci, sizeof ci, "host=%s port=%d user=%s password=%s dbname=postgres connect_timeout=5",
+             host, s->port, user, pw ? pw : "");
+    return PQconnectdb(ci);
+}
+
+static int pg_ping(const struct server *s)
+{
+    char host[PATH_MAX * 2 + 3], ci[PATH_MAX * 2 + 256];
+    pq_quote(host, sizeof host, s->socket_dir);
+    snprintf(ci, sizeof ci, "host=%s port=%d user=postgres dbname=postgres connect_timeout=2", host,
+             s->port);
+    return PQping(ci) == PQPING_OK;
+}
+
+static int pg_init(struct server *s, const struct ident *id, const char *bindir, int logfd,
+                   char *superpw, char *err, size_t errlen)
+{
+    char data[PATH_MAX], pwfile[PATH_MAX], initdb[PATH_MAX], pwarg[PATH_MAX + 16];
+    if (fmt(data, sizeof data, "%s/data", s->dir) < 0 ||
+        fmt(pwfile, sizeof pwfile, "%s/initdb.pw", s->dir) < 0 ||
+        fmt(initdb, sizeof initdb, "%s/initdb", bindir) < 0 ||
+        fmt(pwarg, sizeof pwarg, "--pwfile=%s", pwfile) < 0) {
+        snprintf(err, errlen, "path too long: %s", s->dir);
+        return -1;
+    }
+    if (make_dir(data, 0700, id) < 0) {
+        snprintf(err, errlen, "cannot make %s: %s", data, strerror(errno));
+        return -1;
+    }
+    char line[80];
+    if (random_password(superpw, 33) < 0 || fmt(line, sizeof line, "%s\n", superpw) < 0 ||
+        put_file(pwfile, line, O_EXCL, 0600, id) < 0) {
+        snprintf(err, errlen, "cannot write %s: %s", pwfile, strerror(errno));
+        return -1;
+    }
+    char *argv[] = {"initdb", "-D",        data,
+                    "-U",     "postgres",  "--locale=C",
+                    "-E",     "UTF8",      "--auth=scram-sha-256",
+                    pwarg,    "--no-sync", "--no-instructions",
+                    NULL};
+    struct spawn sp = {initdb, argv, logfd, id, NULL, 0};
+    pid_t pid = spawn(&sp, s->dir);
+    if (pid < 0) {
+        snprintf(err, errlen, "cannot start initdb: %s", strerror(errno));
+        unlink(pwfile);
+        return -1;
+    }
+    int rc = wait_helper(pid, "initdb", START_TIMEOUT_MS, err, errlen);
+    unlink(pwfile);
+    return rc;
+}
+
+static int pg_configure(struct server *s, const struct ident *id, const char *extra, char *err,
+                        size_t errlen)
+{
+    char path[PATH_MAX], sock[PATH_MAX * 2 + 3];
+    struct sbuf b = {0};
+    /* Single quotes doubled: the socket path is a postgresql.conf string. */
+    size_t o = 0;
+    sock[o++] = '\'';
+    for (const char *p = s->socket_dir; *p && o + 3 < sizeof sock; p++) {
+        if (*p == '\'')
+            sock[o++] = '\'';
+        sock[o++] = *p;
+    }
+    sock[o++] = '\'';
+    sock[o] = '\0';
+    sbuf_printf(&b,
+                "\n# dbscale: a throwaway server, loopback and its own socket only\n"
+                "listen_addresses = '127.0.0.1'\n"
+                "port = %d\n"
+                "unix_socket_directories = %s\n"
+                "shared_buffers = 128MB\n"
+                "max_connections = 200\n"
+                "logging_collector = off\n"
+                "log_destination = 'stderr'\n"
+                "# extra settings\n%s\n",
+                s->port, sock, extra ? extra : "");
+    int rc = fmt(path, sizeof path, "%s/data/postgresql.conf", s->dir) < 0
+                 ? -1
+                 : put_file(path, b.s, O_APPEND, 0600, id);
+    sbuf_free(&b);
+    if (rc == 0 && fmt(path, sizeof path, "%s/data/pg_hba.conf", s->dir) == 0)
+        rc = put_file(path,
+                      "# dbscale: passwords everywhere, loopback only\n"
+                      "local all all scram-sha-256\n"
+                      "host  all all 127.0.0.1/32 scram-sha-256\n",
+                      O_TRUNC, 0600, id);
+    if (rc < 0)
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    return rc;
+}
+
+static int pg_setup(struct server *s, const char *superpw, char *err, size_t errlen)
+{
+    PGconn *c = pg_admin_connect(s, "postgres", superpw);
+    if (PQstatus(c) != CONNECTION_OK) {
+        snprintf(err, errlen, "cannot connect to the new server: %s", PQerrorMessage(c));
+        PQfinish(c);
+        return -1;
+    }
+    const char *v = PQparameterStatus(c, "server_version");
+    snprintf(s->version, sizeof s->version, "%s", v ? v : "?");
+    s->version[strcspn(s->version, " ")] = '\0';
+    char sql[3][256];
+    snprintf(sql[0], sizeof sql[0], "CREATE ROLE %s LOGIN PASSWORD '%s'", s->user, s->password);
+    snprintf(sql[1], sizeof sql[1], "CREATE DATABASE %s OWNER %s", s->db, s->user);
+    snprintf(sql[2], sizeof sql[2], "SELECT 1");
+    for (int i = 0; i < 3; i++) {
+        PGresult *r = PQexec(c, sql[i]);
+        ExecStatusType st = PQresultStatus(r);
+        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+            /* never echo sql[0]: it holds the password */
+            snprintf(err, errlen, "setting up user and database: %s", PQresultErrorMessage(r));
+            PQclear(r);
+            PQfinish(c);
+            return -1;
+        }
+        PQclear(r);
+    }
+    PQfinish(c);
+    return 0;
+}
+
+static pthread_once_t my_once = PTHREAD_ONCE_INIT;
+static void my_lib_init(void)
+{
+    mysql_library_init(0, NULL, NULL);
+}
+
+/* Connect over the socket as the OS user (unix_socket authentication). */
+static MYSQL *my_admin_connect(const struct server *s, const char *osuser, char *err, size_t errlen)
+{
+    pthread_once(&my_once, my_lib_init);
+    MYSQL *m = mysql_init(NULL);
+    if (!m) {
+        snprintf(err, errlen, "mysql_init failed");
+        return NULL;
+    }
+    unsigned int to = 5;
+    mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &to);
+    if (!mysql_real_connect(m, NULL, osuser, NULL, NULL, 0, s->socket, 0)) {
+        snprintf(err, errlen, "cannot connect to %s as %s: %s", s->socket, osuser, mysql_error(m));
+        mysql_close(m);
+        return NULL;
+    }
+    return m;
+}
+
+static int my_configure(struct server *s, const struct ident *id, const char *extra, char *err,
+                        size_t errlen)
+{
+    char path[PATH_MAX];
+    struct sbuf b = {0};
+    sbuf_printf(&b,
+                "# dbscale: a throwaway server, loopback and its own socket only\n"
+                "[mysqld]\n"
+                "user=%s\n"
+                "datadir=%s/data\n"
+                "socket=%s\n"
+                "pid-file=%s\n"
+                "port=%d\n"
+                "bind-address=127.0.0.1\n"
+                "skip-name-resolve\n"
+                "skip-log-bin\n"
+                "innodb_buffer_pool_size=256M\n"
+                "innodb_log_file_size=64M\n"
+                "max_connections=200\n"
+                "# extra settings\n%s\n",
+                id->name, s->dir, s->socket, s->pidfile, s->port, extra ? extra : "");
+    int rc = fmt(path, sizeof path, "%s/my.cnf", s->dir) < 0
+                 ? -1
+                 : put_file(path, b.s, O_TRUNC, 0644, NULL);
+    sbuf_free(&b);
+    if (rc < 0)
+        snprintf(err, errlen, "cannot write %s/my.cnf: %s", s->dir, strerror(errno));
+    return rc;
+}
+
+static int my_init(struct server *s, const struct ident *id, int logfd, char *err, size_t errlen)
+{
+    static const char *const tools[] = {"/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db",
+                                        "/usr/local/bin/mariadb-install-db", NULL};
+    const char *tool = first_existing(tools);
+    if (!tool) {
+        snprintf(err, errlen, "mariadb-install-db not found (apt-get install mariadb-server)");
+        return -1;
+    }
+    char data[PATH_MAX], defs[PATH_MAX + 32], darg[PATH_MAX + 16], uarg[96];
+    if (fmt(data, sizeof data, "%s/data", s->dir) < 0 ||
+        fmt(defs, sizeof defs, "--defaults-file=%s/my.cnf", s->dir) < 0 ||
+        fmt(darg, sizeof darg, "--datadir=%s", data) < 0 ||
+        fmt(uarg, sizeof uarg, "--user=%s", id->name) < 0) {
+        snprintf(err, errlen, "path too long: %s", s->dir);
+        return -1;
+    }
+    if (make_dir(data, 0700, id) < 0) {
+        snprintf(err, errlen, "cannot make %s: %s", data, strerror(errno));
+        return -1;
+    }
+    char *argv[] = {"mariadb-install-db",
+                    defs,
+                    uarg,
+                    darg,
+                    "--skip-test-db",
+                    "--skip-name-resolve",
+                    "--auth-root-authentication-method=socket",
+                    NULL};
+    /* install-db drops to --user itself and needs root for that; as ourselves it is us. */
+    struct ident self = *id;
+    self.drop = 0;
+    struct spawn sp = {tool, argv, logfd, &self, NULL, 0};
+    pid_t pid = spawn(&sp, s->dir);
+    if (pid < 0) {
+        snprintf(err, errlen, "cannot start mariadb-install-db: %s", strerror(errno));
+        return -1;
+    }
+    return wait_helper(pid, "mariadb-install-db", START_TIMEOUT_MS, err, errlen);
+}
+
+static int my_setup(struct server *s, const char *osuser, char *err, size_t errlen)
+{
+    MYSQL *m = my_admin_connect(s, osuser, err, errlen);
+    if (!m)
+        return -1;
+    snprintf(s->version, sizeof s->version, "%s", mysql_get_server_info(m));
+    char sql[5][256];
+    snprintf(sql[0], sizeof sql[0], "CREATE DATABASE %s", s->db);
+    snprintf(sql[1], sizeof sql[1], "CREATE USER '%s'@'localhost' IDENTIFIED BY '%s'", s->user,
+             s->password);
+    snprintf(sql[2], sizeof sql[2], "CREATE USER '%s'@'127.0.0.1' IDENTIFIED BY '%s'", s->user,
+             s->password);
+    snprintf(sql[3], sizeof sql[3], "GRANT ALL ON %s.* TO '%s'@'localhost'", s->db, s->user);
+    snprintf(sql[4], sizeof sql[4], "GRANT ALL ON %s.* TO '%s'@'127.0.0.1'", s->db, s->user);
+    for (int i = 0; i < 5; i++)
+        if (mysql_query(m, sql[i])) {
+            snprintf(err, errlen, "setting up user and database: %s", mysql_error(m));
+            mysql_close(m);
+            return -1;
+        }
+    mysql_close(m);
+    return 0;
+}
+
+/* ---- start / stop ----------------------------------------------------- */
+
+static int launch(struct server *s, const struct ident *id, const char *pgbin, int logfd,
+                  const cpu_set_t *cpus, size_t cpus_size, char *err, size_t errlen)
+{
+    char path[PATH_MAX], data[PATH_MAX], defs[PATH_MAX + 32];
+    char *pg_argv[] = {"postgres", "-D", data, NULL};
+    char *my_argv[] = {"mariadbd", defs, NULL};
+    static const char *const mariadbd[] = {"/usr/sbin/mariadbd", "/usr/sbin/mysqld",
+                                           "/usr/local/sbin/mariadbd", NULL};
+    struct spawn sp = {path, NULL, logfd, id, cpus, cpus_size};
+    if (s->engine == SERVER_PGSQL) {
+        if (fmt(path, sizeof path, "%s/postgres", pgbin) < 0 ||
+            fmt(data, sizeof data, "%s/data", s->dir) < 0)
+            return snprintf(err, errlen, "path too long"), -1;
+        sp.argv = pg_argv;
+    } else {
+        const char *bin = first_existing(mariadbd);
+        if (!bin)
+            return snprintf(err, errlen, "mariadbd not found (apt-get install mariadb-server)"), -1;
+        snprintf(path, sizeof path, "%s", bin);
+        if (fmt(defs, sizeof defs, "--defaults-file=%s/my.cnf", s->dir) < 0)
+            return snprintf(err, errlen, "path too long"), -1;
+        sp.argv = my_argv;
+    }
+    s->pid = spawn(&sp, s->dir);
+    if (s->pid < 0) {
+        s->pid = 0;
+        snprintf(err, errlen, "cannot fork: %s", strerror(errno));
+        return -1;
+    }
+    s->child = 1;
+    /* Ready = the pid file is there and a connection is accepted. */
+    char scratch[256];
+    for (int t = 0;; t += 25) {
+        if (child_exited(s)) {
+            snprintf(err, errlen, "%s exited during startup", sp.argv[0]);
+            s->pid = 0;
+            return -1;
+        }
+        if (exists(s->pidfile)) {
+            if (s->engine == SERVER_PGSQL ? pg_ping(s) : 0)
+                return 0;
+            if (s->engine == SERVER_MYSQL) {
+                /* any answer, even "access denied", means it is up */
+                MYSQL *m = my_admin_connect(s, id->admin, scratch, sizeof scratch);
+                if (m) {
+                    mysql_close(m);
+                    return 0;
+                }
+                if (strstr(scratch, "denied"))
+                    return 0;
+            }
+        }
+        if (t >= START_TIMEOUT_MS) {
+            snprintf(err, errlen, "%s did not accept connections within %d s", sp.argv[0],
+                     START_TIMEOUT_MS / 1000);
+            return -1;
+        }
+        sleep_ms(25);
+    }
+}
+
+/* Shut down: clean first, SIGKILL to the whole session after a timeout. */
+static int halt(struct server *s, char *err, size_t errlen)
+{
+    if (s->pid <= 0)
+        return 0;
+    if (!child_exited(s) && alive(s->pid) && is_engine_process(s)) {
+        kill(s->pid, s->engine == SERVER_PGSQL ? SIGINT : SIGTERM);
+        int t = 0;
+        for (; t < STOP_TIMEOUT_MS; t += 20) {
+            if (child_exited(s) || !alive(s->pid))
+                break;
+            sleep_ms(20);
+        }
+        if (t >= STOP_TIMEOUT_MS) {
+            kill(-s->pid, SIGKILL); /* the server is its session leader: all its processes */
+            kill(s->pid, SIGKILL);
+            for (t = 0; t < KILL_TIMEOUT_MS && !child_exited(s) && alive(s->pid); t += 20)
+                sleep_ms(20);
+            if (alive(s->pid)) {
+                snprintf(err, errlen, "server pid %ld did not stop", (long)s->pid);
+                return -1;
+            }
+        }
+    }
+    child_exited(s);
+    s->pid = 0;
+    return 0;
+}
+
+static int write_state(struct server *s, const struct ident *id, char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    struct sbuf b = {0};
+    sbuf_printf(&b,
+                "# dbscale server state; the password is in pgpass / client.cnf\n"
+                "engine=%s\nport=%d\nsocket_dir=%s\nsocket=%s\npidfile=%s\npid=%ld\n"
+                "user=%s\ndb=%s\nversion=%s\nos_user=%s\n",
+                server_engine_name(s->engine), s->port, s->socket_dir, s->socket, s->pidfile,
+                (long)s->pid, s->user, s->db, s->version, id->name);
+    int rc =
+        fmt(path, sizeof path, "%s/state", s->dir) < 0 ? -1 : write_file_atomic(path, b.s, b.len);
+    sbuf_free(&b);
+    if (rc < 0) {
+        snprintf(err, errlen, "cannot write %s/state", s->dir);
+        return -1;
+    }
+    /* The password, in the files each engine's own clients read (0600). */
+    b = (struct sbuf){0};
+    if (s->engine == SERVER_PGSQL) {
+        char esc[PATH_MAX * 2];
+        size_t o = 0;
+        for (const char *p = s->socket_dir; *p && o + 3 < sizeof esc; p++) {
+            if (*p == ':' || *p == '\\')
+                esc[o++] = '\\';
+            esc[o++] = *p;
+        }
+        esc[o] = '\0';
+        sbuf_printf(&b, "127.0.0.1:%d:*:%s:%s\nlocalhost:%d:*:%s:%s\n%s:%d:*:%s:%s\n", s->port,
+                    s->user, s->password, s->port, s->user, s->password, esc, s->port, s->user,
+                    s->password);
+        rc = fmt(path, sizeof path, "%s/pgpass", s->dir);
+    } else {
+        sbuf_printf(&b, "[client]\nuser=%s\npassword=%s\nport=%d\nsocket=%s\n", s->user,
+                    s->password, s->port, s->socket);
+        rc = fmt(path, sizeof path, "%s/client.cnf", s->dir);
+    }
+    if (rc == 0) {
+        unlink(path);
+        rc = put_file(path, b.s, O_EXCL, 0600, NULL);
+    }
+    sbuf_free(&b);
+    if (rc < 0)
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    return rc;
+}
+
+/* Everything under s->dir except the port: one attempt. */
+static int start_once(struct server *s, const struct ident *id, const char *pgbin,
+                      const char *extra, const cpu_set_t *cpus, size_t cpus_size, char *err,
+                      size_t errlen)
+{
+    char path[PATH_MAX];
+    if (fmt(path, sizeof path, "%s/log", s->dir) < 0)
+        return snprintf(err, errlen, "path too long: %s", s->dir), -1;
+    int logfd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (logfd < 0)
+        return snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)), -1;
+    char superpw[40] = "";
+    int rc = -1;
+    if (s->engine == SERVER_PGSQL) {
+        if (pg_init(s, id, pgbin, logfd, superpw, err, errlen) == 0 &&
+            pg_configure(s, id, extra, err, errlen) == 0 &&
+            launch(s, id, pgbin, logfd, cpus, cpus_size, err, errlen) == 0 &&
+            pg_setup(s, superpw, err, errlen) == 0)
+            rc = 0;
+    } else {
+        if (my_configure(s, id, extra, err, errlen) == 0 &&
+            my_init(s, id, logfd, err, errlen) == 0 &&
+            launch(s, id, NULL, logfd, cpus, cpus_size, err, errlen) == 0 &&
+            my_setup(s, id->admin, err, errlen) == 0)
+            rc = 0;
+    }
+    memset(superpw, 0, sizeof superpw);
+    close(logfd);
+    return rc;
+}
+
+int server_start(struct server *s, enum server_engine e, const char *dir, int port,
+                 const char *cpus, const char *extra_conf, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    s->engine = e;
+    err[0] = '\0';
+    struct ident id;
+    if (get_ident(e, &id, err, errlen) < 0)
+        return -1;
+    char pgbin[PATH_MAX] = "";
+    if (e == SERVER_PGSQL && pg_bindir(pgbin, sizeof pgbin, err, errlen) < 0)
+        return -1;
+    cpu_set_t *mask = NULL;
+    size_t mask_size = CPU_ALLOC_SIZE(MAX_CPUS);
+    if (cpus && *cpus) {
+        unsigned char bits[MAX_CPUS];
+        if (server_parse_cpus(cpus, bits, MAX_CPUS) <= 0) {
+            snprintf(err, errlen, "bad CPU list '%s' (expected e.g. 0, 0-3, 0,2)", cpus);
+            return -1;
+        }
+        mask = CPU_ALLOC(MAX_CPUS);
+        CPU_ZERO_S(mask_size, mask);
+        for (int i = 0; i < MAX_CPUS; i++)
+            if (bits[i])
+                CPU_SET_S((size_t)i, mask_size, mask);
+    }
+    int made = 0;
+    if (!dir) {
+        const char *tmp = getenv("TMPDIR");
+        if (fmt(s->dir, sizeof s->dir, "%s/dbscale-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp",
+                server_engine_name(e)) < 0 ||
+            !mkdtemp(s->dir)) {
+            snprintf(err, errlen, "cannot make a temporary directory: %s", strerror(errno));
+            goto fail_early;
+        }
+        made = 1;
+    } else {
+        if (fmt(s->dir, sizeof s->dir, "%s", dir) < 0) {
+            snprintf(err, errlen, "path too long: %s", dir);
+            goto fail_early;
+        }
+        if (mkdir(s->dir, 0700) == 0)
+            made = 1;
+        else if (errno != EEXIST || dir_is_empty(s->dir) != 1) {
+            snprintf(err, errlen, "%s: %s", s->dir,
+                     errno == EEXIST ? "not an empty directory" : strerror(errno));
+            goto fail_early;
+        }
+    }
+    /* Absolute, so the engine (chdir'd to /) and the state file agree. */
+    char real[PATH_MAX];
+    if (!realpath(s->dir, real)) {
+        snprintf(err, errlen, "%s: %s", s->dir, strerror(errno));
+        goto fail_dir;
+    }
+    snprintf(s->dir, sizeof s->dir, "%s", real);
+    /* The engine's user must reach data/ and sock/ through dir. */
+    if (id.drop && chmod(s->dir, 0755) < 0) {
+        snprintf(err, errlen, "chmod %s: %s", s->dir, strerror(errno));
+        goto fail_dir;
+    }
+    snprintf(s->user, sizeof s->user, "sbtest");
+    snprintf(s->db, sizeof s->db, "sbtest");
+    if (random_password(s->password, 25) < 0) {
+        snprintf(err, errlen, "getrandom: %s", strerror(errno));
+        goto fail_dir;
+    }
+    if (fmt(s->socket_dir, sizeof s->socket_dir, "%s/sock", s->dir) < 0 ||
+        make_dir(s->socket_dir, 0755, &id) < 0) {
+        snprintf(err, errlen, "cannot make %s/sock: %s", s->dir, strerror(errno));
+        goto fail_dir;
+    }
+    for (int attempt = 0;; attempt++) {
+        s->port = port ? port : free_port();
+        if (s->port <= 0) {
+            snprintf(err, errlen, "cannot find a free port on 127.0.0.1");
+            goto fail_dir;
+        }
+        int bad =
+            e == SERVER_PGSQL
+                ? fmt(s->socket, sizeof s->socket, "%s/.s.PGSQL.%d", s->socket_dir, s->port) < 0 ||
+                      fmt(s->pidfile, sizeof s->pidfile, "%s/data/postmaster.pid", s->dir) < 0
+                : fmt(s->socket, sizeof s->socket, "%s/mysql.sock", s->socket_dir) < 0 ||
+                      fmt(s->pidfile, sizeof s->pidfile, "%s/mariadbd.pid", s->socket_dir) < 0;
+        if (bad || strlen(s->socket) >= sizeof((struct sockaddr_un *)0)->sun_path) {
+            snprintf(err, errlen, "directory path too long for a unix socket: %s", s->dir);
+            goto fail_dir;
+        }
+        if (start_once(s, &id, pgbin, extra_conf, mask, mask_size, err, errlen) == 0)
+            break;
+        add_log_tail(s, err, errlen);
+        char e2[64];
+        halt(s, e2, sizeof e2);
+        /* A port picked by us may have been taken meanwhile: try another, from scratch. */
+        if (port || attempt >= 2 || !strstr(err, "in use"))
+            goto fail_dir;
+        char sock[PATH_MAX];
+        snprintf(sock, sizeof sock, "%s", s->socket_dir);
+        rm_rf(s->dir, 1);
+        make_dir(sock, 0755, &id);
+    }
+    if (write_state(s, &id, err, errlen) < 0) {
+        char e2[64];
+        halt(s, e2, sizeof e2);
+        goto fail_dir;
+    }
+    CPU_FREE(mask);
+    return 0;
+fail_dir:
+    rm_rf(s->dir, !made);
+fail_early:
+    if (mask)
+        CPU_FREE(mask);
+    memset(s->password, 0, sizeof s->password);
+    return -1;
+}
+
+int server_stop(struct server *s, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    if (!s->dir[0])
+        return 0;
+    if (halt(s, err, errlen) < 0)
+        return -1;
+    if (rm_rf(s->dir, 0) < 0) {
+        snprintf(err, errlen, "cannot remove %s: %s", s->dir, strerror(errno));
+        return -1;
+    }
+    memset(s->password, 0, sizeof s->password);
+    s->dir[0] = '\0';
+    return 0;
+}
+
+/* ---- reading back a server started by the verb ------------------------ */
+
+static int read_small(const char *path, char *buf, size_t n)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t r = read(fd, buf, n - 1);
+    close(fd);
+    if (r < 0)
+        return -1;
+    buf[r] = '\0';
+    return 0;
+}
+
+/* Value of "key=" at a line start in text, copied into out. */
+static int kv(const char *text, const char *key, char *out, size_t n)
+{
+    size_t kl = strlen(key);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
+            const char *v = p + kl + 1;
+            size_t l = strcspn(v, "\n");
+            if (l >= n)
+                return -1;
+            memcpy(out, v, l);
+            out[l] = '\0';
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int server_load(struct server *s, const char *dir, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    char path[PATH_MAX], text[8192], v[64];
+    if (!realpath(dir, s->dir)) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (fmt(path, sizeof path, "%s/state", s->dir) < 0 || read_small(path, text, sizeof text)) {
+        snprintf(err, errlen, "%s: not a dbscale server directory (no state file)", dir);
+        return -1;
+    }
+    int e = kv(text, "engine", v, sizeof v) == 0 ? server_engine_parse(v) : -1;
+    if (e < 0 || kv(text, "port", v, sizeof v) < 0 || (s->port = atoi(v)) <= 0 ||
+        kv(text, "pid", v, sizeof v) < 0 || kv(text, "socket", s->socket, sizeof s->socket) ||
+        kv(text, "socket_dir", s->socket_dir, sizeof s->socket_dir) ||
+        kv(text, "pidfile", s->pidfile, sizeof s->pidfile) ||
+        kv(text, "user", s->user, sizeof s->user) || kv(text, "db", s->db, sizeof s->db)) {
+        snprintf(err, errlen, "%s: malformed state file", path);
+        return -1;
+    }
+    s->engine = (enum server_engine)e;
+    s->pid = (pid_t)atol(v);
+    kv(text, "version", s->version, sizeof s->version);
+    /* The password, back from the engine's own client file. */
+    if (s->engine == SERVER_PGSQL) {
+        fmt(path, sizeof path, "%s/pgpass", s->dir);
+        if (read_small(path, text, sizeof text) == 0) {
+            char *nl = strchr(text, '\n');
+            if (nl)
+                *nl = '\0';
+            char *colon = strrchr(text, ':');
+            if (colon)
+                snprintf(s->password, sizeof s->password, "%s", colon + 1);
+        }
+    } else {
+        fmt(path, sizeof path, "%s/client.cnf", s->dir);
+        if (read_small(path, text, sizeof text) == 0) {
+            char *p = strstr(text, "\npassword=");
+            if (p)
+                kv(p + 1, "password", s->password, sizeof s->password);
+        }
+    }
+    if (!s->password[0]) {
+        snprintf(err, errlen, "%s: cannot read the password", path);
+        return -1;
+    }
+    return 0;
+}
+
+void server_target(const struct server *s, struct db_target *t)
+{
+    memset(t, 0, sizeof *t);
+    t->host = "127.0.0.1";
+    t->port = s->port;
+    t->socket = s->engine == SERVER_MYSQL ? s->socket : NULL;
+    t->user = s->user;
+    t->password = s->password;
+    t->db = s->db;
+}
+
+int server_pids(const struct server *s, pid_t *pids, int max)
+{
+    int n = 0;
+    if (s->pid <= 0 || max <= 0)
+        return 0;
+    pids[n++] = s->pid;
+    if (s->engine != SERVER_PGSQL)
+        return n;
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d)) && n < max) {
+        if (!isdigit((unsigned char)e->d_name[0]))
+            continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        if (read_small(path, buf, sizeof buf) < 0)
+            continue;
+        char *p = strrchr(buf, ')'); /* ") S PPID ..." */
+        long ppid = 0;
+        if (p && sscanf(p + 1, " %*c %ld", &ppid) == 1 && ppid == (long)s->pid && p[2] != 'Z')
+            pids[n++] = (pid_t)atol(e->d_name);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+int server_engine_parse(const char *name)
+{
+    if (!name)
+        return -1;
+    if (!strcmp(name, "pgsql") || !strcmp(name, "postgresql") || !strcmp(name, "postgres") ||
+        !strcmp(name, "pg"))
+        return SERVER_PGSQL;
+    if (!strcmp(name, "mysql") || !strcmp(name, "mariadb"))
+        return SERVER_MYSQL;
+    return -1;
+}
+
+const char *server_engine_name(enum server_engine e)
+{
+    return e == SERVER_PGSQL ? "pgsql" : "mysql";
+}
+
+int server_parse_cpus(const char *list, unsigned char *mask, int ncpus)
+{
+    memset(mask, 0, (size_t)ncpus);
+    int count = 0;
+    const char *p = list;
+    if (!*p)
+        return -1;
+    for (;;) {
+        char *end;
+        if (!isdigit((unsigned char)*p))
+            return -1;
+        long lo = strtol(p, &end, 10), hi = lo;
+        p = end;
+        if (*p == '-') {
+            if (!isdigit((unsigned char)p[1]))
+                return -1;
+            hi = strtol(p + 1, &end, 10);
+            p = end;
+        }
+        if (lo > hi || hi >= ncpus)
+            return -1;
+        for (long c = lo; c <= hi; c++)
+            if (!mask[c]) {
+                mask[c] = 1;
+                count++;
+            }
+        if (*p == '\0')
+            return count;
+        if (*p++ != ',')
+            return -1;
+    }
+}
+
+/* ---- the verb ------------------------------------------------------------ */
+
+static const struct optdef server_opts[] = {
+    {"dir", OPT_STR, NULL,
+     "directory for all the server owns (start: empty or missing, default a new temp dir; "
+     "stop: default $DBSCALE_SERVER_DIR)"},
+    {"port", OPT_INT, "0", "TCP port on 127.0.0.1 (0 = pick a free one)", NULL, 0, 65535},
+    {"cpus", OPT_STR, NULL, "CPU list the server runs on, e.g. 0, 0-1, 0,2"},
+    {"conf", OPT_LIST, NULL, "extra server setting k=v (repeat for several)"},
+};
+
+static void server_usage(FILE *f, const struct opts *o)
+{
+    fputs("usage: dbscale server start pgsql|mysql [options]\n"
+          "       dbscale server stop [--dir DIR]\n\n"
+          "Starts a fresh PostgreSQL or MariaDB listening on its own unix socket and\n"
+          "127.0.0.1 only, with database sbtest and user sbtest (random password, in\n"
+          "DIR/pgpass or DIR/client.cnf). Stop shuts it down and removes DIR.\n\n",
+          f);
+    opts_help(o, f);
+}
+
+/* --conf values arrive joined with ','; split where the next piece starts "name=". */
+static char *conf_lines(const char *joined)
+{
+    if (!joined)
+        return NULL;
+    char *out = xstrdup(joined);
+    for (char *p = out; *p; p++) {
+        if (*p != ',')
+            continue;
+        const char *q = p + 1;
+        while (*q == ' ')
+            q++;
+        if (!isalpha((unsigned char)*q) && *q != '_')
+            continue;
+        while (isalnum((unsigned char)*q) || *q == '_' || *q == '-' || *q == '.')
+            q++;
+        while (*q == ' ')
+            q++;
+        if (*q == '=' || *q == '\0' || *q == ',')
+            *p = '\n';
+    }
+    return out;
+}
+
+static int verb_start(const struct opts *o, const char *engine)
+{
+    int e = server_engine_parse(engine);
+    if (e < 0) {
+        warnx_("server start: unknown engine '%s' (expected pgsql or mysql)", engine);
+        return EXIT_USAGE;
+    }
+    const char *cpus = opts_str(o, "cpus");
+    unsigned char bits[MAX_CPUS];
+    if (cpus && server_parse_cpus(cpus, bits, MAX_CPUS) <= 0) {
+        warnx_("server start: --cpus: bad CPU list '%s' (expected e.g. 0, 0-1, 0,2)", cpus);
+        return EXIT_USAGE;
+    }
+    const char *dir = opts_str(o, "dir");
+    if (dir && !*dir) {
+        warnx_("server start: --dir needs a directory");
+        return EXIT_USAGE;
+    }
+    char *conf = conf_lines(opts_str(o, "conf"));
+    struct server s;
+    char err[2048];
+    int rc = server_start(&s, (enum server_engine)e, dir, (int)opts_int(o, "port"), cpus, conf, err,
+                          sizeof err);
+    free(conf);
+    if (rc < 0) {
+        warnx_("server start %s: %s", engine, err);
+        return EXIT_RUNTIME;
+    }
+    const char *n = server_engine_name(s.engine);
+    printf("%s %s running: pid %ld, 127.0.0.1:%d, socket %s\n",
+           s.engine == SERVER_PGSQL ? "PostgreSQL" : "MariaDB", s.version, (long)s.pid, s.port,
+           s.socket);
+    printf("dir: %s\n", s.dir);
+    printf("options: --db-driver=%s --%s-host=127.0.0.1 --%s-port=%d --%s-user=%s --%s-db=%s\n", n,
+           n, n, s.port, n, s.user, n, s.db);
+    if (s.engine == SERVER_PGSQL)
+        printf("password: PGPASSFILE=%s/pgpass\n", s.dir);
+    else
+        printf("password: %s/client.cnf (mariadb --defaults-extra-file=%s/client.cnf)\n", s.dir,
+               s.dir);
+    printf("stop: dbscale server stop --dir %s\n", s.dir);
+    memset(s.password, 0, sizeof s.password);
+    return 0;
+}
+
+static int verb_stop(const struct opts *o)
+{
+    const char *dir = opts_str(o, "dir");
+    if (!dir || !*dir)
+        dir = getenv("DBSCALE_SERVER_DIR");
+    if (!dir || !*dir) {
+        warnx_("server stop: which server? give --dir DIR (or set DBSCALE_SERVER_DIR)");
+        return EXIT_USAGE;
+    }
+    struct server s;
+    char err[1024];
+    if (server_load(&s, dir, err, sizeof err) < 0) {
+        warnx_("server stop: %s", err);
+        return EXIT_USAGE;
+    }
+    if (server_stop(&s, err, sizeof err) < 0) {
+        warnx_("server stop: %s", err);
+        return EXIT_RUNTIME;
+    }
+    return 0;
+}
+
 int server_main(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    die(EXIT_RUNTIME, "this verb is not built yet");
+    struct opts o;
+    opts_init(&o, server_opts, sizeof server_opts / sizeof server_opts[0]);
+    char *pos[4], err[512];
+    int npos = 0, rc;
+    int r = opts_parse_argv(&o, argc, argv, 1, pos, 4, &npos, err, sizeof err);
+    if (r == 1) {
+        server_usage(stdout, &o);
+        rc = 0;
+    } else if (r < 0) {
+        warnx_("server: %s", err);
+        rc = EXIT_USAGE;
+    } else if (npos == 2 && !strcmp(pos[0], "start")) {
+        rc = verb_start(&o, pos[1]);
+    } else if (npos == 1 && !strcmp(pos[0], "start")) {
+        warnx_("server start: which engine? pgsql or mysql");
+        rc = EXIT_USAGE;
+    } else if (npos >= 1 && !strcmp(pos[0], "stop") && npos <= 2) {
+        rc = verb_stop(&o); /* "stop ENGINE" is accepted: the state file knows the engine */
+    } else {
+        server_usage(stderr, &o);
+        rc = EXIT_USAGE;
+    }
+    opts_free(&o);
+    return rc;
 }

@@ -1,0 +1,65 @@
+/*
+ * server.h - a throwaway local PostgreSQL or MariaDB: the embedded default.
+ *
+ * server_start() makes a fresh data directory, starts the engine on a unix
+ * socket plus 127.0.0.1:port only, and creates database "sbtest" owned by
+ * user "sbtest" with a random password. Everything the server owns lives
+ * under one directory, which server_stop() removes. Safe to call from a
+ * multi-threaded program (fork + exec, nothing but async-signal-safe calls
+ * in between).
+ *
+ * Layout of dir: state (key=value), pgpass and client.cnf (0600, the password
+ * in the engines' own client formats), log, data/, sock/ (socket, pid file).
+ */
+#ifndef DBSCALE_SERVER_H
+#define DBSCALE_SERVER_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "db.h"
+
+enum server_engine { SERVER_PGSQL, SERVER_MYSQL };
+
+struct server {
+    enum server_engine engine;
+    char dir[PATH_MAX];        /* root of everything this server owns */
+    char socket_dir[PATH_MAX]; /* pgsql: the directory holding .s.PGSQL.PORT */
+    char socket[PATH_MAX];     /* pgsql: the socket file; mysql: the socket path */
+    char pidfile[PATH_MAX];    /* postmaster.pid / mariadbd's pid-file */
+    int port;                  /* 127.0.0.1:port */
+    pid_t pid;                 /* postmaster / mariadbd */
+    int child;                 /* 1 if this process forked it (and must reap it) */
+    char user[64], password[64], db[64];
+    char version[64]; /* "15.10", "10.11.6-MariaDB-0+deb12u1" */
+};
+
+/* "pgsql"/"postgresql"/"postgres"/"pg" or "mysql"/"mariadb"; -1 if unknown. */
+int server_engine_parse(const char *name);
+const char *server_engine_name(enum server_engine e);
+
+/*
+ * Start a fresh server. dir: NULL = mkdtemp under $TMPDIR or /tmp, else an
+ * empty (or missing) directory. port 0 = pick a free one. cpus: NULL or a CPU
+ * list ("0", "0-1", "0,2") the server and all its processes/threads are held
+ * to. extra_conf: NULL or config lines ("k=v", one per line) appended to the
+ * engine's own config. 0, or -1 with a message (and the log's last lines) in
+ * err; on failure nothing is left running and what was created is removed.
+ */
+int server_start(struct server *s, enum server_engine e, const char *dir, int port,
+                 const char *cpus, const char *extra_conf, char *err, size_t errlen);
+/* Clean shutdown (SIGKILL after a timeout), then remove the directory. */
+int server_stop(struct server *s, char *err, size_t errlen);
+/* Read back a server started by `dbscale server start --dir DIR`. */
+int server_load(struct server *s, const char *dir, char *err, size_t errlen);
+/* Fill host/port/socket/user/password/db for db.h. Pointers into s. */
+void server_target(const struct server *s, struct db_target *t);
+/* The server's processes (pgsql: postmaster + children; mysql: mariadbd). */
+int server_pids(const struct server *s, pid_t *pids, int max);
+
+/* Parse a CPU list "0", "0-3", "0,2,5-7" into a mask of up to ncpus bits
+ * (mask[i] = 1 if CPU i is in). Count of CPUs, or -1 if malformed. */
+int server_parse_cpus(const char *list, unsigned char *mask, int ncpus);
+
+#endif
