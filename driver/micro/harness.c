@@ -233,7 +233,12 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
     return 0;
 }
 
-static const char *fs_name(const char *dir)
+void micro_rmtree(const char *dir)
+{
+    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+const char *micro_fs_type(const char *dir)
 {
     struct statfs s;
     if (statfs(dir, &s) < 0)
@@ -260,10 +265,10 @@ static const char *fs_name(const char *dir)
     }
 }
 
-static const char *scratch_base(const struct micro_config *c)
+const char *micro_scratch_base(const char *dir)
 {
-    if (c->dir && *c->dir)
-        return c->dir;
+    if (dir && *dir)
+        return dir;
     const char *t = getenv("TMPDIR");
     return t && *t ? t : "/tmp";
 }
@@ -430,8 +435,8 @@ int micro_run_point(const struct micro_test *test, char mode, int tasks,
     }
     p->cpus = ncpus;
     p->samples = xcalloc((size_t)(c->samples * c->repeats), sizeof *p->samples);
-    const char *base = scratch_base(c);
-    snprintf(p->fs_type, sizeof p->fs_type, "%s", fs_name(base));
+    const char *base = micro_scratch_base(c->dir);
+    snprintf(p->fs_type, sizeof p->fs_type, "%s", micro_fs_type(base));
 
     stop_sig = 0;
     struct sigaction sa = {.sa_handler = on_stop}, old_int, old_term;
@@ -447,7 +452,7 @@ int micro_run_point(const struct micro_test *test, char mode, int tasks,
             break;
         }
         rc = run_once(test, mode, tasks, cpus, ncpus, c, dir, p);
-        nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        micro_rmtree(dir);
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);

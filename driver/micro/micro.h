@@ -61,6 +61,13 @@ int micro_run_point(const struct micro_test *test, char mode, int tasks,
                     const struct micro_config *c, struct micro_point *p);
 void micro_point_free(struct micro_point *p);
 
+/* Scratch helpers, shared with fsbench: the directory scratch dirs go in
+ * (dir, else $TMPDIR, else /tmp), its filesystem type by statfs ("ext4",
+ * "tmpfs", ...), and rm -r of a scratch dir. */
+const char *micro_scratch_base(const char *dir);
+const char *micro_fs_type(const char *dir);
+void micro_rmtree(const char *dir);
+
 /* The signal that interrupted the last run, 0 if none. */
 int micro_interrupted(void);
 
