@@ -221,11 +221,12 @@ static struct db_conn *dbm_connect(const struct db_target *t, struct db_error *e
         unsigned e = mysql_errno(m);
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "can't connect to MySQL at %s: %s", where, mysql_error(m));
+        /* Server not there (yet) or going away: retry with backoff. Access
+         * denied (1045), unknown database (1049), unknown host, too many
+         * connections and the rest: fatal. */
         enum db_errclass cls = dbm_class(e);
-        if (e == CR_SERVER_LOST || e == CR_SERVER_GONE_ERROR || e == 2055)
-            cls = DB_ERR_RECONNECT;
-        else if (e != CR_CONNECTION_ERROR && e != CR_CONN_HOST_ERROR)
-            cls = DB_ERR_FATAL; /* access denied, unknown database, bad host... */
+        if (cls == DB_ERR_RETRY)
+            cls = DB_ERR_FATAL;
         dbm_seterr(err, cls, e, msg);
         mysql_close(m);
         return NULL;
