@@ -1,0 +1,178 @@
+# lib.sh - helpers for integration tests; source it with
+#     . "$(dirname "$0")/lib.sh" "$1"
+# Each test gets the dbscale binary as $1 and exits 0 (pass), 77 (skip) or
+# else (fail). A test starts its own throwaway server with start_server; a trap
+# stops it and removes its directory however the test ends.
+#
+# After start_server ENGINE these are set (and exported):
+#   SERVER_ENGINE pgsql|mysql    SERVER_DIR     everything the server owns
+#   SERVER_PORT   127.0.0.1 port SERVER_PID     postmaster / mariadbd
+#   SERVER_SOCKET socket path    SERVER_SOCKET_DIR
+#   SERVER_USER / SERVER_DB      sbtest / sbtest
+#   SERVER_OPTS   dbscale connection options (--db-driver=... --pgsql-host=...)
+#   PGPASSFILE    (pgsql) the password file libpq and psql read
+#   MYSQL_CNF     (mysql) the [client] option file with the password
+
+# run-integration.sh runs every *.sh here, this one too: as a program it is no test.
+case $0 in */lib.sh | lib.sh) exit 0 ;; esac
+
+DBSCALE=${DBSCALE:-$1}
+export DBSCALE
+[ -x "$DBSCALE" ] || {
+    echo "usage: $0 path/to/dbscale" >&2
+    exit 2
+}
+
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+skip() {
+    echo "SKIP: $*"
+    exit 77
+}
+
+# ok CMD...: run CMD, fail with its output if it fails.
+ok() {
+    _out=$("$@" 2>&1) || fail "'$*' failed: $_out"
+}
+
+# expect_eq WHAT GOT WANT
+expect_eq() {
+    [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
+}
+
+# need_engine pgsql|mysql: skip the test when the engine is not installed.
+need_engine() {
+    case $1 in
+    pgsql) ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || [ -n "${DBSCALE_PGBIN:-}" ] ||
+        skip "PostgreSQL server not installed (apt-get install postgresql)"
+        command -v psql >/dev/null || skip "psql not installed" ;;
+    mysql) [ -x /usr/sbin/mariadbd ] || [ -x /usr/sbin/mysqld ] ||
+        skip "MariaDB server not installed (apt-get install mariadb-server)"
+        command -v mariadb >/dev/null || skip "mariadb client not installed" ;;
+    *) fail "need_engine: unknown engine '$1'" ;;
+    esac
+}
+
+# server_state KEY: a value from the server's state file.
+server_state() {
+    sed -n "s/^$1=//p" "$SERVER_DIR/state"
+}
+
+# server_password: the generated password (for tests only; dbscale never prints it).
+server_password() {
+    if [ "$SERVER_ENGINE" = pgsql ]; then
+        sed -n '1s/.*://p' "$SERVER_DIR/pgpass"
+    else
+        sed -n 's/^password=//p' "$SERVER_DIR/client.cnf"
+    fi
+}
+
+# start_server ENGINE [more `dbscale server start` options, e.g. --cpus=0 --conf k=v]
+start_server() {
+    [ -z "${SERVER_DIR:-}" ] || fail "start_server: a server is already running in $SERVER_DIR"
+    need_engine "$1"
+    SERVER_ENGINE=$1
+    shift
+    SERVER_DIR=$(mktemp -d "${TMPDIR:-/tmp}/dbscale-it-XXXXXX") || fail "mktemp failed"
+    trap 'stop_server' EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    SERVER_START_OUT=$("$DBSCALE" server start "$SERVER_ENGINE" --dir "$SERVER_DIR" "$@" 2>&1) || {
+        _rc=$?
+        rmdir "$SERVER_DIR" 2>/dev/null
+        SERVER_DIR=
+        fail "dbscale server start $SERVER_ENGINE failed (exit $_rc): $SERVER_START_OUT"
+    }
+    echo "$SERVER_START_OUT"
+    SERVER_PORT=$(server_state port)
+    SERVER_PID=$(server_state pid)
+    SERVER_SOCKET=$(server_state socket)
+    SERVER_SOCKET_DIR=$(server_state socket_dir)
+    SERVER_USER=$(server_state user)
+    SERVER_DB=$(server_state db)
+    e=$SERVER_ENGINE
+    SERVER_OPTS="--db-driver=$e --$e-host=127.0.0.1 --$e-port=$SERVER_PORT --$e-user=$SERVER_USER --$e-db=$SERVER_DB"
+    if [ "$e" = pgsql ]; then
+        PGPASSFILE=$SERVER_DIR/pgpass
+        export PGPASSFILE
+    else
+        MYSQL_CNF=$SERVER_DIR/client.cnf
+        export MYSQL_CNF
+    fi
+    export SERVER_ENGINE SERVER_DIR SERVER_PORT SERVER_PID SERVER_SOCKET SERVER_SOCKET_DIR \
+        SERVER_USER SERVER_DB SERVER_OPTS
+}
+
+# stop_server: stop it and remove its directory (also run by the EXIT trap).
+stop_server() {
+    [ -n "${SERVER_DIR:-}" ] || return 0
+    if [ -e "$SERVER_DIR/state" ]; then
+        "$DBSCALE" server stop --dir "$SERVER_DIR" ||
+            echo "warning: dbscale server stop --dir $SERVER_DIR failed" >&2
+    fi
+    # Only a directory we made, and only if stop left it behind.
+    [ -d "$SERVER_DIR" ] && rm -rf "$SERVER_DIR"
+    SERVER_DIR=
+    trap - EXIT INT TERM
+    return 0
+}
+
+# pg_sql "SQL": run SQL as sbtest over TCP, print bare values (one row per line,
+# columns separated by '|'). pg_sql_socket: the same over the unix socket.
+pg_sql() {
+    psql -X -w -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$SERVER_PORT" -U "$SERVER_USER" \
+        -d "$SERVER_DB" -c "$1"
+}
+
+pg_sql_socket() {
+    psql -X -w -q -At -v ON_ERROR_STOP=1 -h "$SERVER_SOCKET_DIR" -p "$SERVER_PORT" \
+        -U "$SERVER_USER" -d "$SERVER_DB" -c "$1"
+}
+
+# my_sql "SQL": run SQL as sbtest over TCP, print bare values (tab-separated).
+# my_sql_socket: the same over the unix socket. Only the server's own option
+# file is read (never /etc/mysql).
+my_sql() {
+    mariadb --defaults-file="$SERVER_DIR/client.cnf" --protocol=tcp -h 127.0.0.1 \
+        -P "$SERVER_PORT" -D "$SERVER_DB" -N -B -e "$1"
+}
+
+my_sql_socket() {
+    mariadb --defaults-file="$SERVER_DIR/client.cnf" --protocol=socket -S "$SERVER_SOCKET" \
+        -D "$SERVER_DB" -N -B -e "$1"
+}
+
+# db_sql "SQL": pg_sql or my_sql, whichever engine is running.
+db_sql() {
+    if [ "$SERVER_ENGINE" = pgsql ]; then pg_sql "$1"; else my_sql "$1"; fi
+}
+
+# server_all_pids: the server's processes (postmaster and its children, or mariadbd).
+server_all_pids() {
+    echo "$SERVER_PID"
+    for st in /proc/[0-9]*/stat; do
+        # field 4 is the parent pid; the command name (field 2) has no spaces here
+        set -- $(cat "$st" 2>/dev/null)
+        [ "${4:-}" = "$SERVER_PID" ] && [ "${3:-}" != Z ] && echo "$1"
+    done
+    return 0
+}
+
+# check_listen_loopback_only: every listening TCP/UDP socket of the server's
+# processes is on 127.0.0.1:$SERVER_PORT.
+check_listen_loopback_only() {
+    command -v ss >/dev/null || skip "ss not installed (apt-get install iproute2)"
+    _pids=$(server_all_pids)
+    _n=0
+    _ss=$(ss -Hlntup) || fail "ss failed"
+    for p in $_pids; do
+        _lines=$(echo "$_ss" | grep "pid=$p,") || continue
+        _bad=$(echo "$_lines" | awk -v want="127.0.0.1:$SERVER_PORT" '$5 != want')
+        [ -z "$_bad" ] || fail "server pid $p listens beyond 127.0.0.1:$SERVER_PORT: $_bad"
+        _n=$((_n + $(echo "$_lines" | wc -l)))
+    done
+    [ "$_n" -ge 1 ] || fail "no listening socket found for the server (pids $_pids)"
+}

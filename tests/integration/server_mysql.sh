@@ -1,0 +1,59 @@
+#!/bin/sh
+# dbscale server with MariaDB: starts fresh, sbtest connects with its password
+# over TCP and the socket (and not without it), listens on 127.0.0.1 only,
+# honours --conf and --cpus, never prints the password, and leaves nothing
+# behind after stop.
+. "$(dirname "$0")/lib.sh" "$1"
+
+"$DBSCALE" server start mysql --cpus=0-x >/dev/null 2>&1; expect_eq "bad --cpus exit" $? 2
+"$DBSCALE" server start >/dev/null 2>&1; expect_eq "missing engine exit" $? 2
+
+start_server mysql --conf max_connections=77 --conf innodb_flush_log_at_trx_commit=2
+dir=$SERVER_DIR
+pw=$(server_password)
+[ ${#pw} -ge 16 ] || fail "password too short: ${#pw} characters"
+
+expect_eq "tcp select" "$(my_sql 'SELECT 1')" 1
+expect_eq "tcp user" "$(my_sql 'SELECT current_user()')" sbtest@127.0.0.1
+expect_eq "tcp db" "$(my_sql 'SELECT database()')" sbtest
+expect_eq "socket user" "$(my_sql_socket 'SELECT current_user()')" sbtest@localhost
+expect_eq "--conf" "$(my_sql 'SELECT @@max_connections, @@innodb_flush_log_at_trx_commit')" \
+    "$(printf '77\t2')"
+expect_eq "bind address" "$(my_sql 'SELECT @@bind_address')" 127.0.0.1
+expect_eq "binlog off" "$(my_sql 'SELECT @@log_bin')" 0
+my_sql 'CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1); DROP TABLE t' ||
+    fail "sbtest cannot create tables in sbtest"
+
+# a password is required, and the wrong one is refused
+mariadb --no-defaults --protocol=tcp -h 127.0.0.1 -P "$SERVER_PORT" -u sbtest -pwrong \
+    -e 'SELECT 1' >/dev/null 2>&1 && fail "wrong password accepted over TCP"
+mariadb --no-defaults --protocol=socket -S "$SERVER_SOCKET" -u sbtest -e 'SELECT 1' \
+    >/dev/null 2>&1 && fail "no password accepted over the socket"
+mariadb --no-defaults --protocol=tcp -h 127.0.0.1 -P "$SERVER_PORT" -u root -e 'SELECT 1' \
+    >/dev/null 2>&1 && fail "root without a password accepted over TCP"
+
+expect_eq "client.cnf mode" "$(stat -c %a "$MYSQL_CNF")" 600
+echo "$SERVER_START_OUT" | grep -q "$pw" && fail "server start printed the password"
+grep -q "$pw" "$dir/state" "$dir/log" "$dir/my.cnf" && fail "the password is in state, log or my.cnf"
+
+check_listen_loopback_only
+
+stop_server
+[ -e "$dir" ] && fail "$dir still exists after stop"
+
+# --cpus: the server process and every one of its threads is held to CPU 0
+start_server mysql --cpus=0
+my_sql 'SELECT count(*) FROM information_schema.tables' >/dev/null || fail "query on the --cpus=0 server"
+n=0
+for p in $(server_all_pids); do
+    for st in /proc/$p/status /proc/$p/task/*/status; do
+        [ -r "$st" ] || continue
+        c=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$st")
+        expect_eq "Cpus_allowed_list of $st" "$c" 0
+        n=$((n + 1))
+    done
+done
+[ $n -ge 2 ] || fail "expected mariadbd and its threads, found $n tasks"
+echo "checked $n tasks held to CPU 0"
+stop_server
+echo ok
