@@ -57,6 +57,16 @@ int main(int argc, char **argv)
         return compare_main(argc - 1, argv + 1);
     if (!strcmp(v, "server"))
         return server_main(argc - 1, argv + 1);
+    /* sysbench's order: dbscale oltp_read_only --threads=4 run */
+    for (int i = 2; i < argc; i++) {
+        const char *w = argv[i];
+        if (strcmp(w, "prepare") && strcmp(w, "run") && strcmp(w, "cleanup"))
+            continue;
+        for (int j = i; j > 1; j--)
+            argv[j] = argv[j - 1];
+        argv[1] = (char *)w;
+        return oltp_main(w, argc - 1, argv + 1);
+    }
     fprintf(stderr, "dbscale: unknown verb '%s' (try: dbscale --help)\n", v);
     return EXIT_USAGE;
 }

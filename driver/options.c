@@ -139,8 +139,8 @@ static int validate(const struct optdef *d, const char *v, char *err, size_t err
             return -1;
         }
         if (bounded && (iv < d->min || iv > d->max)) {
-            snprintf(err, errlen, "%s: --%s: %lld is out of range [%.0f, %.0f]", where, d->name,
-                     iv, d->min, d->max);
+            snprintf(err, errlen, "%s: --%s: %lld is out of range [%.0f, %.0f]", where, d->name, iv,
+                     d->min, d->max);
             return -1;
         }
         return 0;
@@ -163,8 +163,7 @@ static int validate(const struct optdef *d, const char *v, char *err, size_t err
         return 0;
     case OPT_CHOICE:
         if (!choice_ok(d->choices, v)) {
-            snprintf(err, errlen, "%s: --%s: '%s' is not one of %s", where, d->name, v,
-                     d->choices);
+            snprintf(err, errlen, "%s: --%s: '%s' is not one of %s", where, d->name, v, d->choices);
             return -1;
         }
         return 0;
@@ -257,8 +256,8 @@ int opts_parse_ini(struct opts *o, const char *path, char *err, size_t errlen)
     if (c.failed)
         return -1;
     if (r != 0) {
-        snprintf(err, errlen, "%s:%d: malformed line (expected 'key = value' or '[section]')",
-                 path, r);
+        snprintf(err, errlen, "%s:%d: malformed line (expected 'key = value' or '[section]')", path,
+                 r);
         return -1;
     }
     return 0;
@@ -288,8 +287,7 @@ static int take_option(struct opts *o, int argc, char **argv, int *i, char *err,
                 return -1;
             }
             value = argv[++*i];
-        }
-        else
+        } else
             value = "";
     }
     return opts_set(o, name, value, "command line", err, errlen);
@@ -326,8 +324,7 @@ int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos
             continue;
         }
         if (!only_pos && strncmp(argv[i], "--", 2) == 0) {
-            if (strncmp(argv[i], "--config", 8) == 0 &&
-                (argv[i][8] == '=' || argv[i][8] == '\0')) {
+            if (strncmp(argv[i], "--config", 8) == 0 && (argv[i][8] == '=' || argv[i][8] == '\0')) {
                 if (argv[i][8] == '\0')
                     i++;
                 continue;

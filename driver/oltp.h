@@ -1,0 +1,46 @@
+/*
+ * oltp.h - the sysbench-compatible OLTP verbs (prepare, run, cleanup) and the
+ * option vocabulary they share with the sweep.
+ */
+#ifndef DBSCALE_OLTP_H
+#define DBSCALE_OLTP_H
+
+#include <stdio.h>
+
+#include "db.h"
+#include "options.h"
+#include "worker.h"
+#include "workload.h"
+
+/* Workload, connection, timing and output options, in sysbench's names. */
+extern const struct optdef oltp_optdefs[];
+extern const size_t oltp_noptdefs;
+
+/* Everything a run needs, built from parsed options. */
+struct oltp_setup {
+    struct workload wl;
+    const struct db_ops *ops;
+    struct db_target *targets;
+    int ntargets;
+    char *hosts; /* storage behind targets[].host */
+    struct worker_cfg wcfg;
+    double pcts[8];
+    int npcts;
+};
+
+/* Build from options (the workload name is given separately). 0, or -1 with
+ * a message naming the option at fault. */
+int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload, char *err,
+               size_t errlen);
+void oltp_setup_free(struct oltp_setup *s);
+
+/* Create and load the sbtest tables, one connection per table in parallel.
+ * Progress lines go to log. 0 or -1 with err. */
+int oltp_prepare(const struct oltp_setup *s, FILE *log, char *err, size_t errlen);
+/* Drop the tables prepare created. */
+int oltp_cleanup(const struct oltp_setup *s, FILE *log, char *err, size_t errlen);
+
+/* "oltp_read_only", "/usr/share/sysbench/oltp_read_only.lua" -> "oltp_read_only" */
+const char *oltp_workload_name(const char *arg, char *buf, size_t len);
+
+#endif

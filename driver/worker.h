@@ -1,0 +1,78 @@
+/*
+ * worker.h - client connections and the loops that drive them.
+ *
+ * A pool holds N open, prepared connections. pool_run(threads) drives the
+ * first `threads` of them for one level: every connection runs one
+ * transaction at a time and waits for every reply (sysbench's semantics),
+ * while a few event-loop threads (one per client CPU by default) multiplex
+ * them. Connections stay open between levels, so a sweep pays the connect
+ * cost once. Errors are acted on here: retry after ROLLBACK, reconnect with
+ * backoff, or stop the run.
+ */
+#ifndef DBSCALE_WORKER_H
+#define DBSCALE_WORKER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "db.h"
+#include "hist.h"
+#include "workload.h"
+
+struct worker_cfg {
+    const struct db_ops *ops;
+    const struct db_target *targets; /* connections spread round-robin over these */
+    int ntargets;
+    const struct workload *wl;
+    uint64_t seed;
+    int loops;                 /* event-loop threads; 0 = one per client CPU, at most threads */
+    double rate;               /* total transactions/s with Poisson arrivals; 0 = unlimited */
+    long long events;          /* stop after this many transactions; 0 = no limit */
+    double time_s;             /* measured time; 0 = no limit */
+    double warmup_s;           /* run but do not count, before the measured time */
+    double report_interval;    /* seconds; 0 = off */
+    double report_pct;         /* percentile shown in interval lines */
+    const char *ignore_errors; /* NULL: the engine's own retry list; "all"; "1213,40P01" */
+    double reconnect_timeout;  /* a connection down longer than this fails the run */
+    const char *client_cpus;   /* CPU list for the loop threads, NULL = anywhere */
+    FILE *report_out;          /* interval lines; NULL = stdout */
+};
+
+#define WORKER_MAX_CODES 16
+
+struct err_count {
+    char code[16];
+    uint64_t n;
+};
+
+struct level_result {
+    int threads, loops;
+    double time_s; /* the measured window */
+    uint64_t txns, reads, writes, others, errors, reconnects;
+    struct err_count codes[WORKER_MAX_CODES];
+    int ncodes;
+    struct hist *lat;                       /* transaction latency, ns */
+    double client_user_s, client_sys_s;     /* getrusage over the window */
+    double fair_events_avg, fair_events_sd; /* per connection */
+    double fair_time_avg, fair_time_sd;     /* seconds busy per connection */
+    double setup_s;                         /* dead time before the level (connects) */
+    int interrupted;                        /* stopped by pool_stop() */
+    char fatal_msg[640];                    /* set when the run failed */
+};
+
+struct pool;
+
+/* Open nconns connections and prepare the workload's statements on each. */
+struct pool *pool_open(const struct worker_cfg *cfg, int nconns, char *err, size_t errlen);
+/* One level with `threads` connections (the pool grows if needed).
+ * 0 done, 1 interrupted (results so far are in out), -1 failed (fatal_msg). */
+int pool_run(struct pool *p, int threads, struct level_result *out);
+/* Ask a running level to stop; safe from a signal handler. */
+void pool_stop(struct pool *p);
+void pool_close(struct pool *p);
+void level_result_free(struct level_result *r);
+/* The backend process ids of the pool's connections, if the engine tells them
+ * (pgsql: pg_backend_pid). Returns how many were written. */
+int pool_conn_count(const struct pool *p);
+
+#endif
