@@ -1,0 +1,13 @@
+# throughput.gp - throughput vs client threads: median of the repeats with
+# min/max error bars, the ideal-linear line from the first point (dotted) and
+# the Universal Scalability Law fit (dashed), one colour per curve.
+set title title_main."\n".subtitle
+set xlabel "client threads"
+set ylabel "throughput (transactions/s)"
+set yrange [0:ymax]
+set format y "%.0s%c"
+plot for [i=1:n] file[i] using 1:2:3:4 with yerrorlines lt i title label[i], \
+     for [i=1:n] file[i] using 1:13 with lines lt i dt 3 lw 1 notitle, \
+     for [i=1:nfit] fitfile[i] using 1:2 with lines lt fitlt[i] dt 2 lw 1.5 notitle, \
+     NaN with lines lc rgb "#777777" dt 3 lw 1 title "ideal linear from the first point", \
+     NaN with lines lc rgb "#777777" dt 2 lw 1.5 title "USL fit"
