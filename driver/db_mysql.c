@@ -216,8 +216,8 @@ static struct db_conn *dbm_connect(const struct db_target *t, struct db_error *e
         else if (t->host)
             snprintf(where, sizeof where, "%s (default port)", t->host);
         else
-            snprintf(where, sizeof where, "the default host/socket%s%s",
-                     t->defaults_file ? " of " : "", t->defaults_file ? t->defaults_file : "");
+            snprintf(where, sizeof where, "the default host/socket (option files%s%s)",
+                     t->defaults_file ? ", " : "", t->defaults_file ? t->defaults_file : "");
         unsigned e = mysql_errno(m);
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "can't connect to MySQL at %s: %s", where, mysql_error(m));
