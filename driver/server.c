@@ -197,7 +197,7 @@ static void add_log_tail(const struct server *s, char *err, size_t errlen)
             break;
     size_t l = strlen(err);
     if (l + 16 < errlen)
-        snprintf(err + l, errlen - l, "; log %s:\n%s", path, p);
+        snprintf(err + l, errlen - l, "; the server log ends:\n%s", p);
 }
 
 /* An unguessable password of letters and digits: no quoting needed anywhere. */
@@ -875,6 +875,21 @@ static int start_once(struct server *s, const struct ident *id, const char *pgbi
     return rc;
 }
 
+/* The first CPU in bits we may not run on, or -1 if all are ours. */
+static int cpu_unavailable(const unsigned char *bits)
+{
+    cpu_set_t *own = CPU_ALLOC(MAX_CPUS);
+    size_t sz = CPU_ALLOC_SIZE(MAX_CPUS);
+    int bad = -1;
+    if (own && sched_getaffinity(0, sz, own) == 0)
+        for (int i = 0; i < MAX_CPUS && bad < 0; i++)
+            if (bits[i] && !CPU_ISSET_S((size_t)i, sz, own))
+                bad = i;
+    if (own)
+        CPU_FREE(own);
+    return bad;
+}
+
 int server_start(struct server *s, enum server_engine e, const char *dir, int port,
                  const char *cpus, const char *extra_conf, char *err, size_t errlen)
 {
@@ -893,6 +908,11 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
         unsigned char bits[MAX_CPUS];
         if (server_parse_cpus(cpus, bits, MAX_CPUS) <= 0) {
             snprintf(err, errlen, "bad CPU list '%s' (expected e.g. 0, 0-3, 0,2)", cpus);
+            return -1;
+        }
+        int bad = cpu_unavailable(bits);
+        if (bad >= 0) {
+            snprintf(err, errlen, "CPU list '%s': CPU %d is not available to us", cpus, bad);
             return -1;
         }
         mask = CPU_ALLOC(MAX_CPUS);
@@ -1238,9 +1258,19 @@ static int verb_start(const struct opts *o, const char *engine)
         warnx_("server start: --cpus: bad CPU list '%s' (expected e.g. 0, 0-1, 0,2)", cpus);
         return EXIT_USAGE;
     }
+    int bad = cpus ? cpu_unavailable(bits) : -1;
+    if (bad >= 0) {
+        warnx_("server start: --cpus=%s: CPU %d is not available (see nproc, taskset -p $$)", cpus,
+               bad);
+        return EXIT_USAGE;
+    }
     const char *dir = opts_str(o, "dir");
     if (dir && !*dir) {
         warnx_("server start: --dir needs a directory");
+        return EXIT_USAGE;
+    }
+    if (dir && exists(dir) && dir_is_empty(dir) != 1) {
+        warnx_("server start: --dir %s: not an empty directory (it would be removed on stop)", dir);
         return EXIT_USAGE;
     }
     char *conf = conf_lines(opts_str(o, "conf"));
