@@ -755,8 +755,15 @@ int compare_main(int argc, char **argv)
     }
     struct sbuf md = {0};
     int tables = 0;
+    size_t per[COMPARE_NKINDS] = {0}, most = 0;
+    for (size_t i = 0; i < ss.n; i++)
+        per[ss.s[i].kind]++;
+    for (int k = 0; k < COMPARE_NKINDS; k++)
+        most = per[k] > most ? per[k] : most;
     for (int k = 0; k < COMPARE_NKINDS && rc == 0; k++) {
         struct compare_table t;
+        if (per[k] < most && per[k] < 2)
+            continue; /* e.g. one micro.csv among several sweeps: nothing to compare */
         compare_build(&ss, (enum compare_kind)k, &t);
         if (t.ncols == 0)
             continue;

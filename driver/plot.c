@@ -129,6 +129,12 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static struct curve *find_curve(struct plot *p, int dir, const struct result_row *r)
 {
     for (size_t i = 0; i < p->nc; i++) {
@@ -468,95 +474,138 @@ static char *workloads(const struct plot *p)
 }
 
 /* Throughput vs CPU count: one series per (dir, engine, workload, threads),
- * x the cpus of its curves. NULL file when fewer than two CPU counts. */
+ * x the cpus of its curves. Colour = thread count, dash = results group; the
+ * ideal line only for each group's best series, to keep the picture legible.
+ * Returns the series count (0: fewer than two CPU counts anywhere) or -1. */
+struct cpu_series {
+    const struct curve *c; /* first curve of the group */
+    double threads, cx[MAXPTS];
+    const struct stats_summary *cs[MAXPTS];
+    size_t m;
+    int group;
+};
+
+static int same_group(const struct curve *a, const struct curve *b)
+{
+    return a->dir == b->dir && !strcmp(a->engine, b->engine) && !strcmp(a->workload, b->workload);
+}
+
 static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
 {
-    struct sbuf files = {0}, labels = {0};
+    struct cpu_series *se = xcalloc(p->nc * MAXPTS + 1, sizeof *se);
     size_t ns = 0;
+    int ngroups = 0;
+    double ths[MAXPTS];
+    size_t nths = 0;
+    for (size_t i = 0; i < p->nc; i++) {
+        const struct curve *c = &p->c[i];
+        int newgroup = 1;
+        for (size_t j = 0; j < i; j++)
+            newgroup &= !same_group(&p->c[j], c);
+        if (!newgroup)
+            continue;
+        ngroups++;
+        for (size_t j = i; j < p->nc; j++) {
+            const struct curve *o = &p->c[j];
+            if (!same_group(o, c))
+                continue;
+            for (size_t u = 0; u < o->k; u++) {
+                struct cpu_series *s = NULL;
+                for (size_t q = 0; q < ns && !s; q++)
+                    if (se[q].c == c && se[q].threads == o->n[u])
+                        s = &se[q];
+                if (!s) {
+                    s = &se[ns++];
+                    s->c = c, s->threads = o->n[u], s->group = ngroups;
+                }
+                int dup = 0;
+                for (size_t a = 0; a < s->m; a++)
+                    dup |= s->cx[a] == o->cpus;
+                if (dup || s->m == MAXPTS)
+                    continue;
+                for (size_t a = s->m++;; a--) { /* insert sorted by cpus */
+                    if (a == 0 || s->cx[a - 1] < o->cpus) {
+                        s->cx[a] = o->cpus, s->cs[a] = &o->tp[u];
+                        break;
+                    }
+                    s->cx[a] = s->cx[a - 1], s->cs[a] = s->cs[a - 1];
+                }
+            }
+        }
+    }
+    /* Keep series spanning >= 2 CPU counts; note the thread counts for colours. */
+    size_t keep = 0;
+    for (size_t q = 0; q < ns; q++) {
+        if (se[q].m < 2)
+            continue;
+        se[keep++] = se[q];
+        int seen = 0;
+        for (size_t a = 0; a < nths; a++)
+            seen |= ths[a] == se[q].threads;
+        if (!seen && nths < MAXPTS)
+            ths[nths++] = se[q].threads;
+    }
+    ns = keep;
+    qsort(ths, nths, sizeof *ths, cmp_double);
+    struct sbuf files = {0}, labels = {0}, lts = {0}, dts = {0}, ideal = {0};
     double xs[MAXPTS];
     size_t nx = 0;
     *ymax = 0;
-    for (size_t i = 0; i < p->nc; i++) {
-        const struct curve *c = &p->c[i];
-        for (size_t t = 0; t < c->k; t++) {
-            /* Series key: first curve (in order) with this dir/engine/workload having this
-             * thread count; later curves join it. */
-            int first = 1;
-            for (size_t j = 0; j < i && first; j++) {
-                const struct curve *o = &p->c[j];
-                if (o->dir != c->dir || strcmp(o->engine, c->engine) ||
-                    strcmp(o->workload, c->workload))
-                    continue;
-                for (size_t u = 0; u < o->k; u++)
-                    first &= o->n[u] != c->n[t];
-            }
-            if (!first)
-                continue;
-            /* Collect (cpus, summary) over the curves of the series, one per CPU count. */
-            double cx[MAXPTS];
-            const struct stats_summary *cs[MAXPTS];
-            size_t m = 0;
-            for (size_t j = i; j < p->nc && m < MAXPTS; j++) {
-                const struct curve *o = &p->c[j];
-                if (o->dir != c->dir || strcmp(o->engine, c->engine) ||
-                    strcmp(o->workload, c->workload))
-                    continue;
-                int dup = 0;
-                for (size_t a = 0; a < m; a++)
-                    dup |= cx[a] == o->cpus;
-                for (size_t u = 0; u < o->k && !dup; u++)
-                    if (o->n[u] == c->n[t]) {
-                        cx[m] = o->cpus;
-                        cs[m++] = &o->tp[u];
-                    }
-            }
-            if (m < 2)
-                continue;
-            for (size_t a = 1; a < m; a++) /* by cpus */
-                for (size_t b = a; b > 0 && cx[b - 1] > cx[b]; b--) {
-                    double tx = cx[b];
-                    const struct stats_summary *ts = cs[b];
-                    cx[b] = cx[b - 1], cs[b] = cs[b - 1];
-                    cx[b - 1] = tx, cs[b - 1] = ts;
-                }
-            struct sbuf d = {0};
-            sbuf_printf(&d,
-                        "# %s %s %s, %g client threads\n"
-                        "# 1 cpus, 2 median tps, 3 min, 4 max, 5 ideal linear tps\n",
-                        p->dirs[c->dir].name, c->engine, c->workload, c->n[t]);
-            for (size_t a = 0; a < m; a++) {
-                sbuf_printf(&d, "%g %.3f %.3f %.3f %.3f\n", cx[a], cs[a]->median, cs[a]->min,
-                            cs[a]->max, cx[a] * cs[0]->median / cx[0]);
-                *ymax = fmax(*ymax, cs[a]->max);
-                int seen = 0;
-                for (size_t q = 0; q < nx; q++)
-                    seen |= xs[q] == cx[a];
-                if (!seen && nx < MAXPTS)
-                    xs[nx++] = cx[a];
-            }
-            char name[64];
-            snprintf(name, sizeof name, "cpus%02zu.dat", ++ns);
-            int rc = put_file(p->out, name, &d);
-            sbuf_free(&d);
-            if (rc < 0)
-                return -1;
-            sbuf_printf(&files, "%s\"%s\"", ns > 1 ? ", " : "", name);
-            char label[256];
-            snprintf(label, sizeof label, "%s%s%s%s, %g thread%s", c->engine,
-                     p->dirs[c->dir].server[0] ? " (" : "", p->dirs[c->dir].server,
-                     p->dirs[c->dir].server[0] ? ")" : "", c->n[t], c->n[t] == 1 ? "" : "s");
-            sbuf_add(&labels, ns > 1 ? ", " : "", ns > 1 ? 2 : 0);
-            gp_str(&labels, label);
+    int rc = (int)ns;
+    for (size_t q = 0; q < ns && rc >= 0; q++) {
+        struct cpu_series *s = &se[q];
+        const struct curve *c = s->c;
+        /* best = highest median at the most CPUs within its group */
+        int best = 1;
+        for (size_t r = 0; r < ns; r++)
+            if (se[r].group == s->group && se[r].cs[se[r].m - 1]->median > s->cs[s->m - 1]->median)
+                best = 0;
+        struct sbuf d = {0};
+        sbuf_printf(&d,
+                    "# %s %s %s, %g client threads\n"
+                    "# 1 cpus, 2 median tps, 3 min, 4 max, 5 ideal linear tps\n",
+                    p->dirs[c->dir].name, c->engine, c->workload, s->threads);
+        for (size_t a = 0; a < s->m; a++) {
+            sbuf_printf(&d, "%g %.3f %.3f %.3f %.3f\n", s->cx[a], s->cs[a]->median, s->cs[a]->min,
+                        s->cs[a]->max, s->cx[a] * s->cs[0]->median / s->cx[0]);
+            *ymax = fmax(*ymax, s->cs[a]->max);
+            int seen = 0;
+            for (size_t r = 0; r < nx; r++)
+                seen |= xs[r] == s->cx[a];
+            if (!seen && nx < MAXPTS)
+                xs[nx++] = s->cx[a];
         }
+        char name[64];
+        snprintf(name, sizeof name, "cpus%02zu.dat", q + 1);
+        if (put_file(p->out, name, &d) < 0)
+            rc = -1;
+        sbuf_free(&d);
+        size_t colour = 0;
+        while (colour < nths && ths[colour] != s->threads)
+            colour++;
+        const char *sep = q ? ", " : "";
+        sbuf_printf(&files, "%s\"%s\"", sep, name);
+        sbuf_printf(&lts, "%s%zu", sep, colour + 1);
+        sbuf_printf(&dts, "%s%d", sep, s->group);
+        sbuf_printf(&ideal, "%s%d", sep, best);
+        char label[256];
+        snprintf(label, sizeof label, "%s%s%s%s, %g thread%s%s", c->engine,
+                 p->dirs[c->dir].server[0] ? " (" : "", p->dirs[c->dir].server,
+                 p->dirs[c->dir].server[0] ? ")" : "", s->threads, s->threads == 1 ? "" : "s",
+                 best ? " (with ideal)" : "");
+        sbuf_add(&labels, sep, strlen(sep));
+        gp_str(&labels, label);
     }
-    if (ns > 0) {
-        sbuf_printf(vars, "n = %zu\narray file[%zu] = [%s]\narray label[%zu] = [%s]\n", ns, ns,
-                    files.s, ns, labels.s);
+    if (rc > 0) {
+        sbuf_printf(vars,
+                    "n = %zu\narray file[%zu] = [%s]\narray label[%zu] = [%s]\n"
+                    "array ltv[%zu] = [%s]\narray dtv[%zu] = [%s]\narray ideal[%zu] = [%s]\n",
+                    ns, ns, files.s, ns, labels.s, ns, lts.s, ns, dts.s, ns, ideal.s);
         gp_xaxis(vars, xs, nx);
     }
-    sbuf_free(&files);
-    sbuf_free(&labels);
-    return (int)ns;
+    sbuf_free(&files), sbuf_free(&labels), sbuf_free(&lts), sbuf_free(&dts), sbuf_free(&ideal);
+    free(se);
+    return rc;
 }
 
 static int write_micro_data(const struct plot *p, struct sbuf *vars, double *ymax)

@@ -3,9 +3,9 @@
 # The format comes from `fmt` ("png" or "svg"): gnuplot -e 'fmt="svg"' X.gp
 if (!exists("fmt")) fmt = "png"
 if (!exists("width")) width = 1000
-if (!exists("height")) height = 600
+if (!exists("height")) height = 700
 if (fmt eq "svg") {
-    set terminal svg size width,height dynamic noenhanced font "Sans,13" background rgb "white"
+    set terminal svg size width,height fixed noenhanced font "Sans,13" background rgb "white"
 } else {
     if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
         set terminal pngcairo size width,height noenhanced font "Sans,10" background rgb "white"
@@ -32,7 +32,8 @@ set linetype cycle 10
 set grid xtics ytics lc rgb "#dddddd" lw 1 dt 1
 set border 3 lc rgb "#555555"
 set tics nomirror out
-set key outside right top vertical Left reverse samplen 3 spacing 1.2 box lc rgb "#cccccc"
+set key below left Left reverse samplen 3 spacing 1.1 maxrows 8 nobox
+set xlabel offset 0,0.3
 set bars small
 set title font ",13"
 

@@ -5,7 +5,7 @@ set title title_main."\n".subtitle
 set xlabel "client threads"
 set ylabel "throughput (transactions/s)"
 set yrange [0:ymax]
-set format y "%.0s%c"
+set format y "%.0f"
 plot for [i=1:n] file[i] using 1:2:3:4 with yerrorlines lt i title label[i], \
      for [i=1:n] file[i] using 1:13 with lines lt i dt 3 lw 1 notitle, \
      for [i=1:nfit] fitfile[i] using 1:2 with lines lt fitlt[i] dt 2 lw 1.5 notitle, \

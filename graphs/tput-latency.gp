@@ -6,7 +6,7 @@ set xlabel "p95 latency (ms)"
 set ylabel "throughput (transactions/s)"
 set yrange [0:ymax]
 set xrange [0:*]
-set format y "%.0s%c"
+set format y "%.0f"
 plot for [i=1:n] file[i] using 11:2 with linespoints lt i title label[i], \
      for [i=1:n] file[i] using 11:2:(sprintf("%d", $1)) with labels offset char 0.9,0.7 \
          font ",9" tc lt i notitle

@@ -1,0 +1,73 @@
+#!/bin/sh
+# plot_fixture.sh - `dbscale plot` over the two fixture sweeps in tests/data
+# (a PostgreSQL and a MariaDB sweep, 2 variants x 4 thread counts x 3
+# repeats, with a kernel baseline): every graph must be a valid PNG/SVG of
+# the expected size, gnuplot must report no error, the scripts must re-run
+# by hand, and compare must write its tables. $1 = dbscale binary.
+# Exit 0 pass, 77 skip (no gnuplot), anything else fail.
+set -u
+bin=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+data=$root/tests/data
+command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed"; exit 77; }
+out=$(mktemp -d /tmp/dbscale-plot-XXXXXX)
+trap 'rm -rf "$out"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+DBSCALE_DATADIR=$root "$bin" plot "$data/pgsql-sweep" "$data/mysql-sweep" --out "$out" \
+    --format png,svg >"$out/stdout" 2>"$out/stderr"
+rc=$?
+cat "$out/stdout" "$out/stderr"
+[ $rc -eq 0 ] || fail "dbscale plot exited $rc"
+grep -qi "error" "$out/stderr" && fail "an error was reported on stderr"
+grep -qi "gnuplot" "$out/stderr" && fail "gnuplot complained"
+
+# PNG: signature, IHDR first, width and height as big-endian 32-bit numbers.
+png_size() {
+    sig=$(od -An -tx1 -N8 "$1" | tr -d ' \n')
+    [ "$sig" = "89504e470d0a1a0a" ] || return 1
+    ihdr=$(dd if="$1" bs=1 skip=12 count=4 2>/dev/null)
+    [ "$ihdr" = "IHDR" ] || return 1
+    w=$(od -An -tu1 -j16 -N4 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4}')
+    h=$(od -An -tu1 -j20 -N4 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4}')
+    echo "${w}x${h}"
+}
+
+for g in throughput speedup efficiency cpus latency tput-latency baseline; do
+    png=$out/$g.png svg=$out/$g.svg
+    [ -s "$png" ] || fail "$png missing"
+    [ -s "$svg" ] || fail "$svg missing"
+    grep -q "graph: $png" "$out/stdout" || fail "path of $png not printed"
+    size=$(png_size "$png") || fail "$png is not a PNG"
+    [ "$size" = "1000x700" ] || fail "$png is $size, expected 1000x700"
+    grep -q '<svg' "$svg" || fail "$svg has no svg root element"
+    tr '\n' ' ' <"$svg" | grep -Eq '<svg[^>]* width="1000" height="700"' ||
+        fail "$svg root is not 1000x700"
+    tail -c 20 "$svg" | grep -q '</svg>' || fail "$svg is truncated"
+    [ -s "$out/$g.gp" ] && [ -s "$out/graphs/$g.gp" ] || fail "$g scripts not beside the data"
+done
+[ "$(wc -l <"$out/summary.csv")" -eq 17 ] || fail "summary.csv should hold 16 points + header"
+grep -q "Universal Scalability Law" "$out/summary.md" || fail "summary.md has no USL table"
+
+# A user re-runs a script by hand.
+rm "$out/throughput.png"
+(cd "$out" && gnuplot throughput.gp) 2>"$out/rerun.err" || fail "re-running throughput.gp failed"
+[ -s "$out/rerun.err" ] && { cat "$out/rerun.err"; fail "gnuplot complained on re-run"; }
+[ "$(png_size "$out/throughput.png")" = "1000x700" ] || fail "re-run made no 1000x700 PNG"
+
+# A broken results file is refused with its line named, not drawn.
+mkdir "$out/bad"
+printf 'engine,variant,cpus,threads,tps\npgsql,up,1,1,100\npgsql,up,1,2,abc\n' >"$out/bad/results.csv"
+"$bin" plot "$out/bad" --out "$out/bad/plots" 2>"$out/bad.err"
+rc=$?
+[ $rc -eq 2 ] || fail "malformed results: exit $rc, expected 2"
+grep -q "results.csv:3" "$out/bad.err" || fail "malformed results: line not named"
+
+# compare over the same two sweeps writes its Markdown and CSV tables.
+"$bin" compare "$data/pgsql-sweep" "$data/mysql-sweep" --out "$out/cmp" >"$out/cmp.out" ||
+    fail "compare failed"
+cat "$out/cmp.out"
+[ -s "$out/cmp/compare.md" ] && [ -s "$out/cmp/compare.csv" ] || fail "compare files missing"
+grep -q '+56\*' "$out/cmp.out" || fail "compare: expected a significant +56 at 8 threads"
+echo "plot_fixture: ok"
+exit 0
