@@ -379,9 +379,13 @@ static int child_exited(struct server *s)
         return 0;
     int st;
     pid_t r = waitpid(s->pid, &st, WNOHANG);
-    if (r == s->pid || (r < 0 && errno == ECHILD)) {
+    if (r == s->pid) {
         s->child = 0;
         return 1;
+    }
+    if (r < 0 && errno == ECHILD) { /* SIGCHLD ignored by our host: the kernel reaps it */
+        s->child = 0;
+        return !alive(s->pid);
     }
     return 0;
 }
@@ -566,14 +570,15 @@ static int pg_setup(struct server *s, const char *superpw, char *err, size_t err
     snprintf(s->version, sizeof s->version, "%s", v ? v : "?");
     s->version[strcspn(s->version, " ")] = '\0';
     char sql[3][256];
-    snprintf(sql[0], sizeof sql[0], "CREATE ROLE %s LOGIN PASSWORD '%s'", s->user, s->password);
-    snprintf(sql[1], sizeof sql[1], "CREATE DATABASE %s OWNER %s", s->db, s->user);
-    snprintf(sql[2], sizeof sql[2], "SELECT 1");
+    /* a failing statement is logged with its text: not this one */
+    snprintf(sql[0], sizeof sql[0], "SET log_min_error_statement = panic");
+    snprintf(sql[1], sizeof sql[1], "CREATE ROLE %s LOGIN PASSWORD '%s'", s->user, s->password);
+    snprintf(sql[2], sizeof sql[2], "CREATE DATABASE %s OWNER %s", s->db, s->user);
     for (int i = 0; i < 3; i++) {
         PGresult *r = PQexec(c, sql[i]);
         ExecStatusType st = PQresultStatus(r);
         if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-            /* never echo sql[0]: it holds the password */
+            /* never echo sql[1]: it holds the password */
             snprintf(err, errlen, "setting up user and database: %s", PQresultErrorMessage(r));
             PQclear(r);
             PQfinish(c);
@@ -774,7 +779,11 @@ static int halt(struct server *s, char *err, size_t errlen)
     if (s->pid <= 0)
         return 0;
     if (!child_exited(s) && alive(s->pid) && is_engine_process(s)) {
-        kill(s->pid, s->engine == SERVER_PGSQL ? SIGINT : SIGTERM);
+        if (kill(s->pid, s->engine == SERVER_PGSQL ? SIGINT : SIGTERM) < 0) {
+            snprintf(err, errlen, "cannot signal server pid %ld: %s", (long)s->pid,
+                     strerror(errno));
+            return -1;
+        }
         int t = 0;
         for (; t < STOP_TIMEOUT_MS; t += 20) {
             if (child_exited(s) || !alive(s->pid))
@@ -875,6 +884,54 @@ static int start_once(struct server *s, const struct ident *id, const char *pgbi
     return rc;
 }
 
+/* Extra settings may tune the engine, never move it: where it listens and
+ * lives is ours. 0, or -1 naming the setting. */
+static int conf_check(const char *extra, char *err, size_t errlen)
+{
+    static const char *const managed[] = {"listen_addresses",
+                                          "port",
+                                          "unix_socket_directories",
+                                          "unix_socket_group",
+                                          "unix_socket_permissions",
+                                          "data_directory",
+                                          "hba_file",
+                                          "ident_file",
+                                          "external_pid_file",
+                                          "bind_address",
+                                          "socket",
+                                          "datadir",
+                                          "pid_file",
+                                          "user",
+                                          "skip_networking",
+                                          "named_pipe",
+                                          "log_error",
+                                          "basedir",
+                                          NULL};
+    for (const char *p = extra; p && *p;) {
+        size_t l = strcspn(p, "\n");
+        char key[64];
+        size_t k = 0;
+        const char *q = p;
+        while (q < p + l && (*q == ' ' || *q == '\t'))
+            q++;
+        for (; q < p + l && k + 1 < sizeof key &&
+               (isalnum((unsigned char)*q) || *q == '_' || *q == '-' || *q == '.');
+             q++)
+            key[k++] = *q == '-' ? '_' : (char)tolower((unsigned char)*q);
+        key[k] = '\0';
+        for (int i = 0; managed[i]; i++)
+            if (!strcmp(key, managed[i])) {
+                snprintf(err, errlen,
+                         "extra setting '%s' is managed by dbscale (loopback and its own "
+                         "directory only)",
+                         key);
+                return -1;
+            }
+        p += l + (p[l] == '\n');
+    }
+    return 0;
+}
+
 /* The first CPU in bits we may not run on, or -1 if all are ours. */
 static int cpu_unavailable(const unsigned char *bits)
 {
@@ -921,6 +978,8 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
             if (bits[i])
                 CPU_SET_S((size_t)i, mask_size, mask);
     }
+    if (conf_check(extra_conf, err, errlen) < 0)
+        goto fail_early;
     int made = 0;
     if (!dir) {
         const char *tmp = getenv("TMPDIR");
@@ -1239,8 +1298,11 @@ static char *conf_lines(const char *joined)
             q++;
         while (*q == ' ')
             q++;
-        if (*q == '=' || *q == '\0' || *q == ',')
+        if (*q == '=' || *q == '\0' || *q == ',') {
             *p = '\n';
+            size_t sp = strspn(p + 1, " ");
+            memmove(p + 1, p + 1 + sp, strlen(p + 1 + sp) + 1);
+        }
     }
     return out;
 }
@@ -1274,8 +1336,13 @@ static int verb_start(const struct opts *o, const char *engine)
         return EXIT_USAGE;
     }
     char *conf = conf_lines(opts_str(o, "conf"));
-    struct server s;
     char err[2048];
+    if (conf_check(conf, err, sizeof err) < 0) {
+        warnx_("server start: --conf: %s", err);
+        free(conf);
+        return EXIT_USAGE;
+    }
+    struct server s;
     int rc = server_start(&s, (enum server_engine)e, dir, (int)opts_int(o, "port"), cpus, conf, err,
                           sizeof err);
     free(conf);

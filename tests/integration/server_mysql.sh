@@ -8,6 +8,9 @@
 "$DBSCALE" server start mysql --cpus=0-x >/dev/null 2>&1; expect_eq "bad --cpus exit" $? 2
 "$DBSCALE" server start >/dev/null 2>&1; expect_eq "missing engine exit" $? 2
 
+"$DBSCALE" server start mysql --conf bind-address=0.0.0.0 >/dev/null 2>&1
+expect_eq "--conf bind-address refused" $? 2
+
 start_server mysql --conf max_connections=77 --conf innodb_flush_log_at_trx_commit=2
 dir=$SERVER_DIR
 pw=$(server_password)

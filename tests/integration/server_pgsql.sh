@@ -12,6 +12,9 @@
 "$DBSCALE" server stop --dir /nonexistent >/dev/null 2>&1; expect_eq "stop missing dir exit" $? 2
 "$DBSCALE" server --help | grep -q -- '--cpus' || fail "--help does not list --cpus"
 
+"$DBSCALE" server start pgsql --conf "listen_addresses='*'" >/dev/null 2>&1
+expect_eq "--conf listen_addresses refused" $? 2
+
 start_server pgsql --conf max_connections=123
 dir=$SERVER_DIR
 pw=$(server_password)
