@@ -132,11 +132,13 @@ int micro_na(struct micro_task *t, const char *why)
 }
 
 /* A child of a point: dies with its parent, and takes the default action
- * for the signals the parent catches. */
+ * for the signals the parent catches (a crash kills the task, which the
+ * parent reports, whatever handler the embedding program had). */
 static int child_init(pid_t parent)
 {
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
+    static const int sigs[] = {SIGINT, SIGTERM, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+        signal(sigs[i], SIG_DFL);
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
         return -1;
     return 0;

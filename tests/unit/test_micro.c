@@ -1,0 +1,370 @@
+/*
+ * test_micro.c - the kernel baseline's own checks: every syscall test runs
+ * and counts work in both modes with 1 and 2 tasks, the harness's rates agree
+ * with work timed outside it, failures become N/A with the call named, no
+ * task or file outlives a point (even on SIGTERM), and fsbench makes exactly
+ * the files it says. No tight timing: this runs on busy shared machines.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "micro/fsbench.h"
+#include "micro/micro.h"
+#include "micro/spin.h"
+
+static char scratch[256];
+
+static int make_scratch(void **state)
+{
+    (void)state;
+    snprintf(scratch, sizeof scratch, "/tmp/test_micro.XXXXXX");
+    return mkdtemp(scratch) ? 0 : -1;
+}
+
+static int remove_scratch(void **state)
+{
+    (void)state;
+    micro_rmtree(scratch);
+    return 0;
+}
+
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    if (!d)
+        return -1;
+    for (struct dirent *e; (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+static void assert_no_children(void)
+{
+    errno = 0;
+    assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+    assert_int_equal(errno, ECHILD);
+}
+
+static struct micro_config quick(void)
+{
+    struct micro_config c;
+    micro_config_default(&c);
+    c.dir = scratch;
+    c.warmup = 0.02;
+    c.samples = 2;
+    c.interval = 0.04;
+    return c;
+}
+
+static void test_registry(void **state)
+{
+    (void)state;
+    int visible = 0;
+    for (int i = 0; micro_tests[i]; i++) {
+        const struct micro_test *t = micro_tests[i];
+        assert_non_null(t->loop);
+        assert_non_null(strstr(t->desc, "unit:"));
+        assert_ptr_equal(micro_find(t->name), t);
+        visible += !t->hidden;
+    }
+    assert_int_equal(visible, 53);
+    assert_null(micro_find("nosuch"));
+}
+
+static void test_cpus(void **state)
+{
+    (void)state;
+    int ids[8];
+    char err[128];
+    assert_int_equal(micro_cpus("0-1,3", ids, 8, err, sizeof err), 3);
+    assert_int_equal(ids[2], 3);
+    assert_int_equal(micro_cpus("1-0", ids, 8, err, sizeof err), -1);
+    assert_int_equal(micro_cpus("x", ids, 8, err, sizeof err), -1);
+    assert_true(micro_cpus(NULL, ids, 8, err, sizeof err) >= 1);
+}
+
+/* Every test, both modes, 1 and 2 tasks: work counted, or N/A with a reason. */
+static void test_every_test_counts(void **state)
+{
+    (void)state;
+    struct micro_config c = quick();
+    int na = 0;
+    for (int i = 0; micro_tests[i]; i++) {
+        if (micro_tests[i]->hidden)
+            continue;
+        for (const char *m = "pt"; *m; m++)
+            for (int tasks = 1; tasks <= 2; tasks++) {
+                struct micro_point p;
+                assert_int_equal(micro_run_point(micro_tests[i], *m, tasks, &c, &p), 0);
+                if (p.error[0]) {
+                    print_message("%s %c %d: %s\n", p.test, *m, tasks, p.error);
+                    assert_memory_equal(p.error, "N/A: ", 5);
+                    na++;
+                } else {
+                    assert_int_equal(p.nsamples, 2);
+                    assert_true(p.iterations > 0);
+                    assert_true(p.ops > 0 && p.min <= p.ops && p.ops <= p.max);
+                }
+                micro_point_free(&p);
+                assert_no_children();
+                assert_int_equal(entries(scratch), 0);
+            }
+    }
+    assert_int_equal(na, 0); /* nothing is N/A on Linux with 2 tasks */
+}
+
+/* The harness's spin rate against the same work timed directly here. */
+static void test_spin_rate(void **state)
+{
+    (void)state;
+    uint64_t n = 0, x = 1, t0 = now_ns();
+    while (now_ns() - t0 < 300000000ull) {
+        x = micro_spin_work(x);
+        n++;
+    }
+    double direct = n * 1e9 / (double)(now_ns() - t0);
+    struct micro_config c = quick();
+    c.samples = 5;
+    c.interval = 0.1;
+    struct micro_point p;
+    assert_int_equal(micro_run_point(micro_find("spin"), 'p', 1, &c, &p), 0);
+    assert_string_equal(p.error, "");
+    print_message("spin: direct %.0f/s, harness %.0f/s (x=%llu)\n", direct, p.ops,
+                  (unsigned long long)(x & 1));
+    assert_true(p.ops > direct * 0.5 && p.ops < direct * 2);
+    /* ops/s x measured time is the work counted (the mean of the samples). */
+    double mean = 0;
+    for (int i = 0; i < p.nsamples; i++)
+        mean += p.samples[i] / p.nsamples;
+    assert_true(p.elapsed_s > 0.4 && p.elapsed_s < 5);
+    double counted = (double)p.iterations;
+    assert_true(mean * p.elapsed_s > counted * 0.9 && mean * p.elapsed_s < counted * 1.1);
+    micro_point_free(&p);
+}
+
+/* 10 ms per iteration: at most 100/s a task, and close to it. */
+static void test_sleep_rate(void **state)
+{
+    (void)state;
+    struct micro_config c = quick();
+    c.samples = 3;
+    c.interval = 0.2;
+    for (const char *m = "pt"; *m; m++)
+        for (int tasks = 1; tasks <= 2; tasks++) {
+            struct micro_point p;
+            assert_int_equal(micro_run_point(micro_find("sleep"), *m, tasks, &c, &p), 0);
+            assert_string_equal(p.error, "");
+            print_message("sleep %c %d: %.1f/s\n", *m, tasks, p.ops);
+            assert_true(p.ops > 50.0 * tasks && p.ops < 101.0 * tasks);
+            micro_point_free(&p);
+        }
+}
+
+static int fail_loop(struct micro_task *t, volatile uint64_t *it)
+{
+    (void)it;
+    char path[512];
+    micro_path(t, path, sizeof path, "missing.%d");
+    if (access(path, F_OK) < 0)
+        return micro_fail(t, "access");
+    return -1;
+}
+
+static int fail_setup(struct micro_task *t)
+{
+    return t->id == 1 ? micro_na(t, "not here") : 0;
+}
+
+static int crash_loop(struct micro_task *t, volatile uint64_t *it)
+{
+    (void)t;
+    (*it)++;
+    raise(SIGSEGV);
+    return 0;
+}
+
+static void test_failures_are_reported(void **state)
+{
+    (void)state;
+    const struct micro_test failing = {"failing", "unit: none", 1, NULL, NULL, fail_loop};
+    const struct micro_test half = {"half", "unit: none", 1, NULL, fail_setup, fail_loop};
+    const struct micro_test crash = {"crash", "unit: none", 1, NULL, NULL, crash_loop};
+    struct micro_config c = quick();
+    struct micro_point p;
+    for (const char *m = "pt"; *m; m++) {
+        assert_int_equal(micro_run_point(&failing, *m, 2, &c, &p), 0);
+        assert_string_equal(p.error, "access: No such file or directory");
+        assert_int_equal(p.nsamples, 0);
+        micro_point_free(&p);
+        assert_int_equal(micro_run_point(&half, *m, 2, &c, &p), 0);
+        assert_true(strcmp(p.error, "N/A: not here") == 0 || strncmp(p.error, "access", 6) == 0);
+        micro_point_free(&p);
+        assert_no_children();
+    }
+    assert_int_equal(micro_run_point(&crash, 'p', 1, &c, &p), 0);
+    assert_non_null(strstr(p.error, "task died"));
+    micro_point_free(&p);
+    assert_no_children();
+    assert_int_equal(entries(scratch), 0);
+}
+
+static void *send_term(void *arg)
+{
+    (void)arg;
+    struct timespec ts = {0, 400 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    kill(getpid(), SIGTERM);
+    return NULL;
+}
+
+/* SIGTERM mid-point: the run stops, tasks are reaped, scratch is gone. */
+static void test_interrupt_cleans_up(void **state)
+{
+    (void)state;
+    struct micro_config c = quick();
+    c.samples = 100;
+    c.interval = 0.1;
+    for (const char *m = "pt"; *m; m++) {
+        pthread_t th;
+        struct micro_point p;
+        pthread_create(&th, NULL, send_term, NULL);
+        uint64_t t0 = now_ns();
+        assert_int_equal(micro_run_point(micro_find("unlink1"), *m, 2, &c, &p), -1);
+        assert_int_equal(micro_interrupted(), SIGTERM);
+        assert_true(now_ns() - t0 < 5000000000ull);
+        pthread_join(th, NULL);
+        micro_point_free(&p);
+        assert_no_children();
+        assert_int_equal(entries(scratch), 0);
+    }
+}
+
+static void test_csv(void **state)
+{
+    (void)state;
+    double s[2] = {10, 20};
+    struct micro_point ok = {.test = "getppid1",
+                             .mode = 'p',
+                             .tasks = 2,
+                             .cpus = 2,
+                             .ops = 15,
+                             .min = 10,
+                             .max = 20,
+                             .cv = 47.14,
+                             .nsamples = 2,
+                             .samples = s,
+                             .fs_type = "ext4"};
+    struct micro_point bad = {.test = "open1",
+                              .mode = 't',
+                              .tasks = 1,
+                              .cpus = 2,
+                              .fs_type = "tmpfs",
+                              .error = "open: No such file, really"};
+    struct sbuf b = {0};
+    micro_csv_row(&b, &ok, "smp-k2");
+    micro_csv_row(&b, &bad, NULL);
+    assert_string_equal(b.s, "getppid1,p,2,2,15.0,10.0,20.0,47.14,10.0;20.0,ext4,,smp-k2\n"
+                             "open1,t,1,2,,,,,,tmpfs,open: No such file  really,\n");
+    char dir[300], path[320], buf[512] = "";
+    snprintf(dir, sizeof dir, "%s/out", scratch);
+    char err[256];
+    assert_int_equal(micro_csv_append(dir, &b, err, sizeof err), 0);
+    assert_int_equal(micro_csv_append(dir, &b, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/micro.csv", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int lines = 0, headers = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        lines++;
+        headers += strcmp(buf, MICRO_CSV_HEADER "\n") == 0;
+    }
+    fclose(f);
+    assert_int_equal(lines, 5);
+    assert_int_equal(headers, 1);
+    sbuf_free(&b);
+    micro_rmtree(dir);
+}
+
+struct seen {
+    int files;
+};
+
+/* Count the files on disk between the create and the remove phase. */
+static void count_files(const char *dir, int files, void *arg)
+{
+    struct seen *s = arg;
+    (void)files;
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));) {
+        char sub[4400];
+        struct stat st;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        assert_int_equal(lstat(sub, &st), 0);
+        if (S_ISDIR(st.st_mode))
+            s->files += entries(sub);
+        else
+            s->files++;
+    }
+    closedir(d);
+}
+
+static void test_fsbench_files_on_disk(void **state)
+{
+    (void)state;
+    for (int shared = 0; shared <= 1; shared++)
+        for (int tasks = 1; tasks <= 3; tasks += 2) {
+            struct seen s = {0};
+            struct fs_config c = {.dir = scratch,
+                                  .size = 10,
+                                  .tasks = tasks,
+                                  .shared_dir = shared,
+                                  .after_create = count_files,
+                                  .hook_arg = &s};
+            struct fs_result r;
+            assert_int_equal(fs_run_pass(&c, 1001, 1, &r), 0);
+            assert_string_equal(r.error, "");
+            assert_int_equal(s.files, 1001);
+            assert_true(r.create_s > 0 && r.remove_s > 0);
+            assert_int_equal(entries(scratch), 0);
+            assert_no_children();
+        }
+    char hms[32];
+    fs_hms(3723.4567, hms, sizeof hms);
+    assert_string_equal(hms, "01:02:03.457");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_cpus),
+        cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_failures_are_reported),
+        cmocka_unit_test(test_interrupt_cleans_up),
+        cmocka_unit_test(test_spin_rate),
+        cmocka_unit_test(test_sleep_rate),
+        cmocka_unit_test(test_fsbench_files_on_disk),
+        cmocka_unit_test(test_every_test_counts),
+    };
+    return cmocka_run_group_tests(tests, make_scratch, remove_scratch);
+}
