@@ -97,7 +97,9 @@ static void name_from_path(const char *path, char *out, size_t len)
     char *dot = strrchr(base, '.');
     if (dot && dot != base && (!strcmp(dot, ".csv") || !strcmp(dot, ".tsv")))
         *dot = '\0';
-    snprintf(out, len, "%s", base);
+    size_t n2 = strlen(base) < len ? strlen(base) : len - 1;
+    memcpy(out, base, n2);
+    out[n2] = '\0';
 }
 
 static int load_results(struct compare_sets *ss, const char *path, char *err, size_t errlen)
@@ -421,7 +423,7 @@ void compare_name_sets(struct compare_sets *ss)
                     *a = '\0';
                     char *b = strrchr(buf, '/');
                     *a = '/';
-                    snprintf(s->name, sizeof s->name, "%s", b ? b + 1 : buf);
+                    snprintf(s->name, sizeof s->name, "%.63s", b ? b + 1 : buf);
                 }
             }
             if (!strcmp(ss->s[i].name, ss->s[j].name)) {

@@ -993,7 +993,7 @@ int plot_main(int argc, char **argv)
         while (l > 1 && tmp[l - 1] == '/')
             tmp[--l] = '\0';
         const char *base = strrchr(tmp, '/');
-        snprintf(d->name, sizeof d->name, "%s", base ? base + 1 : tmp);
+        snprintf(d->name, sizeof d->name, "%.63s", base ? base + 1 : tmp);
         if (results_read(pos[i], &d->rs, err, sizeof err) < 0) {
             warnx_("%s", err);
             rc = EXIT_USAGE;
