@@ -335,6 +335,7 @@ static int wait_helper(pid_t pid, const char *what, int timeout_ms, char *err, s
         if (r < 0 && errno == ECHILD)
             return 0; /* someone else reaped it (SIGCHLD ignored): judged by what follows */
         if (t >= timeout_ms) {
+            kill(-pid, SIGKILL); /* its session: install-db runs mariadbd --bootstrap */
             kill(pid, SIGKILL);
             waitpid(pid, &st, 0);
             snprintf(err, errlen, "%s did not finish in %d s", what, timeout_ms / 1000);
