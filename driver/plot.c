@@ -204,10 +204,9 @@ static void label_curves(struct plot *p)
     for (size_t i = 0; i < p->nc; i++) {
         struct curve *c = &p->c[i];
         const struct pdir *d = &p->dirs[c->dir];
-        int n = snprintf(c->label, sizeof c->label, "%s%s%s%s, %s, %s, %d CPU%s", c->engine,
-                         d->server[0] ? " (" : "", d->server, d->server[0] ? ")" : "",
-                         c->workload[0] ? c->workload : "?", c->variant, c->cpus,
-                         c->cpus == 1 ? "" : "s");
+        int n = snprintf(c->label, sizeof c->label, "%s%s%s%s, %s%s%s, %d CPU%s", c->engine,
+                         d->server[0] ? " (" : "", d->server, d->server[0] ? ")" : "", c->workload,
+                         c->workload[0] ? ", " : "", c->variant, c->cpus, c->cpus == 1 ? "" : "s");
         if (!same_host && n > 0 && (size_t)n < sizeof c->label)
             snprintf(c->label + n, sizeof c->label - (size_t)n, ", %s %s", d->host, d->kernel);
     }

@@ -32,8 +32,8 @@ set linetype cycle 10
 set grid xtics ytics lc rgb "#dddddd" lw 1 dt 1
 set border 3 lc rgb "#555555"
 set tics nomirror out
-set key below left Left reverse samplen 3 spacing 1.1 maxrows 8 nobox
-set xlabel offset 0,0.3
+set key below left Left reverse samplen 3 spacing 1.1 maxrows 8 nobox height 1.5
+set xlabel offset 0,0.5
 set bars small
 set title font ",13"
 
