@@ -311,11 +311,9 @@ int fs_main(int argc, char **argv)
     for (int i = 0; i < ncounts; i++)
         if (counts[i] < 1 || counts[i] > 100000000)
             ncounts = -1;
-    if (ncounts <= 0) {
-        opts_free(&o);
+    if (ncounts <= 0)
         die(EXIT_USAGE, "fs: --files: '%s' is not a list of file counts like 100,1000",
             opts_str(&o, "files"));
-    }
     struct fs_config c = {
         .dir = opts_str(&o, "dir"),
         .size = (size_t)opts_int(&o, "size"),
@@ -324,10 +322,8 @@ int fs_main(int argc, char **argv)
         .shared_dir = opts_bool(&o, "shared-dir"),
     };
     struct stat st;
-    if (c.dir && (stat(c.dir, &st) < 0 || !S_ISDIR(st.st_mode))) {
-        opts_free(&o);
+    if (c.dir && (stat(c.dir, &st) < 0 || !S_ISDIR(st.st_mode)))
         die(EXIT_USAGE, "fs: --dir: '%s' is not a directory", c.dir);
-    }
     const char *fs_type = micro_fs_type(micro_scratch_base(c.dir));
     int table = strcmp(opts_str(&o, "output"), "table") == 0, passes = (int)opts_int(&o, "passes");
     struct sbuf csv = {0};

@@ -1,0 +1,67 @@
+#!/bin/sh
+# micro_cli.sh - dbscale micro and dbscale fs from the command line: the
+# reference layouts, DIR/micro.csv and DIR/fs.csv, and exit 2 on bad input.
+# $1 is the dbscale binary. Exit 0 pass, 77 skip, anything else fail.
+bin=${1:?usage: micro_cli.sh DBSCALE}
+[ -x "$bin" ] || { echo "no binary at $bin"; exit 77; }
+tmp=$(mktemp -d /tmp/micro_cli.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+quick="--warmup=0.05 --samples=3 --interval=0.05"
+
+# micro: table layout, then micro.csv with its exact header and one row a point
+"$bin" micro getppid1 pipe1,open3 --tasks=1,all --mode=both $quick --out "$tmp/res" \
+    >"$tmp/table" 2>"$tmp/err" || { cat "$tmp/err"; fail "micro run exited $?"; }
+cat "$tmp/table"
+grep -q '^test  *mode tasks  *ops/s  *min  *max  *cv%$' "$tmp/table" || fail "table header"
+ncpu=$(nproc)
+[ "$ncpu" -gt 1 ] && levels=2 || levels=1
+want=$((3 * 2 * levels))
+[ "$(grep -cE '^(getppid1|pipe1|open3) +[pt] +0[0-9]+ +[0-9]+ ' "$tmp/table")" -eq "$want" ] ||
+    fail "table rows: want $want"
+csv=$tmp/res/micro.csv
+[ "$(head -n 1 "$csv")" = "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant" ] ||
+    fail "micro.csv header"
+[ "$(tail -n +2 "$csv" | wc -l)" -eq "$want" ] || fail "micro.csv rows: want $want"
+awk -F, 'NR > 1 && (NF != 12 || $5 <= 0 || $11 != "" || split($9, s, ";") != 3) { bad = 1 }
+         END { exit bad }' "$csv" || fail "micro.csv fields"
+ls "$tmp/res" | grep -q tmp && fail "temp file left in the output dir"
+
+# csv and json to stdout
+"$bin" micro getppid1 --tasks=1 --mode=thread $quick --output=csv | grep -q '^getppid1,t,1,' ||
+    fail "--output=csv"
+"$bin" micro getppid1 --tasks=1 --mode=process $quick --output=json | grep -q '"test": "getppid1"' ||
+    fail "--output=json"
+
+# fs: the fsbench layout, one row per (files, pass), and fs.csv
+"$bin" fs --files=100,1000 --passes=2 --dir="$tmp" --out "$tmp/fs" >"$tmp/fs.txt" ||
+    fail "fs exited $?"
+cat "$tmp/fs.txt"
+grep -q '^No. of  Pass    Create' "$tmp/fs.txt" || fail "fs header"
+[ "$(grep -cE '^ +(100|1000) +[12] +[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} +[0-9.]+ +[0-9]{2}:' "$tmp/fs.txt")" -eq 4 ] ||
+    fail "fs rows"
+[ "$(tail -n +2 "$tmp/fs/fs.csv" | wc -l)" -eq 4 ] || fail "fs.csv rows"
+[ -z "$(ls "$tmp" | grep dbscale-)" ] || fail "fs left its scratch dir"
+
+# bad input exits 2 and names what was wrong
+expect2() {
+    "$bin" "$@" >"$tmp/out" 2>&1
+    rc=$?
+    [ $rc -eq 2 ] || fail "'$*' exited $rc, want 2"
+    grep -q -e "$want_msg" "$tmp/out" || { cat "$tmp/out"; fail "'$*' does not say '$want_msg'"; }
+}
+want_msg=nosuchtest expect2 micro nosuchtest
+want_msg=getppid1 expect2 micro nosuchtest
+want_msg=--tasks expect2 micro getppid1 --tasks=0
+want_msg=--mode expect2 micro getppid1 --mode=fibers
+want_msg=--samples expect2 micro getppid1 --samples=x
+want_msg=--cpus expect2 micro getppid1 --cpus=a-b
+want_msg=--bogus expect2 micro --bogus=1
+want_msg=--files expect2 fs --files=0
+want_msg=--passes expect2 fs --passes=-1
+want_msg=--dir expect2 fs --dir=/nonexistent/dir
+
+# --help lists every option with its default
+"$bin" micro --help | grep -q -- '--samples=N .*\[5\]' || fail "micro --help"
+"$bin" fs --help | grep -q -- '--files=STRING .*\[100,1000,10000,50000\]' || fail "fs --help"
+echo "micro_cli: ok"
