@@ -78,7 +78,10 @@ start_server() {
     shift
     SERVER_DIR=$(mktemp -d "${TMPDIR:-/tmp}/dbscale-it-XXXXXX") || fail "mktemp failed"
     trap 'stop_server' EXIT
+    # a signal runs the EXIT trap only through an exit of our own
+    trap 'exit 129' HUP
     trap 'exit 130' INT
+    trap 'exit 141' PIPE
     trap 'exit 143' TERM
     SERVER_START_OUT=$("$DBSCALE" server start "$SERVER_ENGINE" --dir "$SERVER_DIR" "$@" 2>&1) || {
         _rc=$?
@@ -116,7 +119,7 @@ stop_server() {
     # Only a directory we made, and only if stop left it behind.
     [ -d "$SERVER_DIR" ] && rm -rf "$SERVER_DIR"
     SERVER_DIR=
-    trap - EXIT INT TERM
+    trap - EXIT HUP INT PIPE TERM
     return 0
 }
 
