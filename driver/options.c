@@ -479,7 +479,8 @@ int parse_int_list(const char *s, long long *out, int max)
                 if (parse_int(step, &st) < 0 || st < (mul ? 2 : 1))
                     return -1;
             }
-            if (parse_int(item, &lo) < 0 || parse_int(dash + 1, &hi) < 0 || lo > hi || lo < 1)
+            if (parse_int(item, &lo) < 0 || parse_int(dash + 1, &hi) < 0 || lo > hi || lo < 0 ||
+                (mul && lo == 0))
                 return -1;
             for (long long v = lo; v <= hi; v = mul ? v * st : v + st) {
                 if (n >= max)

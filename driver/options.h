@@ -73,7 +73,8 @@ void opts_json(const struct opts *o, struct sbuf *b);
 int parse_int(const char *s, long long *out);
 int parse_num(const char *s, double *out);
 int parse_bool(const char *s, int *out);
-/* Split a comma list of ints and ranges: "1,2,8", "1-64", "1-256:x2", "1-10:+3".
+/* Split a comma list of ints and ranges: "1,2,8", "0-3", "1-256:x2", "1-10:+3".
+ * Values are >= 0 (a doubling range must start at 1 or more to grow).
  * Returns count (<= max) or -1 on a malformed list. */
 int parse_int_list(const char *s, long long *out, int max);
 

@@ -8,12 +8,19 @@
 
 #include <stdio.h>
 
+#include "results.h"
 #include "worker.h"
 
 /* pcts: percentiles to print (e.g. {95}); the report always adds 50, 95, 99. */
 void report_text(FILE *f, const struct level_result *r, const double *pcts, int npcts);
 void report_json(FILE *f, const struct level_result *r, const double *pcts, int npcts);
 void report_csv(FILE *f, const struct level_result *r, int header);
+
+/* The end-of-sweep table: per variant and CPU count, per thread count the
+ * median TPS with its spread over repeats, speedup over the first thread
+ * count, efficiency; then the peak, where it peaks, and the drop from the
+ * peak at the highest thread count. */
+void report_sweep_summary(FILE *f, const struct result_row *rows, size_t n);
 
 /* Client CPU (user + sys) per transaction in microseconds; 0 if none. */
 double report_cpu_per_txn_us(const struct level_result *r);

@@ -127,19 +127,25 @@ static int grow(struct pool *p, int n, char *err, size_t errlen)
     return 0;
 }
 
+void pool_set_client_cpus(struct pool *p, const char *list)
+{
+    CPU_ZERO(&p->client_set);
+    p->client_set_used = 0;
+    if (!list || !*list)
+        return;
+    long long cpus[1024];
+    int n = parse_int_list(list, cpus, 1024);
+    for (int i = 0; i < n; i++)
+        if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
+            CPU_SET((int)cpus[i], &p->client_set);
+    p->client_set_used = n > 0;
+}
+
 struct pool *pool_open(const struct worker_cfg *cfg, int nconns, char *err, size_t errlen)
 {
     struct pool *p = xcalloc(1, sizeof *p);
     p->cfg = *cfg;
-    if (cfg->client_cpus && *cfg->client_cpus) {
-        long long cpus[1024];
-        int n = parse_int_list(cfg->client_cpus, cpus, 1024);
-        CPU_ZERO(&p->client_set);
-        for (int i = 0; i < n; i++)
-            if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
-                CPU_SET((int)cpus[i], &p->client_set);
-        p->client_set_used = n > 0;
-    }
+    pool_set_client_cpus(p, cfg->client_cpus);
     if (grow(p, nconns, err, errlen) < 0) {
         pool_close(p);
         return NULL;

@@ -70,9 +70,10 @@ int pool_run(struct pool *p, int threads, struct level_result *out);
 /* Ask a running level to stop; safe from a signal handler. */
 void pool_stop(struct pool *p);
 void pool_close(struct pool *p);
+/* Where the loop threads of the next levels run: a CPU list, NULL = anywhere. */
+void pool_set_client_cpus(struct pool *p, const char *list);
 void level_result_free(struct level_result *r);
-/* The backend process ids of the pool's connections, if the engine tells them
- * (pgsql: pg_backend_pid). Returns how many were written. */
+/* Connections open (or being reconnected) in the pool. */
 int pool_conn_count(const struct pool *p);
 
 #endif
