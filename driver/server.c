@@ -408,6 +408,35 @@ static int is_engine_process(const struct server *s)
            (s->engine == SERVER_MYSQL && strstr(buf, "mysqld") != NULL);
 }
 
+/* The pid in the engine's pid file (first line), or 0. */
+static pid_t pidfile_pid(const struct server *s)
+{
+    char buf[32];
+    int fd = open(s->pidfile, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    buf[n > 0 ? n : 0] = '\0';
+    return (pid_t)atol(buf);
+}
+
+/* Is s->pid still this server, not a recycled pid? Both engines chdir into
+ * their data directory, which names the server exactly. */
+static int is_ours(const struct server *s)
+{
+    if (s->child)
+        return 1;
+    char link[64], cwd[PATH_MAX], want[PATH_MAX];
+    snprintf(link, sizeof link, "/proc/%ld/cwd", (long)s->pid);
+    ssize_t n = readlink(link, cwd, sizeof cwd - 1);
+    if (n > 0 && fmt(want, sizeof want, "%s/data", s->dir) == 0) {
+        cwd[n] = '\0';
+        return strcmp(cwd, want) == 0;
+    }
+    return is_engine_process(s) && pidfile_pid(s) == s->pid; /* cwd hidden from us */
+}
+
 /* ---- engines ---------------------------------------------------------- */
 
 /* Highest /usr/lib/postgresql/N/bin, or $DBSCALE_PGBIN. */
@@ -779,7 +808,7 @@ static int halt(struct server *s, char *err, size_t errlen)
 {
     if (s->pid <= 0)
         return 0;
-    if (!child_exited(s) && alive(s->pid) && is_engine_process(s)) {
+    if (!child_exited(s) && alive(s->pid) && is_ours(s)) {
         if (kill(s->pid, s->engine == SERVER_PGSQL ? SIGINT : SIGTERM) < 0) {
             snprintf(err, errlen, "cannot signal server pid %ld: %s", (long)s->pid,
                      strerror(errno));
