@@ -754,8 +754,8 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
             snprintf(kn, sizeof kn, "%g", c->n[c->knee]);
         sbuf_printf(txt, "c%-3zu %-60.60s %7s %8s %9s %6s %7s %13s %7s\n", i + 1, c->label, sg, kp,
                     lm, r2, ns, pk, kn);
-        sbuf_printf(md, "| c%zu | %s | %s | %s | %s | %s | %s | %s tps @ %g | %s |\n", i + 1,
-                    c->label, sg, kp, lm, r2, ns, pk, c->n[c->peak], kn);
+        sbuf_printf(md, "| c%zu | %s | %s | %s | %s | %s | %s | %.0f tps @ %g | %s |\n", i + 1,
+                    c->label, sg, kp, lm, r2, ns, c->x[c->peak], c->n[c->peak], kn);
     }
     sbuf_printf(txt, "  N* = sqrt((1 - sigma) / kappa), the predicted peak; peak = tps@threads "
                      "measured; knee = first thread count whose gain per added thread is under "

@@ -297,6 +297,62 @@ static void usl_start(const double *n, const double *x, size_t k, struct stats_u
     }
 }
 
+/* Levenberg-Marquardt from *u, sigma and kappa kept >= 0 by an active set: a
+ * parameter at 0 whose gradient pushes it below is held there for the step.
+ * Returns the final sum of squared errors. */
+static double usl_lm(const double *n, const double *x, size_t k, struct stats_usl *u)
+{
+    double sse = usl_sse(n, x, k, u), mu = 1e-3;
+    for (int it = 0; it < 1000; it++) {
+        double JtJ[3][3] = {{0}}, Jtr[3] = {0};
+        for (size_t i = 0; i < k; i++) {
+            double N = n[i], D = 1 + u->sigma * (N - 1) + u->kappa * N * (N - 1);
+            double J[3] = {N / D, -u->lambda * N * (N - 1) / (D * D),
+                           -u->lambda * N * N * (N - 1) / (D * D)};
+            double r = x[i] - u->lambda * N / D;
+            for (int a = 0; a < 3; a++) {
+                Jtr[a] += J[a] * r;
+                for (int b = 0; b < 3; b++)
+                    JtJ[a][b] += J[a] * J[b];
+            }
+        }
+        /* Jtr[a] > 0 means increasing parameter a lowers the error. */
+        int held[3] = {0, u->sigma <= 0 && Jtr[1] <= 0, u->kappa <= 0 && Jtr[2] <= 0};
+        int improved = 0;
+        while (mu < 1e12) {
+            double A[3][3], g[3], d[3];
+            memcpy(A, JtJ, sizeof A);
+            for (int a = 0; a < 3; a++) {
+                A[a][a] += mu * (JtJ[a][a] > 0 ? JtJ[a][a] : 1e-12);
+                g[a] = held[a] ? 0 : Jtr[a];
+                for (int b = 0; b < 3 && held[a]; b++)
+                    A[a][b] = A[b][a] = a == b;
+            }
+            if (solve3(A, g, d) < 0) {
+                mu *= 10;
+                continue;
+            }
+            struct stats_usl t = *u;
+            t.lambda += d[0];
+            t.sigma = fmax(0, t.sigma + d[1]);
+            t.kappa = fmax(0, t.kappa + d[2]);
+            double e = t.lambda > 0 ? usl_sse(n, x, k, &t) : INFINITY;
+            if (e < sse) {
+                double gain = sse - e;
+                *u = t;
+                sse = e;
+                mu = fmax(mu / 10, 1e-12);
+                improved = gain > 1e-15 * (sse + DBL_MIN);
+                break;
+            }
+            mu *= 10;
+        }
+        if (!improved)
+            break;
+    }
+    return sse;
+}
+
 int stats_usl_fit(const double *n, const double *x, size_t k, struct stats_usl *u)
 {
     memset(u, 0, sizeof *u);
@@ -311,55 +367,29 @@ int stats_usl_fit(const double *n, const double *x, size_t k, struct stats_usl *
     }
     if (distinct < 3)
         return -1;
-    usl_start(n, x, k, u);
-    double sse = usl_sse(n, x, k, u), mu = 1e-3;
-    for (int it = 0; it < 500; it++) {
-        double JtJ[3][3] = {{0}}, Jtr[3] = {0};
-        for (size_t i = 0; i < k; i++) {
-            double N = n[i], D = 1 + u->sigma * (N - 1) + u->kappa * N * (N - 1);
-            double J[3] = {N / D, -u->lambda * N * (N - 1) / (D * D),
-                           -u->lambda * N * N * (N - 1) / (D * D)};
-            double r = x[i] - u->lambda * N / D;
-            for (int a = 0; a < 3; a++) {
-                Jtr[a] += J[a] * r;
-                for (int b = 0; b < 3; b++)
-                    JtJ[a][b] += J[a] * J[b];
-            }
+    /* A few starts (the linearised estimate, pure contention, pure coherency,
+     * a mix), each polished by LM; the best wins. The error surface has long
+     * flat valleys along the sigma/kappa trade-off, one start is not enough. */
+    struct stats_usl start;
+    usl_start(n, x, k, &start);
+    struct stats_usl starts[5] = {start, start, start, start, start};
+    starts[1].kappa = 0;
+    starts[2].sigma = 0;
+    starts[3].sigma = 0.1, starts[3].kappa = 1e-3;
+    starts[4].sigma = 0.5, starts[4].kappa = 1e-5;
+    double best = INFINITY;
+    for (int i = 0; i < 5; i++) {
+        struct stats_usl t = starts[i];
+        double e = usl_lm(n, x, k, &t);
+        if (e < best) {
+            best = e;
+            *u = t;
         }
-        int improved = 0;
-        while (mu < 1e12) {
-            double A[3][3], d[3];
-            memcpy(A, JtJ, sizeof A);
-            for (int a = 0; a < 3; a++)
-                A[a][a] += mu * (JtJ[a][a] > 0 ? JtJ[a][a] : 1e-12);
-            if (solve3(A, Jtr, d) < 0) {
-                mu *= 10;
-                continue;
-            }
-            struct stats_usl t = *u;
-            t.lambda += d[0];
-            t.sigma = fmax(0, t.sigma + d[1]);
-            t.kappa = fmax(0, t.kappa + d[2]);
-            double s = t.lambda > 0 ? usl_sse(n, x, k, &t) : INFINITY;
-            if (s < sse) {
-                double gain = sse - s;
-                *u = t;
-                sse = s;
-                mu = fmax(mu / 10, 1e-12);
-                improved = 1;
-                if (gain <= 1e-15 * (sse + DBL_MIN))
-                    improved = 2;
-                break;
-            }
-            mu *= 10;
-        }
-        if (improved != 1)
-            break;
     }
     double mean = stats_mean(x, k), sst = 0;
     for (size_t i = 0; i < k; i++)
         sst += (x[i] - mean) * (x[i] - mean);
-    u->r2 = sst > 0 ? 1 - sse / sst : 1;
+    u->r2 = sst > 0 ? 1 - best / sst : 1;
     u->nstar = u->kappa > 0 ? sqrt(fmax(0, 1 - u->sigma) / u->kappa) : INFINITY;
     return 0;
 }

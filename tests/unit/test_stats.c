@@ -161,6 +161,48 @@ static void test_usl_fit(void **state)
     assert_float_equal(u.kappa, 0, 1e-9);
 }
 
+static double sse_of(const double *n, const double *x, size_t k, double l, double s, double kk)
+{
+    double e = 0;
+    for (size_t i = 0; i < k; i++) {
+        double r = x[i] - l * n[i] / (1 + s * (n[i] - 1) + kk * n[i] * (n[i] - 1));
+        e += r * r;
+    }
+    return e;
+}
+
+/* Noisy curves where a single-start projected fit stalls on kappa = 0: the
+ * fit must be at least as good as a brute-force grid over sigma and kappa
+ * (lambda in closed form for each). */
+static void test_usl_global(void **state)
+{
+    (void)state;
+    double na[] = {2, 4, 8, 16, 24}, xa[] = {6565, 7729, 8392, 8163, 9202};
+    double nb[] = {2, 4, 8, 16}, xb[] = {1210, 1693, 1928, 2329};
+    double nc[] = {1, 2, 4, 8, 16, 32, 64}, xc[] = {3188, 4279, 5663, 6622, 6693, 7760, 7629};
+    const double *ns[] = {na, nb, nc}, *xs[] = {xa, xb, xc};
+    size_t ks[] = {5, 4, 7};
+    for (int c = 0; c < 3; c++) {
+        struct stats_usl u;
+        assert_int_equal(stats_usl_fit(ns[c], xs[c], ks[c], &u), 0);
+        double fit = sse_of(ns[c], xs[c], ks[c], u.lambda, u.sigma, u.kappa), grid = INFINITY;
+        for (int a = 0; a <= 300; a++)
+            for (int b = 0; b <= 200; b++) {
+                double sg = a / 300.0 * 1.5, kp = b ? pow(10, -7 + b * 7.0 / 200) : 0;
+                double num = 0, den = 0;
+                for (size_t i = 0; i < ks[c]; i++) {
+                    double g =
+                        ns[c][i] / (1 + sg * (ns[c][i] - 1) + kp * ns[c][i] * (ns[c][i] - 1));
+                    num += xs[c][i] * g, den += g * g;
+                }
+                grid = fmin(grid, sse_of(ns[c], xs[c], ks[c], num / den, sg, kp));
+            }
+        if (fit > grid * 1.0001)
+            fail_msg("curve %d: fit SSE %g worse than grid %g", c, fit, grid);
+        assert_true(u.sigma >= 0 && u.kappa >= 0);
+    }
+}
+
 static void test_curve(void **state)
 {
     (void)state;
@@ -183,7 +225,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary),        cmocka_unit_test(test_t_quantiles),
         cmocka_unit_test(test_welch_examples), cmocka_unit_test(test_relpct),
-        cmocka_unit_test(test_usl_fit),        cmocka_unit_test(test_curve),
+        cmocka_unit_test(test_usl_fit),        cmocka_unit_test(test_usl_global),
+        cmocka_unit_test(test_curve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
