@@ -731,7 +731,11 @@ int compare_main(int argc, char **argv)
     if (rc == 1 || (rc == 0 && npos == 0)) {
         fputs("usage: dbscale compare A B [C...] [--out DIR]\n"
               "  each of A, B... a results directory, a results.csv or micro.csv, or a wide\n"
-              "  FILE.tsv (test mode tasks NAME...; one set per raw column)\n",
+              "  FILE.tsv (test mode tasks NAME...; one set per raw column)\n"
+              "Points match by threads (sweeps) or test, mode and tasks (micro); engine,\n"
+              "workload, variant and cpus join the key only when they vary inside a set.\n"
+              "Each pair gets floor((a/b - 1) * 100) % on the medians, marked * when\n"
+              "Welch's t-test finds the difference significant at 95%, ~ when not.\n",
               rc == 1 ? stdout : stderr);
         opts_help(&o, rc == 1 ? stdout : stderr);
         opts_free(&o);

@@ -969,8 +969,9 @@ int plot_main(int argc, char **argv)
     if (!formats)
         formats = "png";
     if (check_formats(formats) < 0) {
+        warnx_("--format: '%s' is not a list of png, svg", formats);
         opts_free(&o);
-        die(EXIT_USAGE, "--format: '%s' is not a list of png, svg", formats);
+        return EXIT_USAGE;
     }
     struct plot p = {0};
     p.dirs = xcalloc((size_t)npos, sizeof *p.dirs);
