@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -149,11 +148,16 @@ int fs_run_pass(const struct fs_config *c, int files, int pass, struct fs_result
     memset(r, 0, sizeof *r);
     r->files = files;
     r->pass = pass;
+    fs_stop = 0;
+    struct sigaction sa = {.sa_handler = on_stop}, old_int, old_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
     char root[4096];
     snprintf(root, sizeof root, "%s/dbscale-fs.XXXXXX", micro_scratch_base(c->dir));
     if (!mkdtemp(root)) {
         snprintf(r->error, sizeof r->error, "mkdtemp: %s", strerror(errno));
-        return 0;
+        goto restore;
     }
     for (int i = 0; !c->shared_dir && i < c->tasks; i++) {
         char d[4200];
@@ -161,7 +165,7 @@ int fs_run_pass(const struct fs_config *c, int files, int pass, struct fs_result
         if (mkdir(d, 0755) < 0) {
             snprintf(r->error, sizeof r->error, "mkdir: %s", strerror(errno));
             micro_rmtree(root);
-            return 0;
+            goto restore;
         }
     }
     size_t shmlen = 160 * (size_t)c->tasks;
@@ -169,11 +173,6 @@ int fs_run_pass(const struct fs_config *c, int files, int pass, struct fs_result
     int go[2] = {-1, -1}, done[2] = {-1, -1};
     pid_t *pids = xcalloc((size_t)c->tasks, sizeof *pids);
     int n = 0;
-    fs_stop = 0;
-    struct sigaction sa = {.sa_handler = on_stop}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
     if (shm == MAP_FAILED || pipe(go) < 0 || pipe(done) < 0) {
         snprintf(r->error, sizeof r->error, "pipe/mmap: %s", strerror(errno));
         goto out;
@@ -187,9 +186,7 @@ int fs_run_pass(const struct fs_config *c, int files, int pass, struct fs_result
             goto out;
         }
         if (pids[n] == 0) {
-            signal(SIGINT, SIG_DFL);
-            signal(SIGTERM, SIG_DFL);
-            if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+            if (micro_child_init(parent) < 0)
                 _exit(1);
             close(go[1]);
             close(done[0]);
@@ -220,6 +217,7 @@ out:
         munmap(shm, shmlen);
     free(pids);
     micro_rmtree(root);
+restore:
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     return fs_stop ? -1 : 0;

@@ -134,7 +134,7 @@ int micro_na(struct micro_task *t, const char *why)
 /* A child of a point: dies with its parent, and takes the default action
  * for the signals the parent catches (a crash kills the task, which the
  * parent reports, whatever handler the embedding program had). */
-static int child_init(pid_t parent)
+int micro_child_init(pid_t parent)
 {
     static const int sigs[] = {SIGINT, SIGTERM, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
     for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
@@ -177,7 +177,7 @@ int micro_helper(struct micro_task *t, void (*fn)(void *), void *arg)
     if (pid < 0)
         return micro_fail(t, "fork");
     if (pid == 0) {
-        if (child_init(parent) == 0)
+        if (micro_child_init(parent) == 0)
             fn(arg);
         _exit(0);
     }
@@ -346,7 +346,7 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
             goto out;
         }
         if (pid == 0) {
-            if (child_init(parent) < 0)
+            if (micro_child_init(parent) < 0)
                 _exit(1);
             if (mode == 't')
                 thread_host(args, tasks);

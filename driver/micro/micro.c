@@ -39,7 +39,9 @@ static const struct optdef micro_opts[] = {
      "where the file tests make their scratch dir (default: $TMPDIR or "
      "/tmp)"},
     {"output", OPT_CHOICE, "table", "stdout format", "table|csv|json"},
-    {"out", OPT_STR, NULL, "also write DIR/micro.csv (atomically)"},
+    {"out", OPT_STR, NULL,
+     "also add the rows to DIR/micro.csv (made with its header if new; "
+     "rewritten atomically)"},
     {"variant", OPT_STR, "", "label written in the variant column"},
     {"list", OPT_BOOL, "off", "list the tests with their unit of work and exit"},
 };
@@ -382,21 +384,9 @@ int micro_main(int argc, char **argv)
     int rc = plan_run(&pl, &c, fmt, variant, &rows);
     if (strcmp(fmt, "json") == 0)
         printf("\n]\n");
-    if (rc == 0 && out) {
-        struct sbuf file = {0};
-        char path[4096];
-        sbuf_printf(&file, "%s\n", MICRO_CSV_HEADER);
-        if (rows.len)
-            sbuf_add(&file, rows.s, rows.len);
-        int e = mkdir_p(out, 0755);
-        snprintf(path, sizeof path, "%s/micro.csv", out);
-        if (e == 0)
-            e = write_file_atomic(path, file.s, file.len);
-        if (e < 0) {
-            warnx_("micro: cannot write %s: %s", path, strerror(-e));
-            rc = EXIT_RUNTIME;
-        }
-        sbuf_free(&file);
+    if (rc == 0 && out && micro_csv_append(out, &rows, err, sizeof err) < 0) {
+        warnx_("micro: %s", err);
+        rc = EXIT_RUNTIME;
     }
     sbuf_free(&rows);
     opts_free(&o);

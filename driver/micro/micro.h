@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "harness.h"
 #include "util.h"
@@ -67,6 +68,9 @@ void micro_point_free(struct micro_point *p);
 const char *micro_scratch_base(const char *dir);
 const char *micro_fs_type(const char *dir);
 void micro_rmtree(const char *dir);
+/* In a freshly forked child: die with the parent (PR_SET_PDEATHSIG), and
+ * default dispositions for SIGINT/SIGTERM and the crash signals. 0 or -1. */
+int micro_child_init(pid_t parent);
 
 /* The signal that interrupted the last run, 0 if none. */
 int micro_interrupted(void);
