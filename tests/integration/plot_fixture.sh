@@ -63,6 +63,17 @@ rc=$?
 [ $rc -eq 2 ] || fail "malformed results: exit $rc, expected 2"
 grep -q "results.csv:3" "$out/bad.err" || fail "malformed results: line not named"
 
+# A gnuplot error fails the verb with gnuplot's own message.
+mkdir -p "$out/dd"
+cp -r "$root/graphs" "$out/dd/"
+echo 'plot no_such_function(x)' >>"$out/dd/graphs/speedup.gp"
+DBSCALE_DATADIR=$out/dd "$bin" plot "$data/pgsql-sweep" --out "$out/broken" >/dev/null \
+    2>"$out/broken.err"
+rc=$?
+[ $rc -eq 1 ] || fail "broken script: exit $rc, expected 1"
+grep -q "gnuplot failed on .*speedup.gp" "$out/broken.err" || fail "broken script: no clear message"
+grep -q "undefined function" "$out/broken.err" || fail "broken script: gnuplot's message lost"
+
 # compare over the same two sweeps writes its Markdown and CSV tables.
 "$bin" compare "$data/pgsql-sweep" "$data/mysql-sweep" --out "$out/cmp" >"$out/cmp.out" ||
     fail "compare failed"
