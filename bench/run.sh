@@ -1,0 +1,126 @@
+#!/bin/sh
+# bench/run.sh - dbscale against sysbench (and pgbench) on the same throwaway
+# server, workload and transport, interleaved, with repeats; prints a ratio
+# table. Usage: bench/run.sh path/to/dbscale
+# Knobs (environment): ENGINES="pgsql mysql" WORKLOADS="oltp_read_only
+# oltp_read_write" THREADS="1 2 4 8 16" REPEATS=3 TIME=8 TABLES=4 SIZE=10000
+# PGBENCH=1 (also pgbench -S against dbscale oltp_point_select on pgsql).
+# Client CPU is user+sys of the whole client process (GNU time), divided by
+# the transactions it reports: the same ruler for every tool.
+set -u
+DBSCALE=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+ENGINES=${ENGINES:-pgsql mysql}
+WORKLOADS=${WORKLOADS:-oltp_read_only oltp_read_write}
+THREADS=${THREADS:-1 2 4 8 16}
+REPEATS=${REPEATS:-3}
+TIME=${TIME:-8}
+TABLES=${TABLES:-4}
+SIZE=${SIZE:-10000}
+PGBENCH=${PGBENCH:-1}
+command -v sysbench >/dev/null || { echo "bench: sysbench is not installed (make deps)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
+OUT=$(mktemp -d /tmp/dbscale-bench-XXXXXX)
+RAW=$OUT/raw.tsv
+printf 'engine\tworkload\tthreads\trep\ttool\ttps\tcpu_us_per_txn\n' >"$RAW"
+DIR=
+
+cleanup() {
+    [ -n "$DIR" ] && "$DBSCALE" server stop --dir "$DIR" >/dev/null 2>&1
+    [ -n "$DIR" ] && rm -rf "$DIR"
+    DIR=
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# measure TOOL ENGINE WORKLOAD THREADS REP -- command...: run it under GNU time,
+# record tps and client CPU per transaction
+measure() {
+    tool=$1 eng=$2 wl=$3 th=$4 rep=$5
+    shift 6
+    /usr/bin/time -f '%U %S' -o "$OUT/time" "$@" >"$OUT/out" 2>&1 || {
+        echo "bench: $tool failed:" >&2; tail -5 "$OUT/out" >&2; return 1; }
+    case $tool in
+    pgbench)
+        n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$OUT/out")
+        tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$OUT/out" | head -n 1) ;;
+    *)
+        n=$(sed -n 's/^ *transactions: *\([0-9]*\).*/\1/p' "$OUT/out")
+        tps=$(sed -n 's/^ *transactions: *[0-9]* *(\([0-9.]*\) per sec.*/\1/p' "$OUT/out") ;;
+    esac
+    cpu=$(awk -v n="$n" '{ if (n > 0) printf "%.1f", ($1 + $2) * 1e6 / n; else print "nan" }' "$OUT/time")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu" >>"$RAW"
+    printf '  %-8s %-16s %2s threads rep %s %-9s %9s tps %8s us/txn\n' "$eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu"
+}
+
+for eng in $ENGINES; do
+    DIR=$(mktemp -d /tmp/dbscale-bench-srv-XXXXXX)
+    "$DBSCALE" server start "$eng" --dir "$DIR" --conf max_connections=100 >"$OUT/server" ||
+        { cat "$OUT/server" >&2; exit 1; }
+    port=$(sed -n 's/^port=//p' "$DIR/state")
+    pw=$(if [ "$eng" = pgsql ]; then sed -n '1s/.*://p' "$DIR/pgpass"; else sed -n 's/^password=//p' "$DIR/client.cnf"; fi)
+    # both tools get the same TCP loopback connection; the password reaches
+    # sysbench on its command line (a throwaway server's, on loopback only)
+    conn="--db-driver=$eng --$eng-host=127.0.0.1 --$eng-port=$port --$eng-user=sbtest --$eng-db=sbtest --$eng-password=$pw"
+    data="--tables=$TABLES --table-size=$SIZE"
+    "$DBSCALE" prepare oltp_read_write $conn $data >/dev/null || exit 1
+    if [ "$eng" = pgsql ] && [ "$PGBENCH" = 1 ]; then
+        PGPASSWORD=$pw pgbench -i -q -s 1 -h 127.0.0.1 -p "$port" -U sbtest sbtest >/dev/null 2>&1
+    fi
+    for wl in $WORKLOADS; do
+        for th in $THREADS; do
+            rep=1
+            while [ $rep -le "$REPEATS" ]; do
+                # alternate who goes first, so drift lands on both
+                if [ $((rep % 2)) -eq 1 ]; then order="dbscale sysbench"; else order="sysbench dbscale"; fi
+                for tool in $order; do
+                    if [ $tool = dbscale ]; then
+                        measure dbscale "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" run "$wl" $conn $data --threads="$th" --time="$TIME"
+                    else
+                        measure sysbench "$eng" "$wl" "$th" "$rep" -- sysbench "$wl" $conn $data --threads="$th" --time="$TIME" run
+                    fi
+                done
+                rep=$((rep + 1))
+            done
+        done
+    done
+    if [ "$eng" = pgsql ] && [ "$PGBENCH" = 1 ]; then
+        for th in $THREADS; do
+            rep=1
+            while [ $rep -le "$REPEATS" ]; do
+                measure dbscale pgsql point_select "$th" "$rep" -- "$DBSCALE" run oltp_point_select $conn $data --threads="$th" --time="$TIME"
+                PGPASSWORD=$pw measure pgbench pgsql point_select "$th" "$rep" -- pgbench -n -S -M prepared -h 127.0.0.1 -p "$port" -U sbtest -c "$th" -j "$th" -T "$TIME" sbtest
+                rep=$((rep + 1))
+            done
+        done
+    fi
+    cleanup
+done
+
+echo
+echo "Ratios of medians over $REPEATS repeats (dbscale / peer). Target: tps >= 1.00 at every"
+echo "thread count; client CPU per transaction <= 0.70 from 4 threads up, never above 1.00."
+awk -F'\t' 'NR > 1 { k = $1 "\t" $2 "\t" $3; key[k] = 1; n = ++cnt[k, $5]; tps[k, $5, n] = $6; cpu[k, $5, n] = $7; tools[$5] = 1 }
+function median(arr, k, t, n,    i, j, v, tmp) {
+    for (i = 1; i <= n; i++) v[i] = arr[k, t, i]
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { tmp = v[i]; v[i] = v[j]; v[j] = tmp }
+    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+END {
+    printf "%-6s %-15s %7s %-8s %10s %10s %6s %10s %10s %6s\n", "engine", "workload", "threads", "peer", "tps", "peer tps", "ratio", "cpu us", "peer us", "ratio"
+    n = 0; for (k in key) keys[++n] = k
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) {
+        split(keys[i], a, "\t"); split(keys[j], b, "\t")
+        if (a[1] > b[1] || (a[1] == b[1] && (a[2] > b[2] || (a[2] == b[2] && a[3] + 0 > b[3] + 0)))) { t = keys[i]; keys[i] = keys[j]; keys[j] = t }
+    }
+    for (i = 1; i <= n; i++) {
+        k = keys[i]; split(k, f, "\t")
+        peer = cnt[k, "sysbench"] ? "sysbench" : "pgbench"
+        if (!cnt[k, "dbscale"] || !cnt[k, peer]) continue
+        dt = median(tps, k, "dbscale", cnt[k, "dbscale"]); pt = median(tps, k, peer, cnt[k, peer])
+        dc = median(cpu, k, "dbscale", cnt[k, "dbscale"]); pc = median(cpu, k, peer, cnt[k, peer])
+        printf "%-6s %-15s %7s %-8s %10.1f %10.1f %6.2f %10.1f %10.1f %6.2f\n", f[1], f[2], f[3], peer, dt, pt, dt / pt, dc, pc, dc / pc
+    }
+}' "$RAW"
+echo
+echo "raw measurements: $RAW"
