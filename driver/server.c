@@ -962,6 +962,30 @@ static int conf_check(const char *extra, char *err, size_t errlen)
     return 0;
 }
 
+/* Can the engine's user walk down to dir? (root can; postgres may not reach /root/x.) */
+static int reachable(const char *dir, const struct ident *id, char *err, size_t errlen)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *slash = strrchr(p, '/'); slash; slash = strrchr(p, '/')) {
+        *slash = '\0';
+        struct stat st;
+        const char *a = p[0] ? p : "/";
+        if (stat(a, &st) < 0)
+            continue;
+        int ok = (st.st_uid == id->uid && (st.st_mode & S_IXUSR)) ||
+                 (st.st_gid == id->gid && (st.st_mode & S_IXGRP)) || (st.st_mode & S_IXOTH);
+        if (!ok) {
+            snprintf(err, errlen,
+                     "the '%s' user the server runs as cannot reach %s (%s is mode %04o): "
+                     "use a directory under /tmp",
+                     id->name, dir, a, (unsigned)(st.st_mode & 07777));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The first CPU in bits we may not run on, or -1 if all are ours. */
 static int cpu_unavailable(const unsigned char *bits)
 {
@@ -1025,11 +1049,17 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
             snprintf(err, errlen, "path too long: %s", dir);
             goto fail_early;
         }
-        if (mkdir(s->dir, 0700) == 0)
+        if (!exists(s->dir)) {
+            int r = mkdir_p(s->dir, 0755); /* parents the engine's user can walk */
+            if (r == 0 && chmod(s->dir, 0700) < 0)
+                r = -errno;
+            if (r < 0) {
+                snprintf(err, errlen, "cannot make %s: %s", s->dir, strerror(-r));
+                goto fail_early;
+            }
             made = 1;
-        else if (errno != EEXIST || dir_is_empty(s->dir) != 1) {
-            snprintf(err, errlen, "%s: %s", s->dir,
-                     errno == EEXIST ? "not an empty directory" : strerror(errno));
+        } else if (dir_is_empty(s->dir) != 1) {
+            snprintf(err, errlen, "%s: not an empty directory", s->dir);
             goto fail_early;
         }
     }
@@ -1041,6 +1071,8 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
     }
     snprintf(s->dir, sizeof s->dir, "%s", real);
     /* The engine's user must reach data/ and sock/ through dir. */
+    if (id.drop && reachable(s->dir, &id, err, errlen) < 0)
+        goto fail_dir;
     if (id.drop && chmod(s->dir, 0755) < 0) {
         snprintf(err, errlen, "chmod %s: %s", s->dir, strerror(errno));
         goto fail_dir;
