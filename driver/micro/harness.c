@@ -7,7 +7,8 @@
  * task counts into its own cache-line slot of a MAP_SHARED page, waits for one
  * start flag, and loops until killed. The parent only reads counters and the
  * monotonic clock, so sampling never assumes how long a sleep lasted, and
- * ending a point is always the same: SIGKILL, reap, remove the scratch dir.
+ * ending a point is always the same: SIGKILL to the point's process group,
+ * reap it, remove the scratch dir.
  *
  * It must never leave a task running or a file behind, even on SIGINT or
  * SIGTERM, and must never touch the counters from the parent.
@@ -29,6 +30,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/statfs.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -173,11 +175,16 @@ int micro_helper(struct micro_task *t, void (*fn)(void *), void *arg)
         pthread_detach(th);
         return 0;
     }
-    pid_t parent = getpid(), pid = fork();
+    /* A sibling of the task, not its child (CLONE_PARENT): the parent
+     * reaps it with the point's process group, and nothing is orphaned.
+     * A raw clone leaves glibc's thread state stale, so fn may only make
+     * plain system calls. */
+    pid_t ctl = getppid();
+    long pid = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, NULL, NULL, NULL, NULL);
     if (pid < 0)
-        return micro_fail(t, "fork");
+        return micro_fail(t, "clone");
     if (pid == 0) {
-        if (micro_child_init(parent) == 0)
+        if (micro_child_init(ctl) == 0)
             fn(arg);
         _exit(0);
     }
@@ -325,6 +332,7 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
     struct task_arg *args = xcalloc((size_t)tasks, sizeof *args);
     pid_t *pids = xcalloc((size_t)tasks, sizeof *pids);
     int npids = 0;
+    pid_t pgid = 0; /* the point's process group, once the first task exists */
     for (int i = 0; i < tasks; i++) {
         args[i].test = test;
         args[i].sh = sh;
@@ -337,6 +345,8 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
         memcpy(p->error, prep.err, sizeof p->error);
         goto out;
     }
+    /* All of a point's processes (tasks, thread host, helpers) share one
+     * process group, led by the first task: one kill ends them all. */
     pid_t parent = getpid();
     fflush(NULL);
     for (int i = 0; i < (mode == 't' ? 1 : tasks); i++) {
@@ -346,6 +356,7 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
             goto out;
         }
         if (pid == 0) {
+            setpgid(0, pgid);
             if (micro_child_init(parent) < 0)
                 _exit(1);
             if (mode == 't')
@@ -353,6 +364,8 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
             task_main(&args[i]);
             _exit(0);
         }
+        setpgid(pid, pgid); /* also here, so the group exists before we go on */
+        pgid = pgid ? pgid : pid;
         pids[npids++] = pid;
     }
     uint64_t t0 = now_ns();
@@ -383,13 +396,11 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
         prev_t = tn;
     }
 out:
-    for (int i = 0; i < npids; i++)
-        if (pids[i] > 0)
-            kill(pids[i], SIGKILL);
-    for (int i = 0; i < npids; i++)
-        if (pids[i] > 0)
-            while (waitpid(pids[i], NULL, 0) < 0 && errno == EINTR)
-                ;
+    if (pgid > 0) {
+        kill(-pgid, SIGKILL);
+        while (waitpid(-pgid, NULL, 0) > 0 || errno == EINTR)
+            ;
+    }
     free(pids);
     free(args);
     munmap(sh, len);

@@ -56,8 +56,9 @@ void micro_path(const struct micro_task *t, char *buf, size_t len, const char *n
 int micro_file(struct micro_task *t, const char *name, size_t size);
 /* open(dir/name, flags, 0644) (a %d in name is the task id); fd or -1 + t->err. */
 int micro_open(struct micro_task *t, const char *name, int flags);
-/* Start fn(arg) as a helper on the task's CPU: a child process in process
- * mode (killed with its parent), a thread in thread mode. 0 or -1 + t->err. */
+/* Start fn(arg) as a helper on the task's CPU: a sibling process in process
+ * mode (in the point's process group; fn may only make plain system
+ * calls), a thread in thread mode. 0 or -1 + t->err. */
 int micro_helper(struct micro_task *t, void (*fn)(void *), void *arg);
 
 /* The registry: every test, in report order, ending with a NULL name. */
