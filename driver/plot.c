@@ -114,7 +114,7 @@ static void read_meta(struct pdir *d)
         return;
     static const char *const host[] = {"hostname", "host", "nodename", NULL};
     static const char *const kernel[] = {"kernel", "kernel_release", "uname", "release", NULL};
-    static const char *const server[] = {"server_version", "server", NULL};
+    static const char *const server[] = {"server_version", NULL};
     json_field(b.s, host, d->host, sizeof d->host);
     json_field(b.s, kernel, d->kernel, sizeof d->kernel);
     json_field(b.s, server, d->server, sizeof d->server);
@@ -211,14 +211,17 @@ static void label_curves(struct plot *p)
             snprintf(c->label + n, sizeof c->label - (size_t)n, ", %s %s", d->host, d->kernel);
     }
     /* Two directories with the same engine and variant: name the directory. */
+    int *dup = xcalloc(p->nc + 1, sizeof *dup);
     for (size_t i = 0; i < p->nc; i++)
         for (size_t j = 0; j < p->nc; j++)
-            if (i != j && p->c[i].dir != p->c[j].dir &&
-                !strncmp(p->c[i].label, p->c[j].label, 200)) {
-                size_t n = strlen(p->c[i].label);
-                snprintf(p->c[i].label + n, sizeof p->c[i].label - n, " [%s]",
-                         p->dirs[p->c[i].dir].name);
-            }
+            dup[i] |= i != j && p->c[i].dir != p->c[j].dir && !strcmp(p->c[i].label, p->c[j].label);
+    for (size_t i = 0; i < p->nc; i++) {
+        size_t n = strlen(p->c[i].label);
+        if (dup[i] && n < sizeof p->c[i].label)
+            snprintf(p->c[i].label + n, sizeof p->c[i].label - n, " [%s]",
+                     p->dirs[p->c[i].dir].name);
+    }
+    free(dup);
     int n = 0;
     if (same_host && (p->dirs[0].host[0] || p->dirs[0].kernel[0]))
         n = snprintf(p->subtitle, sizeof p->subtitle, "host %s, %s; ",
@@ -231,7 +234,8 @@ static void label_curves(struct plot *p)
     }
 }
 
-/* Kernel baseline: one curve per (test, mode) from micro.csv, threads mode first. */
+/* Kernel baseline: one curve per (test, mode) from micro.csv, threads mode
+ * first, at the largest CPU count it was run with (at one CPU nothing scales). */
 static void load_micro(struct plot *p)
 {
     for (int pass = 0; pass < 2; pass++)
@@ -248,14 +252,21 @@ static void load_micro(struct plot *p)
                 continue;
             }
             const struct compare_set *s = &ss.s[0];
+            int maxcpus = 0;
+            for (size_t i = 0; i < s->n; i++)
+                maxcpus = atoi(s->pts[i].f[3]) > maxcpus ? atoi(s->pts[i].f[3]) : maxcpus;
             for (size_t i = 0; i < s->n; i++) {
                 const struct compare_point *pt = &s->pts[i];
                 int threads = !strcmp(pt->f[1], "t");
-                if (threads != (pass == 0) || pt->n == 0)
+                if (threads != (pass == 0) || pt->n == 0 || atoi(pt->f[3]) != maxcpus)
                     continue;
                 char label[160];
-                snprintf(label, sizeof label, "kernel: %.40s (%s)%s%.40s", pt->f[0],
-                         threads ? "threads" : "processes", pt->f[4][0] ? " " : "", pt->f[4]);
+                if (maxcpus > 0)
+                    snprintf(label, sizeof label, "kernel: %.40s (%s), %d CPU%s", pt->f[0],
+                             threads ? "threads" : "processes", maxcpus, maxcpus > 1 ? "s" : "");
+                else
+                    snprintf(label, sizeof label, "kernel: %.40s (%s)", pt->f[0],
+                             threads ? "threads" : "processes");
                 struct micro_curve *m = NULL;
                 for (size_t j = 0; j < p->nmc && !m; j++)
                     if (!strcmp(p->mc[j].label, label))
@@ -267,6 +278,11 @@ static void load_micro(struct plot *p)
                     memset(m, 0, sizeof *m);
                     snprintf(m->label, sizeof m->label, "%s", label);
                 }
+                int seen = 0; /* the same point again (another variant label): first wins */
+                for (size_t t = 0; t < m->k; t++)
+                    seen |= m->n[t] == atof(pt->f[2]);
+                if (seen)
+                    continue;
                 if (m->k < MAXPTS) {
                     m->n[m->k] = atof(pt->f[2]);
                     m->x[m->k++] = stats_median(pt->v, pt->n);
@@ -733,7 +749,11 @@ static void fmt_n(char *b, size_t len, double v)
 
 static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, struct sbuf *csv)
 {
-    sbuf_printf(txt, "%-4s %-60s %7s %8s %9s %6s %7s %13s %7s\n", "", "curve", "sigma", "kappa",
+    int lw = 5;
+    for (size_t i = 0; i < p->nc; i++)
+        lw = (int)strlen(p->c[i].label) > lw ? (int)strlen(p->c[i].label) : lw;
+    lw = lw > 100 ? 100 : lw;
+    sbuf_printf(txt, "%-4s %-*s %7s %8s %9s %6s %7s %13s %7s\n", "", lw, "curve", "sigma", "kappa",
                 "lambda", "R2", "N*", "peak", "knee");
     sbuf_printf(md, "## Scalability (Universal Scalability Law fit)\n\n"
                     "| | curve | σ | κ | λ (tps/thread) | R² | N* | peak | knee |\n"
@@ -752,8 +772,8 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
         snprintf(pk, sizeof pk, "%.0f@%g", c->x[c->peak], c->n[c->peak]);
         if (c->knee < c->k)
             snprintf(kn, sizeof kn, "%g", c->n[c->knee]);
-        sbuf_printf(txt, "c%-3zu %-60.60s %7s %8s %9s %6s %7s %13s %7s\n", i + 1, c->label, sg, kp,
-                    lm, r2, ns, pk, kn);
+        sbuf_printf(txt, "c%-3zu %-*.*s %7s %8s %9s %6s %7s %13s %7s\n", i + 1, lw, lw, c->label,
+                    sg, kp, lm, r2, ns, pk, kn);
         sbuf_printf(md, "| c%zu | %s | %s | %s | %s | %s | %s | %.0f tps @ %g | %s |\n", i + 1,
                     c->label, sg, kp, lm, r2, ns, c->x[c->peak], c->n[c->peak], kn);
     }
