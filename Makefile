@@ -13,7 +13,8 @@ PKG_LIBS   := -lpq $(shell mariadb_config --libs 2>/dev/null || echo -lmariadb) 
 # labels); gcc's guess that it "may" truncate is noise, so that one is off.
 WARN    := -Wall -Wextra -Werror -Wno-missing-field-initializers -Wno-format-truncation
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) -Idriver -MMD -MP \
+# override: `make asan` passes its own CFLAGS, and these must still apply
+override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) -Idriver -MMD -MP \
            -DDBSCALE_VERSION='"$(VERSION)"' -DDBSCALE_GIT='"$(GIT)"'
 LDLIBS  := $(PKG_LIBS)
 

@@ -172,6 +172,14 @@ static int validate(const struct optdef *d, const char *v, char *err, size_t err
     }
 }
 
+/* "FILE:LINE" and "FILE:OTHER" are one source; so is "command line" twice. */
+static int same_source(const char *a, const char *b)
+{
+    const char *ca = strrchr(a, ':'), *cb = strrchr(b, ':');
+    size_t la = ca ? (size_t)(ca - a) : strlen(a), lb = cb ? (size_t)(cb - b) : strlen(b);
+    return la == lb && strncmp(a, b, la) == 0;
+}
+
 int opts_set(struct opts *o, const char *name, const char *value, const char *where, char *err,
              size_t errlen)
 {
@@ -188,7 +196,7 @@ int opts_set(struct opts *o, const char *name, const char *value, const char *wh
     const struct optdef *d = &o->defs[i];
     if (validate(d, value, err, errlen, where) < 0)
         return -1;
-    if (d->type == OPT_LIST && o->val[i] && o->where[i] && strcmp(o->where[i], where) == 0) {
+    if (d->type == OPT_LIST && o->val[i] && o->where[i] && same_source(o->where[i], where)) {
         /* a repeated option on the same source appends */
         size_t l = strlen(o->val[i]) + strlen(value) + 2;
         char *j = xmalloc(l);
@@ -213,15 +221,30 @@ struct ini_ctx {
     int failed;
     int line; /* lines read so far: Debian's libinih passes no line number */
     FILE *f;
+    int too_long;
 };
 
-/* fgets that counts lines, so messages can name file:line. */
+/* fgets that counts lines, so messages can name file:line. It also refuses
+ * lines longer than libinih's buffer (which would silently split them) and
+ * strips leading blanks, so an indented line is a line of its own and not
+ * libinih's multi-line continuation of the one above. */
 static char *ini_reader_cb(char *str, int num, void *stream)
 {
     struct ini_ctx *c = stream;
+    if (c->too_long)
+        return NULL;
     char *r = fgets(str, num, c->f);
-    if (r)
-        c->line++;
+    if (!r)
+        return NULL;
+    c->line++;
+    size_t l = strlen(str);
+    if (l == (size_t)num - 1 && str[l - 1] != '\n' && !feof(c->f)) {
+        c->too_long = 1;
+        return NULL;
+    }
+    size_t lead = strspn(str, " \t");
+    if (lead)
+        memmove(str, str + lead, l - lead + 1);
     return r;
 }
 
@@ -250,11 +273,15 @@ int opts_parse_ini(struct opts *o, const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "cannot read config '%s': %s", path, strerror(errno));
         return -1;
     }
-    struct ini_ctx c = {o, path, err, errlen, 0, 0, f};
+    struct ini_ctx c = {o, path, err, errlen, 0, 0, f, 0};
     int r = ini_parse_stream(ini_reader_cb, &c, ini_cb, &c);
     fclose(f);
     if (c.failed)
         return -1;
+    if (c.too_long) {
+        snprintf(err, errlen, "%s:%d: line too long (at most 198 characters)", path, c.line);
+        return -1;
+    }
     if (r != 0) {
         snprintf(err, errlen, "%s:%d: malformed line (expected 'key = value' or '[section]')", path,
                  r);
@@ -303,7 +330,8 @@ int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos
             break;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             return 1;
-        if (find(o, "config", 6) < 0 || strncmp(argv[i], "--config", 8) != 0)
+        if (find(o, "config", 6) < 0 || strncmp(argv[i], "--config", 8) != 0 ||
+            (argv[i][8] != '\0' && argv[i][8] != '='))
             continue;
         const char *path = NULL;
         if (argv[i][8] == '=')
@@ -482,10 +510,14 @@ int parse_int_list(const char *s, long long *out, int max)
             if (parse_int(item, &lo) < 0 || parse_int(dash + 1, &hi) < 0 || lo > hi || lo < 0 ||
                 (mul && lo == 0))
                 return -1;
-            for (long long v = lo; v <= hi; v = mul ? v * st : v + st) {
+            for (long long v = lo; v <= hi;) {
                 if (n >= max)
                     return -1;
                 out[n++] = v;
+                /* stop before the next step would overflow */
+                if (mul ? v > hi / st : v > hi - st)
+                    break;
+                v = mul ? v * st : v + st;
             }
         }
         p += l + (comma ? 1 : 0);

@@ -381,16 +381,14 @@ static void test_parse_helpers(void **state)
     assert_int_equal(parse_bool("2", &b), -1);
 }
 
-#ifdef DBSCALE_KNOWN_BUGS
 /*
- * Known bugs in driver/options.c, left out of the normal run (build with
- * -DDBSCALE_KNOWN_BUGS to see them fail). Each asserts the behaviour the
- * header promises.
+ * Regression tests for bugs these tests found in driver/options.c (all
+ * fixed): each asserts the behaviour the header promises.
  */
 static void test_bug_ini_list_repeat(void **state)
 {
-    /* opts_set joins a repeated OPT_LIST only when `where` is identical, and
-     * an INI value's where is "FILE:LINE": two lines never join. */
+    /* A list option repeated on two lines of one file joins, as on the
+     * command line (it used to keep only the last). */
     struct fixture *f = *state;
     char *path = write_tmp("tag = a\ntag = b\n");
     const char *argv[] = {"dbscale", "--config", path, NULL};
@@ -398,13 +396,14 @@ static void test_bug_ini_list_repeat(void **state)
     unlink(path);
     free(path);
     assert_int_equal(r, 0);
-    assert_string_equal(opts_str(&f->o, "tag"), "a,b"); /* actual: "b" */
+    assert_string_equal(opts_str(&f->o, "tag"), "a,b");
 }
 
 static void test_bug_ini_long_line(void **state)
 {
-    /* libinih's INI_MAX_LINE is 200: a longer value is cut to 192 chars
-     * without an error, and the line counter then runs one ahead. */
+    /* Debian's libinih reads lines into 200 bytes and used to cut a longer
+     * value silently (and then count lines one ahead). Now the long line is
+     * an error naming it. */
     struct fixture *f = *state;
     char text[600] = "name = ";
     for (int i = 0; i < 250; i++)
@@ -412,38 +411,37 @@ static void test_bug_ini_long_line(void **state)
     strcat(text, "\nthreads = zz\n");
     char *path = write_tmp(text);
     char want[600];
-    snprintf(want, sizeof want, "%s:2:", path);
+    snprintf(want, sizeof want, "%s:1: line too long", path);
     const char *argv[] = {"dbscale", "--config", path, NULL};
     int r = parse_fresh(f, argv);
     unlink(path);
     free(path);
     assert_int_equal(r, -1);
-    assert_non_null(strstr(f->err, want)); /* actual: FILE:3 */
+    assert_non_null(strstr(f->err, want));
 }
 
 static void test_bug_indented_key(void **state)
 {
     /* libinih treats an indented line as a continuation of the previous
-     * key: "  threads = 8" after "time = 3" sets time to "threads = 8". */
+     * key; dbscale's reader strips the indent so it is a key of its own. */
     struct fixture *f = *state;
     char *path = write_tmp("time = 3\n  threads = 8\n");
     const char *argv[] = {"dbscale", "--config", path, NULL};
     int r = parse_fresh(f, argv);
     unlink(path);
     free(path);
-    assert_int_equal(r, 0); /* actual: -1, "--time: 'threads = 8' is not a number" */
+    assert_int_equal(r, 0);
     assert_int_equal(opts_int(&f->o, "threads"), 8);
 }
 
 static void test_bug_config_prefix(void **state)
 {
-    /* The --config pre-pass matches any argument starting with "--config". */
+    /* The --config pre-pass must not take --configure for --config. */
     struct fixture *f = *state;
     const char *argv[] = {"dbscale", "--configure=1", NULL};
     assert_int_equal(parse_fresh(f, argv), -1);
-    assert_non_null(strstr(f->err, "unknown option")); /* actual: "'--config' needs a file name" */
+    assert_non_null(strstr(f->err, "unknown option"));
 }
-#endif
 
 int main(void)
 {
@@ -458,12 +456,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_secret, setup, teardown),
         cmocka_unit_test(test_int_list),
         cmocka_unit_test(test_parse_helpers),
-#ifdef DBSCALE_KNOWN_BUGS
         cmocka_unit_test_setup_teardown(test_bug_ini_list_repeat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bug_ini_long_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bug_indented_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bug_config_prefix, setup, teardown),
-#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
