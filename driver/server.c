@@ -1417,14 +1417,18 @@ static int verb_start(const struct opts *o, const char *engine)
            s.engine == SERVER_PGSQL ? "PostgreSQL" : "MariaDB", s.version, (long)s.pid, s.port,
            s.socket);
     printf("dir: %s\n", s.dir);
-    printf("options: --db-driver=%s --%s-host=127.0.0.1 --%s-port=%d --%s-user=%s --%s-db=%s\n", n,
-           n, n, s.port, n, s.user, n, s.db);
+    printf("options: --db-driver=%s --%s-host=127.0.0.1 --%s-port=%d --%s-user=%s --%s-db=%s", n, n,
+           n, s.port, n, s.user, n, s.db);
+    if (s.engine == SERVER_MYSQL)
+        printf(" --mysql-defaults-file=%s/client.cnf", s.dir);
+    printf("\n");
     if (s.engine == SERVER_PGSQL)
-        printf("password: PGPASSFILE=%s/pgpass\n", s.dir);
+        printf("password: export PGPASSFILE=%s/pgpass   (psql and libpq read it)\n", s.dir);
     else
-        printf("password: %s/client.cnf (mariadb --defaults-extra-file=%s/client.cnf)\n", s.dir,
-               s.dir);
-    printf("stop: dbscale server stop --dir %s\n", s.dir);
+        printf("password: in %s/client.cnf   (mariadb --defaults-extra-file=%s/client.cnf)\n",
+               s.dir, s.dir);
+    printf("stop: dbscale server stop --dir %s   (or export DBSCALE_SERVER_DIR=%s)\n", s.dir,
+           s.dir);
     memset(s.password, 0, sizeof s.password);
     return 0;
 }

@@ -9,7 +9,8 @@
 #   SERVER_PORT   127.0.0.1 port SERVER_PID     postmaster / mariadbd
 #   SERVER_SOCKET socket path    SERVER_SOCKET_DIR
 #   SERVER_USER / SERVER_DB      sbtest / sbtest
-#   SERVER_OPTS   dbscale connection options (--db-driver=... --pgsql-host=...)
+#   SERVER_OPTS   dbscale connection options (--db-driver=... --pgsql-host=...;
+#                 mysql: with --mysql-defaults-file, pgsql: PGPASSFILE below)
 #   PGPASSFILE    (pgsql) the password file libpq and psql read
 #   MYSQL_CNF     (mysql) the [client] option file with the password
 
@@ -103,6 +104,7 @@ start_server() {
         export PGPASSFILE
     else
         MYSQL_CNF=$SERVER_DIR/client.cnf
+        SERVER_OPTS="$SERVER_OPTS --mysql-defaults-file=$MYSQL_CNF"
         export MYSQL_CNF
     fi
     export SERVER_ENGINE SERVER_DIR SERVER_PORT SERVER_PID SERVER_SOCKET SERVER_SOCKET_DIR \
