@@ -31,6 +31,7 @@
 #include <sys/prctl.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -102,8 +103,11 @@ int micro_cpus(const char *list, int *ids, int max, char *err, size_t errlen)
             if (end == p || hi < lo)
                 goto bad;
         }
-        if (hi >= CPU_SETSIZE)
-            goto bad;
+        if (hi >= CPU_SETSIZE || hi >= get_nprocs_conf()) {
+            snprintf(err, errlen, "--cpus: CPU %ld does not exist (CPUs 0-%d)", hi,
+                     get_nprocs_conf() - 1);
+            return -1;
+        }
         for (long c = lo; c <= hi; c++) {
             if (n >= max)
                 goto bad;
