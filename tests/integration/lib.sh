@@ -17,7 +17,7 @@
 # run-integration.sh runs every *.sh here, this one too: as a program it is no test.
 case $0 in */lib.sh | lib.sh) exit 0 ;; esac
 
-DBSCALE=${DBSCALE:-$1}
+DBSCALE=${1:-${DBSCALE:-}}
 export DBSCALE
 [ -x "$DBSCALE" ] || {
     echo "usage: $0 path/to/dbscale" >&2
@@ -30,7 +30,7 @@ fail() {
 }
 
 skip() {
-    echo "SKIP: $*"
+    echo "$*"
     exit 77
 }
 
