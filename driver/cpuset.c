@@ -474,7 +474,9 @@ static int cg_open(struct cpuset_ctl *c, char *err, size_t errlen)
     }
     /* EEXIST: left by an earlier process with our pid, which is gone; reuse it. */
     if (mkdir(c->dir, 0755) < 0 && errno != EEXIST) {
-        snprintf(err, errlen, "mkdir %s: %s", c->dir, strerror(errno));
+        int e = errno;
+        snprintf(err, errlen, "mkdir %s: %s%s", c->dir, strerror(e),
+                 e == EACCES || e == EPERM || e == EROFS ? " (the cpuset method needs root)" : "");
         c->dir[0] = 0;
         return -1;
     }
@@ -788,6 +790,38 @@ static void hp_restore(struct cpuset_ctl *c)
         }
 }
 
+/* A cgroup v1 cpuset below dir that holds one of cpus: v1 drops an offlined
+ * CPU from every cpuset for good (it is not put back when the CPU returns),
+ * so offlining it would shrink that cgroup, a container's say, for ever.
+ * 1 with its path in where, else 0. */
+static int v1_holder(const char *dir, int depth, const cpu_set_t *cpus, char *where, size_t len)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int found = 0;
+    for (struct dirent *e; !found && (e = readdir(d));) {
+        char sub[PATH_MAX], path[PATH_MAX + 16], buf[4096], list[256];
+        cpu_set_t have;
+        if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
+            snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name) >= (int)sizeof sub)
+            continue;
+        snprintf(path, sizeof path, "%s/cpuset.cpus", sub);
+        if (read_text(path, buf, sizeof buf) >= 0 && mask_parse(buf, &have, 1) > 0) {
+            mask_format(&have, list, sizeof list);
+            CPU_AND(&have, &have, cpus);
+            if (CPU_COUNT(&have) > 0) {
+                snprintf(where, len, "%s (cpuset.cpus %s)", sub, list);
+                found = 1;
+            }
+        }
+        if (!found && depth < 16)
+            found = v1_holder(sub, depth + 1, cpus, where, len);
+    }
+    closedir(d);
+    return found;
+}
+
 static int hp_apply(struct cpuset_ctl *c, const pid_t *pids, int npids, const cpu_set_t *want,
                     char *err, size_t errlen)
 {
@@ -815,6 +849,21 @@ static int hp_apply(struct cpuset_ctl *c, const pid_t *pids, int npids, const cp
             snprintf(err, errlen, "CPU %d cannot be taken offline (no %s)", i, path);
             return -1;
         }
+    }
+    cpu_set_t down;
+    CPU_ZERO(&down);
+    for (int i = 1; i < MAXCPU; i++)
+        if (CPU_ISSET(i, &online) && !CPU_ISSET(i, want))
+            CPU_SET(i, &down);
+    char root[PATH_MAX], where[PATH_MAX + 64];
+    int v2;
+    if (CPU_COUNT(&down) > 0 && find_cpuset_root(root, sizeof root, &v2) == 0 && !v2 &&
+        v1_holder(root, 0, &down, where, sizeof where)) {
+        snprintf(err, errlen,
+                 "CPU hotplug is not safe here: the cgroup v1 cpuset %s would lose the CPUs "
+                 "for good; use the affinity or cpuset method",
+                 where);
+        return -1;
     }
     /* Up first, so we never run on fewer CPUs than either list. */
     for (int i = 1; i < MAXCPU; i++) {
