@@ -29,7 +29,7 @@ static const struct optdef micro_opts[] = {
     {"tasks", OPT_STR, "1,all", "task counts: list/ranges as in the sweep, all = allowed CPUs"},
     {"mode", OPT_CHOICE, "both", "run tasks as processes, threads or both", "process|thread|both"},
     {"cpus", OPT_STR, NULL,
-     "CPU ids the tasks are bound to, task i on the i-th (default: all "
+     "CPU ids like 0-3,6; task i is bound to the i-th, wrapping round (default: all "
      "allowed)"},
     {"warmup", OPT_NUM, "0.2", "seconds run before sampling", NULL, 0, 3600},
     {"samples", OPT_INT, "5", "samples per point", NULL, 1, 100000},
@@ -90,6 +90,8 @@ static int pick_tests(char **words, int nwords, const struct micro_test **out, i
     for (int w = 0; w < nwords; w++) {
         char *dup = xstrdup(words[w]), *save = NULL;
         for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            tok += strspn(tok, " \t"); /* "getppid1, open1" from a config file */
+            tok[strcspn(tok, " \t")] = '\0';
             const struct micro_test *t = micro_find(tok);
             if (!t || n >= max) {
                 struct sbuf b = {0};
