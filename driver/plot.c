@@ -796,7 +796,8 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
         for (size_t t = 0; t < c->k; t++) {
             const struct stats_summary *s = &c->tp[t];
             char ci[64];
-            snprintf(ci, sizeof ci, "%.1f..%.1f", s->ci_lo, s->ci_hi);
+            /* Throughput is never negative: a wide interval is shown cut at 0. */
+            snprintf(ci, sizeof ci, "%.1f..%.1f", fmax(0, s->ci_lo), s->ci_hi);
             double sp = stats_speedup(c->n, c->x, t), ef = stats_efficiency(c->n, c->x, t);
             sbuf_printf(txt, "c%-3zu %7g %10.1f %23s %8.2f %5.0f%% %3zu\n", i + 1, c->n[t],
                         s->median, ci, sp, ef * 100, s->n);
