@@ -446,10 +446,12 @@ void compare_sets_free(struct compare_sets *ss)
     ss->n = 0;
 }
 
-static char *fmt_value(double v)
+/* Whole numbers as such when every value of the table is whole (the
+ * reference's counts), else one decimal for throughputs. */
+static char *fmt_value(double v, int whole)
 {
     char b[64];
-    if (v == floor(v) && fabs(v) < 1e15)
+    if (whole && fabs(v) < 1e15)
         snprintf(b, sizeof b, "%.0f", v);
     else if (fabs(v) >= 100)
         snprintf(b, sizeof b, "%.1f", v);
@@ -550,6 +552,13 @@ void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct
             memcpy(keys[t->nrows++], s->pts[p].f, sizeof keys[0]);
         }
     }
+    int whole = 1;
+    for (size_t a = 0; a < m && whole; a++)
+        for (size_t q = 0; q < ss->s[idx[a]].n && whole; q++) {
+            const struct compare_point *cp = &ss->s[idx[a]].pts[q];
+            double v = cp->n ? stats_median(cp->v, cp->n) : 0;
+            whole = v == floor(v);
+        }
     t->cell = xcalloc(t->nrows * t->ncols + 1, sizeof *t->cell);
     const struct compare_point **pt = xcalloc(m, sizeof *pt);
     double *med = xcalloc(m, sizeof *med);
@@ -565,7 +574,7 @@ void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct
                 pt[a] = NULL;
             if (pt[a])
                 med[a] = stats_median(pt[a]->v, pt[a]->n);
-            row[c++] = pt[a] ? fmt_value(med[a]) : xstrdup("N/A");
+            row[c++] = pt[a] ? fmt_value(med[a], whole) : xstrdup("N/A");
         }
         for (size_t a = 0; a < m; a++)
             for (size_t b = a + 1; b < m; b++) {
