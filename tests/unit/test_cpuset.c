@@ -395,11 +395,12 @@ static void killed_holder(int sig, int keeper)
         char err[512] = "E";
         int zero[] = {0};
         struct cpuset_ctl *c = cpuset_open(CPU_HOTPLUG, err + 1, sizeof err - 1);
-        if (c && cpuset_apply(c, NULL, 0, zero, 1, err + 1, sizeof err - 1) == 0)
+        if (c && cpuset_apply(c, NULL, 0, zero, 1, err + 1, sizeof err - 1) == 0) {
             strcpy(err, "ok");
-        if (keeper && fork() == 0)
-            for (;;)
-                pause();
+            if (keeper && fork() == 0)
+                for (;;)
+                    pause();
+        }
         if (write(rep[1], err, strlen(err)) < 0)
             _exit(1);
         for (;;)
@@ -411,7 +412,7 @@ static void killed_holder(int sig, int keeper)
     close(rep[0]);
     msg[n > 0 ? n : 0] = 0;
     if (strcmp(msg, "ok")) {
-        kill(pid, SIGKILL);
+        kill(-pid, SIGKILL);
         waitpid(pid, NULL, 0);
         assert_true(wait_online(online_list, 5) >= 0);
         if (strstr(msg, "hotplug is not")) {
