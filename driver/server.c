@@ -491,13 +491,19 @@ static void pq_quote(char *out, size_t n, const char *v)
     out[o] = '\0';
 }
 
-static PGconn *pg_admin_connect(const struct server *s, const char *user, const char *pw)
+static PGconn *pg_admin_connect_db(const struct server *s, const char *user, const char *pw,
+                                   const char *db)
 {
     char host[PATH_MAX * 2 + 3], ci[PATH_MAX * 2 + 256];
     pq_quote(host, sizeof host, s->socket_dir);
-    snprintf(ci, sizeof ci, "host=%s port=%d user=%s password=%s dbname=postgres connect_timeout=5",
-             host, s->port, user, pw ? pw : "");
+    snprintf(ci, sizeof ci, "host=%s port=%d user=%s password=%s dbname=%s connect_timeout=5",
+             host, s->port, user, pw ? pw : "", db);
     return PQconnectdb(ci);
+}
+
+static PGconn *pg_admin_connect(const struct server *s, const char *user, const char *pw)
+{
+    return pg_admin_connect_db(s, user, pw, "postgres");
 }
 
 static int pg_ping(const struct server *s)
@@ -615,6 +621,18 @@ static int pg_setup(struct server *s, const char *superpw, char *err, size_t err
             return -1;
         }
         PQclear(r);
+    }
+    PQfinish(c);
+    /* pg_stat_statements in sbtest, readable by sbtest: with
+     * --conf shared_preload_libraries=pg_stat_statements a test can check
+     * what the server executed against what dbscale reports. Only the
+     * superuser can create it, and only now does anyone know its password. */
+    c = pg_admin_connect_db(s, "postgres", superpw, s->db);
+    if (PQstatus(c) == CONNECTION_OK) {
+        char grant[160];
+        snprintf(grant, sizeof grant, "GRANT pg_read_all_stats TO %s", s->user);
+        PQclear(PQexec(c, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"));
+        PQclear(PQexec(c, grant));
     }
     PQfinish(c);
     return 0;

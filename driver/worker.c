@@ -60,6 +60,7 @@ struct loop {
     int ncodes;
     struct pool *pool;
     pthread_t th;
+    int joined;
     int ep;
     struct conn **conns;
     int n, active, timers;
@@ -615,10 +616,11 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
             next_report += (uint64_t)(ri * 1e9);
         }
         int done = 1;
-        for (int i = 0; i < nl; i++)
-            done &= pthread_tryjoin_np(loops[i].th, NULL) == 0 ? (loops[i].th = 0, 1)
-                    : loops[i].th == 0                         ? 1
-                                                               : 0;
+        for (int i = 0; i < nl; i++) {
+            if (!loops[i].joined && pthread_tryjoin_np(loops[i].th, NULL) == 0)
+                loops[i].joined = 1;
+            done &= loops[i].joined;
+        }
         if (done)
             break;
         if (p->end && now >= p->end && have_ru0 && !out->time_s) {

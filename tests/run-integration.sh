@@ -8,6 +8,7 @@ pass=0 failn=0 skip=0 failed=""
 for t in "$here"/integration/*.sh; do
     [ -e "$t" ] || continue
     name=$(basename "$t" .sh)
+    [ "$name" = lib ] && continue # sourced by the tests, not one itself
     if [ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ]; then continue; fi
     start=$(date +%s)
     log=$(mktemp /tmp/dbscale-it-XXXXXX.log)

@@ -1,0 +1,70 @@
+#!/bin/sh
+# dbscale sweep on real PostgreSQL: a short sweep with cpus=1,all writes
+# complete results (rows, labels, metadata); while the 1-CPU part runs every
+# server task reads Cpus_allowed_list 0 in /proc; SIGINT keeps the finished
+# levels, exits 130 and removes the throwaway server.
+. "$(dirname "$0")/lib.sh" "$1"
+need_engine pgsql
+ncpu=$(nproc)
+work=$(mktemp -d)
+trap 'rm -rf "$work"; stop_server' EXIT
+
+# 1. external server, cpus=1 then all; sample the mask during the 1-CPU part
+start_server pgsql
+out=$work/r1
+"$DBSCALE" sweep oltp_point_select $SERVER_OPTS --server=external --prepare=on \
+    --cpus=1,all --threads=1,2 --repeats=1 --time=1.5 --tables=1 --table-size=1000 \
+    --out "$out" >"$work/log1" 2>&1 &
+sweep=$!
+# wait for the first level to be under way, then read every server task's mask
+i=0
+while [ $i -lt 100 ] && ! grep -q "levels" "$work/log1"; do sleep 0.1; i=$((i + 1)); done
+sleep 0.5
+masks=$(for p in $(server_all_pids); do
+    for t in /proc/$p/task/*; do sed -n 's/^Cpus_allowed_list:\s*//p' "$t/status" 2>/dev/null; done
+done | sort -u)
+wait $sweep || fail "sweep failed: $(cat "$work/log1")"
+expect_eq "server tasks' CPUs during the 1-CPU part" "$masks" 0
+rows=$(tail -n +2 "$out/results.csv" | wc -l)
+k=$((ncpu > 1 ? 2 : 1))
+expect_eq "results rows (cpu counts x threads)" "$rows" $((k * 2))
+head -1 "$out/results.csv" | grep -q '^engine,workload,variant,cpus,threads,repeat,' ||
+    fail "results.csv header: $(head -1 "$out/results.csv")"
+grep -q '^pgsql,oltp_point_select,smp-k1,1,1,1,' "$out/results.csv" ||
+    fail "no smp-k1 row: $(cat "$out/results.csv")"
+if [ "$ncpu" -gt 1 ]; then
+    grep -q "^pgsql,oltp_point_select,smp-k$ncpu,$ncpu,2,1," "$out/results.csv" ||
+        fail "no smp-k$ncpu row: $(cat "$out/results.csv")"
+fi
+for key in dbscale_version git_commit kernel cmdline cpu_model cpus_online server_version \
+    shared_buffers max_connections started ended options; do
+    grep -q "\"$key\"" "$out/meta.json" || fail "meta.json lacks $key"
+done
+grep -q '"ended": ""' "$out/meta.json" && fail "meta.json has no end time"
+grep -qi password "$out/meta.json" "$out/results.csv" && fail "a password field reached the results"
+# after the sweep the server has every CPU again
+masks=$(for p in $(server_all_pids); do sed -n 's/^Cpus_allowed_list:\s*//p' /proc/$p/status; done | sort -u)
+expect_eq "server CPUs after the sweep" "$masks" "$(cat /sys/devices/system/cpu/online)"
+grep -q "peak" "$work/log1" || fail "no summary table: $(cat "$work/log1")"
+stop_server
+
+# 2. managed server, SIGINT after the first finished level
+out=$work/r2
+"$DBSCALE" sweep oltp_point_select --db-driver=pgsql --threads=1,2,4,8 --repeats=3 --time=1 \
+    --tables=1 --table-size=1000 --out "$out" >"$work/log2" 2>&1 &
+sweep=$!
+i=0
+while [ $i -lt 300 ] && ! [ -s "$out/results.csv" ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$out/results.csv" ] || { kill $sweep; fail "no level finished: $(cat "$work/log2")"; }
+kill -INT $sweep
+wait $sweep
+rc=$?
+expect_eq "exit code after SIGINT" $rc 130
+rows=$(tail -n +2 "$out/results.csv" | wc -l)
+[ "$rows" -ge 1 ] && [ "$rows" -lt 12 ] || fail "kept $rows rows after SIGINT"
+grep -q "interrupted" "$work/log2" || fail "no interrupt message: $(cat "$work/log2")"
+sdir=$(sed -n 's/.*server.*running.*dir \(.*\)$/\1/p' "$work/log2")
+sleep 0.5
+left=$(ps -eo args | grep -c "[p]ostgres.*$out" || true)
+expect_eq "postgres processes left" "$left" 0
+echo "sweep ok: masks verified, $rows level(s) kept after SIGINT"
