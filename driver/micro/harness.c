@@ -520,3 +520,12 @@ int micro_file(struct micro_task *t, const char *name, size_t size)
     }
     return fd;
 }
+
+int micro_make(struct micro_task *t, const char *name, size_t size)
+{
+    int fd = micro_file(t, name, size);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    return 0;
+}

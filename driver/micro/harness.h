@@ -54,6 +54,8 @@ void micro_path(const struct micro_task *t, char *buf, size_t len, const char *n
 /* Create dir/name (a %d in name is the task id) holding size zero bytes, written
  * not sparse; returns an O_RDWR fd, or -1 with t->err set. */
 int micro_file(struct micro_task *t, const char *name, size_t size);
+/* micro_file, then close it: a file for setup or prepare to leave behind. 0 or -1. */
+int micro_make(struct micro_task *t, const char *name, size_t size);
 /* open(dir/name, flags, 0644) (a %d in name is the task id); fd or -1 + t->err. */
 int micro_open(struct micro_task *t, const char *name, int flags);
 /* Start fn(arg) as a helper on the task's CPU: a sibling process in process

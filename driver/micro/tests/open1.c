@@ -8,10 +8,8 @@
 
 static int setup(struct micro_task *t)
 {
-    int fd = micro_file(t, "open1.%d", 0);
-    if (fd < 0)
+    if (micro_make(t, "open1.%d", 0) < 0)
         return -1;
-    close(fd);
     micro_path(t, t->path, sizeof t->path, "open1.%d");
     return 0;
 }

@@ -12,10 +12,8 @@ static int setup(struct micro_task *t)
     micro_path(t, d, sizeof d, "open2.%d");
     if (mkdir(d, 0755) < 0)
         return micro_fail(t, "mkdir");
-    int fd = micro_file(t, "open2.%d/f", 0);
-    if (fd < 0)
+    if (micro_make(t, "open2.%d/f", 0) < 0)
         return -1;
-    close(fd);
     micro_path(t, t->path, sizeof t->path, "open2.%d/f");
     return 0;
 }

@@ -9,11 +9,7 @@
 
 static int prepare(struct micro_task *t)
 {
-    int fd = micro_file(t, "shared", FILESIZE);
-    if (fd < 0)
-        return -1;
-    close(fd);
-    return 0;
+    return micro_make(t, "shared", FILESIZE);
 }
 
 static int setup(struct micro_task *t)

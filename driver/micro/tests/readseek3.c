@@ -7,11 +7,7 @@
 
 static int prepare(struct micro_task *t)
 {
-    int fd = micro_file(t, "shared", (size_t)t->ntasks * 4096);
-    if (fd < 0)
-        return -1;
-    close(fd);
-    return 0;
+    return micro_make(t, "shared", (size_t)t->ntasks * 4096);
 }
 
 static int setup(struct micro_task *t)

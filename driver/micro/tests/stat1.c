@@ -6,10 +6,8 @@
 
 static int setup(struct micro_task *t)
 {
-    int fd = micro_file(t, "stat1.%d", 0);
-    if (fd < 0)
+    if (micro_make(t, "stat1.%d", 0) < 0)
         return -1;
-    close(fd);
     micro_path(t, t->path, sizeof t->path, "stat1.%d");
     return 0;
 }

@@ -7,11 +7,7 @@
 
 static int prepare(struct micro_task *t)
 {
-    int fd = micro_file(t, "shared", 0);
-    if (fd < 0)
-        return -1;
-    close(fd);
-    return 0;
+    return micro_make(t, "shared", 0);
 }
 
 static int setup(struct micro_task *t)
