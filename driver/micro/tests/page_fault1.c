@@ -32,7 +32,8 @@ static int loop(struct micro_task *t, volatile uint64_t *it)
 
 const struct micro_test micro_test_page_fault1 = {
     "page_fault1",
-    "write faults on 128 MB anonymous memory; unit: one page fault (one write per 4 KB page)",
+    "write faults on 128 MB anonymous memory; unit: one 4 KB page written (a fault each, unless "
+    "the kernel maps a large folio at once)",
     0,
     NULL,
     setup,

@@ -33,8 +33,8 @@ static int loop(struct micro_task *t, volatile uint64_t *it)
 
 const struct micro_test micro_test_page_fault2 = {
     "page_fault2",
-    "write faults on a private mapping of the task's own 128 MB file; unit: one page fault (one "
-    "write per 4 KB page)",
+    "write faults on a private mapping of the task's own 128 MB file; unit: one 4 KB page "
+    "written (a fault each, unless the kernel maps a large folio at once)",
     0,
     NULL,
     setup,
