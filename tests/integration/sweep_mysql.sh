@@ -1,0 +1,31 @@
+#!/bin/sh
+# dbscale sweep on a managed (throwaway) MariaDB with cpus=1,all and a small
+# kernel baseline: results.csv has every level labelled, micro.csv holds the
+# baseline rows labelled with the same variants, meta.json names the server,
+# and no mariadbd is left behind.
+. "$(dirname "$0")/lib.sh" "$1"
+need_engine mysql
+ncpu=$(nproc)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=$work/r
+"$DBSCALE" sweep oltp_read_write --db-driver=mysql --cpus=1,all --threads=1,2 --repeats=1 \
+    --time=1 --tables=1 --table-size=1000 --baseline=getppid1 --out "$out" >"$work/log" 2>&1 ||
+    fail "sweep failed: $(cat "$work/log")"
+k=$((ncpu > 1 ? 2 : 1))
+rows=$(tail -n +2 "$out/results.csv" | wc -l)
+expect_eq "results rows" "$rows" $((k * 2))
+grep -q '^mysql,oltp_read_write,smp-k1,1,' "$out/results.csv" || fail "no smp-k1 rows"
+grep -q '"engine": "mysql"' "$out/meta.json" || fail "meta.json engine"
+grep -q '"innodb_buffer_pool_size"' "$out/meta.json" || fail "meta.json lacks InnoDB settings"
+grep -q 'MariaDB' "$out/meta.json" || fail "meta.json lacks the server version"
+[ -s "$out/micro.csv" ] || fail "no micro.csv from --baseline"
+grep -q '^getppid1,' "$out/micro.csv" || fail "no getppid1 rows: $(cat "$out/micro.csv")"
+grep -q ',smp-k1$' "$out/micro.csv" || fail "baseline rows not labelled smp-k1: $(cat "$out/micro.csv")"
+if [ "$ncpu" -gt 1 ]; then
+    grep -q ",smp-k$ncpu\$" "$out/micro.csv" || fail "baseline rows not labelled smp-k$ncpu"
+fi
+sleep 0.5
+left=$(ps -eo args | grep -c "[m]ariadbd.*dbscale" || true)
+expect_eq "mariadbd left running" "$left" 0
+echo "mysql sweep ok: $rows levels, baseline stored"
