@@ -46,6 +46,39 @@ grep -qi password "$out/meta.json" "$out/results.csv" && fail "a password field 
 masks=$(for p in $(server_all_pids); do sed -n 's/^Cpus_allowed_list:\s*//p' /proc/$p/status; done | sort -u)
 expect_eq "server CPUs after the sweep" "$masks" "$(cat /sys/devices/system/cpu/online)"
 grep -q "peak" "$work/log1" || fail "no summary table: $(cat "$work/log1")"
+
+# 1b. the cpuset method (a cgroup) and the client on the CPUs the server lacks
+if [ "$ncpu" -gt 1 ] && [ "$(id -u)" -eq 0 ]; then
+    out=$work/r1b
+    "$DBSCALE" sweep oltp_point_select $SERVER_OPTS --server=external --cpu-method=cpuset \
+        --client-cpus=rest --cpus=1 --threads=2 --repeats=1 --time=2 --tables=1 \
+        --table-size=1000 --out "$out" >"$work/log1b" 2>&1 &
+    sweep=$!
+    i=0
+    while [ $i -lt 100 ] && ! grep -q "levels" "$work/log1b"; do sleep 0.1; i=$((i + 1)); done
+    sleep 0.7
+    masks=$(for p in $(server_all_pids); do
+        for t in /proc/$p/task/*; do sed -n 's/^Cpus_allowed_list:\s*//p' "$t/status" 2>/dev/null; done
+    done | sort -u)
+    cg=$(grep -h cpuset "/proc/$SERVER_PID/cgroup" | sed 's/.*://')
+    wait $sweep
+    rc=$?
+    if grep -q "cpuset" "$work/log1b" && [ $rc -ne 0 ]; then
+        echo "cpuset method unavailable here: $(tail -1 "$work/log1b")"
+    else
+        [ $rc -eq 0 ] || fail "cpuset sweep failed: $(cat "$work/log1b")"
+        expect_eq "server CPUs under the cpuset method" "$masks" 0
+        case $cg in *dbscale*) ;; *) fail "server was not in a dbscale cgroup: '$cg'" ;; esac
+        row=$(tail -n 1 "$out/results.csv")
+        # client_cpus,server_cpus,shared_cpus,disturbed are the last four columns
+        tail4=$(echo "$row" | awk -F, '{print $(NF-3) "," $(NF-2) "," $(NF-1)}')
+        rest=1
+        [ "$ncpu" -gt 2 ] && rest="1-$((ncpu - 1))"
+        expect_eq "client/server CPUs and sharing with --client-cpus=rest" "$tail4" "$rest,0,0"
+        cgafter=$(grep -h cpuset "/proc/$SERVER_PID/cgroup" | sed 's/.*://')
+        case $cgafter in *dbscale*) fail "server still in the dbscale cgroup after the sweep" ;; esac
+    fi
+fi
 stop_server
 
 # 2. managed server, SIGINT after the first finished level
