@@ -397,6 +397,31 @@ int oltp_cleanup(const struct oltp_setup *s, FILE *log, char *err, size_t errlen
     return for_each_table(s, cleanup_table, log, err, errlen);
 }
 
+int oltp_check_connections(const struct oltp_setup *s, long long threads, char *err, size_t errlen)
+{
+    struct db_error e = {0};
+    struct db_conn *c = s->ops->connect(&s->targets[0], &e);
+    if (!c)
+        return 0;
+    int pg = s->ops == &db_pgsql_ops;
+    char *v = s->ops->query_value(c, pg ? "SHOW max_connections" : "SELECT @@max_connections", &e);
+    /* PostgreSQL keeps superuser_reserved_connections (3) out of reach */
+    char *r = pg ? s->ops->query_value(c, "SHOW superuser_reserved_connections", &e) : NULL;
+    long long limit = v ? atoll(v) - (r ? atoll(r) : 0) : -1;
+    free(v);
+    free(r);
+    s->ops->close(c);
+    if (limit > 0 && threads + 1 > limit) {
+        snprintf(err, errlen,
+                 "%lld threads need %lld connections (plus one for dbscale's own queries) but "
+                 "the server accepts %lld (max_connections); raise max_connections or lower "
+                 "--threads",
+                 threads, threads, limit);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- the verbs ---- */
 
 static struct pool *volatile running_pool;
@@ -477,8 +502,11 @@ int oltp_main(const char *verb, int argc, char **argv)
         }
         s.wcfg.report_out = rep;
         int threads = (int)opts_int(&o, "threads");
-        struct pool *p = pool_open(&s.wcfg, threads, err, sizeof err);
-        if (!p) {
+        struct pool *p = NULL;
+        if (oltp_check_connections(&s, threads, err, sizeof err) < 0) {
+            fprintf(stderr, "dbscale run: %s\n", err);
+            rc = EXIT_USAGE;
+        } else if (!(p = pool_open(&s.wcfg, threads, err, sizeof err))) {
             fprintf(stderr, "dbscale run: %s\n", err);
             rc = EXIT_RUNTIME;
         } else {

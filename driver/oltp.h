@@ -40,6 +40,11 @@ int oltp_prepare(const struct oltp_setup *s, FILE *log, char *err, size_t errlen
 /* Drop the tables prepare created. */
 int oltp_cleanup(const struct oltp_setup *s, FILE *log, char *err, size_t errlen);
 
+/* Refuse, before any level runs, more connections than the server accepts:
+ * -1 with a message naming max_connections. 0 when they fit or the limit
+ * cannot be read (the connections will then say why). */
+int oltp_check_connections(const struct oltp_setup *s, long long threads, char *err, size_t errlen);
+
 /* "oltp_read_only", "/usr/share/sysbench/oltp_read_only.lua" -> "oltp_read_only" */
 const char *oltp_workload_name(const char *arg, char *buf, size_t len);
 

@@ -318,20 +318,6 @@ static void read_settings(struct sweep *w)
     w->s.ops->close(c);
 }
 
-static int max_connections(struct sweep *w)
-{
-    struct db_error e = {0};
-    struct db_conn *c = w->s.ops->connect(&w->s.targets[0], &e);
-    if (!c)
-        return -1;
-    char *v = w->s.ops->query_value(
-        c, w->s.ops == &db_pgsql_ops ? "SHOW max_connections" : "SELECT @@max_connections", &e);
-    int n = v ? atoi(v) : -1;
-    free(v);
-    w->s.ops->close(c);
-    return n;
-}
-
 static int start_managed(struct sweep *w, char *err, size_t errlen)
 {
     enum server_engine e = w->s.ops == &db_pgsql_ops ? SERVER_PGSQL : SERVER_MYSQL;
@@ -684,13 +670,9 @@ int sweep_main(int argc, char **argv)
     }
     int want_prepare = opts_isset(&w.o, "prepare") ? opts_bool(&w.o, "prepare") : w.managed;
     long long maxt = w.maxthreads;
-    int mc = max_connections(&w);
-    if (mc > 0 && maxt + 3 > mc) {
-        fprintf(stderr,
-                "dbscale sweep: --threads goes up to %lld but the server allows "
-                "max_connections=%d (a few are reserved); raise it (--server-conf "
-                "max_connections=N on a managed server) or lower --threads\n",
-                maxt, mc);
+    if (oltp_check_connections(&w.s, maxt, err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale sweep: %s%s\n", err,
+                w.managed ? " (--server-conf max_connections=N raises it here)" : "");
         rc = EXIT_USAGE;
         goto cleanup;
     }
