@@ -6,16 +6,60 @@
  * per graph that loads the matching graphs/NAME.gp (copied beside it, so a
  * user can edit and re-run `gnuplot NAME.gp` by hand), the images, and the
  * statistics table as summary.md and summary.csv.
+ *
+ * The types below are what plot.c computes and plot_gp.c (plot_gp.h) draws.
  */
 #ifndef DBSCALE_PLOT_H
 #define DBSCALE_PLOT_H
 
 #include <stddef.h>
 
-#include "util.h"
+#include "results.h"
+#include "stats.h"
 
-/* Run gnuplot on script (with fmt set to format) in directory dir, its
- * stderr captured. 0, or -1 with gnuplot's complaint in err. */
-int plot_gnuplot(const char *dir, const char *script, const char *format, char *err, size_t errlen);
+#define PLOT_MAXPTS   64
+#define PLOT_MAXMICRO 8
+
+/* One results directory given on the command line. */
+struct plot_dir {
+    char path[512], name[64];
+    char host[64], kernel[96], server[64]; /* from meta.json, "" when absent */
+    struct result_set rs;
+};
+
+/* One curve: the points of one (directory, engine, workload, variant, cpus),
+ * a point per client thread count, with its USL fit, peak and knee. */
+struct plot_curve {
+    int dir; /* index into plot.dirs */
+    char engine[16], workload[32], variant[32];
+    int cpus;
+    size_t k;
+    double n[PLOT_MAXPTS], x[PLOT_MAXPTS]; /* threads, median throughput */
+    struct stats_summary tp[PLOT_MAXPTS];
+    double p50[PLOT_MAXPTS], p95[PLOT_MAXPTS], p99[PLOT_MAXPTS];
+    int fit_ok;
+    struct stats_usl usl;
+    size_t peak, knee;
+    char label[256];
+};
+
+/* A kernel baseline curve from micro.csv: tasks and median ops/s. */
+struct plot_micro {
+    char label[160];
+    size_t k;
+    double n[PLOT_MAXPTS], x[PLOT_MAXPTS];
+};
+
+/* Everything a plot run draws, filled by plot.c, drawn by plot_gp.c. */
+struct plot {
+    const char *out; /* the out directory */
+    struct plot_dir *dirs;
+    size_t ndirs;
+    struct plot_curve *c;
+    size_t nc;
+    struct plot_micro mc[PLOT_MAXMICRO];
+    size_t nmc;
+    char subtitle[512];
+};
 
 #endif

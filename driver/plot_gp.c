@@ -1,0 +1,598 @@
+/*
+ * plot_gp.c - the gnuplot plumbing of `dbscale plot`: the curves that plot.c
+ * computed become data files, a small generated script per graph, and the
+ * pictures gnuplot draws from them.
+ *
+ * The one idea: gnuplot only draws. Each graph is graphs/NAME.gp (the style,
+ * copied into the out directory) loaded by a generated NAME.gp that does no
+ * more than name the data files, labels and axis ranges, so a user can edit
+ * a style and re-run `gnuplot NAME.gp` by hand and get the same picture.
+ *
+ * Never decide here what a curve is or compute a statistic of its own (the
+ * numbers come from struct plot_curve), and never silently make a broken
+ * picture: gnuplot's stderr is captured, an error in it fails the graph with
+ * its message, and an image gnuplot did not make is an error too.
+ */
+#include "plot_gp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "stats.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* ---- files ---- */
+
+int plot_gp_write(const char *dir, const char *name, const struct sbuf *b)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    int rc = write_file_atomic(path, b->s ? b->s : "", b->len);
+    if (rc < 0)
+        warnx_("cannot write %s: %s", path, strerror(-rc));
+    return rc;
+}
+
+static void gp_str(struct sbuf *b, const char *s)
+{
+    sbuf_add(b, "\"", 1);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\' || *s == '@')
+            sbuf_add(b, "\\", 1);
+        sbuf_add(b, s, 1);
+    }
+    sbuf_add(b, "\"", 1);
+}
+
+static void gp_array(struct sbuf *b, const char *name, char **v, size_t n)
+{
+    sbuf_printf(b, "array %s[%zu] = [", name, n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            sbuf_add(b, ", ", 2);
+        gp_str(b, v[i]);
+    }
+    if (!n)
+        gp_str(b, "");
+    sbuf_add(b, "]\n", 2);
+}
+
+int plot_gp_data(const struct plot *p)
+{
+    for (size_t i = 0; i < p->nc; i++) {
+        const struct plot_curve *c = &p->c[i];
+        struct sbuf b = {0};
+        sbuf_printf(&b,
+                    "# %s\n# 1 threads, 2 median tps, 3 min, 4 max, 5 mean, 6 ci95_lo, "
+                    "7 ci95_hi, 8 speedup, 9 efficiency, 10 p50 ms, 11 p95 ms, 12 p99 ms, "
+                    "13 ideal linear tps, 14 repeats\n",
+                    c->label);
+        for (size_t t = 0; t < c->k; t++)
+            sbuf_printf(&b, "%g %.3f %.3f %.3f %.3f %.3f %.3f %.4f %.4f %.4f %.4f %.4f %.3f %zu\n",
+                        c->n[t], c->x[t], c->tp[t].min, c->tp[t].max, c->tp[t].mean, c->tp[t].ci_lo,
+                        c->tp[t].ci_hi, stats_speedup(c->n, c->x, t),
+                        stats_efficiency(c->n, c->x, t), c->p50[t], c->p95[t], c->p99[t],
+                        c->n[t] * c->x[0] / c->n[0], c->tp[t].n);
+        char name[64];
+        snprintf(name, sizeof name, "curve%02zu.dat", i + 1);
+        int rc = plot_gp_write(p->out, name, &b);
+        sbuf_free(&b);
+        if (rc < 0)
+            return -1;
+        if (!c->fit_ok)
+            continue;
+        sbuf_printf(&b, "# USL fit of %s: lambda %g sigma %g kappa %g R2 %g\n", c->label,
+                    c->usl.lambda, c->usl.sigma, c->usl.kappa, c->usl.r2);
+        double lo = c->n[0], hi = c->n[c->k - 1];
+        for (int s = 0; s <= 120; s++) {
+            double n = lo * pow(hi / lo, s / 120.0);
+            sbuf_printf(&b, "%.4f %.3f\n", n, stats_usl_eval(&c->usl, n));
+        }
+        snprintf(name, sizeof name, "curve%02zu-usl.dat", i + 1);
+        rc = plot_gp_write(p->out, name, &b);
+        sbuf_free(&b);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* x axis over a set of counts: tics at the counts, log2 when they span >= 8x. */
+static void gp_xaxis(struct sbuf *b, const double *v, size_t n)
+{
+    double lo = INFINITY, hi = 0;
+    struct sbuf xt = {0};
+    for (size_t i = 0; i < n; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            seen |= v[j] == v[i];
+        if (!seen)
+            sbuf_printf(&xt, "%s%g", xt.len ? " " : "", v[i]);
+        lo = fmin(lo, v[i]);
+        hi = fmax(hi, v[i]);
+    }
+    if (n == 0)
+        lo = 1, hi = 2;
+    int logx = lo > 0 && hi / lo >= 8;
+    if (logx)
+        sbuf_printf(b, "logx = 1\nxmin = %g\nxmax = %g\n", lo / 1.25, hi * 1.25);
+    else
+        sbuf_printf(b, "logx = 0\nxmin = %g\nxmax = %g\n", lo - (hi - lo) * 0.06 - 0.3,
+                    hi + (hi - lo) * 0.06 + 0.3);
+    sbuf_printf(b, "xt = \"%s\"\n", xt.s ? xt.s : "");
+    sbuf_free(&xt);
+}
+
+static int write_wrapper(const struct plot *p, const char *graph, const char *title,
+                         const struct sbuf *vars)
+{
+    struct sbuf b = {0};
+    sbuf_printf(&b,
+                "# %s.gp - generated by dbscale plot; the drawing is graphs/%s.gp.\n"
+                "# Re-run by hand in this directory:\n"
+                "#   gnuplot %s.gp                  (PNG)\n"
+                "#   gnuplot -e 'fmt=\"svg\"' %s.gp   (SVG)\n"
+                "name = \"%s\"\n",
+                graph, graph, graph, graph, graph);
+    sbuf_add(&b, "title_main = ", 13);
+    gp_str(&b, title);
+    sbuf_add(&b, "\nsubtitle = ", 12);
+    gp_str(&b, p->subtitle);
+    sbuf_add(&b, "\n", 1);
+    sbuf_add(&b, vars->s, vars->len);
+    sbuf_printf(&b, "load \"graphs/common.gp\"\nload \"graphs/%s.gp\"\n", graph);
+    char name[64];
+    snprintf(name, sizeof name, "%s.gp", graph);
+    int rc = plot_gp_write(p->out, name, &b);
+    sbuf_free(&b);
+    return rc;
+}
+
+/* The curves' data files and labels as gnuplot arrays. */
+static void gp_curves(struct sbuf *b, const struct plot *p, int with_fit)
+{
+    char **file = xcalloc(p->nc + 1, sizeof *file), **label = xcalloc(p->nc + 1, sizeof *label);
+    char **fit = xcalloc(p->nc + 1, sizeof *fit);
+    size_t nfit = 0;
+    struct sbuf lt = {0};
+    for (size_t i = 0; i < p->nc; i++) {
+        const struct plot_curve *c = &p->c[i];
+        file[i] = xmalloc(48);
+        snprintf(file[i], 48, "curve%02zu.dat", i + 1);
+        label[i] = xmalloc(512);
+        if (with_fit && c->fit_ok)
+            snprintf(label[i], 512, "%s; USL σ=%.3f κ=%.4f R²=%.3f", c->label, c->usl.sigma,
+                     c->usl.kappa, c->usl.r2);
+        else
+            snprintf(label[i], 512, "%s", c->label);
+        if (c->fit_ok) {
+            fit[nfit] = xmalloc(48);
+            snprintf(fit[nfit++], 48, "curve%02zu-usl.dat", i + 1);
+            sbuf_printf(&lt, "%s%zu", lt.len ? ", " : "", i + 1);
+        }
+    }
+    sbuf_printf(b, "n = %zu\n", p->nc);
+    gp_array(b, "file", file, p->nc);
+    gp_array(b, "label", label, p->nc);
+    sbuf_printf(b, "nfit = %zu\n", nfit);
+    gp_array(b, "fitfile", fit, nfit);
+    sbuf_printf(b, "array fitlt[%zu] = [%s]\n", nfit ? nfit : 1, lt.s ? lt.s : "1");
+    for (size_t i = 0; i < p->nc; i++)
+        free(file[i]), free(label[i]), free(fit[i]);
+    free(file), free(label), free(fit);
+    sbuf_free(&lt);
+}
+
+static void all_threads(const struct plot *p, double **v, size_t *n)
+{
+    *n = 0;
+    for (size_t i = 0; i < p->nc; i++)
+        *n += p->c[i].k;
+    *v = xmalloc((*n + PLOT_MAXPTS * PLOT_MAXMICRO + 1) * sizeof **v);
+    size_t k = 0;
+    for (size_t i = 0; i < p->nc; i++)
+        for (size_t t = 0; t < p->c[i].k; t++)
+            (*v)[k++] = p->c[i].n[t];
+}
+
+static char *workloads(const struct plot *p)
+{
+    static char w[160];
+    w[0] = '\0';
+    for (size_t i = 0; i < p->nc; i++) {
+        if (!p->c[i].workload[0] || strstr(w, p->c[i].workload))
+            continue;
+        size_t l = strlen(w);
+        snprintf(w + l, sizeof w - l, "%s%s", l ? ", " : "", p->c[i].workload);
+    }
+    return w;
+}
+
+/* Throughput vs CPU count: one series per (dir, engine, workload, threads),
+ * x the cpus of its curves. Colour = thread count, dash = results group; the
+ * ideal line only for each group's best series, to keep the picture legible.
+ * Returns the series count (0: fewer than two CPU counts anywhere) or -1. */
+struct cpu_series {
+    const struct plot_curve *c; /* first curve of the group */
+    double threads, cx[PLOT_MAXPTS];
+    const struct stats_summary *cs[PLOT_MAXPTS];
+    size_t m;
+    int group;
+};
+
+static int same_group(const struct plot_curve *a, const struct plot_curve *b)
+{
+    return a->dir == b->dir && !strcmp(a->engine, b->engine) && !strcmp(a->workload, b->workload);
+}
+
+static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
+{
+    struct cpu_series *se = xcalloc(p->nc * PLOT_MAXPTS + 1, sizeof *se);
+    size_t ns = 0;
+    int ngroups = 0;
+    double ths[PLOT_MAXPTS];
+    size_t nths = 0;
+    for (size_t i = 0; i < p->nc; i++) {
+        const struct plot_curve *c = &p->c[i];
+        int newgroup = 1;
+        for (size_t j = 0; j < i; j++)
+            newgroup &= !same_group(&p->c[j], c);
+        if (!newgroup)
+            continue;
+        ngroups++;
+        for (size_t j = i; j < p->nc; j++) {
+            const struct plot_curve *o = &p->c[j];
+            if (!same_group(o, c))
+                continue;
+            for (size_t u = 0; u < o->k; u++) {
+                struct cpu_series *s = NULL;
+                for (size_t q = 0; q < ns && !s; q++)
+                    if (se[q].c == c && se[q].threads == o->n[u])
+                        s = &se[q];
+                if (!s) {
+                    s = &se[ns++];
+                    s->c = c, s->threads = o->n[u], s->group = ngroups;
+                }
+                int dup = 0;
+                for (size_t a = 0; a < s->m; a++)
+                    dup |= s->cx[a] == o->cpus;
+                if (dup || s->m == PLOT_MAXPTS)
+                    continue;
+                for (size_t a = s->m++;; a--) { /* insert sorted by cpus */
+                    if (a == 0 || s->cx[a - 1] < o->cpus) {
+                        s->cx[a] = o->cpus, s->cs[a] = &o->tp[u];
+                        break;
+                    }
+                    s->cx[a] = s->cx[a - 1], s->cs[a] = s->cs[a - 1];
+                }
+            }
+        }
+    }
+    /* Keep series spanning >= 2 CPU counts; note the thread counts for colours. */
+    size_t keep = 0;
+    for (size_t q = 0; q < ns; q++) {
+        if (se[q].m < 2)
+            continue;
+        se[keep++] = se[q];
+        int seen = 0;
+        for (size_t a = 0; a < nths; a++)
+            seen |= ths[a] == se[q].threads;
+        if (!seen && nths < PLOT_MAXPTS)
+            ths[nths++] = se[q].threads;
+    }
+    ns = keep;
+    qsort(ths, nths, sizeof *ths, cmp_double);
+    struct sbuf files = {0}, labels = {0}, lts = {0}, dts = {0}, ideal = {0};
+    double xs[PLOT_MAXPTS];
+    size_t nx = 0;
+    *ymax = 0;
+    int rc = (int)ns;
+    for (size_t q = 0; q < ns && rc >= 0; q++) {
+        struct cpu_series *s = &se[q];
+        const struct plot_curve *c = s->c;
+        /* best = highest median at the most CPUs within its group */
+        int best = 1;
+        for (size_t r = 0; r < ns; r++)
+            if (se[r].group == s->group && se[r].cs[se[r].m - 1]->median > s->cs[s->m - 1]->median)
+                best = 0;
+        struct sbuf d = {0};
+        sbuf_printf(&d,
+                    "# %s %s %s, %g client threads\n"
+                    "# 1 cpus, 2 median tps, 3 min, 4 max, 5 ideal linear tps\n",
+                    p->dirs[c->dir].name, c->engine, c->workload, s->threads);
+        for (size_t a = 0; a < s->m; a++) {
+            sbuf_printf(&d, "%g %.3f %.3f %.3f %.3f\n", s->cx[a], s->cs[a]->median, s->cs[a]->min,
+                        s->cs[a]->max, s->cx[a] * s->cs[0]->median / s->cx[0]);
+            *ymax = fmax(*ymax, s->cs[a]->max);
+            int seen = 0;
+            for (size_t r = 0; r < nx; r++)
+                seen |= xs[r] == s->cx[a];
+            if (!seen && nx < PLOT_MAXPTS)
+                xs[nx++] = s->cx[a];
+        }
+        char name[64];
+        snprintf(name, sizeof name, "cpus%02zu.dat", q + 1);
+        if (plot_gp_write(p->out, name, &d) < 0)
+            rc = -1;
+        sbuf_free(&d);
+        size_t colour = 0;
+        while (colour < nths && ths[colour] != s->threads)
+            colour++;
+        const char *sep = q ? ", " : "";
+        sbuf_printf(&files, "%s\"%s\"", sep, name);
+        sbuf_printf(&lts, "%s%zu", sep, colour + 1);
+        sbuf_printf(&dts, "%s%d", sep, s->group);
+        sbuf_printf(&ideal, "%s%d", sep, best);
+        char label[256];
+        snprintf(label, sizeof label, "%s%s%s%s, %g thread%s%s", c->engine,
+                 p->dirs[c->dir].server[0] ? " (" : "", p->dirs[c->dir].server,
+                 p->dirs[c->dir].server[0] ? ")" : "", s->threads, s->threads == 1 ? "" : "s",
+                 best ? " (with ideal)" : "");
+        sbuf_add(&labels, sep, strlen(sep));
+        gp_str(&labels, label);
+    }
+    if (rc > 0) {
+        sbuf_printf(vars,
+                    "n = %zu\narray file[%zu] = [%s]\narray label[%zu] = [%s]\n"
+                    "array ltv[%zu] = [%s]\narray dtv[%zu] = [%s]\narray ideal[%zu] = [%s]\n",
+                    ns, ns, files.s, ns, labels.s, ns, lts.s, ns, dts.s, ns, ideal.s);
+        gp_xaxis(vars, xs, nx);
+    }
+    sbuf_free(&files), sbuf_free(&labels), sbuf_free(&lts), sbuf_free(&dts), sbuf_free(&ideal);
+    free(se);
+    return rc;
+}
+
+static int write_micro_data(const struct plot *p, struct sbuf *vars, double *ymax)
+{
+    struct sbuf files = {0}, labels = {0};
+    for (size_t j = 0; j < p->nmc; j++) {
+        const struct plot_micro *m = &p->mc[j];
+        struct sbuf d = {0};
+        sbuf_printf(&d, "# %s\n# 1 tasks, 2 normalised (x first point), 3 ops/s (median)\n",
+                    m->label);
+        for (size_t t = 0; t < m->k; t++) {
+            double s = stats_speedup(m->n, m->x, t);
+            *ymax = fmax(*ymax, s);
+            sbuf_printf(&d, "%g %.4f %.1f\n", m->n[t], s, m->x[t]);
+        }
+        char name[64];
+        snprintf(name, sizeof name, "micro%02zu.dat", j + 1);
+        int rc = plot_gp_write(p->out, name, &d);
+        sbuf_free(&d);
+        if (rc < 0)
+            return -1;
+        sbuf_printf(&files, "%s\"%s\"", j ? ", " : "", name);
+        sbuf_add(&labels, j ? ", " : "", j ? 2 : 0);
+        gp_str(&labels, m->label);
+    }
+    sbuf_printf(vars, "m = %zu\narray mfile[%zu] = [%s]\narray mlabel[%zu] = [%s]\n", p->nmc,
+                p->nmc, files.s, p->nmc, labels.s);
+    sbuf_free(&files);
+    sbuf_free(&labels);
+    return 0;
+}
+
+/* ---- gnuplot ---- */
+
+int plot_gp_run(const char *dir, const char *script, const char *format, char *err, size_t errlen)
+{
+    int fd[2];
+    if (pipe(fd) < 0) {
+        snprintf(err, errlen, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    char fmt[64];
+    snprintf(fmt, sizeof fmt, "fmt=\"%s\"", format);
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, errlen, "fork: %s", strerror(errno));
+        close(fd[0]), close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        dup2(null, 0);
+        dup2(null, 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        if (chdir(dir) < 0)
+            _exit(126);
+        execlp("gnuplot", "gnuplot", "-e", fmt, script, (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
+    struct sbuf msg = {0};
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(fd[0], buf, sizeof buf)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
+        if (msg.len < 16384)
+            sbuf_add(&msg, buf, (size_t)n);
+    }
+    close(fd[0]);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    int rc = 0;
+    if (code == 127)
+        snprintf(err, errlen, "gnuplot not found (install it: apt-get install gnuplot-nox)");
+    else if (code == 126)
+        snprintf(err, errlen, "cannot enter %s", dir);
+    else if (code != 0 || (msg.s && strcasestr(msg.s, "error")))
+        snprintf(err, errlen, "gnuplot failed on %s/%s (exit %d):\n%s", dir, script, code,
+                 msg.s ? msg.s : "");
+    else if (msg.s)
+        warnx_("gnuplot on %s/%s said:\n%s", dir, script, msg.s);
+    if (code != 0 || (msg.s && strcasestr(msg.s, "error")))
+        rc = -1;
+    sbuf_free(&msg);
+    return rc;
+}
+
+static int copy_script(const char *out, const char *name)
+{
+    char src[1024];
+    snprintf(src, sizeof src, "%s/graphs/%s", datadir(), name);
+    FILE *f = fopen(src, "r");
+    if (!f) {
+        warnx_("cannot read %s: %s (set DBSCALE_DATADIR to the directory holding graphs/)", src,
+               strerror(errno));
+        return -1;
+    }
+    struct sbuf b = {0};
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sbuf_add(&b, buf, n);
+    fclose(f);
+    char dst[64];
+    snprintf(dst, sizeof dst, "graphs/%s", name);
+    int rc = plot_gp_write(out, dst, &b);
+    sbuf_free(&b);
+    return rc;
+}
+
+struct graph {
+    const char *name, *title;
+    struct sbuf vars;
+};
+
+int plot_gp_graphs(const struct plot *p, const char *formats)
+{
+    struct graph g[8];
+    size_t ng = 0;
+    double *th;
+    size_t nth;
+    all_threads(p, &th, &nth);
+    double ytp = 0, ysp = 0, yef = 100, ylat = 0;
+    int have_lat = 0;
+    for (size_t i = 0; i < p->nc; i++)
+        for (size_t t = 0; t < p->c[i].k; t++) {
+            const struct plot_curve *c = &p->c[i];
+            ytp = fmax(ytp, c->tp[t].max);
+            ysp = fmax(ysp, stats_speedup(c->n, c->x, t));
+            yef = fmax(yef, 100 * stats_efficiency(c->n, c->x, t));
+            ylat = fmax(ylat, c->x[t]);
+            have_lat |= c->p50[t] > 0 && c->p95[t] > 0 && c->p99[t] > 0;
+        }
+    char title[256];
+    const char *wl = workloads(p);
+    const char *sep = wl[0] ? " - " : "";
+
+#define NEW(n_, fmt_, ...)                                                                         \
+    do {                                                                                           \
+        snprintf(title, sizeof title, fmt_, __VA_ARGS__);                                          \
+        g[ng].name = n_;                                                                           \
+        g[ng].title = xstrdup(title);                                                              \
+        memset(&g[ng].vars, 0, sizeof g[ng].vars);                                                 \
+    } while (0)
+
+    NEW("throughput", "Throughput vs client threads%s%s", sep, wl);
+    gp_curves(&g[ng].vars, p, 1);
+    gp_xaxis(&g[ng].vars, th, nth);
+    sbuf_printf(&g[ng++].vars, "ymax = %g\n", ytp * 1.1);
+
+    NEW("speedup", "Speedup vs client threads%s%s", sep, wl);
+    gp_curves(&g[ng].vars, p, 0);
+    gp_xaxis(&g[ng].vars, th, nth);
+    sbuf_printf(&g[ng++].vars, "ymax = %g\n", fmax(1.2, ysp * 1.15));
+
+    NEW("efficiency", "Parallel efficiency vs client threads%s%s", sep, wl);
+    gp_curves(&g[ng].vars, p, 0);
+    gp_xaxis(&g[ng].vars, th, nth);
+    sbuf_printf(&g[ng++].vars, "ymax = %g\n", yef * 1.1);
+
+    double ycpu;
+    NEW("cpus", "Throughput vs server CPUs, per client thread count%s%s", sep, wl);
+    int ns = write_cpus(p, &g[ng].vars, &ycpu);
+    if (ns < 0)
+        return -1;
+    if (ns > 0)
+        sbuf_printf(&g[ng++].vars, "ymax = %g\n", ycpu * 1.1);
+    else {
+        printf("(no throughput-vs-CPUs graph: the results hold a single CPU count)\n");
+        sbuf_free(&g[ng].vars);
+        free((char *)g[ng].title);
+    }
+
+    if (have_lat) {
+        NEW("latency", "Latency percentiles vs client threads%s%s", sep, wl);
+        gp_curves(&g[ng].vars, p, 0);
+        gp_xaxis(&g[ng++].vars, th, nth);
+
+        NEW("tput-latency", "Throughput vs p95 latency (labels: client threads)%s%s", sep, wl);
+        gp_curves(&g[ng].vars, p, 0);
+        sbuf_printf(&g[ng++].vars, "ymax = %g\n", ylat * 1.15);
+    } else {
+        printf("(no latency graphs: the results hold no latency percentiles)\n");
+    }
+
+    if (p->nmc > 0) {
+        double ymc = ysp;
+        NEW("baseline", "Normalised scaling: database vs kernel baseline%s%s", sep, wl);
+        gp_curves(&g[ng].vars, p, 0);
+        if (write_micro_data(p, &g[ng].vars, &ymc) < 0)
+            return -1;
+        for (size_t j = 0; j < p->nmc; j++)
+            for (size_t t = 0; t < p->mc[j].k; t++)
+                th[nth++] = p->mc[j].n[t];
+        gp_xaxis(&g[ng].vars, th, nth);
+        sbuf_printf(&g[ng++].vars, "ymax = %g\n", fmax(1.2, ymc * 1.15));
+    }
+#undef NEW
+    free(th);
+
+    int rc = copy_script(p->out, "common.gp");
+    for (size_t i = 0; i < ng && rc == 0; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.gp", g[i].name);
+        rc = copy_script(p->out, name);
+        if (rc == 0)
+            rc = write_wrapper(p, g[i].name, g[i].title, &g[i].vars);
+    }
+    char fmts[64], err[20000];
+    snprintf(fmts, sizeof fmts, "%s", formats);
+    for (size_t i = 0; i < ng && rc == 0; i++) {
+        char *save = NULL;
+        snprintf(fmts, sizeof fmts, "%s", formats);
+        for (char *f = strtok_r(fmts, ",", &save); f && rc == 0; f = strtok_r(NULL, ",", &save)) {
+            char script[64];
+            snprintf(script, sizeof script, "%s.gp", g[i].name);
+            if (plot_gp_run(p->out, script, f, err, sizeof err) < 0) {
+                warnx_("%s", err);
+                rc = -1;
+                break;
+            }
+            char img[1024];
+            struct stat st;
+            snprintf(img, sizeof img, "%s/%s.%s", p->out, g[i].name, f);
+            if (stat(img, &st) < 0 || st.st_size == 0) {
+                warnx_("gnuplot made no %s", img);
+                rc = -1;
+                break;
+            }
+            printf("graph: %s\n", img);
+        }
+    }
+    for (size_t i = 0; i < ng; i++) {
+        sbuf_free(&g[i].vars);
+        free((char *)g[i].title);
+    }
+    return rc;
+}

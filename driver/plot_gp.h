@@ -1,0 +1,26 @@
+/*
+ * plot_gp.h - the gnuplot side of `dbscale plot`: data files, generated
+ * scripts and pictures from the curves in a struct plot (plot.h).
+ */
+#ifndef DBSCALE_PLOT_GP_H
+#define DBSCALE_PLOT_GP_H
+
+#include <stddef.h>
+
+#include "plot.h"
+#include "util.h"
+
+/* Write b to DIR/NAME atomically; 0, or -errno after a warning naming it. */
+int plot_gp_write(const char *dir, const char *name, const struct sbuf *b);
+/* The curves' data files into p->out: curveNN.dat, and curveNN-usl.dat for
+ * each curve with a USL fit. 0 or -1. */
+int plot_gp_data(const struct plot *p);
+/* Every graph the curves allow, each in every format of formats ("png,svg"):
+ * the scripts copied and generated into p->out, gnuplot run, each image
+ * checked and its path printed. 0, or -1 after a warning. */
+int plot_gp_graphs(const struct plot *p, const char *formats);
+/* Run gnuplot on script (with fmt set to format) in directory dir, its
+ * stderr captured. 0, or -1 with gnuplot's complaint in err. */
+int plot_gp_run(const char *dir, const char *script, const char *format, char *err, size_t errlen);
+
+#endif
