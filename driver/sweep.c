@@ -479,7 +479,9 @@ static void fill_row(struct sweep *w, struct result_row *r, const struct level *
     snprintf(r->client_cpus, sizeof r->client_cpus, "%s", cli_list);
     snprintf(r->server_cpus, sizeof r->server_cpus, "%s", srv_list);
     r->shared_cpus = shared;
-    r->disturbed = res->reconnects > 0 || res->interrupted;
+    /* a level during which a connection was lost did not measure the server
+     * it meant to: kept, but marked */
+    r->disturbed = res->reconnects > 0 || res->lost > 0 || res->interrupted;
 }
 
 static void progress(struct sweep *w, int i, const struct level *lv, const char *variant,

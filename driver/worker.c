@@ -54,7 +54,7 @@ struct conn {
 
 struct loop {
     alignas(64) _Atomic uint64_t txns;
-    _Atomic uint64_t reads, writes, others, errors, reconnects, last_done;
+    _Atomic uint64_t reads, writes, others, errors, reconnects, lost, last_done;
     struct hist lat;
     struct err_count codes[WORKER_MAX_CODES];
     int ncodes;
@@ -307,6 +307,7 @@ static void begin_txn(struct loop *l, struct conn *c, uint64_t now)
 
 static void go_down(struct loop *l, struct conn *c, uint64_t now)
 {
+    inc(&l->lost, 1);
     unwatch(l, c);
     l->pool->cfg.ops->close(c->db);
     c->db = NULL;
@@ -459,10 +460,15 @@ static void *loop_main(void *arg)
         c->events = c->busy_ns = 0;
         c->next_arrival = now;
         c->rate = p->cfg.rate > 0 ? p->cfg.rate / p->threads : 0;
-        if (c->db)
+        if (c->db) {
             begin_txn(l, c, now);
-        else
-            l->timers++, c->st = C_DOWN, c->retry_at = now, c->down_since = now, c->backoff_ms = 50;
+        } else {
+            /* still down from an earlier level: the outage keeps its start,
+             * so --reconnect-timeout counts across levels */
+            l->timers++;
+            c->st = C_DOWN;
+            c->retry_at = now;
+        }
     }
     struct epoll_event evs[64];
     while (l->active > 0) {
@@ -663,6 +669,7 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
         out->others += get(&l->others);
         out->errors += get(&l->errors);
         out->reconnects += get(&l->reconnects);
+        out->lost += get(&l->lost);
         hist_merge(out->lat, &l->lat);
         for (int k = 0; k < l->ncodes; k++) {
             int j = 0;

@@ -49,6 +49,7 @@ struct level_result {
     int threads, loops;
     double time_s; /* the measured window */
     uint64_t txns, reads, writes, others, errors, reconnects;
+    uint64_t lost; /* connections lost during the level (some may still be down) */
     struct err_count codes[WORKER_MAX_CODES];
     int ncodes;
     struct hist *lat;                       /* transaction latency, ns */
