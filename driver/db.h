@@ -92,8 +92,10 @@ struct db_ops {
                       struct db_error *err);
     int (*bulk_row)(struct db_conn *c, const char *const *vals, int nvals, struct db_error *err);
     int (*bulk_end)(struct db_conn *c, struct db_error *err);
-    /* Blocking query; returns a malloc'd copy of row 0 column 0 ("" for no
-     * rows), NULL with err on error. For admin queries, not the hot path. */
+    /* Blocking query; returns a malloc'd copy of row 0's last column (the
+     * only one of a one-column query; the value of SHOW VARIABLES LIKE), ""
+     * for no rows, NULL with err on error. For admin queries, not the hot
+     * path. */
     char *(*query_value)(struct db_conn *c, const char *sql, struct db_error *err);
     /* The server's version string, e.g. "15.20" or "10.11.6-MariaDB". */
     const char *(*server_version)(struct db_conn *c);

@@ -769,10 +769,11 @@ static char *dbm_query_value(struct db_conn *c, const char *sql, struct db_error
     if (res) {
         MYSQL_ROW row = mysql_fetch_row(res);
         unsigned long *len = row ? mysql_fetch_lengths(res) : NULL;
-        if (row && row[0] && len) {
-            val = xmalloc(len[0] + 1);
-            memcpy(val, row[0], len[0]);
-            val[len[0]] = '\0';
+        unsigned last = mysql_num_fields(res) ? mysql_num_fields(res) - 1 : 0;
+        if (row && row[last] && len) {
+            val = xmalloc(len[last] + 1);
+            memcpy(val, row[last], len[last]);
+            val[len[last]] = '\0';
         }
         mysql_free_result(res);
     } else if (mysql_field_count(c->m) > 0) {

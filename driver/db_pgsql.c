@@ -398,8 +398,9 @@ static char *pg_query_value(struct db_conn *c, const char *sql, struct db_error 
         PQclear(r);
         return NULL;
     }
-    char *v = xstrdup(
-        s == PGRES_TUPLES_OK && PQntuples(r) > 0 && PQnfields(r) > 0 ? PQgetvalue(r, 0, 0) : "");
+    char *v = xstrdup(s == PGRES_TUPLES_OK && PQntuples(r) > 0 && PQnfields(r) > 0
+                          ? PQgetvalue(r, 0, PQnfields(r) - 1)
+                          : "");
     PQclear(r);
     return v;
 }

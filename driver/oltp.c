@@ -404,7 +404,9 @@ int oltp_check_connections(const struct oltp_setup *s, long long threads, char *
     if (!c)
         return 0;
     int pg = s->ops == &db_pgsql_ops;
-    char *v = s->ops->query_value(c, pg ? "SHOW max_connections" : "SELECT @@max_connections", &e);
+    /* SHOW, not SELECT: the check must not add to the server's Com_select */
+    char *v = s->ops->query_value(
+        c, pg ? "SHOW max_connections" : "SHOW GLOBAL VARIABLES LIKE 'max_connections'", &e);
     /* PostgreSQL keeps superuser_reserved_connections (3) out of reach */
     char *r = pg ? s->ops->query_value(c, "SHOW superuser_reserved_connections", &e) : NULL;
     long long limit = v ? atoll(v) - (r ? atoll(r) : 0) : -1;

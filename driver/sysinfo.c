@@ -59,7 +59,8 @@ void sysinfo_read(struct sysinfo_facts *f)
     gethostname(f->hostname, sizeof f->hostname - 1);
     struct utsname u;
     if (uname(&u) == 0) {
-        snprintf(f->kernel, sizeof f->kernel, "%.60s %.64s %.120s", u.sysname, u.release, u.version);
+        snprintf(f->kernel, sizeof f->kernel, "%.60s %.64s %.120s", u.sysname, u.release,
+                 u.version);
         snprintf(f->machine, sizeof f->machine, "%s", u.machine);
     }
     read_line("/proc/cmdline", f->cmdline, sizeof f->cmdline);
@@ -127,8 +128,8 @@ void sysinfo_cpu_times(struct sysinfo_cpu_times *t)
     char buf[512];
     read_line("/proc/stat", buf, sizeof buf);
     unsigned long long v[10] = {0};
-    sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
-           &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
+    sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+           &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
     t->idle = v[3] + v[4];
     t->total = 0;
     for (int i = 0; i < 8; i++) /* guest time is already inside user */
@@ -154,8 +155,7 @@ static unsigned long listen_inode(int port)
             char local[128];
             unsigned st;
             unsigned long inode;
-            if (sscanf(line, " %*d: %127s %*s %x %*s %*s %*s %*d %*d %lu", local, &st, &inode) !=
-                3)
+            if (sscanf(line, " %*d: %127s %*s %x %*s %*s %*s %*d %*d %lu", local, &st, &inode) != 3)
                 continue;
             char *colon = strrchr(local, ':');
             if (colon && st == 0x0A && (int)strtol(colon + 1, NULL, 16) == port) {
