@@ -161,6 +161,27 @@ static int validate(const struct optdef *d, const char *v, char *err, size_t err
             return -1;
         }
         return 0;
+    case OPT_COUNTS: {
+        /* "4k" scales later with a CPU count; here it only has to be a count */
+        char plain[512];
+        size_t o = 0;
+        for (const char *p = v; *p && o + 1 < sizeof plain; p++)
+            if (*p != 'k')
+                plain[o++] = *p;
+        plain[o] = '\0';
+        long long tmp[256];
+        int n = strlen(v) < sizeof plain ? parse_int_list(plain, tmp, 256) : -1;
+        for (int i = 0; i < n; i++)
+            if (tmp[i] < 1)
+                n = -1;
+        if (n <= 0) {
+            snprintf(err, errlen,
+                     "%s: --%s: '%s' is not a list of counts like 1,2,8 or 1-64 or 1-256:x2", where,
+                     d->name, v);
+            return -1;
+        }
+        return 0;
+    }
     case OPT_CHOICE:
         if (!choice_ok(d->choices, v)) {
             snprintf(err, errlen, "%s: --%s: '%s' is not one of %s", where, d->name, v, d->choices);

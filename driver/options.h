@@ -22,6 +22,7 @@ enum opt_type {
     OPT_CHOICE, /* one of choices, "a|b|c" */
     OPT_LIST,   /* may be repeated; values are joined with ',' */
     OPT_SECRET, /* free text that is never printed (passwords) */
+    OPT_COUNTS, /* counts >= 1: "1,2,8", "1-64", "1-256:x2"; "4k" = 4 x a CPU count */
 };
 
 struct optdef {

@@ -578,7 +578,7 @@ int sweep_main(int argc, char **argv)
     memcpy(defs + oltp_noptdefs, sweep_extra, sizeof sweep_extra);
     for (size_t i = 0; i < oltp_noptdefs; i++) {
         if (!strcmp(defs[i].name, "threads")) {
-            defs[i].type = OPT_STR;
+            defs[i].type = OPT_COUNTS;
             defs[i].def = "1,2,4,8";
             defs[i].help = "client thread counts: 1,2,4,8 | 1-64 | 1-256:x2";
         } else if (!strcmp(defs[i].name, "db-driver")) {

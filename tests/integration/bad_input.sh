@@ -1,0 +1,55 @@
+#!/bin/sh
+# Malformed invocations: each exits 2 with a message naming the problem, and
+# never crashes. Rows: expected exit | a word the message must contain | args.
+. "$(dirname "$0")/lib.sh" "$1"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf 'threads = 4\nbogus = 1\n' >"$work/unknown.ini"
+printf 'threads = many\n' >"$work/badval.ini"
+printf 'this line has no equals sign\n' >"$work/malformed.ini"
+printf 'engine,variant\npgsql\n' >"$work/results.csv"
+n=0
+while IFS='|' read -r want word args; do
+    [ -z "$want" ] && continue
+    case $want in \#*) continue ;; esac
+    n=$((n + 1))
+    eval "set -- $args"
+    out=$("$DBSCALE" "$@" 2>&1)
+    rc=$?
+    [ $rc -eq "$want" ] || fail "dbscale $args: exit $rc, want $want: $out"
+    echo "$out" | grep -qi -- "$word" || fail "dbscale $args: message lacks '$word': $out"
+done <<EOF2
+2|unknown verb|frobnicate
+2|workload|run
+2|unknown workload|run oltp_nonsense --db-driver=pgsql
+2|did you mean '--threads'|run oltp_read_only --thread=4
+2|--threads|run oltp_read_only --threads=abc
+2|--threads|run oltp_read_only --threads=-3
+2|--threads|run oltp_read_only --threads=99999999999
+2|--time|run oltp_read_only --time=
+2|needs a value|run oltp_read_only --threads
+2|--rand-type|run oltp_read_only --rand-type=normal
+2|--db-driver|run oltp_read_only --db-driver=oracle
+2|never end|run oltp_read_only --time=0 --events=0
+2|--tables|prepare select_random_points --tables=3
+2|--percentile|run oltp_read_only --percentile=101
+2|--threads|sweep oltp_read_only --threads=
+2|--threads|sweep oltp_read_only --threads=8-1
+2|--cpus|sweep oltp_read_only --cpus=0
+2|no CPU count|sweep oltp_read_only --cpus=4096
+2|--order|sweep oltp_read_only --order=random
+2|--cpu-method|sweep oltp_read_only --cpu-method=magic
+2|which workload|sweep
+2|cannot read config|sweep --config=$work/missing.ini
+2|unknown.ini:2|sweep --config=$work/unknown.ini
+2|badval.ini:1|sweep --config=$work/badval.ini
+2|malformed.ini:1|sweep --config=$work/malformed.ini
+2|--tasks|micro getppid1 --tasks=abc
+2|unknown test|micro no_such_test
+2|--files|fs --files=lots
+2|engine|server start oracle
+2|--port|server start pgsql --port=70000
+2|results.csv|plot $work/results.csv
+2|no such|compare $work/nothere $work/nothere2
+EOF2
+echo "bad input: $n invocations, each exit 2 with a clear message"
