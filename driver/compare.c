@@ -3,26 +3,28 @@
  * the relative % of every pair in the will-it-scale reference's convention
  * and a ministat-style verdict on whether each difference is real.
  *
+ * This room matches points across sets, computes the columns and lays the
+ * table out; compare_load.c reads the inputs.
+ *
  * The one idea: every input (results dir, results/micro CSV, wide TSV) is
- * reduced to named sets of points, a point being a few key fields and a list
- * of samples. Matching, medians, floor((a/b - 1) * 100) and Welch's t-test
- * then work the same for all of them, and the table is built once as text
- * cells that the terminal, Markdown and CSV renderers only lay out.
+ * reduced by compare_load.c to named sets of points, a point being a few key
+ * fields and a list of samples. Matching, medians, floor((a/b - 1) * 100) and
+ * Welch's t-test then work the same for all of them, and the table is built
+ * once as text cells that the terminal, Markdown and CSV renderers only lay
+ * out.
  *
  * Never claim a difference without evidence: a mark needs at least two
  * samples on each side, and "no difference proven" is said out loud.
  */
 #include "compare.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "csv.h"
 #include "options.h"
-#include "results.h"
 #include "stats.h"
 #include "verbs.h"
 
@@ -32,419 +34,6 @@ static const char *field_names[COMPARE_NKINDS][COMPARE_NF] = {
 };
 /* Key fields always shown; the others only when they vary inside a set. */
 static const int field_always[COMPARE_NKINDS][COMPARE_NF] = {{0, 0, 0, 0, 1}, {1, 1, 1, 0, 0}};
-
-static struct compare_set *new_set(struct compare_sets *ss, const char *name, const char *path,
-                                   enum compare_kind kind)
-{
-    ss->s = xrealloc(ss->s, (ss->n + 1) * sizeof *ss->s);
-    struct compare_set *s = &ss->s[ss->n++];
-    memset(s, 0, sizeof *s);
-    snprintf(s->name, sizeof s->name, "%s", name);
-    snprintf(s->path, sizeof s->path, "%s", path);
-    s->kind = kind;
-    return s;
-}
-
-/* The point with key f, made when new; v is added unless NaN (a key known
- * to the set but with no value, like an N/A cell). */
-static void add_sample(struct compare_set *s, char f[COMPARE_NF][48], double v)
-{
-    struct compare_point *p = NULL;
-    for (size_t i = 0; i < s->n && !p; i++)
-        if (memcmp(s->pts[i].f, f, sizeof s->pts[i].f) == 0)
-            p = &s->pts[i];
-    if (!p) {
-        s->pts = xrealloc(s->pts, (s->n + 1) * sizeof *s->pts);
-        p = &s->pts[s->n++];
-        memset(p, 0, sizeof *p);
-        memcpy(p->f, f, sizeof p->f);
-    }
-    if (isnan(v))
-        return;
-    if (p->n == p->cap) {
-        p->cap = p->cap ? p->cap * 2 : 4;
-        p->v = xrealloc(p->v, p->cap * sizeof *p->v);
-    }
-    p->v[p->n++] = v;
-}
-
-static void set_fields(char f[COMPARE_NF][48], const char *a, const char *b, const char *c,
-                       const char *d, const char *e)
-{
-    memset(f, 0, COMPARE_NF * sizeof f[0]);
-    const char *v[COMPARE_NF] = {a, b, c, d, e};
-    for (int i = 0; i < COMPARE_NF; i++)
-        snprintf(f[i], sizeof f[i], "%s", v[i] ? v[i] : "");
-}
-
-/* Name of a set read from path: the directory's name for DIR, DIR/results.csv
- * or DIR/micro.csv, else the file name without extension. */
-static void name_from_path(const char *path, char *out, size_t len)
-{
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", path);
-    size_t n = strlen(buf);
-    while (n > 1 && buf[n - 1] == '/')
-        buf[--n] = '\0';
-    char *base = strrchr(buf, '/');
-    if (base && (!strcmp(base + 1, "results.csv") || !strcmp(base + 1, "micro.csv"))) {
-        *base = '\0';
-        base = strrchr(buf, '/');
-    } else if (!base && (!strcmp(buf, "results.csv") || !strcmp(buf, "micro.csv"))) {
-        snprintf(buf, sizeof buf, ".");
-    }
-    base = base ? base + 1 : buf;
-    char *dot = strrchr(base, '.');
-    if (dot && dot != base && (!strcmp(dot, ".csv") || !strcmp(dot, ".tsv")))
-        *dot = '\0';
-    size_t n2 = strlen(base) < len ? strlen(base) : len - 1;
-    memcpy(out, base, n2);
-    out[n2] = '\0';
-}
-
-static int load_results(struct compare_sets *ss, const char *path, char *err, size_t errlen)
-{
-    struct result_set rs;
-    if (results_read(path, &rs, err, errlen) < 0)
-        return -1;
-    char name[64];
-    name_from_path(path, name, sizeof name);
-    struct compare_set *s = new_set(ss, name, path, COMPARE_RESULTS);
-    for (size_t i = 0; i < rs.n; i++) {
-        const struct result_row *r = &rs.rows[i];
-        char f[COMPARE_NF][48], c[16], t[16];
-        snprintf(c, sizeof c, "%d", r->cpus);
-        snprintf(t, sizeof t, "%d", r->threads);
-        set_fields(f, r->engine, r->workload, r->variant, c, t);
-        add_sample(s, f, r->tps);
-    }
-    results_free(&rs);
-    return 0;
-}
-
-/* Split a line on sep in place; '"' quoting is honoured when sep is ','. */
-static int split(char *line, char sep, char **f, int max)
-{
-    int n = 0;
-    char *p = line;
-    while (n < max) {
-        char *out = p;
-        f[n++] = out;
-        if (sep == ',' && *p == '"') {
-            for (p++; *p && !(*p == '"' && p[1] != '"'); p++)
-                *out++ = *p == '"' ? *++p : *p;
-            if (*p == '"')
-                p++;
-            while (*p && *p != sep)
-                p++;
-        } else {
-            while (*p && *p != sep)
-                *out++ = *p++;
-        }
-        int end = *p == '\0';
-        *out = '\0';
-        if (end)
-            return n;
-        p++;
-    }
-    return max + 1;
-}
-
-static void chomp(char *s)
-{
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-}
-
-/* "01" and "1" are the same task count. */
-static void norm_int(const char *in, char *out, size_t len)
-{
-    long long v;
-    if (parse_int(in, &v) == 0)
-        snprintf(out, len, "%lld", v);
-    else
-        snprintf(out, len, "%s", in);
-}
-
-#define MAXF 64
-
-static int load_micro(struct compare_sets *ss, const char *file, const char *path, char *err,
-                      size_t errlen)
-{
-    FILE *fp = fopen(file, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: %s", file, strerror(errno));
-        return -1;
-    }
-    char name[64];
-    name_from_path(path, name, sizeof name);
-    struct compare_set *s = NULL;
-    enum { TEST, MODE, TASKS, CPUS, OPS, SAMPLES, ERROR, VARIANT, NCOL };
-    static const char *want[NCOL] = {"test",      "mode",    "tasks", "cpus",
-                                     "ops_per_s", "samples", "error", "variant"};
-    int at[NCOL], nh = 0, lineno = 0, rc = -1;
-    char *line = NULL, *f[MAXF + 1];
-    size_t cap = 0;
-    while (getline(&line, &cap, fp) >= 0) {
-        lineno++;
-        chomp(line);
-        if (!line[0] || line[0] == '#')
-            continue;
-        int nf = split(line, ',', f, MAXF);
-        if (nh == 0) {
-            nh = nf;
-            for (int c = 0; c < NCOL; c++) {
-                at[c] = -1;
-                for (int i = 0; i < nf && i < MAXF; i++)
-                    if (!strcmp(f[i], want[c]))
-                        at[c] = i;
-            }
-            if (at[TEST] < 0 || at[MODE] < 0 || at[TASKS] < 0 || at[OPS] < 0) {
-                snprintf(err, errlen, "%s:%d: not a micro.csv header (test,mode,tasks,ops_per_s)",
-                         file, lineno);
-                goto out;
-            }
-            s = new_set(ss, name, path, COMPARE_MICRO);
-            continue;
-        }
-        if (nf != nh) {
-            snprintf(err, errlen, "%s:%d: %d fields, the header has %d", file, lineno, nf, nh);
-            goto out;
-        }
-        if (at[ERROR] >= 0 && f[at[ERROR]][0])
-            continue; /* a failed test has no number to compare */
-        char tasks[48], cpus[48] = "";
-        norm_int(f[at[TASKS]], tasks, sizeof tasks);
-        if (at[CPUS] >= 0)
-            norm_int(f[at[CPUS]], cpus, sizeof cpus);
-        char key[COMPARE_NF][48];
-        set_fields(key, f[at[TEST]], f[at[MODE]], tasks, cpus,
-                   at[VARIANT] >= 0 ? f[at[VARIANT]] : "");
-        int got = 0;
-        if (at[SAMPLES] >= 0 && f[at[SAMPLES]][0]) {
-            char *save = NULL;
-            for (char *t = strtok_r(f[at[SAMPLES]], ";", &save); t;
-                 t = strtok_r(NULL, ";", &save)) {
-                double v;
-                if (parse_num(t, &v) < 0) {
-                    snprintf(err, errlen, "%s:%d: bad sample '%.40s'", file, lineno, t);
-                    goto out;
-                }
-                add_sample(s, key, v);
-                got = 1;
-            }
-        }
-        if (!got) {
-            double v;
-            if (parse_num(f[at[OPS]], &v) < 0) {
-                snprintf(err, errlen, "%s:%d: bad ops_per_s '%.40s'", file, lineno, f[at[OPS]]);
-                goto out;
-            }
-            add_sample(s, key, v);
-        }
-    }
-    if (nh == 0) {
-        snprintf(err, errlen, "%s: no header line", file);
-        goto out;
-    }
-    rc = 0;
-out:
-    free(line);
-    fclose(fp);
-    return rc;
-}
-
-/* A relative column: header an abbreviation pair ("FvD"), or every value
- * signed ("+12", "-3") or N/A. */
-static int is_rel_header(const char *h)
-{
-    return strlen(h) == 3 && isalpha((unsigned char)h[0]) && h[1] == 'v' &&
-           isalpha((unsigned char)h[2]);
-}
-
-static int is_signed_int(const char *v)
-{
-    if (*v != '+' && *v != '-')
-        return 0;
-    if (!v[1])
-        return 0;
-    for (v++; *v; v++)
-        if (!isdigit((unsigned char)*v))
-            return 0;
-    return 1;
-}
-
-static int load_tsv(struct compare_sets *ss, const char *file, char *err, size_t errlen)
-{
-    FILE *fp = fopen(file, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: %s", file, strerror(errno));
-        return -1;
-    }
-    /* Two passes: the first decides which columns are raw. */
-    char *line = NULL, *f[MAXF + 1], hdr[MAXF][64];
-    size_t cap = 0;
-    int nh = 0, lineno = 0, rc = -1, hline = 0;
-    int signed_only[MAXF];
-    while (getline(&line, &cap, fp) >= 0) {
-        lineno++;
-        chomp(line);
-        if (!line[0] || line[0] == '#')
-            continue;
-        int nf = split(line, '\t', f, MAXF);
-        if (nh == 0) {
-            if (nf < 4 || nf > MAXF || strcmp(f[0], "test") || strcmp(f[1], "mode") ||
-                strcmp(f[2], "tasks")) {
-                snprintf(err, errlen, "%s:%d: expected a header 'test mode tasks NAME...'", file,
-                         lineno);
-                goto out;
-            }
-            nh = nf;
-            hline = lineno;
-            for (int i = 0; i < nf; i++) {
-                snprintf(hdr[i], sizeof hdr[i], "%s", f[i]);
-                signed_only[i] = 1;
-            }
-            continue;
-        }
-        if (nf != nh) {
-            snprintf(err, errlen, "%s:%d: %d fields, the header has %d", file, lineno, nf, nh);
-            goto out;
-        }
-        for (int i = 3; i < nf; i++)
-            if (strcmp(f[i], "N/A") && !is_signed_int(f[i]))
-                signed_only[i] = 0;
-    }
-    if (nh == 0) {
-        snprintf(err, errlen, "%s: no header line", file);
-        goto out;
-    }
-    size_t first = ss->n;
-    int setof[MAXF];
-    for (int i = 3; i < nh; i++) {
-        setof[i] = -1;
-        if (is_rel_header(hdr[i]) || signed_only[i])
-            continue;
-        setof[i] = (int)(ss->n - first);
-        new_set(ss, hdr[i], file, COMPARE_MICRO);
-    }
-    rewind(fp);
-    lineno = 0;
-    while (getline(&line, &cap, fp) >= 0) {
-        lineno++;
-        chomp(line);
-        if (lineno <= hline || !line[0] || line[0] == '#')
-            continue;
-        split(line, '\t', f, MAXF);
-        char tasks[48], key[COMPARE_NF][48];
-        norm_int(f[2], tasks, sizeof tasks);
-        set_fields(key, f[0], f[1], tasks, "", "");
-        for (int i = 3; i < nh; i++) {
-            if (setof[i] < 0)
-                continue;
-            double v = NAN;
-            if (strcmp(f[i], "N/A") && (parse_num(f[i], &v) < 0 || isnan(v))) {
-                snprintf(err, errlen, "%s:%d: bad value '%.40s' in column %s", file, lineno, f[i],
-                         hdr[i]);
-                goto out;
-            }
-            add_sample(&ss->s[first + (size_t)setof[i]], key, v);
-        }
-    }
-    rc = 0;
-out:
-    free(line);
-    fclose(fp);
-    return rc;
-}
-
-static int is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-int compare_load(struct compare_sets *ss, const char *arg, char *err, size_t errlen)
-{
-    struct stat st;
-    if (stat(arg, &st) < 0) {
-        snprintf(err, errlen, "%s: %s", arg, strerror(errno));
-        return -1;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        char r[1024], m[1024];
-        snprintf(r, sizeof r, "%s/results.csv", arg);
-        snprintf(m, sizeof m, "%s/micro.csv", arg);
-        if (!is_file(r) && !is_file(m)) {
-            snprintf(err, errlen, "%s: no results.csv or micro.csv in this directory", arg);
-            return -1;
-        }
-        if (is_file(r) && load_results(ss, arg, err, errlen) < 0)
-            return -1;
-        if (is_file(m) && load_micro(ss, m, arg, err, errlen) < 0)
-            return -1;
-        return 0;
-    }
-    size_t n = strlen(arg);
-    if (n > 4 && !strcmp(arg + n - 4, ".tsv"))
-        return load_tsv(ss, arg, err, errlen);
-    /* A CSV: the header says which kind. */
-    FILE *fp = fopen(arg, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: %s", arg, strerror(errno));
-        return -1;
-    }
-    char line[1024] = "";
-    while (fgets(line, sizeof line, fp) && line[0] == '#')
-        ;
-    fclose(fp);
-    if (!strncmp(line, "test,", 5))
-        return load_micro(ss, arg, arg, err, errlen);
-    return load_results(ss, arg, err, errlen);
-}
-
-void compare_name_sets(struct compare_sets *ss)
-{
-    for (size_t i = 0; i < ss->n; i++)
-        for (size_t j = i + 1; j < ss->n; j++) {
-            if (ss->s[i].kind != ss->s[j].kind || strcmp(ss->s[i].name, ss->s[j].name))
-                continue;
-            /* Same name: use the last two path components of both. */
-            for (size_t k = 0; k < 2; k++) {
-                struct compare_set *s = &ss->s[k ? j : i];
-                char buf[512];
-                snprintf(buf, sizeof buf, "%s", s->path);
-                size_t n = strlen(buf);
-                while (n > 1 && buf[n - 1] == '/')
-                    buf[--n] = '\0';
-                char *a = strrchr(buf, '/');
-                if (a && a > buf) {
-                    *a = '\0';
-                    char *b = strrchr(buf, '/');
-                    *a = '/';
-                    snprintf(s->name, sizeof s->name, "%.63s", b ? b + 1 : buf);
-                }
-            }
-            if (!strcmp(ss->s[i].name, ss->s[j].name)) {
-                char tmp[96];
-                snprintf(tmp, sizeof tmp, "%.56s#%zu", ss->s[j].name, j + 1);
-                memcpy(ss->s[j].name, tmp, sizeof ss->s[j].name - 1);
-            }
-        }
-}
-
-void compare_sets_free(struct compare_sets *ss)
-{
-    for (size_t i = 0; i < ss->n; i++) {
-        for (size_t j = 0; j < ss->s[i].n; j++)
-            free(ss->s[i].pts[j].v);
-        free(ss->s[i].pts);
-    }
-    free(ss->s);
-    ss->s = NULL;
-    ss->n = 0;
-}
 
 /* Whole numbers as such when every value of the table is whole (the
  * reference's counts), else one decimal for throughputs. */
@@ -684,21 +273,6 @@ void compare_render_md(const struct compare_table *t, struct sbuf *b)
         sbuf_printf(b, "- %s\n", t->legend[i]);
 }
 
-static void csv_cell(struct sbuf *b, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        sbuf_add(b, s, strlen(s));
-        return;
-    }
-    sbuf_add(b, "\"", 1);
-    for (; *s; s++) {
-        if (*s == '"')
-            sbuf_add(b, "\"", 1);
-        sbuf_add(b, s, 1);
-    }
-    sbuf_add(b, "\"", 1);
-}
-
 void compare_render_csv(const struct compare_table *t, struct sbuf *b)
 {
     for (size_t r = (size_t)-1; r == (size_t)-1 || r < t->nrows; r++) {
@@ -708,7 +282,7 @@ void compare_render_csv(const struct compare_table *t, struct sbuf *b)
                 sbuf_add(b, ",", 1);
             if (r != (size_t)-1 && t->type[c] == CC_SIG)
                 v = !strcmp(v, "*") ? "significant" : !strcmp(v, "~") ? "no difference proven" : "";
-            csv_cell(b, v);
+            csv_put(b, v);
         }
         sbuf_add(b, "\n", 1);
     }

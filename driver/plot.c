@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "compare_load.h"
 #include "options.h"
 #include "plot_gp.h"
 #include "results.h"

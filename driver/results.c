@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "csv.h"
 #include "util.h"
 
 enum col_type { C_STR, C_INT, C_LL, C_NUM };
@@ -79,22 +80,6 @@ static const struct col cols[] = {
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 
-/* Quote a text field only when it needs it (comma, quote, newline). */
-static void put_str(struct sbuf *b, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        sbuf_add(b, s, strlen(s));
-        return;
-    }
-    sbuf_add(b, "\"", 1);
-    for (; *s; s++) {
-        if (*s == '"')
-            sbuf_add(b, "\"", 1);
-        sbuf_add(b, s, 1);
-    }
-    sbuf_add(b, "\"", 1);
-}
-
 int results_write_csv(const char *dir, const struct result_row *rows, size_t n)
 {
     struct sbuf b = {0};
@@ -109,7 +94,7 @@ int results_write_csv(const char *dir, const struct result_row *rows, size_t n)
                 sbuf_add(&b, ",", 1);
             switch (cols[c].type) {
             case C_STR:
-                put_str(&b, p);
+                csv_put(&b, p);
                 break;
             case C_INT:
                 sbuf_printf(&b, "%d", *(const int *)p);
@@ -132,46 +117,6 @@ int results_write_csv(const char *dir, const struct result_row *rows, size_t n)
         rc = write_file_atomic(path, b.s, b.len);
     sbuf_free(&b);
     return rc;
-}
-
-/* Split one CSV line in place into fields (RFC 4180 quoting, no embedded
- * newlines). Returns the field count, or -1 on an unterminated quote. */
-static int split_csv(char *line, char **f, int max)
-{
-    int n = 0;
-    char *p = line;
-    for (;;) {
-        if (n >= max)
-            return max + 1;
-        char *out = p;
-        f[n++] = out;
-        if (*p == '"') {
-            p++;
-            for (;;) {
-                if (*p == '\0')
-                    return -1;
-                if (*p == '"' && p[1] == '"') {
-                    *out++ = '"';
-                    p += 2;
-                } else if (*p == '"') {
-                    p++;
-                    break;
-                } else {
-                    *out++ = *p++;
-                }
-            }
-            if (*p != ',' && *p != '\0')
-                return -1;
-        } else {
-            while (*p && *p != ',')
-                *out++ = *p++;
-        }
-        int end = *p == '\0';
-        *out = '\0';
-        if (end)
-            return n;
-        p++;
-    }
 }
 
 static int set_field(const struct col *c, char *row, const char *v)
@@ -232,15 +177,9 @@ int results_read(const char *path, struct result_set *out, char *err, size_t err
     size_t cap = 0;
     char *line = NULL, *fld[MAXF + 1];
     size_t lcap = 0;
-    ssize_t len;
     int rc = -1;
-    while ((len = getline(&line, &lcap, f)) >= 0) {
-        lineno++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        if (len == 0 || line[0] == '#')
-            continue;
-        int nf = split_csv(line, fld, MAXF);
+    while (csv_getline(f, &line, &lcap, &lineno) >= 0) {
+        int nf = csv_split(line, ',', fld, MAXF);
         if (nf < 0 || nf > MAXF) {
             snprintf(err, errlen, "%s:%d: %s", file, lineno,
                      nf < 0 ? "unterminated quote" : "too many fields");
