@@ -447,6 +447,22 @@ static uint64_t run_timers(struct loop *l, uint64_t now)
     return next;
 }
 
+/* epoll_pwait2 waits to the nanosecond (Poisson arrivals need better than
+ * milliseconds); kernels before 5.11 and valgrind lack it, so fall back to
+ * epoll_wait rounded up to the next millisecond. */
+static int wait_events(int ep, struct epoll_event *evs, int max, const struct timespec *ts)
+{
+    static _Atomic int no_pwait2;
+    if (!atomic_load_explicit(&no_pwait2, RLX)) {
+        int n = epoll_pwait2(ep, evs, max, ts, NULL);
+        if (n >= 0 || errno != ENOSYS)
+            return n;
+        atomic_store_explicit(&no_pwait2, 1, RLX);
+    }
+    long long ms = (long long)ts->tv_sec * 1000 + (ts->tv_nsec + 999999) / 1000000;
+    return epoll_wait(ep, evs, max, ms > 1000000 ? 1000000 : (int)ms);
+}
+
 static void *loop_main(void *arg)
 {
     struct loop *l = arg;
@@ -488,7 +504,7 @@ static void *loop_main(void *arg)
             ts.tv_sec = (time_t)(d / 1000000000ull);
             ts.tv_nsec = (long)(d % 1000000000ull);
         }
-        int n = epoll_pwait2(l->ep, evs, 64, &ts, NULL);
+        int n = wait_events(l->ep, evs, 64, &ts);
         if (n < 0 && errno != EINTR) {
             fail_run(l, strerror(errno));
             break;
