@@ -305,6 +305,34 @@ static void test_csv(void **state)
     micro_rmtree(dir);
 }
 
+/* The sweep's entry: rows appended to DIR/micro.csv, labelled with the variant. */
+static void test_run_set(void **state)
+{
+    (void)state;
+    char dir[300], path[320], err[512], line[512];
+    snprintf(dir, sizeof dir, "%s/set", scratch);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(
+            micro_run_set("getppid1", "0", "1", "process", dir, "smp-k1", err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/micro.csv", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, MICRO_CSV_HEADER "\n");
+    for (int i = 0; i < 2; i++) {
+        assert_non_null(fgets(line, sizeof line, f));
+        assert_memory_equal(line, "getppid1,p,1,1,", 15);
+        assert_non_null(strstr(line, ",,smp-k1\n")); /* no error, then the variant */
+    }
+    assert_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_int_equal(micro_run_set("nosuch", NULL, "1", "both", dir, "", err, sizeof err), 2);
+    assert_non_null(strstr(err, "getppid1"));
+    assert_int_equal(micro_run_set("getppid1", NULL, "0", "both", dir, "", err, sizeof err), 2);
+    micro_rmtree(dir);
+    assert_no_children();
+}
+
 struct seen {
     int files;
 };
@@ -367,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_spin_rate),
         cmocka_unit_test(test_sleep_rate),
         cmocka_unit_test(test_fsbench_files_on_disk),
+        cmocka_unit_test(test_run_set),
         cmocka_unit_test(test_every_test_counts),
     };
     return cmocka_run_group_tests(tests, make_scratch, remove_scratch);
