@@ -8,10 +8,12 @@
  * followed by removing the directory. Nothing is read from or written to the
  * system's own configuration (/etc/mysql, /etc/postgresql, ~/.pgpass).
  *
- * Engines refuse to run as root, so when we are root the engine's processes
- * run as its system user (postgres, mysql). Children are made with fork +
- * execve and nothing but async-signal-safe calls in between, so a
- * multi-threaded caller is fine; every fd we open is O_CLOEXEC.
+ * This room is the lifecycle, the same for both engines: directory, port,
+ * start with retries, stop, the state file and the `server` verb. What differs
+ * per engine sits behind server_engine.h (server_pgsql.c, server_mysql.c);
+ * running, waiting for and killing processes is spawn.c's. Engines refuse to
+ * run as root, so when we are root the engine's processes run as its system
+ * user (postgres, mysql); every fd we open is O_CLOEXEC.
  *
  * It must never listen beyond loopback, never print or log the password (it
  * lives only in memory and in the 0600 files), and never remove a directory
@@ -23,11 +25,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <libpq-fe.h>
-#include <mysql.h>
 #include <netinet/in.h>
-#include <pthread.h>
 #include <pwd.h>
 #include <sched.h>
 #include <signal.h>
@@ -42,35 +40,25 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpuset.h"
 #include "options.h"
+#include "server_engine.h"
+#include "spawn.h"
 #include "util.h"
 #include "verbs.h"
 
-#define START_TIMEOUT_MS 60000
-#define STOP_TIMEOUT_MS  30000
-#define KILL_TIMEOUT_MS  5000
-#define MAX_CPUS         1024
+#define STOP_TIMEOUT_MS 30000
+#define KILL_TIMEOUT_MS 5000
+#define MAX_CPUS        1024
 
-/* Who the engine runs as: ourselves, or (when root) its system user. */
-struct ident {
-    int drop; /* setgid/setuid in the child */
-    uid_t uid;
-    gid_t gid;
-    char name[64];  /* the engine's OS user */
-    char admin[64]; /* ours: mysql admin login via unix_socket authentication */
-};
-
-/* ---- small helpers ---------------------------------------------------- */
-
-static void sleep_ms(int ms)
+static const struct server_engine_ops *ops_of(enum server_engine e)
 {
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-        ;
+    return e == SERVER_PGSQL ? &server_pgsql_ops : &server_mysql_ops;
 }
 
-static int fmt(char *dst, size_t n, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static int fmt(char *dst, size_t n, const char *f, ...)
+/* ---- small helpers, lent to the engines -------------------------------- */
+
+int server_fmt(char *dst, size_t n, const char *f, ...)
 {
     va_list ap;
     va_start(ap, f);
@@ -79,15 +67,14 @@ static int fmt(char *dst, size_t n, const char *f, ...)
     return r < 0 || (size_t)r >= n ? -1 : 0;
 }
 
-static int exists(const char *path)
+int server_exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
 }
 
-/* Write a whole small file with mode, owned by id (when dropping). */
-static int put_file(const char *path, const char *text, int flags, mode_t mode,
-                    const struct ident *id)
+int server_put_file(const char *path, const char *text, int flags, mode_t mode,
+                    const struct spawn_ident *id)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, mode);
     if (fd < 0)
@@ -111,7 +98,7 @@ static int put_file(const char *path, const char *text, int flags, mode_t mode,
     return close(fd);
 }
 
-static int make_dir(const char *path, mode_t mode, const struct ident *id)
+int server_make_dir(const char *path, mode_t mode, const struct spawn_ident *id)
 {
     if (mkdir(path, mode) < 0 && errno != EEXIST)
         return -1;
@@ -120,43 +107,6 @@ static int make_dir(const char *path, mode_t mode, const struct ident *id)
     if (id && id->drop && chown(path, id->uid, id->gid) < 0)
         return -1;
     return 0;
-}
-
-/* rm -rf below an open directory fd; never follows symlinks. */
-static int rm_tree_at(int dfd)
-{
-    DIR *d = fdopendir(dfd);
-    if (!d) {
-        close(dfd);
-        return -1;
-    }
-    int rc = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        if (unlinkat(dirfd(d), e->d_name, 0) == 0 || errno == ENOENT)
-            continue;
-        if (errno != EISDIR && errno != EPERM) {
-            rc = -1;
-            continue;
-        }
-        int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (sub < 0 || rm_tree_at(sub) < 0 || unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) < 0)
-            rc = -1;
-    }
-    closedir(d);
-    return rc;
-}
-
-static int rm_rf(const char *path, int keep_top)
-{
-    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-        return errno == ENOENT ? 0 : -1;
-    if (rm_tree_at(fd) < 0)
-        return -1;
-    return keep_top || rmdir(path) == 0 ? 0 : -1;
 }
 
 static int dir_is_empty(const char *path)
@@ -177,7 +127,7 @@ static int dir_is_empty(const char *path)
 static void add_log_tail(const struct server *s, char *err, size_t errlen)
 {
     char path[PATH_MAX + 8], buf[2048];
-    if (fmt(path, sizeof path, "%s/log", s->dir) < 0)
+    if (server_fmt(path, sizeof path, "%s/log", s->dir) < 0)
         return;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -201,7 +151,7 @@ static void add_log_tail(const struct server *s, char *err, size_t errlen)
 }
 
 /* An unguessable password of letters and digits: no quoting needed anywhere. */
-static int random_password(char *out, size_t len)
+int server_random_password(char *out, size_t len)
 {
     static const char abc[] = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
     unsigned char r[64];
@@ -238,7 +188,7 @@ static int free_port(void)
     return port;
 }
 
-static int get_ident(enum server_engine e, struct ident *id, char *err, size_t errlen)
+static int get_ident(enum server_engine e, struct spawn_ident *id, char *err, size_t errlen)
 {
     struct passwd pw, *res = NULL;
     char buf[4096];
@@ -249,12 +199,12 @@ static int get_ident(enum server_engine e, struct ident *id, char *err, size_t e
     }
     snprintf(id->admin, sizeof id->admin, "%s", pw.pw_name);
     if (geteuid() == 0) {
-        const char *name = e == SERVER_PGSQL ? "postgres" : "mysql";
+        const char *name = ops_of(e)->os_user;
         if (getpwnam_r(name, &pw, buf, sizeof buf, &res) != 0 || !res) {
             snprintf(err, errlen,
                      "running as root, but there is no '%s' user to run the server as "
                      "(install the %s server package)",
-                     name, e == SERVER_PGSQL ? "postgresql" : "mariadb-server");
+                     name, ops_of(e)->package);
             return -1;
         }
         id->drop = 1;
@@ -268,110 +218,7 @@ static int get_ident(enum server_engine e, struct ident *id, char *err, size_t e
     return 0;
 }
 
-/* ---- children --------------------------------------------------------- */
-
-struct spawn {
-    const char *path;
-    char *const *argv;
-    int logfd;
-    const struct ident *id;
-    const cpu_set_t *cpus; /* NULL = inherit */
-    size_t cpus_size;
-};
-
-/*
- * fork + execve. Between the two only async-signal-safe calls: the caller may
- * have threads holding locks we would otherwise deadlock on in the child.
- * The child gets its own session (Ctrl-C on our terminal is ours to handle),
- * default signals, the CPU mask, the engine's user, and no inherited fds.
- */
-static pid_t spawn(const struct spawn *sp, const char *home)
-{
-    char homeenv[PATH_MAX + 8];
-    if (fmt(homeenv, sizeof homeenv, "HOME=%s", home) < 0)
-        return -1;
-    char *envp[] = {"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C",
-                    "LANG=C", homeenv, NULL};
-    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (devnull < 0)
-        return -1;
-    pid_t pid = fork();
-    if (pid != 0) {
-        close(devnull);
-        return pid;
-    }
-    /* child */
-    sigset_t all;
-    sigemptyset(&all);
-    sigprocmask(SIG_SETMASK, &all, NULL);
-    for (int sig = 1; sig < NSIG; sig++) {
-        struct sigaction sa = {.sa_handler = SIG_DFL};
-        sigaction(sig, &sa, NULL); /* fails harmlessly for SIGKILL/SIGSTOP/RT internals */
-    }
-    setsid();
-    if (sp->cpus && sched_setaffinity(0, sp->cpus_size, sp->cpus) < 0)
-        _exit(126);
-    if (sp->id->drop) {
-        if (setgroups(0, NULL) < 0 || setgid(sp->id->gid) < 0 || setuid(sp->id->uid) < 0)
-            _exit(126);
-    }
-    if (chdir("/") < 0)
-        _exit(126);
-    if (dup2(devnull, 0) < 0 || dup2(sp->logfd, 1) < 0 || dup2(sp->logfd, 2) < 0)
-        _exit(126);
-    close_range(3, ~0U, 0);
-    execve(sp->path, sp->argv, envp);
-    _exit(127);
-}
-
-/* Wait for a helper (initdb, install-db) to finish; 0 if it exited 0. */
-static int wait_helper(pid_t pid, const char *what, int timeout_ms, char *err, size_t errlen)
-{
-    int st = 0;
-    for (int t = 0;; t += 20) {
-        pid_t r = waitpid(pid, &st, WNOHANG);
-        if (r == pid)
-            break;
-        if (r < 0 && errno == ECHILD)
-            return 0; /* someone else reaped it (SIGCHLD ignored): judged by what follows */
-        if (t >= timeout_ms) {
-            kill(-pid, SIGKILL); /* its session: install-db runs mariadbd --bootstrap */
-            kill(pid, SIGKILL);
-            waitpid(pid, &st, 0);
-            snprintf(err, errlen, "%s did not finish in %d s", what, timeout_ms / 1000);
-            return -1;
-        }
-        sleep_ms(20);
-    }
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-        return 0;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
-        snprintf(err, errlen, "cannot run %s", what);
-    else if (WIFEXITED(st) && WEXITSTATUS(st) == 126)
-        snprintf(err, errlen, "%s: cannot switch user or set the CPU affinity", what);
-    else if (WIFEXITED(st))
-        snprintf(err, errlen, "%s failed (exit %d)", what, WEXITSTATUS(st));
-    else
-        snprintf(err, errlen, "%s killed by signal %d", what, WTERMSIG(st));
-    return -1;
-}
-
-/* Is pid alive and not a zombie? (PID 1 here reaps slowly.) */
-static int alive(pid_t pid)
-{
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return 0;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return 0;
-    buf[n] = '\0';
-    char *p = strrchr(buf, ')');
-    return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
-}
+/* ---- the server process ---------------------------------------------- */
 
 /* Did our child exit? Reaps it if so. */
 static int child_exited(struct server *s)
@@ -386,7 +233,7 @@ static int child_exited(struct server *s)
     }
     if (r < 0 && errno == ECHILD) { /* SIGCHLD ignored by our host: the kernel reaps it */
         s->child = 0;
-        return !alive(s->pid);
+        return !spawn_alive(s->pid);
     }
     return 0;
 }
@@ -394,18 +241,13 @@ static int child_exited(struct server *s)
 /* Is pid the engine's server process (not a recycled pid)? */
 static int is_engine_process(const struct server *s)
 {
-    char path[64], buf[256];
-    snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)s->pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    char buf[256];
+    if (spawn_proc_read(s->pid, "cmdline", buf, sizeof buf) <= 0)
         return 0;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return 0;
-    buf[n] = '\0';
-    return strstr(buf, s->engine == SERVER_PGSQL ? "postgres" : "mariadbd") != NULL ||
-           (s->engine == SERVER_MYSQL && strstr(buf, "mysqld") != NULL);
+    for (const char *const *p = ops_of(s->engine)->procs; *p; p++)
+        if (strstr(buf, *p))
+            return 1;
+    return 0;
 }
 
 /* The pid in the engine's pid file (first line), or 0. */
@@ -430,360 +272,24 @@ static int is_ours(const struct server *s)
     char link[64], cwd[PATH_MAX], want[PATH_MAX];
     snprintf(link, sizeof link, "/proc/%ld/cwd", (long)s->pid);
     ssize_t n = readlink(link, cwd, sizeof cwd - 1);
-    if (n > 0 && fmt(want, sizeof want, "%s/data", s->dir) == 0) {
+    if (n > 0 && server_fmt(want, sizeof want, "%s/data", s->dir) == 0) {
         cwd[n] = '\0';
         return strcmp(cwd, want) == 0;
     }
     return is_engine_process(s) && pidfile_pid(s) == s->pid; /* cwd hidden from us */
 }
 
-/* ---- engines ---------------------------------------------------------- */
-
-/* Highest /usr/lib/postgresql/N/bin, or $DBSCALE_PGBIN. */
-static int pg_bindir(char *out, size_t n, char *err, size_t errlen)
-{
-    const char *env = getenv("DBSCALE_PGBIN");
-    if (env && *env)
-        return fmt(out, n, "%s", env);
-    DIR *d = opendir("/usr/lib/postgresql");
-    long best = -1;
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        char *end;
-        long v = strtol(e->d_name, &end, 10);
-        char p[PATH_MAX];
-        if (end != e->d_name && !*end && v > best &&
-            fmt(p, sizeof p, "/usr/lib/postgresql/%ld/bin/postgres", v) == 0 && exists(p))
-            best = v;
-    }
-    if (d)
-        closedir(d);
-    if (best < 0) {
-        snprintf(err, errlen,
-                 "no PostgreSQL server found in /usr/lib/postgresql/*/bin (apt-get install "
-                 "postgresql, or set DBSCALE_PGBIN)");
-        return -1;
-    }
-    return fmt(out, n, "/usr/lib/postgresql/%ld/bin", best);
-}
-
-static const char *first_existing(const char *const *paths)
-{
-    for (; *paths; paths++)
-        if (access(*paths, X_OK) == 0)
-            return *paths;
-    return NULL;
-}
-
-/* Single-quoted value for a libpq conninfo string. */
-static void pq_quote(char *out, size_t n, const char *v)
-{
-    size_t o = 0;
-    if (n < 3)
-        return;
-    out[o++] = '\'';
-    for (; *v && o + 3 < n; v++) {
-        if (*v == '\'' || *v == '\\')
-            out[o++] = '\\';
-        out[o++] = *v;
-    }
-    out[o++] = '\'';
-    out[o] = '\0';
-}
-
-static PGconn *pg_admin_connect_db(const struct server *s, const char *user, const char *pw,
-                                   const char *db)
-{
-    char host[PATH_MAX * 2 + 3], ci[PATH_MAX * 2 + 256];
-    pq_quote(host, sizeof host, s->socket_dir);
-    snprintf(ci, sizeof ci, "host=%s port=%d user=%s password=%s dbname=%s connect_timeout=5",
-             host, s->port, user, pw ? pw : "", db);
-    return PQconnectdb(ci);
-}
-
-static PGconn *pg_admin_connect(const struct server *s, const char *user, const char *pw)
-{
-    return pg_admin_connect_db(s, user, pw, "postgres");
-}
-
-static int pg_ping(const struct server *s)
-{
-    char host[PATH_MAX * 2 + 3], ci[PATH_MAX * 2 + 256];
-    pq_quote(host, sizeof host, s->socket_dir);
-    snprintf(ci, sizeof ci, "host=%s port=%d user=postgres dbname=postgres connect_timeout=2", host,
-             s->port);
-    return PQping(ci) == PQPING_OK;
-}
-
-static int pg_init(struct server *s, const struct ident *id, const char *bindir, int logfd,
-                   char *superpw, char *err, size_t errlen)
-{
-    char data[PATH_MAX], pwfile[PATH_MAX], initdb[PATH_MAX], pwarg[PATH_MAX + 16];
-    if (fmt(data, sizeof data, "%s/data", s->dir) < 0 ||
-        fmt(pwfile, sizeof pwfile, "%s/initdb.pw", s->dir) < 0 ||
-        fmt(initdb, sizeof initdb, "%s/initdb", bindir) < 0 ||
-        fmt(pwarg, sizeof pwarg, "--pwfile=%s", pwfile) < 0) {
-        snprintf(err, errlen, "path too long: %s", s->dir);
-        return -1;
-    }
-    if (make_dir(data, 0700, id) < 0) {
-        snprintf(err, errlen, "cannot make %s: %s", data, strerror(errno));
-        return -1;
-    }
-    char line[80];
-    if (random_password(superpw, 33) < 0 || fmt(line, sizeof line, "%s\n", superpw) < 0 ||
-        put_file(pwfile, line, O_EXCL, 0600, id) < 0) {
-        snprintf(err, errlen, "cannot write %s: %s", pwfile, strerror(errno));
-        return -1;
-    }
-    char *argv[] = {"initdb", "-D",        data,
-                    "-U",     "postgres",  "--locale=C",
-                    "-E",     "UTF8",      "--auth=scram-sha-256",
-                    pwarg,    "--no-sync", "--no-instructions",
-                    NULL};
-    struct spawn sp = {initdb, argv, logfd, id, NULL, 0};
-    pid_t pid = spawn(&sp, s->dir);
-    if (pid < 0) {
-        snprintf(err, errlen, "cannot start initdb: %s", strerror(errno));
-        unlink(pwfile);
-        return -1;
-    }
-    int rc = wait_helper(pid, "initdb", START_TIMEOUT_MS, err, errlen);
-    unlink(pwfile);
-    return rc;
-}
-
-static int pg_configure(struct server *s, const struct ident *id, const char *extra, char *err,
-                        size_t errlen)
-{
-    char path[PATH_MAX], sock[PATH_MAX * 2 + 3];
-    struct sbuf b = {0};
-    /* Single quotes doubled: the socket path is a postgresql.conf string. */
-    size_t o = 0;
-    sock[o++] = '\'';
-    for (const char *p = s->socket_dir; *p && o + 3 < sizeof sock; p++) {
-        if (*p == '\'')
-            sock[o++] = '\'';
-        sock[o++] = *p;
-    }
-    sock[o++] = '\'';
-    sock[o] = '\0';
-    sbuf_printf(&b,
-                "\n# dbscale: a throwaway server, loopback and its own socket only\n"
-                "listen_addresses = '127.0.0.1'\n"
-                "port = %d\n"
-                "unix_socket_directories = %s\n"
-                "shared_buffers = 128MB\n"
-                "max_connections = 200\n"
-                "logging_collector = off\n"
-                "log_destination = 'stderr'\n"
-                "# extra settings\n%s\n",
-                s->port, sock, extra ? extra : "");
-    int rc = fmt(path, sizeof path, "%s/data/postgresql.conf", s->dir) < 0
-                 ? -1
-                 : put_file(path, b.s, O_APPEND, 0600, id);
-    sbuf_free(&b);
-    if (rc == 0 && fmt(path, sizeof path, "%s/data/pg_hba.conf", s->dir) == 0)
-        rc = put_file(path,
-                      "# dbscale: passwords everywhere, loopback only\n"
-                      "local all all scram-sha-256\n"
-                      "host  all all 127.0.0.1/32 scram-sha-256\n",
-                      O_TRUNC, 0600, id);
-    if (rc < 0)
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-    return rc;
-}
-
-static int pg_setup(struct server *s, const char *superpw, char *err, size_t errlen)
-{
-    PGconn *c = pg_admin_connect(s, "postgres", superpw);
-    if (PQstatus(c) != CONNECTION_OK) {
-        snprintf(err, errlen, "cannot connect to the new server: %s", PQerrorMessage(c));
-        PQfinish(c);
-        return -1;
-    }
-    const char *v = PQparameterStatus(c, "server_version");
-    snprintf(s->version, sizeof s->version, "%s", v ? v : "?");
-    s->version[strcspn(s->version, " ")] = '\0';
-    char sql[3][256];
-    /* a failing statement is logged with its text: not this one */
-    snprintf(sql[0], sizeof sql[0], "SET log_min_error_statement = panic");
-    snprintf(sql[1], sizeof sql[1], "CREATE ROLE %s LOGIN PASSWORD '%s'", s->user, s->password);
-    snprintf(sql[2], sizeof sql[2], "CREATE DATABASE %s OWNER %s", s->db, s->user);
-    for (int i = 0; i < 3; i++) {
-        PGresult *r = PQexec(c, sql[i]);
-        ExecStatusType st = PQresultStatus(r);
-        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-            /* never echo sql[1]: it holds the password */
-            snprintf(err, errlen, "setting up user and database: %s", PQresultErrorMessage(r));
-            PQclear(r);
-            PQfinish(c);
-            return -1;
-        }
-        PQclear(r);
-    }
-    PQfinish(c);
-    /* pg_stat_statements in sbtest, readable by sbtest: with
-     * --conf shared_preload_libraries=pg_stat_statements a test can check
-     * what the server executed against what dbscale reports. Only the
-     * superuser can create it, and only now does anyone know its password. */
-    c = pg_admin_connect_db(s, "postgres", superpw, s->db);
-    if (PQstatus(c) == CONNECTION_OK) {
-        char grant[160];
-        snprintf(grant, sizeof grant, "GRANT pg_read_all_stats TO %s", s->user);
-        PQclear(PQexec(c, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"));
-        PQclear(PQexec(c, grant));
-    }
-    PQfinish(c);
-    return 0;
-}
-
-static pthread_once_t my_once = PTHREAD_ONCE_INIT;
-static void my_lib_init(void)
-{
-    mysql_library_init(0, NULL, NULL);
-}
-
-/* Connect over the socket as the OS user (unix_socket authentication). */
-static MYSQL *my_admin_connect(const struct server *s, const char *osuser, char *err, size_t errlen)
-{
-    pthread_once(&my_once, my_lib_init);
-    MYSQL *m = mysql_init(NULL);
-    if (!m) {
-        snprintf(err, errlen, "mysql_init failed");
-        return NULL;
-    }
-    unsigned int to = 5;
-    mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &to);
-    if (!mysql_real_connect(m, NULL, osuser, NULL, NULL, 0, s->socket, 0)) {
-        snprintf(err, errlen, "cannot connect to %s as %s: %s", s->socket, osuser, mysql_error(m));
-        mysql_close(m);
-        return NULL;
-    }
-    return m;
-}
-
-static int my_configure(struct server *s, const struct ident *id, const char *extra, char *err,
-                        size_t errlen)
-{
-    char path[PATH_MAX];
-    struct sbuf b = {0};
-    sbuf_printf(&b,
-                "# dbscale: a throwaway server, loopback and its own socket only\n"
-                "[mysqld]\n"
-                "user=%s\n"
-                "datadir=%s/data\n"
-                "socket=%s\n"
-                "pid-file=%s\n"
-                "port=%d\n"
-                "bind-address=127.0.0.1\n"
-                "skip-name-resolve\n"
-                "skip-log-bin\n"
-                "innodb_buffer_pool_size=256M\n"
-                "innodb_log_file_size=64M\n"
-                "max_connections=200\n"
-                "# extra settings\n%s\n",
-                id->name, s->dir, s->socket, s->pidfile, s->port, extra ? extra : "");
-    int rc = fmt(path, sizeof path, "%s/my.cnf", s->dir) < 0
-                 ? -1
-                 : put_file(path, b.s, O_TRUNC, 0644, NULL);
-    sbuf_free(&b);
-    if (rc < 0)
-        snprintf(err, errlen, "cannot write %s/my.cnf: %s", s->dir, strerror(errno));
-    return rc;
-}
-
-static int my_init(struct server *s, const struct ident *id, int logfd, char *err, size_t errlen)
-{
-    static const char *const tools[] = {"/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db",
-                                        "/usr/local/bin/mariadb-install-db", NULL};
-    const char *tool = first_existing(tools);
-    if (!tool) {
-        snprintf(err, errlen, "mariadb-install-db not found (apt-get install mariadb-server)");
-        return -1;
-    }
-    char data[PATH_MAX], defs[PATH_MAX + 32], darg[PATH_MAX + 16], uarg[96];
-    if (fmt(data, sizeof data, "%s/data", s->dir) < 0 ||
-        fmt(defs, sizeof defs, "--defaults-file=%s/my.cnf", s->dir) < 0 ||
-        fmt(darg, sizeof darg, "--datadir=%s", data) < 0 ||
-        fmt(uarg, sizeof uarg, "--user=%s", id->name) < 0) {
-        snprintf(err, errlen, "path too long: %s", s->dir);
-        return -1;
-    }
-    if (make_dir(data, 0700, id) < 0) {
-        snprintf(err, errlen, "cannot make %s: %s", data, strerror(errno));
-        return -1;
-    }
-    char *argv[] = {"mariadb-install-db",
-                    defs,
-                    uarg,
-                    darg,
-                    "--skip-test-db",
-                    "--skip-name-resolve",
-                    "--auth-root-authentication-method=socket",
-                    NULL};
-    /* install-db drops to --user itself and needs root for that; as ourselves it is us. */
-    struct ident self = *id;
-    self.drop = 0;
-    struct spawn sp = {tool, argv, logfd, &self, NULL, 0};
-    pid_t pid = spawn(&sp, s->dir);
-    if (pid < 0) {
-        snprintf(err, errlen, "cannot start mariadb-install-db: %s", strerror(errno));
-        return -1;
-    }
-    return wait_helper(pid, "mariadb-install-db", START_TIMEOUT_MS, err, errlen);
-}
-
-static int my_setup(struct server *s, const char *osuser, char *err, size_t errlen)
-{
-    MYSQL *m = my_admin_connect(s, osuser, err, errlen);
-    if (!m)
-        return -1;
-    snprintf(s->version, sizeof s->version, "%s", mysql_get_server_info(m));
-    char sql[5][256];
-    snprintf(sql[0], sizeof sql[0], "CREATE DATABASE %s", s->db);
-    snprintf(sql[1], sizeof sql[1], "CREATE USER '%s'@'localhost' IDENTIFIED BY '%s'", s->user,
-             s->password);
-    snprintf(sql[2], sizeof sql[2], "CREATE USER '%s'@'127.0.0.1' IDENTIFIED BY '%s'", s->user,
-             s->password);
-    snprintf(sql[3], sizeof sql[3], "GRANT ALL ON %s.* TO '%s'@'localhost'", s->db, s->user);
-    snprintf(sql[4], sizeof sql[4], "GRANT ALL ON %s.* TO '%s'@'127.0.0.1'", s->db, s->user);
-    for (int i = 0; i < 5; i++)
-        if (mysql_query(m, sql[i])) {
-            snprintf(err, errlen, "setting up user and database: %s", mysql_error(m));
-            mysql_close(m);
-            return -1;
-        }
-    mysql_close(m);
-    return 0;
-}
-
 /* ---- start / stop ----------------------------------------------------- */
 
-static int launch(struct server *s, const struct ident *id, const char *pgbin, int logfd,
+static int launch(struct server *s, const struct spawn_ident *id, const char *bindir, int logfd,
                   const cpu_set_t *cpus, size_t cpus_size, char *err, size_t errlen)
 {
-    char path[PATH_MAX], data[PATH_MAX], defs[PATH_MAX + 32];
-    char *pg_argv[] = {"postgres", "-D", data, NULL};
-    char *my_argv[] = {"mariadbd", defs, NULL};
-    static const char *const mariadbd[] = {"/usr/sbin/mariadbd", "/usr/sbin/mysqld",
-                                           "/usr/local/sbin/mariadbd", NULL};
-    struct spawn sp = {path, NULL, logfd, id, cpus, cpus_size};
-    if (s->engine == SERVER_PGSQL) {
-        if (fmt(path, sizeof path, "%s/postgres", pgbin) < 0 ||
-            fmt(data, sizeof data, "%s/data", s->dir) < 0)
-            return snprintf(err, errlen, "path too long"), -1;
-        sp.argv = pg_argv;
-    } else {
-        const char *bin = first_existing(mariadbd);
-        if (!bin)
-            return snprintf(err, errlen, "mariadbd not found (apt-get install mariadb-server)"), -1;
-        snprintf(path, sizeof path, "%s", bin);
-        if (fmt(defs, sizeof defs, "--defaults-file=%s/my.cnf", s->dir) < 0)
-            return snprintf(err, errlen, "path too long"), -1;
-        sp.argv = my_argv;
-    }
-    s->pid = spawn(&sp, s->dir);
+    const struct server_engine_ops *ops = ops_of(s->engine);
+    struct server_cmd cmd;
+    if (ops->command(s, bindir, &cmd, err, errlen) < 0)
+        return -1;
+    struct spawn_cmd sp = {cmd.path, cmd.argv, logfd, id, cpus, cpus_size};
+    s->pid = spawn_start(&sp, s->dir);
     if (s->pid < 0) {
         s->pid = 0;
         snprintf(err, errlen, "cannot fork: %s", strerror(errno));
@@ -791,33 +297,20 @@ static int launch(struct server *s, const struct ident *id, const char *pgbin, i
     }
     s->child = 1;
     /* Ready = the pid file is there and a connection is accepted. */
-    char scratch[256];
     for (int t = 0;; t += 25) {
         if (child_exited(s)) {
-            snprintf(err, errlen, "%s exited during startup", sp.argv[0]);
+            snprintf(err, errlen, "%s exited during startup", cmd.argv[0]);
             s->pid = 0;
             return -1;
         }
-        if (exists(s->pidfile)) {
-            if (s->engine == SERVER_PGSQL ? pg_ping(s) : 0)
-                return 0;
-            if (s->engine == SERVER_MYSQL) {
-                /* any answer, even "access denied", means it is up */
-                MYSQL *m = my_admin_connect(s, id->admin, scratch, sizeof scratch);
-                if (m) {
-                    mysql_close(m);
-                    return 0;
-                }
-                if (strstr(scratch, "denied"))
-                    return 0;
-            }
-        }
-        if (t >= START_TIMEOUT_MS) {
-            snprintf(err, errlen, "%s did not accept connections within %d s", sp.argv[0],
-                     START_TIMEOUT_MS / 1000);
+        if (server_exists(s->pidfile) && ops->ping(s, id))
+            return 0;
+        if (t >= SERVER_START_TIMEOUT_MS) {
+            snprintf(err, errlen, "%s did not accept connections within %d s", cmd.argv[0],
+                     SERVER_START_TIMEOUT_MS / 1000);
             return -1;
         }
-        sleep_ms(25);
+        spawn_sleep_ms(25);
     }
 }
 
@@ -826,24 +319,23 @@ static int halt(struct server *s, char *err, size_t errlen)
 {
     if (s->pid <= 0)
         return 0;
-    if (!child_exited(s) && alive(s->pid) && is_ours(s)) {
-        if (kill(s->pid, s->engine == SERVER_PGSQL ? SIGINT : SIGTERM) < 0) {
+    if (!child_exited(s) && spawn_alive(s->pid) && is_ours(s)) {
+        if (kill(s->pid, ops_of(s->engine)->stop_signal) < 0) {
             snprintf(err, errlen, "cannot signal server pid %ld: %s", (long)s->pid,
                      strerror(errno));
             return -1;
         }
         int t = 0;
         for (; t < STOP_TIMEOUT_MS; t += 20) {
-            if (child_exited(s) || !alive(s->pid))
+            if (child_exited(s) || !spawn_alive(s->pid))
                 break;
-            sleep_ms(20);
+            spawn_sleep_ms(20);
         }
         if (t >= STOP_TIMEOUT_MS) {
-            kill(-s->pid, SIGKILL); /* the server is its session leader: all its processes */
-            kill(s->pid, SIGKILL);
-            for (t = 0; t < KILL_TIMEOUT_MS && !child_exited(s) && alive(s->pid); t += 20)
-                sleep_ms(20);
-            if (alive(s->pid)) {
+            spawn_kill_session(s->pid); /* the server leads its session: all its processes */
+            for (t = 0; t < KILL_TIMEOUT_MS && !child_exited(s) && spawn_alive(s->pid); t += 20)
+                spawn_sleep_ms(20);
+            if (spawn_alive(s->pid)) {
                 snprintf(err, errlen, "server pid %ld did not stop", (long)s->pid);
                 return -1;
             }
@@ -854,7 +346,7 @@ static int halt(struct server *s, char *err, size_t errlen)
     return 0;
 }
 
-static int write_state(struct server *s, const struct ident *id, char *err, size_t errlen)
+static int write_state(struct server *s, const struct spawn_ident *id, char *err, size_t errlen)
 {
     char path[PATH_MAX];
     struct sbuf b = {0};
@@ -864,8 +356,9 @@ static int write_state(struct server *s, const struct ident *id, char *err, size
                 "user=%s\ndb=%s\nversion=%s\nos_user=%s\n",
                 server_engine_name(s->engine), s->port, s->socket_dir, s->socket, s->pidfile,
                 (long)s->pid, s->user, s->db, s->version, id->name);
-    int rc =
-        fmt(path, sizeof path, "%s/state", s->dir) < 0 ? -1 : write_file_atomic(path, b.s, b.len);
+    int rc = server_fmt(path, sizeof path, "%s/state", s->dir) < 0
+                 ? -1
+                 : write_file_atomic(path, b.s, b.len);
     sbuf_free(&b);
     if (rc < 0) {
         snprintf(err, errlen, "cannot write %s/state", s->dir);
@@ -885,15 +378,15 @@ static int write_state(struct server *s, const struct ident *id, char *err, size
         sbuf_printf(&b, "127.0.0.1:%d:*:%s:%s\nlocalhost:%d:*:%s:%s\n%s:%d:*:%s:%s\n", s->port,
                     s->user, s->password, s->port, s->user, s->password, esc, s->port, s->user,
                     s->password);
-        rc = fmt(path, sizeof path, "%s/pgpass", s->dir);
+        rc = server_fmt(path, sizeof path, "%s/pgpass", s->dir);
     } else {
         sbuf_printf(&b, "[client]\nuser=%s\npassword=%s\nport=%d\nsocket=%s\n", s->user,
                     s->password, s->port, s->socket);
-        rc = fmt(path, sizeof path, "%s/client.cnf", s->dir);
+        rc = server_fmt(path, sizeof path, "%s/client.cnf", s->dir);
     }
     if (rc == 0) {
         unlink(path);
-        rc = put_file(path, b.s, O_EXCL, 0600, NULL);
+        rc = server_put_file(path, b.s, O_EXCL, 0600, NULL);
     }
     sbuf_free(&b);
     if (rc < 0)
@@ -902,31 +395,23 @@ static int write_state(struct server *s, const struct ident *id, char *err, size
 }
 
 /* Everything under s->dir except the port: one attempt. */
-static int start_once(struct server *s, const struct ident *id, const char *pgbin,
+static int start_once(struct server *s, const struct spawn_ident *id, const char *bindir,
                       const char *extra, const cpu_set_t *cpus, size_t cpus_size, char *err,
                       size_t errlen)
 {
+    const struct server_engine_ops *ops = ops_of(s->engine);
     char path[PATH_MAX];
-    if (fmt(path, sizeof path, "%s/log", s->dir) < 0)
+    if (server_fmt(path, sizeof path, "%s/log", s->dir) < 0)
         return snprintf(err, errlen, "path too long: %s", s->dir), -1;
     int logfd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (logfd < 0)
         return snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)), -1;
     char superpw[40] = "";
     int rc = -1;
-    if (s->engine == SERVER_PGSQL) {
-        if (pg_init(s, id, pgbin, logfd, superpw, err, errlen) == 0 &&
-            pg_configure(s, id, extra, err, errlen) == 0 &&
-            launch(s, id, pgbin, logfd, cpus, cpus_size, err, errlen) == 0 &&
-            pg_setup(s, superpw, err, errlen) == 0)
-            rc = 0;
-    } else {
-        if (my_configure(s, id, extra, err, errlen) == 0 &&
-            my_init(s, id, logfd, err, errlen) == 0 &&
-            launch(s, id, NULL, logfd, cpus, cpus_size, err, errlen) == 0 &&
-            my_setup(s, id->admin, err, errlen) == 0)
-            rc = 0;
-    }
+    if (ops->prepare(s, id, bindir, logfd, extra, superpw, err, errlen) == 0 &&
+        launch(s, id, bindir, logfd, cpus, cpus_size, err, errlen) == 0 &&
+        ops->setup(s, id, superpw, err, errlen) == 0)
+        rc = 0;
     memset(superpw, 0, sizeof superpw);
     close(logfd);
     return rc;
@@ -981,7 +466,7 @@ static int conf_check(const char *extra, char *err, size_t errlen)
 }
 
 /* Can the engine's user walk down to dir? (root can; postgres may not reach /root/x.) */
-static int reachable(const char *dir, const struct ident *id, char *err, size_t errlen)
+static int reachable(const char *dir, const struct spawn_ident *id, char *err, size_t errlen)
 {
     char p[PATH_MAX];
     snprintf(p, sizeof p, "%s", dir);
@@ -1004,16 +489,16 @@ static int reachable(const char *dir, const struct ident *id, char *err, size_t 
     return 0;
 }
 
-/* The first CPU in bits we may not run on, or -1 if all are ours. */
-static int cpu_unavailable(const unsigned char *bits)
+/* The first of the n CPUs in ids we may not run on, or -1 if all are ours. */
+static int cpu_unavailable(const int *ids, int n)
 {
     cpu_set_t *own = CPU_ALLOC(MAX_CPUS);
     size_t sz = CPU_ALLOC_SIZE(MAX_CPUS);
     int bad = -1;
     if (own && sched_getaffinity(0, sz, own) == 0)
-        for (int i = 0; i < MAX_CPUS && bad < 0; i++)
-            if (bits[i] && !CPU_ISSET_S((size_t)i, sz, own))
-                bad = i;
+        for (int i = 0; i < n && bad < 0; i++)
+            if (!CPU_ISSET_S((size_t)ids[i], sz, own))
+                bad = ids[i];
     if (own)
         CPU_FREE(own);
     return bad;
@@ -1025,49 +510,50 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
     memset(s, 0, sizeof *s);
     s->engine = e;
     err[0] = '\0';
-    struct ident id;
+    struct spawn_ident id;
     if (get_ident(e, &id, err, errlen) < 0)
         return -1;
-    char pgbin[PATH_MAX] = "";
-    if (e == SERVER_PGSQL && pg_bindir(pgbin, sizeof pgbin, err, errlen) < 0)
+    const struct server_engine_ops *ops = ops_of(e);
+    char bindir[PATH_MAX] = "";
+    if (ops->locate && ops->locate(bindir, sizeof bindir, err, errlen) < 0)
         return -1;
     cpu_set_t *mask = NULL;
     size_t mask_size = CPU_ALLOC_SIZE(MAX_CPUS);
     if (cpus && *cpus) {
-        unsigned char bits[MAX_CPUS];
-        if (server_parse_cpus(cpus, bits, MAX_CPUS) <= 0) {
+        int ids[MAX_CPUS];
+        int n = cpuset_parse(cpus, ids, MAX_CPUS);
+        if (n <= 0) {
             snprintf(err, errlen, "bad CPU list '%s' (expected e.g. 0, 0-3, 0,2)", cpus);
             return -1;
         }
-        int bad = cpu_unavailable(bits);
+        int bad = cpu_unavailable(ids, n);
         if (bad >= 0) {
             snprintf(err, errlen, "CPU list '%s': CPU %d is not available to us", cpus, bad);
             return -1;
         }
         mask = CPU_ALLOC(MAX_CPUS);
         CPU_ZERO_S(mask_size, mask);
-        for (int i = 0; i < MAX_CPUS; i++)
-            if (bits[i])
-                CPU_SET_S((size_t)i, mask_size, mask);
+        for (int i = 0; i < n; i++)
+            CPU_SET_S((size_t)ids[i], mask_size, mask);
     }
     if (conf_check(extra_conf, err, errlen) < 0)
         goto fail_early;
     int made = 0;
     if (!dir) {
         const char *tmp = getenv("TMPDIR");
-        if (fmt(s->dir, sizeof s->dir, "%s/dbscale-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp",
-                server_engine_name(e)) < 0 ||
+        if (server_fmt(s->dir, sizeof s->dir, "%s/dbscale-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp",
+                       server_engine_name(e)) < 0 ||
             !mkdtemp(s->dir)) {
             snprintf(err, errlen, "cannot make a temporary directory: %s", strerror(errno));
             goto fail_early;
         }
         made = 1;
     } else {
-        if (fmt(s->dir, sizeof s->dir, "%s", dir) < 0) {
+        if (server_fmt(s->dir, sizeof s->dir, "%s", dir) < 0) {
             snprintf(err, errlen, "path too long: %s", dir);
             goto fail_early;
         }
-        if (!exists(s->dir)) {
+        if (!server_exists(s->dir)) {
             int r = mkdir_p(s->dir, 0755); /* parents the engine's user can walk */
             if (r == 0 && chmod(s->dir, 0700) < 0)
                 r = -errno;
@@ -1097,12 +583,12 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
     }
     snprintf(s->user, sizeof s->user, "sbtest");
     snprintf(s->db, sizeof s->db, "sbtest");
-    if (random_password(s->password, 25) < 0) {
+    if (server_random_password(s->password, 25) < 0) {
         snprintf(err, errlen, "getrandom: %s", strerror(errno));
         goto fail_dir;
     }
-    if (fmt(s->socket_dir, sizeof s->socket_dir, "%s/sock", s->dir) < 0 ||
-        make_dir(s->socket_dir, 0755, &id) < 0) {
+    if (server_fmt(s->socket_dir, sizeof s->socket_dir, "%s/sock", s->dir) < 0 ||
+        server_make_dir(s->socket_dir, 0755, &id) < 0) {
         snprintf(err, errlen, "cannot make %s/sock: %s", s->dir, strerror(errno));
         goto fail_dir;
     }
@@ -1112,17 +598,11 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
             snprintf(err, errlen, "cannot find a free port on 127.0.0.1");
             goto fail_dir;
         }
-        int bad =
-            e == SERVER_PGSQL
-                ? fmt(s->socket, sizeof s->socket, "%s/.s.PGSQL.%d", s->socket_dir, s->port) < 0 ||
-                      fmt(s->pidfile, sizeof s->pidfile, "%s/data/postmaster.pid", s->dir) < 0
-                : fmt(s->socket, sizeof s->socket, "%s/mysql.sock", s->socket_dir) < 0 ||
-                      fmt(s->pidfile, sizeof s->pidfile, "%s/mariadbd.pid", s->socket_dir) < 0;
-        if (bad || strlen(s->socket) >= sizeof((struct sockaddr_un *)0)->sun_path) {
+        if (ops->paths(s) < 0 || strlen(s->socket) >= sizeof((struct sockaddr_un *)0)->sun_path) {
             snprintf(err, errlen, "directory path too long for a unix socket: %s", s->dir);
             goto fail_dir;
         }
-        if (start_once(s, &id, pgbin, extra_conf, mask, mask_size, err, errlen) == 0)
+        if (start_once(s, &id, bindir, extra_conf, mask, mask_size, err, errlen) == 0)
             break;
         add_log_tail(s, err, errlen);
         char e2[64];
@@ -1132,8 +612,8 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
             goto fail_dir;
         char sock[PATH_MAX];
         snprintf(sock, sizeof sock, "%s", s->socket_dir);
-        rm_rf(s->dir, 1);
-        make_dir(sock, 0755, &id);
+        spawn_rm_rf(s->dir, 1);
+        server_make_dir(sock, 0755, &id);
     }
     if (write_state(s, &id, err, errlen) < 0) {
         char e2[64];
@@ -1143,7 +623,7 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
     CPU_FREE(mask);
     return 0;
 fail_dir:
-    rm_rf(s->dir, !made);
+    spawn_rm_rf(s->dir, !made);
 fail_early:
     if (mask)
         CPU_FREE(mask);
@@ -1158,7 +638,7 @@ int server_stop(struct server *s, char *err, size_t errlen)
         return 0;
     if (halt(s, err, errlen) < 0)
         return -1;
-    if (rm_rf(s->dir, 0) < 0) {
+    if (spawn_rm_rf(s->dir, 0) < 0) {
         snprintf(err, errlen, "cannot remove %s: %s", s->dir, strerror(errno));
         return -1;
     }
@@ -1208,7 +688,8 @@ int server_load(struct server *s, const char *dir, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", dir, strerror(errno));
         return -1;
     }
-    if (fmt(path, sizeof path, "%s/state", s->dir) < 0 || read_small(path, text, sizeof text)) {
+    if (server_fmt(path, sizeof path, "%s/state", s->dir) < 0 ||
+        read_small(path, text, sizeof text)) {
         snprintf(err, errlen, "%s: not a dbscale server directory (no state file)", dir);
         return -1;
     }
@@ -1226,7 +707,7 @@ int server_load(struct server *s, const char *dir, char *err, size_t errlen)
     kv(text, "version", s->version, sizeof s->version);
     /* The password, back from the engine's own client file. */
     if (s->engine == SERVER_PGSQL) {
-        fmt(path, sizeof path, "%s/pgpass", s->dir);
+        server_fmt(path, sizeof path, "%s/pgpass", s->dir);
         if (read_small(path, text, sizeof text) == 0) {
             char *nl = strchr(text, '\n');
             if (nl)
@@ -1236,7 +717,7 @@ int server_load(struct server *s, const char *dir, char *err, size_t errlen)
                 snprintf(s->password, sizeof s->password, "%s", colon + 1);
         }
     } else {
-        fmt(path, sizeof path, "%s/client.cnf", s->dir);
+        server_fmt(path, sizeof path, "%s/client.cnf", s->dir);
         if (read_small(path, text, sizeof text) == 0) {
             char *p = strstr(text, "\npassword=");
             if (p)
@@ -1305,39 +786,6 @@ const char *server_engine_name(enum server_engine e)
     return e == SERVER_PGSQL ? "pgsql" : "mysql";
 }
 
-int server_parse_cpus(const char *list, unsigned char *mask, int ncpus)
-{
-    memset(mask, 0, (size_t)ncpus);
-    int count = 0;
-    const char *p = list;
-    if (!*p)
-        return -1;
-    for (;;) {
-        char *end;
-        if (!isdigit((unsigned char)*p))
-            return -1;
-        long lo = strtol(p, &end, 10), hi = lo;
-        p = end;
-        if (*p == '-') {
-            if (!isdigit((unsigned char)p[1]))
-                return -1;
-            hi = strtol(p + 1, &end, 10);
-            p = end;
-        }
-        if (lo > hi || hi >= ncpus)
-            return -1;
-        for (long c = lo; c <= hi; c++)
-            if (!mask[c]) {
-                mask[c] = 1;
-                count++;
-            }
-        if (*p == '\0')
-            return count;
-        if (*p++ != ',')
-            return -1;
-    }
-}
-
 /* ---- the verb ------------------------------------------------------------ */
 
 static const struct optdef server_opts[] = {
@@ -1395,12 +843,13 @@ static int verb_start(const struct opts *o, const char *engine)
         return EXIT_USAGE;
     }
     const char *cpus = opts_str(o, "cpus");
-    unsigned char bits[MAX_CPUS];
-    if (cpus && server_parse_cpus(cpus, bits, MAX_CPUS) <= 0) {
+    int ids[MAX_CPUS];
+    int ncpus = cpus ? cpuset_parse(cpus, ids, MAX_CPUS) : 0;
+    if (cpus && ncpus <= 0) {
         warnx_("server start: --cpus: bad CPU list '%s' (expected e.g. 0, 0-1, 0,2)", cpus);
         return EXIT_USAGE;
     }
-    int bad = cpus ? cpu_unavailable(bits) : -1;
+    int bad = cpus ? cpu_unavailable(ids, ncpus) : -1;
     if (bad >= 0) {
         warnx_("server start: --cpus=%s: CPU %d is not available (see nproc, taskset -p $$)", cpus,
                bad);
@@ -1411,7 +860,7 @@ static int verb_start(const struct opts *o, const char *engine)
         warnx_("server start: --dir needs a directory");
         return EXIT_USAGE;
     }
-    if (dir && exists(dir) && dir_is_empty(dir) != 1) {
+    if (dir && server_exists(dir) && dir_is_empty(dir) != 1) {
         warnx_("server start: --dir %s: not an empty directory (it would be removed on stop)", dir);
         return EXIT_USAGE;
     }
@@ -1431,9 +880,8 @@ static int verb_start(const struct opts *o, const char *engine)
         return EXIT_RUNTIME;
     }
     const char *n = server_engine_name(s.engine);
-    printf("%s %s running: pid %ld, 127.0.0.1:%d, socket %s\n",
-           s.engine == SERVER_PGSQL ? "PostgreSQL" : "MariaDB", s.version, (long)s.pid, s.port,
-           s.socket);
+    printf("%s %s running: pid %ld, 127.0.0.1:%d, socket %s\n", ops_of(s.engine)->title, s.version,
+           (long)s.pid, s.port, s.socket);
     printf("dir: %s\n", s.dir);
     printf("options: --db-driver=%s --%s-host=127.0.0.1 --%s-port=%d --%s-user=%s --%s-db=%s", n, n,
            n, s.port, n, s.user, n, s.db);

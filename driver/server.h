@@ -58,8 +58,4 @@ void server_target(const struct server *s, struct db_target *t);
 /* The server's processes (pgsql: postmaster + children; mysql: mariadbd). */
 int server_pids(const struct server *s, pid_t *pids, int max);
 
-/* Parse a CPU list "0", "0-3", "0,2,5-7" into a mask of up to ncpus bits
- * (mask[i] = 1 if CPU i is in). Count of CPUs, or -1 if malformed. */
-int server_parse_cpus(const char *list, unsigned char *mask, int ncpus);
-
 #endif

@@ -1,0 +1,68 @@
+/*
+ * server_engine.h - what server.c asks of each engine; internal, included only
+ * by server.c, server_pgsql.c and server_mysql.c.
+ *
+ * An engine is a table of operations that one file fills, as db.h is for the
+ * clients: it makes its data directory, names its daemon, says when that is up
+ * and creates the user and database. Everything else (the directory, the
+ * port, starting and stopping, the state file) is server.c's, the same for
+ * both. Below the table, the few helpers server.c lends the engines.
+ */
+#ifndef DBSCALE_SERVER_ENGINE_H
+#define DBSCALE_SERVER_ENGINE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "server.h"
+#include "spawn.h"
+
+#define SERVER_START_TIMEOUT_MS 60000
+
+/* The daemon to run; argv points into the struct. */
+struct server_cmd {
+    char path[PATH_MAX];
+    char arg[PATH_MAX + 32];
+    char *argv[4];
+};
+
+struct server_engine_ops {
+    const char *title;    /* "PostgreSQL", for people */
+    const char *os_user;  /* the system user it runs as when we are root */
+    const char *package;  /* the package that brings the server and that user */
+    const char *procs[3]; /* what the server process's cmdline holds (any), NULL-ended */
+    int stop_signal;      /* the clean, fast shutdown */
+    /* Find the programs: bindir (n bytes) for the others. NULL = nothing to find. */
+    int (*locate)(char *bindir, size_t n, char *err, size_t errlen);
+    /* s->socket and s->pidfile from s->dir, s->socket_dir and s->port; -1 if too long. */
+    int (*paths)(struct server *s);
+    /* Make data/ and the config (extra: the caller's lines) with the engine's
+     * own tools, as id, their output to logfd. May leave an admin password in
+     * superpw (40 bytes) for setup. */
+    int (*prepare)(struct server *s, const struct spawn_ident *id, const char *bindir, int logfd,
+                   const char *extra, char *superpw, char *err, size_t errlen);
+    /* The daemon: program and arguments. */
+    int (*command)(const struct server *s, const char *bindir, struct server_cmd *cmd, char *err,
+                   size_t errlen);
+    /* 1 once the running server answers on its socket. */
+    int (*ping)(const struct server *s, const struct spawn_ident *id);
+    /* On the running server: s->version, user s->user owning database s->db. */
+    int (*setup)(struct server *s, const struct spawn_ident *id, const char *superpw, char *err,
+                 size_t errlen);
+};
+
+extern const struct server_engine_ops server_pgsql_ops; /* server_pgsql.c */
+extern const struct server_engine_ops server_mysql_ops; /* server_mysql.c */
+
+/* Lent by server.c. snprintf that says -1 when it truncates. */
+int server_fmt(char *dst, size_t n, const char *f, ...) __attribute__((format(printf, 3, 4)));
+int server_exists(const char *path);
+/* A whole small file / a directory with mode, owned by id when it drops (id may be NULL). */
+int server_put_file(const char *path, const char *text, int flags, mode_t mode,
+                    const struct spawn_ident *id);
+int server_make_dir(const char *path, mode_t mode, const struct spawn_ident *id);
+/* len-1 random letters and digits: no quoting needed anywhere. */
+int server_random_password(char *out, size_t len);
+
+#endif

@@ -1,0 +1,216 @@
+/*
+ * server_mysql.c - the MariaDB engine of the throwaway servers: my.cnf,
+ * mariadb-install-db, the mariadbd daemon, the user and database.
+ *
+ * The one idea: root inside the new server authenticates by unix_socket only
+ * (install-db's --auth-root-authentication-method=socket), so the admin login
+ * is whoever we are on the socket, and no admin password ever exists; the
+ * sbtest user's password is set once, over that socket.
+ *
+ * It must never read the system's option files (mariadbd gets
+ * --defaults-file first) nor echo a statement that holds a password.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <mysql.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "server_engine.h"
+#include "util.h"
+
+static const char *first_existing(const char *const *paths)
+{
+    for (; *paths; paths++)
+        if (access(*paths, X_OK) == 0)
+            return *paths;
+    return NULL;
+}
+
+static pthread_once_t my_once = PTHREAD_ONCE_INIT;
+static void my_lib_init(void)
+{
+    mysql_library_init(0, NULL, NULL);
+}
+
+/* Connect over the socket as the OS user (unix_socket authentication). */
+static MYSQL *my_admin_connect(const struct server *s, const char *osuser, char *err, size_t errlen)
+{
+    pthread_once(&my_once, my_lib_init);
+    MYSQL *m = mysql_init(NULL);
+    if (!m) {
+        snprintf(err, errlen, "mysql_init failed");
+        return NULL;
+    }
+    unsigned int to = 5;
+    mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &to);
+    if (!mysql_real_connect(m, NULL, osuser, NULL, NULL, 0, s->socket, 0)) {
+        snprintf(err, errlen, "cannot connect to %s as %s: %s", s->socket, osuser, mysql_error(m));
+        mysql_close(m);
+        return NULL;
+    }
+    return m;
+}
+
+static int my_configure(struct server *s, const struct spawn_ident *id, const char *extra,
+                        char *err, size_t errlen)
+{
+    char path[PATH_MAX];
+    struct sbuf b = {0};
+    sbuf_printf(&b,
+                "# dbscale: a throwaway server, loopback and its own socket only\n"
+                "[mysqld]\n"
+                "user=%s\n"
+                "datadir=%s/data\n"
+                "socket=%s\n"
+                "pid-file=%s\n"
+                "port=%d\n"
+                "bind-address=127.0.0.1\n"
+                "skip-name-resolve\n"
+                "skip-log-bin\n"
+                "innodb_buffer_pool_size=256M\n"
+                "innodb_log_file_size=64M\n"
+                "max_connections=200\n"
+                "# extra settings\n%s\n",
+                id->name, s->dir, s->socket, s->pidfile, s->port, extra ? extra : "");
+    int rc = server_fmt(path, sizeof path, "%s/my.cnf", s->dir) < 0
+                 ? -1
+                 : server_put_file(path, b.s, O_TRUNC, 0644, NULL);
+    sbuf_free(&b);
+    if (rc < 0)
+        snprintf(err, errlen, "cannot write %s/my.cnf: %s", s->dir, strerror(errno));
+    return rc;
+}
+
+static int my_init(struct server *s, const struct spawn_ident *id, int logfd, char *err,
+                   size_t errlen)
+{
+    static const char *const tools[] = {"/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db",
+                                        "/usr/local/bin/mariadb-install-db", NULL};
+    const char *tool = first_existing(tools);
+    if (!tool) {
+        snprintf(err, errlen, "mariadb-install-db not found (apt-get install mariadb-server)");
+        return -1;
+    }
+    char data[PATH_MAX], defs[PATH_MAX + 32], darg[PATH_MAX + 16], uarg[96];
+    if (server_fmt(data, sizeof data, "%s/data", s->dir) < 0 ||
+        server_fmt(defs, sizeof defs, "--defaults-file=%s/my.cnf", s->dir) < 0 ||
+        server_fmt(darg, sizeof darg, "--datadir=%s", data) < 0 ||
+        server_fmt(uarg, sizeof uarg, "--user=%s", id->name) < 0) {
+        snprintf(err, errlen, "path too long: %s", s->dir);
+        return -1;
+    }
+    if (server_make_dir(data, 0700, id) < 0) {
+        snprintf(err, errlen, "cannot make %s: %s", data, strerror(errno));
+        return -1;
+    }
+    char *argv[] = {"mariadb-install-db",
+                    defs,
+                    uarg,
+                    darg,
+                    "--skip-test-db",
+                    "--skip-name-resolve",
+                    "--auth-root-authentication-method=socket",
+                    NULL};
+    /* install-db drops to --user itself and needs root for that; as ourselves it is us. */
+    struct spawn_ident self = *id;
+    self.drop = 0;
+    struct spawn_cmd sp = {tool, argv, logfd, &self, NULL, 0};
+    pid_t pid = spawn_start(&sp, s->dir);
+    if (pid < 0) {
+        snprintf(err, errlen, "cannot start mariadb-install-db: %s", strerror(errno));
+        return -1;
+    }
+    return spawn_wait(pid, "mariadb-install-db", SERVER_START_TIMEOUT_MS, err, errlen);
+}
+
+static int my_setup(struct server *s, const struct spawn_ident *id, const char *superpw, char *err,
+                    size_t errlen)
+{
+    (void)superpw;
+    MYSQL *m = my_admin_connect(s, id->admin, err, errlen);
+    if (!m)
+        return -1;
+    snprintf(s->version, sizeof s->version, "%s", mysql_get_server_info(m));
+    char sql[5][256];
+    snprintf(sql[0], sizeof sql[0], "CREATE DATABASE %s", s->db);
+    snprintf(sql[1], sizeof sql[1], "CREATE USER '%s'@'localhost' IDENTIFIED BY '%s'", s->user,
+             s->password);
+    snprintf(sql[2], sizeof sql[2], "CREATE USER '%s'@'127.0.0.1' IDENTIFIED BY '%s'", s->user,
+             s->password);
+    snprintf(sql[3], sizeof sql[3], "GRANT ALL ON %s.* TO '%s'@'localhost'", s->db, s->user);
+    snprintf(sql[4], sizeof sql[4], "GRANT ALL ON %s.* TO '%s'@'127.0.0.1'", s->db, s->user);
+    for (int i = 0; i < 5; i++)
+        if (mysql_query(m, sql[i])) {
+            snprintf(err, errlen, "setting up user and database: %s", mysql_error(m));
+            mysql_close(m);
+            return -1;
+        }
+    mysql_close(m);
+    return 0;
+}
+
+static int my_prepare(struct server *s, const struct spawn_ident *id, const char *bindir, int logfd,
+                      const char *extra, char *superpw, char *err, size_t errlen)
+{
+    (void)bindir;
+    (void)superpw; /* root logs in by unix_socket: there is no admin password */
+    if (my_configure(s, id, extra, err, errlen) < 0)
+        return -1;
+    return my_init(s, id, logfd, err, errlen);
+}
+
+static int my_paths(struct server *s)
+{
+    return server_fmt(s->socket, sizeof s->socket, "%s/mysql.sock", s->socket_dir) < 0 ||
+                   server_fmt(s->pidfile, sizeof s->pidfile, "%s/mariadbd.pid", s->socket_dir) < 0
+               ? -1
+               : 0;
+}
+
+static int my_command(const struct server *s, const char *bindir, struct server_cmd *cmd, char *err,
+                      size_t errlen)
+{
+    static const char *const mariadbd[] = {"/usr/sbin/mariadbd", "/usr/sbin/mysqld",
+                                           "/usr/local/sbin/mariadbd", NULL};
+    (void)bindir;
+    const char *bin = first_existing(mariadbd);
+    if (!bin)
+        return snprintf(err, errlen, "mariadbd not found (apt-get install mariadb-server)"), -1;
+    snprintf(cmd->path, sizeof cmd->path, "%s", bin);
+    if (server_fmt(cmd->arg, sizeof cmd->arg, "--defaults-file=%s/my.cnf", s->dir) < 0)
+        return snprintf(err, errlen, "path too long"), -1;
+    cmd->argv[0] = "mariadbd";
+    cmd->argv[1] = cmd->arg;
+    cmd->argv[2] = NULL;
+    return 0;
+}
+
+/* Any answer, even "access denied", means it is up. */
+static int my_ping(const struct server *s, const struct spawn_ident *id)
+{
+    char scratch[256];
+    MYSQL *m = my_admin_connect(s, id->admin, scratch, sizeof scratch);
+    if (m) {
+        mysql_close(m);
+        return 1;
+    }
+    return strstr(scratch, "denied") != NULL;
+}
+
+const struct server_engine_ops server_mysql_ops = {
+    .title = "MariaDB",
+    .os_user = "mysql",
+    .package = "mariadb-server",
+    .procs = {"mariadbd", "mysqld", NULL},
+    .stop_signal = SIGTERM,
+    .locate = NULL,
+    .paths = my_paths,
+    .prepare = my_prepare,
+    .command = my_command,
+    .ping = my_ping,
+    .setup = my_setup,
+};

@@ -1,0 +1,263 @@
+/*
+ * server_pgsql.c - the PostgreSQL engine of the throwaway servers: initdb,
+ * postgresql.conf and pg_hba.conf, the postgres daemon, the role and database.
+ *
+ * The one idea: initdb sets a superuser password (a fresh random one, given
+ * in a file that is removed at once) and pg_hba.conf asks every connection
+ * for a password, so the server is never open to whoever reaches its socket;
+ * the superuser password lives only in the caller's memory until setup.
+ *
+ * It must never echo a statement that holds a password, nor let an error
+ * statement reach the server log with its text.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libpq-fe.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "server_engine.h"
+#include "util.h"
+
+/* Highest /usr/lib/postgresql/N/bin, or $DBSCALE_PGBIN. */
+static int pg_bindir(char *out, size_t n, char *err, size_t errlen)
+{
+    const char *env = getenv("DBSCALE_PGBIN");
+    if (env && *env)
+        return server_fmt(out, n, "%s", env);
+    DIR *d = opendir("/usr/lib/postgresql");
+    long best = -1;
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char *end;
+        long v = strtol(e->d_name, &end, 10);
+        char p[PATH_MAX];
+        if (end != e->d_name && !*end && v > best &&
+            server_fmt(p, sizeof p, "/usr/lib/postgresql/%ld/bin/postgres", v) == 0 &&
+            server_exists(p))
+            best = v;
+    }
+    if (d)
+        closedir(d);
+    if (best < 0) {
+        snprintf(err, errlen,
+                 "no PostgreSQL server found in /usr/lib/postgresql/*/bin (apt-get install "
+                 "postgresql, or set DBSCALE_PGBIN)");
+        return -1;
+    }
+    return server_fmt(out, n, "/usr/lib/postgresql/%ld/bin", best);
+}
+
+/* Single-quoted value for a libpq conninfo string. */
+static void pq_quote(char *out, size_t n, const char *v)
+{
+    size_t o = 0;
+    if (n < 3)
+        return;
+    out[o++] = '\'';
+    for (; *v && o + 3 < n; v++) {
+        if (*v == '\'' || *v == '\\')
+            out[o++] = '\\';
+        out[o++] = *v;
+    }
+    out[o++] = '\'';
+    out[o] = '\0';
+}
+
+static PGconn *pg_admin_connect_db(const struct server *s, const char *user, const char *pw,
+                                   const char *db)
+{
+    char host[PATH_MAX * 2 + 3], ci[PATH_MAX * 2 + 256];
+    pq_quote(host, sizeof host, s->socket_dir);
+    snprintf(ci, sizeof ci, "host=%s port=%d user=%s password=%s dbname=%s connect_timeout=5", host,
+             s->port, user, pw ? pw : "", db);
+    return PQconnectdb(ci);
+}
+
+static PGconn *pg_admin_connect(const struct server *s, const char *user, const char *pw)
+{
+    return pg_admin_connect_db(s, user, pw, "postgres");
+}
+
+static int pg_ping(const struct server *s, const struct spawn_ident *id)
+{
+    (void)id;
+    char host[PATH_MAX * 2 + 3], ci[PATH_MAX * 2 + 256];
+    pq_quote(host, sizeof host, s->socket_dir);
+    snprintf(ci, sizeof ci, "host=%s port=%d user=postgres dbname=postgres connect_timeout=2", host,
+             s->port);
+    return PQping(ci) == PQPING_OK;
+}
+
+static int pg_init(struct server *s, const struct spawn_ident *id, const char *bindir, int logfd,
+                   char *superpw, char *err, size_t errlen)
+{
+    char data[PATH_MAX], pwfile[PATH_MAX], initdb[PATH_MAX], pwarg[PATH_MAX + 16];
+    if (server_fmt(data, sizeof data, "%s/data", s->dir) < 0 ||
+        server_fmt(pwfile, sizeof pwfile, "%s/initdb.pw", s->dir) < 0 ||
+        server_fmt(initdb, sizeof initdb, "%s/initdb", bindir) < 0 ||
+        server_fmt(pwarg, sizeof pwarg, "--pwfile=%s", pwfile) < 0) {
+        snprintf(err, errlen, "path too long: %s", s->dir);
+        return -1;
+    }
+    if (server_make_dir(data, 0700, id) < 0) {
+        snprintf(err, errlen, "cannot make %s: %s", data, strerror(errno));
+        return -1;
+    }
+    char line[80];
+    if (server_random_password(superpw, 33) < 0 ||
+        server_fmt(line, sizeof line, "%s\n", superpw) < 0 ||
+        server_put_file(pwfile, line, O_EXCL, 0600, id) < 0) {
+        snprintf(err, errlen, "cannot write %s: %s", pwfile, strerror(errno));
+        return -1;
+    }
+    char *argv[] = {"initdb", "-D",        data,
+                    "-U",     "postgres",  "--locale=C",
+                    "-E",     "UTF8",      "--auth=scram-sha-256",
+                    pwarg,    "--no-sync", "--no-instructions",
+                    NULL};
+    struct spawn_cmd sp = {initdb, argv, logfd, id, NULL, 0};
+    pid_t pid = spawn_start(&sp, s->dir);
+    if (pid < 0) {
+        snprintf(err, errlen, "cannot start initdb: %s", strerror(errno));
+        unlink(pwfile);
+        return -1;
+    }
+    int rc = spawn_wait(pid, "initdb", SERVER_START_TIMEOUT_MS, err, errlen);
+    unlink(pwfile);
+    return rc;
+}
+
+static int pg_configure(struct server *s, const struct spawn_ident *id, const char *extra,
+                        char *err, size_t errlen)
+{
+    char path[PATH_MAX], sock[PATH_MAX * 2 + 3];
+    struct sbuf b = {0};
+    /* Single quotes doubled: the socket path is a postgresql.conf string. */
+    size_t o = 0;
+    sock[o++] = '\'';
+    for (const char *p = s->socket_dir; *p && o + 3 < sizeof sock; p++) {
+        if (*p == '\'')
+            sock[o++] = '\'';
+        sock[o++] = *p;
+    }
+    sock[o++] = '\'';
+    sock[o] = '\0';
+    sbuf_printf(&b,
+                "\n# dbscale: a throwaway server, loopback and its own socket only\n"
+                "listen_addresses = '127.0.0.1'\n"
+                "port = %d\n"
+                "unix_socket_directories = %s\n"
+                "shared_buffers = 128MB\n"
+                "max_connections = 200\n"
+                "logging_collector = off\n"
+                "log_destination = 'stderr'\n"
+                "# extra settings\n%s\n",
+                s->port, sock, extra ? extra : "");
+    int rc = server_fmt(path, sizeof path, "%s/data/postgresql.conf", s->dir) < 0
+                 ? -1
+                 : server_put_file(path, b.s, O_APPEND, 0600, id);
+    sbuf_free(&b);
+    if (rc == 0 && server_fmt(path, sizeof path, "%s/data/pg_hba.conf", s->dir) == 0)
+        rc = server_put_file(path,
+                             "# dbscale: passwords everywhere, loopback only\n"
+                             "local all all scram-sha-256\n"
+                             "host  all all 127.0.0.1/32 scram-sha-256\n",
+                             O_TRUNC, 0600, id);
+    if (rc < 0)
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    return rc;
+}
+
+static int pg_setup(struct server *s, const struct spawn_ident *id, const char *superpw, char *err,
+                    size_t errlen)
+{
+    (void)id;
+    PGconn *c = pg_admin_connect(s, "postgres", superpw);
+    if (PQstatus(c) != CONNECTION_OK) {
+        snprintf(err, errlen, "cannot connect to the new server: %s", PQerrorMessage(c));
+        PQfinish(c);
+        return -1;
+    }
+    const char *v = PQparameterStatus(c, "server_version");
+    snprintf(s->version, sizeof s->version, "%s", v ? v : "?");
+    s->version[strcspn(s->version, " ")] = '\0';
+    char sql[3][256];
+    /* a failing statement is logged with its text: not this one */
+    snprintf(sql[0], sizeof sql[0], "SET log_min_error_statement = panic");
+    snprintf(sql[1], sizeof sql[1], "CREATE ROLE %s LOGIN PASSWORD '%s'", s->user, s->password);
+    snprintf(sql[2], sizeof sql[2], "CREATE DATABASE %s OWNER %s", s->db, s->user);
+    for (int i = 0; i < 3; i++) {
+        PGresult *r = PQexec(c, sql[i]);
+        ExecStatusType st = PQresultStatus(r);
+        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+            /* never echo sql[1]: it holds the password */
+            snprintf(err, errlen, "setting up user and database: %s", PQresultErrorMessage(r));
+            PQclear(r);
+            PQfinish(c);
+            return -1;
+        }
+        PQclear(r);
+    }
+    PQfinish(c);
+    /* pg_stat_statements in sbtest, readable by sbtest: with
+     * --conf shared_preload_libraries=pg_stat_statements a test can check
+     * what the server executed against what dbscale reports. Only the
+     * superuser can create it, and only now does anyone know its password. */
+    c = pg_admin_connect_db(s, "postgres", superpw, s->db);
+    if (PQstatus(c) == CONNECTION_OK) {
+        char grant[160];
+        snprintf(grant, sizeof grant, "GRANT pg_read_all_stats TO %s", s->user);
+        PQclear(PQexec(c, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"));
+        PQclear(PQexec(c, grant));
+    }
+    PQfinish(c);
+    return 0;
+}
+
+static int pg_prepare(struct server *s, const struct spawn_ident *id, const char *bindir, int logfd,
+                      const char *extra, char *superpw, char *err, size_t errlen)
+{
+    if (pg_init(s, id, bindir, logfd, superpw, err, errlen) < 0)
+        return -1;
+    return pg_configure(s, id, extra, err, errlen);
+}
+
+static int pg_paths(struct server *s)
+{
+    return server_fmt(s->socket, sizeof s->socket, "%s/.s.PGSQL.%d", s->socket_dir, s->port) < 0 ||
+                   server_fmt(s->pidfile, sizeof s->pidfile, "%s/data/postmaster.pid", s->dir) < 0
+               ? -1
+               : 0;
+}
+
+static int pg_command(const struct server *s, const char *bindir, struct server_cmd *cmd, char *err,
+                      size_t errlen)
+{
+    if (server_fmt(cmd->path, sizeof cmd->path, "%s/postgres", bindir) < 0 ||
+        server_fmt(cmd->arg, sizeof cmd->arg, "%s/data", s->dir) < 0)
+        return snprintf(err, errlen, "path too long"), -1;
+    cmd->argv[0] = "postgres";
+    cmd->argv[1] = "-D";
+    cmd->argv[2] = cmd->arg;
+    cmd->argv[3] = NULL;
+    return 0;
+}
+
+const struct server_engine_ops server_pgsql_ops = {
+    .title = "PostgreSQL",
+    .os_user = "postgres",
+    .package = "postgresql",
+    .procs = {"postgres", NULL},
+    .stop_signal = SIGINT,
+    .locate = pg_bindir,
+    .paths = pg_paths,
+    .prepare = pg_prepare,
+    .command = pg_command,
+    .ping = pg_ping,
+    .setup = pg_setup,
+};

@@ -1,0 +1,179 @@
+/*
+ * spawn.c - the process plumbing under the throwaway servers: starting the
+ * engines' programs, waiting for them, killing them, and removing what they
+ * leave.
+ *
+ * The one idea: the caller may be multi-threaded (the sweep starts a server
+ * while its workers run), so a child is made with fork + execve and nothing
+ * but async-signal-safe calls in between; any lock another thread held at
+ * fork time would otherwise deadlock the child. Each child leads its own
+ * session, so one kill reaches everything it forked.
+ *
+ * It must never exec with our fds (every one is closed), never run an engine
+ * as root when asked to drop (the child exits rather than stay root), and
+ * never follow a symlink while removing a tree.
+ */
+#include "spawn.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+void spawn_sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+}
+
+/*
+ * Between fork and execve only async-signal-safe calls: the caller may have
+ * threads holding locks we would otherwise deadlock on in the child. The
+ * child gets its own session (Ctrl-C on our terminal is ours to handle),
+ * default signals, the CPU mask, the engine's user, and no inherited fds.
+ */
+pid_t spawn_start(const struct spawn_cmd *c, const char *home)
+{
+    char homeenv[PATH_MAX + 8];
+    int n = snprintf(homeenv, sizeof homeenv, "HOME=%s", home);
+    if (n < 0 || (size_t)n >= sizeof homeenv)
+        return -1;
+    char *envp[] = {"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C",
+                    "LANG=C", homeenv, NULL};
+    int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid != 0) {
+        close(devnull);
+        return pid;
+    }
+    /* child */
+    sigset_t all;
+    sigemptyset(&all);
+    sigprocmask(SIG_SETMASK, &all, NULL);
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction sa = {.sa_handler = SIG_DFL};
+        sigaction(sig, &sa, NULL); /* fails harmlessly for SIGKILL/SIGSTOP/RT internals */
+    }
+    setsid();
+    if (c->cpus && sched_setaffinity(0, c->cpus_size, c->cpus) < 0)
+        _exit(126);
+    if (c->id->drop) {
+        if (setgroups(0, NULL) < 0 || setgid(c->id->gid) < 0 || setuid(c->id->uid) < 0)
+            _exit(126);
+    }
+    if (chdir("/") < 0)
+        _exit(126);
+    if (dup2(devnull, 0) < 0 || dup2(c->logfd, 1) < 0 || dup2(c->logfd, 2) < 0)
+        _exit(126);
+    close_range(3, ~0U, 0);
+    execve(c->path, c->argv, envp);
+    _exit(127);
+}
+
+void spawn_kill_session(pid_t pid)
+{
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+}
+
+int spawn_wait(pid_t pid, const char *what, int timeout_ms, char *err, size_t errlen)
+{
+    int st = 0;
+    for (int t = 0;; t += 20) {
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid)
+            break;
+        if (r < 0 && errno == ECHILD)
+            return 0; /* someone else reaped it (SIGCHLD ignored): judged by what follows */
+        if (t >= timeout_ms) {
+            spawn_kill_session(pid); /* install-db runs mariadbd --bootstrap */
+            waitpid(pid, &st, 0);
+            snprintf(err, errlen, "%s did not finish in %d s", what, timeout_ms / 1000);
+            return -1;
+        }
+        spawn_sleep_ms(20);
+    }
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+        return 0;
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+        snprintf(err, errlen, "cannot run %s", what);
+    else if (WIFEXITED(st) && WEXITSTATUS(st) == 126)
+        snprintf(err, errlen, "%s: cannot switch user or set the CPU affinity", what);
+    else if (WIFEXITED(st))
+        snprintf(err, errlen, "%s failed (exit %d)", what, WEXITSTATUS(st));
+    else
+        snprintf(err, errlen, "%s killed by signal %d", what, WTERMSIG(st));
+    return -1;
+}
+
+ssize_t spawn_proc_read(pid_t pid, const char *file, char *buf, size_t n)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/%s", (long)pid, file);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t r = read(fd, buf, n - 1);
+    close(fd);
+    buf[r > 0 ? r : 0] = '\0';
+    return r;
+}
+
+/* Read from /proc, not kill(pid, 0): PID 1 here reaps slowly, and a zombie
+ * answers kill(). */
+int spawn_alive(pid_t pid)
+{
+    char buf[512];
+    if (spawn_proc_read(pid, "stat", buf, sizeof buf) <= 0)
+        return 0;
+    char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
+/* rm -rf below an open directory fd; never follows symlinks. */
+static int rm_tree_at(int dfd)
+{
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        close(dfd);
+        return -1;
+    }
+    int rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (unlinkat(dirfd(d), e->d_name, 0) == 0 || errno == ENOENT)
+            continue;
+        if (errno != EISDIR && errno != EPERM) {
+            rc = -1;
+            continue;
+        }
+        int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0 || rm_tree_at(sub) < 0 || unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) < 0)
+            rc = -1;
+    }
+    closedir(d);
+    return rc;
+}
+
+int spawn_rm_rf(const char *path, int keep_top)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : -1;
+    if (rm_tree_at(fd) < 0)
+        return -1;
+    return keep_top || rmdir(path) == 0 ? 0 : -1;
+}
