@@ -12,14 +12,13 @@
  *   cpuset    a cgroup dbscale-PID under the cpuset root (v1 or v2); the
  *             server's processes are moved in whole (cgroup.procs), so its
  *             future children are held too
- *   hotplug   CPUs taken offline, so the kernel itself has fewer CPUs
+ *   hotplug   CPUs taken offline, so the kernel itself has fewer CPUs; that
+ *             method and its guardian process live in hotplug.c
  *
- * It must never leave a CPU offline. Before the first CPU goes down, a
- * guardian process (double-forked, its own session, deaf to INT/TERM/HUP) is
- * told which CPUs to restore; when our process is gone by any path, SIGKILL
- * included (its socket reaches EOF, or a pidfd on us fires), it brings them
- * back. CPU 0 is never
- * offlined. It never prints and never asserts: failures come back as
+ * This room is the lists and masks, the task walks, affinity, the cgroup
+ * method and the dispatch; it lends hotplug.c its file and mask helpers
+ * (cpuset_internal.h). It must never leave a CPU offline or a task narrowed
+ * after close. It never prints and never asserts: failures come back as
  * messages. cpuset_close() does no malloc (getdents64, open/read/write), as
  * it runs on the sweep's signal path; controls live in a small static pool
  * for the same reason, so closing twice is harmless.
@@ -30,25 +29,20 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define MAXCPU   CPU_SETSIZE
-#define SYSCPU   "/sys/devices/system/cpu"
+#include "cpuset_internal.h"
+#include "hotplug.h"
+
 #define NCTL     8
-#define WAIT_MS  5000 /* for the online list to settle, the guardian to start */
-#define CG_ROUND 100  /* rounds of moving tasks out of our cgroup on close */
+#define CG_ROUND 100 /* rounds of moving tasks out of our cgroup on close */
 
 struct cpuset_ctl {
     atomic_int used; /* slot taken; 0 again once closed */
@@ -57,9 +51,7 @@ struct cpuset_ctl {
     int v2;
     char root[PATH_MAX]; /* the cpuset hierarchy's root, where tasks go back */
     char dir[PATH_MAX];  /* our cgroup; "" when none */
-    /* hotplug */
-    int fd;        /* socket to the guardian; -1 when none */
-    cpu_set_t off; /* CPUs we took offline (the guardian knows each) */
+    struct hotplug hp;
 };
 
 static struct cpuset_ctl pool[NCTL];
@@ -99,7 +91,7 @@ static int is_space(char ch)
 
 /* "0-3,6" (surrounding whitespace allowed) into set. Count, or -1. An empty
  * list is malformed unless allow_empty (sysfs writes an empty "offline"). */
-static int mask_parse(const char *s, cpu_set_t *set, int allow_empty)
+int cpuset_mask_parse(const char *s, cpu_set_t *set, int allow_empty)
 {
     CPU_ZERO(set);
     while (is_space(*s))
@@ -135,7 +127,7 @@ static int mask_parse(const char *s, cpu_set_t *set, int allow_empty)
     return *s ? -1 : CPU_COUNT(set);
 }
 
-static void mask_format(const cpu_set_t *set, char *buf, size_t len)
+void cpuset_mask_format(const cpu_set_t *set, char *buf, size_t len)
 {
     size_t at = 0;
     if (!len)
@@ -180,7 +172,7 @@ static int mask_to_ids(const cpu_set_t *set, int *ids, int max)
 int cpuset_parse(const char *list, int *ids, int max)
 {
     cpu_set_t set;
-    if (!list || mask_parse(list, &set, 0) < 0)
+    if (!list || cpuset_mask_parse(list, &set, 0) < 0)
         return -1;
     return mask_to_ids(&set, ids, max);
 }
@@ -189,13 +181,13 @@ void cpuset_format(const int *ids, int n, char *buf, size_t len)
 {
     cpu_set_t set;
     mask_from_ids(ids, n, &set);
-    mask_format(&set, buf, len);
+    cpuset_mask_format(&set, buf, len);
 }
 
 /* ---- small file helpers: open/read/write only, safe on the signal path ---- */
 
 /* Whole (small) file into buf, terminated. Bytes, or -errno. */
-static ssize_t read_text(const char *path, char *buf, size_t len)
+ssize_t cpuset_read_text(const char *path, char *buf, size_t len)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -220,7 +212,7 @@ static ssize_t read_text(const char *path, char *buf, size_t len)
 }
 
 /* One write of s to path (sysfs and cgroup files take one value per write). */
-static int write_text(const char *path, const char *s)
+int cpuset_write_text(const char *path, const char *s)
 {
     int fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0)
@@ -235,15 +227,15 @@ static int write_text(const char *path, const char *s)
     return -e;
 }
 
-static int read_mask(const char *path, cpu_set_t *set, int allow_empty, char *err, size_t errlen)
+int cpuset_read_mask(const char *path, cpu_set_t *set, int allow_empty, char *err, size_t errlen)
 {
     char buf[4096];
-    ssize_t r = read_text(path, buf, sizeof buf);
+    ssize_t r = cpuset_read_text(path, buf, sizeof buf);
     if (r < 0) {
         snprintf(err, errlen, "%s: %s", path, strerror((int)-r));
         return -1;
     }
-    if (mask_parse(buf, set, allow_empty) < 0) {
+    if (cpuset_mask_parse(buf, set, allow_empty) < 0) {
         snprintf(err, errlen, "%s: cannot parse CPU list '%.64s'", path, buf);
         return -1;
     }
@@ -254,12 +246,12 @@ int cpuset_online(int *ids, int max)
 {
     cpu_set_t set;
     char err[16];
-    if (read_mask(SYSCPU "/online", &set, 0, err, sizeof err) < 0)
+    if (cpuset_read_mask(SYSCPU "/online", &set, 0, err, sizeof err) < 0)
         return -1;
     return mask_to_ids(&set, ids, max);
 }
 
-static void sleep_ms(long ms)
+void cpuset_sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
@@ -315,7 +307,7 @@ static int aff_task(pid_t pid, pid_t tid, void *arg)
     if (sched_setaffinity(tid, sizeof *a->set, a->set) == 0 || errno == ESRCH)
         return 0;
     char want[256];
-    mask_format(a->set, want, sizeof want);
+    cpuset_mask_format(a->set, want, sizeof want);
     snprintf(a->err, a->errlen, "pid %d tid %d: sched_setaffinity(%s): %s", (int)pid, (int)tid,
              want, strerror(errno));
     return -1;
@@ -323,7 +315,7 @@ static int aff_task(pid_t pid, pid_t tid, void *arg)
 
 /* Every task of pids to set. A thread created while we walk inherits its
  * creator's old mask, so walk again until a walk finds no more tasks. */
-static int set_affinity(const pid_t *pids, int npids, const cpu_set_t *set, char *err,
+int cpuset_set_affinity(const pid_t *pids, int npids, const cpu_set_t *set, char *err,
                         size_t errlen)
 {
     int prev = -1;
@@ -352,7 +344,7 @@ static int chk_task(pid_t pid, pid_t tid, void *arg)
     struct chk *c = arg;
     char path[64], buf[8192], line[1024];
     snprintf(path, sizeof path, "/proc/%d/task/%d/status", (int)pid, (int)tid);
-    ssize_t r = read_text(path, buf, sizeof buf);
+    ssize_t r = cpuset_read_text(path, buf, sizeof buf);
     if (r == -ENOENT || r == -ESRCH)
         return 0; /* the task ended */
     if (r < 0) {
@@ -371,7 +363,7 @@ static int chk_task(pid_t pid, pid_t tid, void *arg)
     memcpy(line, p, n);
     line[n] = 0;
     cpu_set_t have;
-    if (mask_parse(line, &have, 0) < 0) {
+    if (cpuset_mask_parse(line, &have, 0) < 0) {
         snprintf(c->err, c->errlen, "%s: cannot parse Cpus_allowed_list '%.64s'", path, line);
         return -1;
     }
@@ -382,11 +374,11 @@ static int chk_task(pid_t pid, pid_t tid, void *arg)
     if (CPU_EQUAL(&eff, c->want))
         return 0;
     char h[256], w[256];
-    mask_format(&have, h, sizeof h);
-    mask_format(c->want, w, sizeof w);
+    cpuset_mask_format(&have, h, sizeof h);
+    cpuset_mask_format(c->want, w, sizeof w);
     if (c->online) {
         char e[256];
-        mask_format(&eff, e, sizeof e);
+        cpuset_mask_format(&eff, e, sizeof e);
         snprintf(c->err, c->errlen,
                  "pid %d tid %d: Cpus_allowed_list %s, so it can run on online CPUs %s, wanted %s",
                  (int)pid, (int)tid, h, e, w);
@@ -401,7 +393,7 @@ static int chk_task(pid_t pid, pid_t tid, void *arg)
 
 /* The cpuset hierarchy: a v1 "cgroup" mount with the cpuset option, else a
  * cgroup2 mount whose cgroup.controllers lists cpuset. 0, or -1. */
-static int find_cpuset_root(char *root, size_t len, int *v2)
+int cpuset_find_root(char *root, size_t len, int *v2)
 {
     FILE *f = fopen("/proc/self/mountinfo", "re");
     if (!f)
@@ -425,7 +417,7 @@ static int find_cpuset_root(char *root, size_t len, int *v2)
         } else if (!strcmp(fstype, "cgroup2") && !v2root[0]) {
             char path[PATH_MAX + 32], ctl[1024];
             snprintf(path, sizeof path, "%s/cgroup.controllers", mnt);
-            if (read_text(path, ctl, sizeof ctl) > 0)
+            if (cpuset_read_text(path, ctl, sizeof ctl) > 0)
                 for (char *sv, *tok = strtok_r(ctl, " \n", &sv); tok;
                      tok = strtok_r(NULL, " \n", &sv))
                     if (!strcmp(tok, "cpuset"))
@@ -445,7 +437,7 @@ static int cg_write(const char *dir, const char *file, const char *val, char *er
 {
     char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    int rc = write_text(path, val);
+    int rc = cpuset_write_text(path, val);
     if (rc < 0)
         snprintf(err, errlen, "writing '%s' to %s: %s", val, path, strerror(-rc));
     return rc;
@@ -454,7 +446,7 @@ static int cg_write(const char *dir, const char *file, const char *val, char *er
 static int cg_open(struct cpuset_ctl *c, char *err, size_t errlen)
 {
     char path[PATH_MAX + 64], buf[4096];
-    if (find_cpuset_root(c->root, sizeof c->root, &c->v2) < 0) {
+    if (cpuset_find_root(c->root, sizeof c->root, &c->v2) < 0) {
         snprintf(err, errlen,
                  "no cpuset cgroup controller here (neither a cgroup v1 cpuset mount nor "
                  "cgroup v2 with cpuset in cgroup.controllers)");
@@ -462,7 +454,7 @@ static int cg_open(struct cpuset_ctl *c, char *err, size_t errlen)
     }
     if (c->v2) {
         snprintf(path, sizeof path, "%s/cgroup.subtree_control", c->root);
-        if (read_text(path, buf, sizeof buf) < 0 || !strstr(buf, "cpuset"))
+        if (cpuset_read_text(path, buf, sizeof buf) < 0 || !strstr(buf, "cpuset"))
             if (cg_write(c->root, "cgroup.subtree_control", "+cpuset", err, errlen) < 0)
                 return -1;
     }
@@ -486,7 +478,7 @@ static int cg_open(struct cpuset_ctl *c, char *err, size_t errlen)
         const char *files[] = {"cpuset.mems", "cpuset.cpus"};
         for (int i = 0; i < 2; i++) {
             snprintf(path, sizeof path, "%s/%s", c->root, files[i]);
-            ssize_t r = read_text(path, buf, sizeof buf);
+            ssize_t r = cpuset_read_text(path, buf, sizeof buf);
             if (r < 0) {
                 snprintf(err, errlen, "%s: %s", path, strerror((int)-r));
                 return -1;
@@ -503,7 +495,7 @@ static int cg_apply(struct cpuset_ctl *c, const pid_t *pids, int npids, const cp
                     char *err, size_t errlen)
 {
     char list[1024], pid[32];
-    mask_format(want, list, sizeof list);
+    cpuset_mask_format(want, list, sizeof list);
     if (cg_write(c->dir, "cpuset.cpus", list, err, errlen) < 0)
         return -1;
     /* cgroup.procs (v1 too) moves a process with all its threads at once. */
@@ -511,7 +503,7 @@ static int cg_apply(struct cpuset_ctl *c, const pid_t *pids, int npids, const cp
         snprintf(pid, sizeof pid, "%d", (int)pids[i]);
         char path[PATH_MAX + 64];
         snprintf(path, sizeof path, "%s/cgroup.procs", c->dir);
-        int rc = write_text(path, pid);
+        int rc = cpuset_write_text(path, pid);
         if (rc == -ESRCH)
             continue;
         if (rc < 0) {
@@ -521,7 +513,7 @@ static int cg_apply(struct cpuset_ctl *c, const pid_t *pids, int npids, const cp
     }
     /* The kernel keeps what sched_setaffinity last asked for and intersects
      * it with the cpuset, so a task narrowed earlier would stay narrow. */
-    return set_affinity(pids, npids, want, err, errlen);
+    return cpuset_set_affinity(pids, npids, want, err, errlen);
 }
 
 /* Move every process out of our cgroup to the root, then remove it. */
@@ -531,11 +523,11 @@ static void cg_close(struct cpuset_ctl *c)
     if (!c->dir[0])
         return;
     cpu_set_t online;
-    int have_online = read_mask(SYSCPU "/online", &online, 0, buf, sizeof buf) == 0;
+    int have_online = cpuset_read_mask(SYSCPU "/online", &online, 0, buf, sizeof buf) == 0;
     snprintf(path, sizeof path, "%s/cgroup.procs", c->dir);
     snprintf(dst, sizeof dst, "%s/cgroup.procs", c->root);
     for (int round = 0; round < CG_ROUND; round++) {
-        ssize_t r = read_text(path, buf, sizeof buf);
+        ssize_t r = cpuset_read_text(path, buf, sizeof buf);
         if (r <= 0)
             break;
         /* Only whole lines: a full buffer may end mid-number; the next round
@@ -544,12 +536,12 @@ static void cg_close(struct cpuset_ctl *c)
             *nl = 0;
             if (!*p)
                 continue;
-            write_text(dst, p);
+            cpuset_write_text(dst, p);
             /* Leaving the cgroup keeps the mask apply() asked for, in
              * processes forked since too: widen it again. */
             pid_t pid = (pid_t)atoi(p);
             if (have_online)
-                set_affinity(&pid, 1, &online, e, sizeof e);
+                cpuset_set_affinity(&pid, 1, &online, e, sizeof e);
         }
     }
     for (int i = 0; i < 100; i++) {
@@ -557,361 +549,9 @@ static void cg_close(struct cpuset_ctl *c)
             break;
         if (errno != EBUSY)
             break;
-        sleep_ms(10);
+        cpuset_sleep_ms(10);
     }
     c->dir[0] = 0;
-}
-
-/* ---- hotplug ---- */
-
-/* "/sys/devices/system/cpu/cpuN/online" without stdio: the guardian runs
- * between fork and _exit of a possibly multi-threaded program. */
-static void online_path(int cpu, char *buf)
-{
-    static const char pre[] = SYSCPU "/cpu", post[] = "/online";
-    char digits[12];
-    int n = 0;
-    do
-        digits[n++] = (char)('0' + cpu % 10);
-    while ((cpu /= 10) > 0);
-    memcpy(buf, pre, sizeof pre - 1);
-    buf += sizeof pre - 1;
-    while (n > 0)
-        *buf++ = digits[--n];
-    memcpy(buf, post, sizeof post);
-}
-
-static int set_online(int cpu, int on)
-{
-    char path[64];
-    online_path(cpu, path);
-    return write_text(path, on ? "1" : "0");
-}
-
-/* Bring cpu back, retrying while the kernel is busy with another hotplug. */
-static void restore_cpu(int cpu)
-{
-    for (int i = 0; i < 200; i++) {
-        int rc = set_online(cpu, 1);
-        if (rc == 0 || (rc != -EBUSY && rc != -EAGAIN && rc != -EINTR))
-            return;
-        sleep_ms(50);
-    }
-}
-
-/* The guardian: remembers "+N\n" (CPU N is about to go offline), and brings
- * every remembered CPU back and exits on "R\n", on EOF, or when the owner
- * process has exited (a pidfd: a child the owner forked without exec still
- * holds the socket open). Async-signal-safe calls only. */
-static _Noreturn void guardian(int sock, pid_t owner)
-{
-    static const int ign[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU};
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_IGN;
-    for (size_t i = 0; i < sizeof ign / sizeof ign[0]; i++)
-        sigaction(ign[i], &sa, NULL);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-
-    /* Hold nothing of our parent's: stdio to /dev/null, the socket as fd 3,
-     * every other fd closed (a held pipe would keep a caller waiting). */
-    int s = fcntl(sock, F_DUPFD, 3);
-    int null = open("/dev/null", O_RDWR);
-    if (s < 0 || null < 0)
-        _exit(1);
-    for (int i = 0; i < 3; i++)
-        dup2(null, i);
-    if (s != 3 && dup2(s, 3) < 0)
-        _exit(1);
-    if (syscall(SYS_close_range, 4U, ~0U, 0U) < 0)
-        for (int i = 4; i < 4096; i++)
-            close(i);
-    if (chdir("/") < 0)
-        _exit(1);
-    write_text("/proc/self/oom_score_adj", "-1000"); /* best effort */
-    /* The owner is alive: it waits for our "R". No pidfd (kernel < 5.3):
-     * the socket's EOF alone tells. */
-    int pfd = (int)syscall(SYS_pidfd_open, owner, 0U);
-
-    static unsigned char cpus[MAXCPU];
-    if (write(3, "R", 1) != 1)
-        _exit(1);
-    char buf[256];
-    int num = -1, done = 0;
-    while (!done) {
-        struct pollfd p[2] = {{3, POLLIN, 0}, {pfd, POLLIN, 0}};
-        if (poll(p, pfd >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
-            break;
-        done = pfd >= 0 && p[1].revents;
-        /* Read all there is: each "+N" was sent before its CPU went down,
-         * so once the owner is gone the socket holds every one. */
-        for (;;) {
-            ssize_t r = recv(3, buf, sizeof buf, MSG_DONTWAIT);
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r == 0 || (r < 0 && errno != EAGAIN && errno != EWOULDBLOCK))
-                done = 1; /* EOF: our process is gone */
-            if (r <= 0)
-                break;
-            for (ssize_t i = 0; i < r; i++) {
-                char ch = buf[i];
-                if (ch == '+')
-                    num = 0;
-                else if (ch >= '0' && ch <= '9' && num >= 0 && num < MAXCPU)
-                    num = num * 10 + (ch - '0');
-                else if (ch == '\n' && num >= 0 && num < MAXCPU)
-                    cpus[num] = 1, num = -1;
-                else if (ch == 'R')
-                    done = 1;
-            }
-        }
-    }
-    for (int i = 1; i < MAXCPU; i++)
-        if (cpus[i])
-            restore_cpu(i);
-    _exit(0);
-}
-
-static int start_guardian(struct cpuset_ctl *c, char *err, size_t errlen)
-{
-    int sv[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
-        snprintf(err, errlen, "socketpair: %s", strerror(errno));
-        return -1;
-    }
-    /* Signals stay blocked from fork until the guardian ignores them, so a
-     * Ctrl-C in between cannot kill it. */
-    sigset_t all, old;
-    pid_t owner = getpid();
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    pid_t mid = fork();
-    if (mid == 0) {
-        /* Its own session: the terminal's INT/HUP to our group miss it.
-         * Double fork: the guardian is reparented, never our zombie. */
-        close(sv[0]);
-        setsid();
-        pid_t g = fork();
-        if (g == 0)
-            guardian(sv[1], owner);
-        _exit(g < 0);
-    }
-    int fork_errno = errno;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    close(sv[1]);
-    if (mid < 0) {
-        close(sv[0]);
-        snprintf(err, errlen, "fork: %s", strerror(fork_errno));
-        return -1;
-    }
-    int st = 0;
-    while (waitpid(mid, &st, 0) < 0 && errno == EINTR)
-        ;
-    /* ECHILD (SIGCHLD ignored by the caller) leaves st 0: the ready byte decides. */
-    struct pollfd p = {sv[0], POLLIN, 0};
-    char ch = 0;
-    int ready = WIFEXITED(st) && WEXITSTATUS(st) == 0 && poll(&p, 1, WAIT_MS) == 1 &&
-                read(sv[0], &ch, 1) == 1 && ch == 'R';
-    if (!ready) {
-        close(sv[0]);
-        snprintf(err, errlen, "the hotplug guardian process did not start");
-        return -1;
-    }
-    c->fd = sv[0];
-    return 0;
-}
-
-static int tell_guardian(struct cpuset_ctl *c, const char *msg)
-{
-    size_t len = strlen(msg);
-    while (len) {
-        ssize_t w = send(c->fd, msg, len, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        msg += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
-static int hotplug_refused(int rc)
-{
-    return rc == -EPERM || rc == -EINVAL || rc == -EBUSY || rc == -EACCES || rc == -EROFS ||
-           rc == -EOPNOTSUPP;
-}
-
-static int hp_open(struct cpuset_ctl *c, char *err, size_t errlen)
-{
-    cpu_set_t online;
-    char path[64];
-    if (geteuid() != 0) {
-        snprintf(err, errlen, "CPU hotplug is not allowed here: it needs root");
-        return -1;
-    }
-    if (read_mask(SYSCPU "/online", &online, 0, err, errlen) < 0)
-        return -1;
-    /* Writing "1" to an online CPU is a no-op where hotplug works, and fails
-     * where sysfs is read-only or locked down. */
-    int probed = 0;
-    for (int i = 1; i < MAXCPU && !probed; i++) {
-        if (!CPU_ISSET(i, &online))
-            continue;
-        online_path(i, path);
-        if (access(path, F_OK) < 0)
-            continue;
-        int rc = set_online(i, 1);
-        if (rc < 0) {
-            snprintf(err, errlen, "CPU hotplug is not allowed here: %s: %s", path, strerror(-rc));
-            return -1;
-        }
-        probed = 1;
-    }
-    if (!probed) {
-        snprintf(err, errlen,
-                 "CPU hotplug is not allowed here: no online CPU besides 0 has an online switch "
-                 "in " SYSCPU);
-        return -1;
-    }
-    return start_guardian(c, err, errlen);
-}
-
-/* Every CPU we took offline back online (the guardian's set stays as is; a
- * second restore of an online CPU is a no-op). */
-static void hp_restore(struct cpuset_ctl *c)
-{
-    for (int i = 1; i < MAXCPU; i++)
-        if (CPU_ISSET(i, &c->off)) {
-            restore_cpu(i);
-            CPU_CLR(i, &c->off);
-        }
-}
-
-/* A cgroup v1 cpuset below dir that holds one of cpus: v1 drops an offlined
- * CPU from every cpuset for good (it is not put back when the CPU returns),
- * so offlining it would shrink that cgroup, a container's say, for ever.
- * 1 with its path in where, else 0. */
-static int v1_holder(const char *dir, int depth, const cpu_set_t *cpus, char *where, size_t len)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    int found = 0;
-    for (struct dirent *e; !found && (e = readdir(d));) {
-        char sub[PATH_MAX], path[PATH_MAX + 16], buf[4096], list[256];
-        cpu_set_t have;
-        if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
-            snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name) >= (int)sizeof sub)
-            continue;
-        snprintf(path, sizeof path, "%s/cpuset.cpus", sub);
-        if (read_text(path, buf, sizeof buf) >= 0 && mask_parse(buf, &have, 1) > 0) {
-            mask_format(&have, list, sizeof list);
-            CPU_AND(&have, &have, cpus);
-            if (CPU_COUNT(&have) > 0) {
-                snprintf(where, len, "%s (cpuset.cpus %s)", sub, list);
-                found = 1;
-            }
-        }
-        if (!found && depth < 16)
-            found = v1_holder(sub, depth + 1, cpus, where, len);
-    }
-    closedir(d);
-    return found;
-}
-
-static int hp_apply(struct cpuset_ctl *c, const pid_t *pids, int npids, const cpu_set_t *want,
-                    char *err, size_t errlen)
-{
-    cpu_set_t present, online, now;
-    char w[1024], o[1024], path[64], msg[32];
-    mask_format(want, w, sizeof w);
-    if (!CPU_ISSET(0, want)) {
-        snprintf(err, errlen,
-                 "hotplug never takes CPU 0 offline, so the CPU list must hold 0 "
-                 "(got %s)",
-                 w);
-        return -1;
-    }
-    if (read_mask(SYSCPU "/present", &present, 0, err, errlen) < 0 ||
-        read_mask(SYSCPU "/online", &online, 0, err, errlen) < 0)
-        return -1;
-    for (int i = 0; i < MAXCPU; i++) {
-        if (CPU_ISSET(i, want) && !CPU_ISSET(i, &present)) {
-            mask_format(&present, o, sizeof o);
-            snprintf(err, errlen, "CPU %d is not present (present: %s)", i, o);
-            return -1;
-        }
-        online_path(i, path);
-        if (CPU_ISSET(i, &online) && !CPU_ISSET(i, want) && access(path, F_OK) < 0) {
-            snprintf(err, errlen, "CPU %d cannot be taken offline (no %s)", i, path);
-            return -1;
-        }
-    }
-    cpu_set_t down;
-    CPU_ZERO(&down);
-    for (int i = 1; i < MAXCPU; i++)
-        if (CPU_ISSET(i, &online) && !CPU_ISSET(i, want))
-            CPU_SET(i, &down);
-    char root[PATH_MAX], where[PATH_MAX + 64];
-    int v2;
-    if (CPU_COUNT(&down) > 0 && find_cpuset_root(root, sizeof root, &v2) == 0 && !v2 &&
-        v1_holder(root, 0, &down, where, sizeof where)) {
-        snprintf(err, errlen,
-                 "CPU hotplug is not safe here: the cgroup v1 cpuset %s would lose the CPUs "
-                 "for good; use the affinity or cpuset method",
-                 where);
-        return -1;
-    }
-    /* Up first, so we never run on fewer CPUs than either list. */
-    for (int i = 1; i < MAXCPU; i++) {
-        if (!CPU_ISSET(i, want) || CPU_ISSET(i, &online))
-            continue;
-        int rc = set_online(i, 1);
-        if (rc < 0) {
-            snprintf(err, errlen, "%sCPU %d: cannot bring it online: %s",
-                     hotplug_refused(rc) ? "CPU hotplug is not allowed here: " : "", i,
-                     strerror(-rc));
-            return -1;
-        }
-        CPU_CLR(i, &c->off);
-    }
-    for (int i = MAXCPU - 1; i > 0; i--) {
-        if (CPU_ISSET(i, want) || !CPU_ISSET(i, &online))
-            continue;
-        /* The guardian hears of each CPU before it goes down. */
-        snprintf(msg, sizeof msg, "+%d\n", i);
-        if (c->fd < 0 || tell_guardian(c, msg) < 0) {
-            hp_restore(c);
-            snprintf(err, errlen, "the hotplug guardian process is gone; not taking CPUs offline");
-            return -1;
-        }
-        int rc = set_online(i, 0);
-        if (rc < 0) {
-            hp_restore(c);
-            snprintf(err, errlen, "%sCPU %d: cannot take it offline: %s",
-                     hotplug_refused(rc) ? "CPU hotplug is not allowed here: " : "", i,
-                     strerror(-rc));
-            return -1;
-        }
-        CPU_SET(i, &c->off);
-    }
-    for (int waited = 0;; waited++) {
-        if (read_mask(SYSCPU "/online", &now, 0, err, errlen) < 0)
-            return -1;
-        if (CPU_EQUAL(&now, want))
-            break;
-        if (waited >= WAIT_MS) {
-            mask_format(&now, o, sizeof o);
-            snprintf(err, errlen, "online CPUs are %s after %d ms, wanted %s", o, WAIT_MS, w);
-            return -1;
-        }
-        sleep_ms(1);
-    }
-    /* Tasks may use every CPU, so the online set alone decides. */
-    return set_affinity(pids, npids, &present, err, errlen);
 }
 
 /* ---- the face ---- */
@@ -931,13 +571,11 @@ struct cpuset_ctl *cpuset_open(enum cpu_method m, char *err, size_t errlen)
     c->m = m;
     c->v2 = 0;
     c->root[0] = c->dir[0] = 0;
-    c->fd = -1;
-    CPU_ZERO(&c->off);
     int rc = 0;
     if (m == CPU_CPUSET)
         rc = cg_open(c, err, errlen);
     else if (m == CPU_HOTPLUG)
-        rc = hp_open(c, err, errlen);
+        rc = hotplug_open(&c->hp, err, errlen);
     else if (m != CPU_AFFINITY) {
         snprintf(err, errlen, "unknown CPU method %d", (int)m);
         rc = -1;
@@ -968,19 +606,19 @@ int cpuset_apply(struct cpuset_ctl *c, const pid_t *pids, int npids, const int *
         }
     mask_from_ids(cpus, ncpus, &want);
     if (c->m == CPU_HOTPLUG)
-        return hp_apply(c, pids, npids, &want, err, errlen);
-    if (read_mask(SYSCPU "/online", &online, 0, err, errlen) < 0)
+        return hotplug_apply(&c->hp, pids, npids, &want, err, errlen);
+    if (cpuset_read_mask(SYSCPU "/online", &online, 0, err, errlen) < 0)
         return -1;
     for (int i = 0; i < MAXCPU; i++)
         if (CPU_ISSET(i, &want) && !CPU_ISSET(i, &online)) {
             char o[1024];
-            mask_format(&online, o, sizeof o);
+            cpuset_mask_format(&online, o, sizeof o);
             snprintf(err, errlen, "CPU %d is not online (online: %s)", i, o);
             return -1;
         }
     if (c->m == CPU_CPUSET)
         return cg_apply(c, pids, npids, &want, err, errlen);
-    return set_affinity(pids, npids, &want, err, errlen);
+    return cpuset_set_affinity(pids, npids, &want, err, errlen);
 }
 
 int cpuset_verify(struct cpuset_ctl *c, const pid_t *pids, int npids, const int *cpus, int ncpus,
@@ -990,12 +628,12 @@ int cpuset_verify(struct cpuset_ctl *c, const pid_t *pids, int npids, const int 
     mask_from_ids(cpus, ncpus, &want);
     struct chk k = {&want, NULL, 0, err, errlen};
     if (c && c->m == CPU_HOTPLUG) {
-        if (read_mask(SYSCPU "/online", &online, 0, err, errlen) < 0)
+        if (cpuset_read_mask(SYSCPU "/online", &online, 0, err, errlen) < 0)
             return -1;
         if (!CPU_EQUAL(&online, &want)) {
             char o[1024], w[1024];
-            mask_format(&online, o, sizeof o);
-            mask_format(&want, w, sizeof w);
+            cpuset_mask_format(&online, o, sizeof o);
+            cpuset_mask_format(&want, w, sizeof w);
             snprintf(err, errlen, "online CPUs are %s, wanted %s", o, w);
             return -1;
         }
@@ -1017,18 +655,12 @@ void cpuset_close(struct cpuset_ctl *c, const pid_t *pids, int npids)
     if (c && atomic_load(&c->used)) {
         if (c->m == CPU_CPUSET)
             cg_close(c);
-        if (c->m == CPU_HOTPLUG) {
-            hp_restore(c);
-            if (c->fd >= 0) {
-                tell_guardian(c, "R\n");
-                close(c->fd);
-                c->fd = -1;
-            }
-        }
+        if (c->m == CPU_HOTPLUG)
+            hotplug_close(&c->hp);
         atomic_store(&c->used, 0);
     }
     cpu_set_t online;
     char err[16];
-    if (npids > 0 && read_mask(SYSCPU "/online", &online, 0, err, sizeof err) == 0)
-        set_affinity(pids, npids, &online, err, sizeof err);
+    if (npids > 0 && cpuset_read_mask(SYSCPU "/online", &online, 0, err, sizeof err) == 0)
+        cpuset_set_affinity(pids, npids, &online, err, sizeof err);
 }
