@@ -200,8 +200,17 @@ static int pg_prepare(struct db_conn *c, int id, const char *sql, int nparams, s
 static const char *param_text(struct db_conn *c, int i, const struct db_param *p)
 {
     if (p->type == DB_PINT) {
-        snprintf(c->ints[i], sizeof c->ints[i], "%lld", p->i);
-        return c->ints[i];
+        /* by hand: printf's machinery was 1-2% of the client's CPU */
+        char *end = c->ints[i] + sizeof c->ints[i] - 1, *q = end;
+        unsigned long long v =
+            p->i < 0 ? 0ull - (unsigned long long)p->i : (unsigned long long)p->i;
+        *q = '\0';
+        do
+            *--q = (char)('0' + v % 10);
+        while ((v /= 10) != 0);
+        if (p->i < 0)
+            *--q = '-';
+        return q;
     }
     /* libpq's text parameters are NUL-terminated */
     int l = p->len < (int)sizeof c->scratch[i] - 1 ? p->len : (int)sizeof c->scratch[i] - 1;

@@ -95,6 +95,8 @@ void report_text(FILE *f, const struct level_result *r, const double *pcts, int 
     fprintf(f, "    user/sys:                            %.3fs/%.3fs\n", r->client_user_s,
             r->client_sys_s);
     fprintf(f, "    per transaction:                     %.1f us\n", report_cpu_per_txn_us(r));
+    fprintf(f, "    context switches per transaction:    %.2f\n",
+            r->txns ? r->client_csw / (double)r->txns : 0);
 }
 
 void report_json(FILE *f, const struct level_result *r, const double *pcts, int npcts)
@@ -121,9 +123,10 @@ void report_json(FILE *f, const struct level_result *r, const double *pcts, int 
         fprintf(f, ", \"p%g\": %.4f", pcts[i], ms(hist_percentile(r->lat, pcts[i])));
     fprintf(f,
             "}, \"client_cpu\": {\"user_s\": %.4f, \"sys_s\": %.4f, \"per_txn_us\": %.2f, "
-            "\"loops\": %d}, \"fairness\": {\"events_avg\": %.4f, \"events_sd\": %.4f, "
+            "\"csw_per_txn\": %.3f, \"loops\": %d}, \"fairness\": {\"events_avg\": %.4f, \"events_sd\": %.4f, "
             "\"time_avg\": %.4f, \"time_sd\": %.4f}}\n",
-            r->client_user_s, r->client_sys_s, report_cpu_per_txn_us(r), r->loops,
+            r->client_user_s, r->client_sys_s, report_cpu_per_txn_us(r),
+            r->txns ? r->client_csw / (double)r->txns : 0, r->loops,
             r->fair_events_avg, r->fair_events_sd, r->fair_time_avg, r->fair_time_sd);
 }
 

@@ -25,8 +25,8 @@ struct worker_cfg {
     int ntargets;
     const struct workload *wl;
     uint64_t seed;
-    int loops;                 /* event-loop threads; 0 = one per client CPU, at most threads */
-    double rate;               /* total transactions/s with Poisson arrivals; 0 = unlimited */
+    int loops;   /* event-loop threads; 0 = one per 8 connections, at most one per client CPU */
+    double rate; /* total transactions/s with Poisson arrivals; 0 = unlimited */
     long long events;          /* stop after this many transactions; 0 = no limit */
     double time_s;             /* measured time; 0 = no limit */
     double warmup_s;           /* run but do not count, before the measured time */
@@ -54,6 +54,7 @@ struct level_result {
     int ncodes;
     struct hist *lat;                       /* transaction latency, ns */
     double client_user_s, client_sys_s;     /* getrusage over the window */
+    double client_csw;                      /* context switches (voluntary + not) */
     double fair_events_avg, fair_events_sd; /* per connection */
     double fair_time_avg, fair_time_sd;     /* seconds busy per connection */
     double setup_s;                         /* dead time before the level (connects) */
