@@ -392,6 +392,10 @@ static void killed_holder(int sig, int keeper)
     if (pid == 0) {
         close(rep[0]);
         setpgid(0, 0);
+        /* a shell starts background jobs with SIGINT ignored, and the holder
+         * would inherit that: it must die of the signal like a user's run */
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
         char err[512] = "E";
         int zero[] = {0};
         struct cpuset_ctl *c = cpuset_open(CPU_HOTPLUG, err + 1, sizeof err - 1);
