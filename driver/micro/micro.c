@@ -26,7 +26,9 @@
 
 static const struct optdef micro_opts[] = {
     {"config", OPT_STR, NULL, "read options from this INI file first"},
-    {"tasks", OPT_STR, "1,all", "task counts: list/ranges as in the sweep, all = allowed CPUs"},
+    {"tasks", OPT_STR, "1,all",
+     "task counts: list/ranges as in the sweep (1,2,4 or 1-all:x2), "
+     "all = the number of CPUs"},
     {"mode", OPT_CHOICE, "both", "run tasks as processes, threads or both", "process|thread|both"},
     {"cpus", OPT_STR, NULL,
      "CPU ids like 0-3,6; task i is bound to the i-th, wrapping round (default: all "
@@ -46,22 +48,20 @@ static const struct optdef micro_opts[] = {
     {"list", OPT_BOOL, "off", "list the tests with their unit of work and exit"},
 };
 
-/* "1,2,all" with all = ncpus, into out[]. Count, or -1 with err. */
+/* "1,2,all" or "1-all:x2", with all = ncpus, into out[]. Count, or -1 with err. */
 static int parse_tasks(const char *s, int ncpus, int *out, int max, char *err, size_t errlen)
 {
     struct sbuf b = {0};
-    char *dup = xstrdup(s), *save = NULL;
-    for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (b.len)
-            sbuf_add(&b, ",", 1);
-        if (strcmp(tok, "all") == 0)
+    sbuf_add(&b, "", 0);
+    for (const char *p = s; *p; p++)
+        if (strncmp(p, "all", 3) == 0) {
             sbuf_printf(&b, "%d", ncpus);
-        else
-            sbuf_printf(&b, "%s", tok);
-    }
-    free(dup);
+            p += 2;
+        } else {
+            sbuf_add(&b, p, 1);
+        }
     long long v[MAX_LEVELS];
-    int n = b.s ? parse_int_list(b.s, v, MAX_LEVELS) : -1;
+    int n = parse_int_list(b.s, v, MAX_LEVELS);
     sbuf_free(&b);
     for (int i = 0; i < n; i++) {
         if (v[i] < 1 || v[i] > MAX_TASKS)
