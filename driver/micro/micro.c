@@ -190,10 +190,11 @@ static void print_header(const char *fmt, const struct micro_config *c, int ncpu
     struct utsname u;
     uname(&u);
     if (strcmp(fmt, "table") == 0) {
+        const char *base = micro_scratch_base(c->dir);
         printf("# dbscale micro: %s %s %s, %d CPUs [%s], warmup %gs, %d samples x %gs, "
-               "%d repeat(s)\n",
+               "%d repeat(s), files in %s (%s)\n",
                u.sysname, u.release, u.machine, ncpus, c->cpus && *c->cpus ? c->cpus : "all",
-               c->warmup, c->samples, c->interval, c->repeats);
+               c->warmup, c->samples, c->interval, c->repeats, base, micro_fs_type(base));
         printf("%-18s %4s %5s %14s %14s %14s %6s\n", "test", "mode", "tasks", "ops/s", "min", "max",
                "cv%");
     } else if (strcmp(fmt, "csv") == 0) {
