@@ -462,20 +462,6 @@ void opts_help(const struct opts *o, FILE *f)
     }
 }
 
-static void json_str(struct sbuf *b, const char *s)
-{
-    sbuf_add(b, "\"", 1);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            sbuf_printf(b, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            sbuf_printf(b, "\\u%04x", *s);
-        else
-            sbuf_add(b, s, 1);
-    }
-    sbuf_add(b, "\"", 1);
-}
-
 void opts_json(const struct opts *o, struct sbuf *b)
 {
     int first = 1;
@@ -487,9 +473,9 @@ void opts_json(const struct opts *o, struct sbuf *b)
             continue;
         sbuf_printf(b, "%s", first ? "" : ", ");
         first = 0;
-        json_str(b, d->name);
+        sbuf_json(b, d->name);
         sbuf_add(b, ": ", 2);
-        json_str(b, v);
+        sbuf_json(b, v);
     }
     sbuf_add(b, "}", 1);
 }

@@ -449,18 +449,14 @@ static int copy_script(const char *out, const char *name)
 {
     char src[1024];
     snprintf(src, sizeof src, "%s/graphs/%s", datadir(), name);
-    FILE *f = fopen(src, "r");
-    if (!f) {
+    struct sbuf b = {0};
+    int r = sbuf_read_file(&b, src);
+    if (r < 0) {
         warnx_("cannot read %s: %s (set DBSCALE_DATADIR to the directory holding graphs/)", src,
-               strerror(errno));
+               strerror(-r));
+        sbuf_free(&b);
         return -1;
     }
-    struct sbuf b = {0};
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sbuf_add(&b, buf, n);
-    fclose(f);
     char dst[64];
     snprintf(dst, sizeof dst, "graphs/%s", name);
     int rc = plot_gp_write(out, dst, &b);

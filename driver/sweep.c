@@ -106,20 +106,6 @@ static void on_signal(int sig)
         pool_stop(sig_pool);
 }
 
-static void json_esc(struct sbuf *b, const char *s)
-{
-    sbuf_add(b, "\"", 1);
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\')
-            sbuf_printf(b, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            sbuf_printf(b, "\\u%04x", *s);
-        else
-            sbuf_add(b, s, 1);
-    }
-    sbuf_add(b, "\"", 1);
-}
-
 static void iso_now(char *buf, size_t len)
 {
     time_t t = time(NULL);
@@ -135,21 +121,21 @@ static int write_meta(struct sweep *w, const char *ended)
     sbuf_printf(&b, "{\n  \"dbscale_version\": \"%s\",\n  \"git_commit\": \"%s\",\n",
                 DBSCALE_VERSION, DBSCALE_GIT);
     sbuf_printf(&b, "  \"engine\": \"%s\",\n  \"workload\": ", w->s.ops->name);
-    json_esc(&b, w->workload);
+    sbuf_json(&b, w->workload);
     sbuf_printf(&b, ",\n  \"server\": \"%s\",\n  \"server_version\": ",
                 w->managed ? "managed" : "external");
-    json_esc(&b, w->server_version);
+    sbuf_json(&b, w->server_version);
     sbuf_printf(&b, ",\n  \"server_settings\": {%s},\n", w->settings);
     sbuf_printf(&b, "  \"cpu_method\": \"%s\",\n  \"host\": ", opts_str(&w->o, "cpu-method"));
-    json_esc(&b, f->hostname);
+    sbuf_json(&b, f->hostname);
     sbuf_printf(&b, ",\n  \"kernel\": ");
-    json_esc(&b, f->kernel);
+    sbuf_json(&b, f->kernel);
     sbuf_printf(&b, ",\n  \"machine\": ");
-    json_esc(&b, f->machine);
+    sbuf_json(&b, f->machine);
     sbuf_printf(&b, ",\n  \"cmdline\": ");
-    json_esc(&b, f->cmdline);
+    sbuf_json(&b, f->cmdline);
     sbuf_printf(&b, ",\n  \"cpu_model\": ");
-    json_esc(&b, f->cpu_model);
+    sbuf_json(&b, f->cpu_model);
     sbuf_printf(&b,
                 ",\n  \"cpus_online\": \"%s\",\n  \"cpus_possible\": \"%s\",\n  \"uniprocessor\": "
                 "%s,\n  \"mem_kb\": %lld,\n",
@@ -310,7 +296,7 @@ static void read_settings(struct sweep *w)
     for (int i = 0; i < 5; i++) {
         char *v = w->s.ops->query_value(c, ispg ? pg[i][1] : my[i][1], &e);
         sbuf_printf(&b, "%s\"%s\": ", i ? ", " : "", ispg ? pg[i][0] : my[i][0]);
-        json_esc(&b, v ? v : "");
+        sbuf_json(&b, v ? v : "");
         free(v);
     }
     snprintf(w->settings, sizeof w->settings, "%s", b.s ? b.s : "");

@@ -167,6 +167,34 @@ void sbuf_free(struct sbuf *b)
     b->len = b->cap = 0;
 }
 
+void sbuf_json(struct sbuf *b, const char *s)
+{
+    sbuf_add(b, "\"", 1);
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\')
+            sbuf_printf(b, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            sbuf_printf(b, "\\u%04x", *s);
+        else
+            sbuf_add(b, s, 1);
+    }
+    sbuf_add(b, "\"", 1);
+}
+
+int sbuf_read_file(struct sbuf *b, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -errno;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sbuf_add(b, chunk, n);
+    int bad = ferror(f);
+    fclose(f);
+    return bad ? -EIO : 0;
+}
+
 int mkdir_p(const char *path, int mode)
 {
     char buf[PATH_MAX];

@@ -12,10 +12,10 @@
 /* Exit codes: 0 ok, 1 runtime failure, 2 bad input (as sysbench/pgbench use 1/2). */
 enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
-uint64_t now_ns(void);      /* CLOCK_MONOTONIC in nanoseconds */
-double now_wall(void);      /* CLOCK_REALTIME in seconds, for timestamps in results */
+uint64_t now_ns(void); /* CLOCK_MONOTONIC in nanoseconds */
+double now_wall(void); /* CLOCK_REALTIME in seconds, for timestamps in results */
 
-void *xmalloc(size_t n);    /* abort with a message on OOM, never return NULL */
+void *xmalloc(size_t n); /* abort with a message on OOM, never return NULL */
 void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
@@ -36,6 +36,11 @@ struct sbuf {
 void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sbuf_add(struct sbuf *b, const char *s, size_t n);
 void sbuf_free(struct sbuf *b);
+/* Append s as a JSON string: quoted, with quotes, backslashes and control
+ * characters escaped. */
+void sbuf_json(struct sbuf *b, const char *s);
+/* Append the whole file at path. 0 or -errno. */
+int sbuf_read_file(struct sbuf *b, const char *path);
 
 /* mkdir -p; 0 or -errno. */
 int mkdir_p(const char *path, int mode);

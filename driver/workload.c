@@ -388,22 +388,6 @@ int workload_next(const struct workload *w, struct wl_state *s, struct rng *r, s
     return 1;
 }
 
-static char *read_file(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    struct sbuf b = {0};
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sbuf_add(&b, chunk, n);
-    fclose(f);
-    return b.s ? b.s : xstrdup("");
-}
-
 /* Replace {NAME} tokens in tmpl with the given values. */
 static char *expand(const char *tmpl, const char *const *keys, const char *const *vals, int nk)
 {
@@ -432,9 +416,14 @@ char *workload_ddl(const struct workload *w, const char *section, int n, char *e
     const struct wl_config *c = &w->cfg;
     char path[1024];
     snprintf(path, sizeof path, "%s/schemas/%s.sql", datadir(), c->engine);
-    char *all = read_file(path, err, errlen);
-    if (!all)
+    struct sbuf file = {0};
+    int rc = sbuf_read_file(&file, path);
+    if (rc < 0 || !file.s) {
+        snprintf(err, errlen, "cannot read %s: %s", path, rc < 0 ? strerror(-rc) : "empty file");
+        sbuf_free(&file);
         return NULL;
+    }
+    char *all = file.s;
     /* sections start with a line "-- @name" and run to the next one */
     char marker[64];
     snprintf(marker, sizeof marker, "-- @%s\n", section);
