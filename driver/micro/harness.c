@@ -15,6 +15,8 @@
  */
 #include "micro.h"
 
+#include "cpuset.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -31,7 +33,6 @@
 #include <sys/prctl.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
-#include <sys/sysinfo.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -92,37 +93,24 @@ int micro_cpus(const char *list, int *ids, int max, char *err, size_t errlen)
                 ids[n++] = c;
         return n;
     }
-    for (const char *p = list; *p;) {
-        char *end;
-        long lo = strtol(p, &end, 10), hi = lo;
-        if (end == p || lo < 0)
-            goto bad;
-        if (*end == '-') {
-            p = end + 1;
-            hi = strtol(p, &end, 10);
-            if (end == p || hi < lo)
-                goto bad;
-        }
-        if (hi >= CPU_SETSIZE || hi >= get_nprocs_conf()) {
-            snprintf(err, errlen, "--cpus: CPU %ld does not exist (CPUs 0-%d)", hi,
-                     get_nprocs_conf() - 1);
+    n = cpuset_parse(list, ids, max);
+    if (n <= 0) {
+        snprintf(err, errlen, "--cpus: '%s' is not a CPU list like 0-3,6", list);
+        return -1;
+    }
+    int online[MICRO_MAX_CPUS], non = cpuset_online(online, MICRO_MAX_CPUS);
+    for (int i = 0; i < n && non > 0; i++) {
+        int found = 0;
+        for (int j = 0; j < non && !found; j++)
+            found = online[j] == ids[i];
+        if (!found) {
+            char on[256];
+            cpuset_format(online, non, on, sizeof on);
+            snprintf(err, errlen, "--cpus: CPU %d is not online (online: %s)", ids[i], on);
             return -1;
         }
-        for (long c = lo; c <= hi; c++) {
-            if (n >= max)
-                goto bad;
-            ids[n++] = (int)c;
-        }
-        if (*end == ',' && end[1])
-            end++;
-        else if (*end)
-            goto bad;
-        p = end;
     }
     return n;
-bad:
-    snprintf(err, errlen, "--cpus: '%s' is not a CPU list like 0-3,6", list);
-    return -1;
 }
 
 int micro_fail(struct micro_task *t, const char *call)
