@@ -16,11 +16,11 @@
 #include "micro.h"
 
 #include "cpuset.h"
+#include "stats.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -399,29 +399,16 @@ out:
     return stop_sig ? -1 : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void summarize(struct micro_point *p)
 {
-    int n = p->nsamples;
-    if (n == 0)
+    struct stats_summary s;
+    if (p->nsamples == 0)
         return;
-    double *v = xmalloc((size_t)n * sizeof *v), mean = 0, ss = 0;
-    memcpy(v, p->samples, (size_t)n * sizeof *v);
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    p->min = v[0];
-    p->max = v[n - 1];
-    p->ops = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    for (int i = 0; i < n; i++)
-        mean += v[i] / n;
-    for (int i = 0; i < n; i++)
-        ss += (v[i] - mean) * (v[i] - mean);
-    p->cv = n > 1 && mean > 0 ? 100 * sqrt(ss / (n - 1)) / mean : 0;
-    free(v);
+    stats_summarize(p->samples, (size_t)p->nsamples, &s);
+    p->ops = s.median;
+    p->min = s.min;
+    p->max = s.max;
+    p->cv = s.mean > 0 ? 100 * s.sd / s.mean : 0;
 }
 
 int micro_run_point(const struct micro_test *test, char mode, int tasks,
