@@ -49,6 +49,12 @@ static char *fmt_value(double v, int whole)
     return xstrdup(b);
 }
 
+/* (a / b - 1) * 100 fits a long long (false for NaN and infinities too). */
+static int relpct_fits(double a, double b)
+{
+    return b > 0 && fabs((a - b) / b) < 9e16;
+}
+
 static const struct compare_point *find_point(const struct compare_set *s, const int *use,
                                               char f[COMPARE_NF][48])
 {
@@ -169,7 +175,11 @@ void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct
             for (size_t b = a + 1; b < m; b++) {
                 long long rel;
                 struct stats_welch w;
-                if (!pt[a] || !pt[b] || stats_relpct(med[a], med[b], &rel) < 0) {
+                /* A relative % past what a long long holds (a median of 1e67
+                 * against 0.5, found by fuzzing) is shown as N/A: stats_relpct
+                 * would convert it to long long, which is undefined. */
+                if (!pt[a] || !pt[b] || !relpct_fits(med[a], med[b]) ||
+                    stats_relpct(med[a], med[b], &rel) < 0) {
                     row[c++] = xstrdup("N/A");
                     row[c++] = xstrdup("");
                     row[c++] = xstrdup("");

@@ -1,0 +1,100 @@
+/*
+ * fuzz_config.c - libFuzzer target for the INI config reader
+ * (opts_parse_ini in options.c): what users write in configs/NAME.ini.
+ *
+ * opts_parse_ini takes a path, so the input is written to a memfd made once
+ * and read back through /proc/self/fd/N: no file on disk, nothing to clean
+ * up. The table is oltp's with --threads as OPT_COUNTS plus one option of
+ * each remaining kind, so every validator is reached from a file too.
+ *
+ * Built with FUZZ_NO_MAIN, this file gives fuzz_config_one() alone, which
+ * tests/unit/test_fuzz_regressions.c feeds the saved crash inputs through.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "oltp.h"
+#include "options.h"
+#include "util.h"
+
+/* clang-format off */
+static const struct optdef cfg_extra[] = {
+    {"workload", OPT_STR, NULL, "workload"},
+    {"repeats", OPT_INT, "3", "measurements per point", NULL, 1, 1000},
+    {"order", OPT_CHOICE, "sequential", "level order", "sequential|interleaved"},
+    {"cpus", OPT_STR, "all", "CPU counts"},
+    {"server", OPT_CHOICE, "managed", "server", "managed|external"},
+    {"server-conf", OPT_LIST, NULL, "extra config line k=v (may be repeated)"},
+    {"prepare", OPT_BOOL, NULL, "create and load the tables first"},
+    {"cpu-method", OPT_CHOICE, "affinity", "how the server is held", "affinity|cpuset|hotplug"},
+    {"baseline", OPT_STR, NULL, "kernel baseline tests"},
+    {"counts", OPT_COUNTS, "1", "a list of counts"},
+};
+/* clang-format on */
+
+static const struct optdef *cfg_defs(size_t *n)
+{
+    static struct optdef *defs;
+    static size_t ndefs;
+    if (!defs) {
+        size_t ne = sizeof cfg_extra / sizeof cfg_extra[0];
+        ndefs = oltp_noptdefs + ne;
+        defs = xcalloc(ndefs, sizeof *defs);
+        memcpy(defs, oltp_optdefs, oltp_noptdefs * sizeof *defs);
+        memcpy(defs + oltp_noptdefs, cfg_extra, sizeof cfg_extra);
+        for (size_t i = 0; i < oltp_noptdefs; i++)
+            if (!strcmp(defs[i].name, "threads"))
+                defs[i].type = OPT_COUNTS;
+    }
+    *n = ndefs;
+    return defs;
+}
+
+/* Parses the input as a config file: 0, or -1 with err set. */
+int fuzz_config_one(const uint8_t *data, size_t size, char *err, size_t errlen)
+{
+    static int fd = -1;
+    static char path[64];
+    if (fd < 0) {
+        fd = memfd_create("fuzz_config.ini", 0);
+        if (fd < 0) {
+            perror("memfd_create");
+            abort();
+        }
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    }
+    if (ftruncate(fd, 0) < 0 || (size && pwrite(fd, data, size, 0) != (ssize_t)size)) {
+        perror("fuzz_config: writing the memfd");
+        abort();
+    }
+    size_t n;
+    const struct optdef *defs = cfg_defs(&n);
+    struct opts o;
+    opts_init(&o, defs, n);
+    err[0] = '\0';
+    int rc = opts_parse_ini(&o, path, err, errlen);
+    if (rc == 0) {
+        for (size_t i = 0; i < n; i++)
+            (void)opts_str(&o, defs[i].name);
+        struct sbuf b = {0};
+        opts_json(&o, &b);
+        sbuf_free(&b);
+    }
+    opts_free(&o);
+    return rc;
+}
+
+#ifndef FUZZ_NO_MAIN
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char err[512];
+    (void)fuzz_config_one(data, size, err, sizeof err);
+    return 0;
+}
+#endif
