@@ -55,10 +55,12 @@ unit: $(UNIT_BIN)
 integration: $(B)/dbscale
 	@sh tests/run-integration.sh $(B)/dbscale
 
-# What CI and the README run: everything, against real servers.
+# What CI and the README run: everything, against real servers, and the
+# unit tests plus one real run again under AddressSanitizer + UBSan.
 check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory asan-check
 	@$(MAKE) --no-print-directory integration
 
 asan:
@@ -69,7 +71,7 @@ asan:
 asan-check:
 	@$(MAKE) --no-print-directory B=build/asan \
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
-	    LDFLAGS="-fsanitize=address,undefined" unit
+	    LDFLAGS="-fsanitize=address,undefined" build/asan/dbscale unit
 
 # The main job on the embedded default: a throwaway server the tool starts itself.
 demo: deps

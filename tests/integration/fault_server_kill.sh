@@ -13,7 +13,7 @@ C="$SERVER_OPTS --tables=1 --table-size=1000"
 ok "$DBSCALE" prepare oltp_read_only $C
 
 # 1. crash and recovery: the run goes on
-"$DBSCALE" run oltp_read_only $C --threads=4 --time=5 --output=json >"$work/run.json" 2>"$work/run.err" &
+"$DBSCALE" run oltp_read_only $C --threads=4 --time=12 --output=json >"$work/run.json" 2>"$work/run.err" &
 run=$!
 sleep 1.5
 victim=$(for p in $(server_all_pids); do
