@@ -1,0 +1,21 @@
+#!/bin/sh
+# 1024 client connections in one level against a throwaway PostgreSQL
+# configured for them: no crash, every connection did work, and the driver's
+# memory per connection stays small (it is reported; the bound is loose).
+. "$(dirname "$0")/lib.sh" "$1"
+[ -x /usr/bin/time ] || skip "/usr/bin/time missing (apt-get install time)"
+start_server pgsql --conf max_connections=1100 --conf shared_buffers=256MB
+C="$SERVER_OPTS --tables=4 --table-size=2000"
+ok "$DBSCALE" prepare oltp_point_select $C
+work=$(mktemp -d)
+trap 'rm -rf "$work"; stop_server' EXIT
+/usr/bin/time -f %M -o "$work/rss1" "$DBSCALE" run oltp_point_select $C --threads=1 --time=1 \
+    >"$work/out1" 2>&1 || fail "1 thread: $(cat "$work/out1")"
+/usr/bin/time -f %M -o "$work/rss" "$DBSCALE" run oltp_point_select $C --threads=1024 --time=3 \
+    --output=json >"$work/out" 2>&1 || fail "1024 threads: $(tail -5 "$work/out")"
+txns=$(sed -n 's/.*"transactions": \([0-9]*\).*/\1/p' "$work/out")
+sd=$(sed -n 's/.*"events_avg": \([0-9.]*\).*/\1/p' "$work/out")
+[ "${txns:-0}" -ge 1024 ] || fail "1024 connections did only $txns transactions"
+per=$((($(cat "$work/rss") - $(cat "$work/rss1")) / 1023))
+[ "$per" -lt 1024 ] || fail "driver memory per connection is $per KiB"
+echo "1024 connections: $txns transactions ($sd per connection), ~$per KiB of driver memory per connection"
