@@ -9,6 +9,7 @@
  */
 #include "oltp.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -143,6 +144,13 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     c.number_of_ranges = (unsigned)opts_int(o, "number-of-ranges");
     c.delta = (unsigned)opts_int(o, "delta");
     c.mysql_storage_engine = opts_str(o, "mysql-storage-engine");
+    /* it is pasted into DDL: an identifier, nothing else */
+    for (const char *p = c.mysql_storage_engine; p && *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '_') {
+            snprintf(err, errlen, "--mysql-storage-engine: '%s' is not an engine name",
+                     c.mysql_storage_engine);
+            return -1;
+        }
     if (rng_dist_init(&c.dist, opts_str(o, "rand-type"), (unsigned)opts_int(o, "rand-spec-iter"),
                       (unsigned)opts_int(o, "rand-spec-pct"),
                       (unsigned)opts_int(o, "rand-spec-res"), opts_num(o, "rand-pareto-h"),

@@ -338,7 +338,12 @@ static int take_option(struct opts *o, int argc, char **argv, int *i, char *err,
         } else
             value = "";
     }
-    return opts_set(o, name, value, "command line", err, errlen);
+    int rc = opts_set(o, name, value, "command line", err, errlen);
+    /* A password given on the command line is copied, then blanked in argv
+     * so ps and /proc/PID/cmdline no longer show it (as mysql(1) does). */
+    if (rc == 0 && k >= 0 && o->defs[k].type == OPT_SECRET)
+        memset((char *)value, 'x', strlen(value));
+    return rc;
 }
 
 int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos, int maxpos,

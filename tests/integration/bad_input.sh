@@ -33,6 +33,8 @@ done <<EOF2
 2|never end|run oltp_read_only --time=0 --events=0
 2|--tables|prepare select_random_points --tables=3
 2|--percentile|run oltp_read_only --percentile=101
+2|--mysql-storage-engine|prepare oltp_read_only '--mysql-storage-engine=innodb*/;DROP'
+2|--pgsql-password|run oltp_read_only --pgsql-passwort=x
 2|--threads|sweep oltp_read_only --threads=
 2|--threads|sweep oltp_read_only --threads=8-1
 2|--cpus|sweep oltp_read_only --cpus=0
