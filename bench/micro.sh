@@ -8,8 +8,10 @@ set -e
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 bin=${1:-$top/build/dbscale}
-reps=${2:-7}
-warm=0.2 n=5 iv=0.2
+reps=${2:-21}
+# Short points, many pairs: on a shared machine the load moves between points,
+# and finer interleaving pairs each harness run with a bare run under the same load.
+warm=0.1 n=3 iv=0.1
 mkdir -p "$top/build/bench"
 cc -O2 -std=c11 -Wall -Wextra -Werror -o "$top/build/bench/micro_bare" "$here/micro_bare.c"
 bare=$top/build/bench/micro_bare
@@ -34,8 +36,9 @@ for r in $(seq 1 "$reps"); do
     done
 done
 # Per test: median of the bare rates, of the harness rates, and of the
-# per-repeat ratios (the pairing removes slow drift).
-printf '%-10s %8s %14s %14s %10s %12s\n' test repeats "bare ops/s" "harness ops/s" ratio "ratio range"
+# per-pair ratios harness/bare (the pairing removes slow drift), with the
+# interquartile range of those ratios.
+printf '%-10s %8s %14s %14s %8s %14s\n' test pairs "bare ops/s" "harness ops/s" ratio "ratio IQR"
 for t in getppid pipe; do
     awk -v t=$t '$1 == t { b[++n] = $3; h[n] = $4; q[n] = $4 / $3 }
     function med(a, n,   i, j, x) {
@@ -44,6 +47,6 @@ for t in getppid pipe; do
     }
     END {
         mb = med(b, n); mh = med(h, n); mq = med(q, n)
-        printf "%-10s %8d %14.0f %14.0f %10.3f %5.3f-%5.3f\n", t "1", n, mb, mh, mq, q[1], q[n]
+        printf "%-10s %8d %14.0f %14.0f %8.3f %6.3f-%6.3f\n", t "1", n, mb, mh, mq, q[int((n + 3) / 4)], q[int((3 * n + 1) / 4)]
     }' "$out"
 done
