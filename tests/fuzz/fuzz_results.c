@@ -7,7 +7,8 @@
  * The loader is chosen by the file name, so the input is written three
  * times into one temp dir made once: results.csv (results_read, and
  * compare_load's CSV path, which picks results or micro by the header),
- * micro.csv, and wide.tsv (the will-it-scale style TSV).
+ * micro.csv, and wide.tsv (the will-it-scale style TSV). What follows a
+ * form feed, if any, is a second input written as other.csv and other.tsv.
  *
  * Built with FUZZ_NO_MAIN, this file gives fuzz_results_one() alone, which
  * tests/unit/test_fuzz_regressions.c feeds the saved crash inputs through.
@@ -24,12 +25,13 @@
 #include "util.h"
 
 static char fr_dir[] = "/tmp/dbscale-fuzz-results-XXXXXX";
-static const char *fr_names[] = {"results.csv", "micro.csv", "wide.tsv"};
+static const char *fr_names[] = {"results.csv", "micro.csv", "wide.tsv", "other.csv", "other.tsv"};
+#define FR_NFILES (sizeof fr_names / sizeof fr_names[0])
 
 static void fr_cleanup(void)
 {
     char p[128];
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < FR_NFILES; i++) {
         snprintf(p, sizeof p, "%s/%s", fr_dir, fr_names[i]);
         unlink(p);
     }
@@ -67,10 +69,17 @@ int fuzz_results_one(const uint8_t *data, size_t size, char *err, size_t errlen)
         atexit(fr_cleanup);
         ready = 1;
     }
-    char p[3][128], e[512];
-    for (size_t i = 0; i < 3; i++) {
+    /* A form feed splits off a second input, so compare sees two
+     * different sets side by side, not one set twice. */
+    const uint8_t *ff = memchr(data, '\f', size);
+    size_t na = ff ? (size_t)(ff - data) : size, nfiles = ff ? FR_NFILES : 3;
+    char p[FR_NFILES][128], e[512];
+    for (size_t i = 0; i < nfiles; i++) {
         snprintf(p[i], sizeof p[i], "%s/%s", fr_dir, fr_names[i]);
-        fr_write(p[i], data, size);
+        if (i < 3)
+            fr_write(p[i], data, na);
+        else
+            fr_write(p[i], ff + 1, size - na - 1);
     }
     int rc = 0;
     err[0] = '\0';
@@ -81,7 +90,7 @@ int fuzz_results_one(const uint8_t *data, size_t size, char *err, size_t errlen)
     results_free(&rs);
 
     struct compare_sets ss = {0};
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < nfiles; i++) {
         e[0] = '\0';
         fr_note(compare_load(&ss, p[i], e, sizeof e), e, &rc, err, errlen);
     }

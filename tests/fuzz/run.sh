@@ -63,11 +63,15 @@ for t in $TARGETS; do
     mkdir -p "$B/$t/corpus" "$B/$t/run"
     printf '[oltp]\nthreads = 4\ntime = 30\ndb-driver = mysql\npercentile = 99\nskip-trx = yes\n' \
         >"$B/$t/run/a.ini"
+    case $t in
+    fuzz_results) dict=$ROOT/tests/fuzz/results.dict ;;
+    *) dict=$ROOT/tests/fuzz/options.dict ;;
+    esac
     log=$B/$t/log.txt
     echo "== $t for ${SECONDS_EACH}s"
     # New inputs go to build/fuzz/T/corpus; the seeds in tests/ stay as committed.
     if (cd "$B/$t/run" && "$B/bin/$t" -max_total_time="$SECONDS_EACH" -timeout=10 \
-        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$B/$t/" \
+        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$B/$t/" -dict="$dict" \
         "$B/$t/corpus" "$ROOT/tests/fuzz/corpus/$t") >"$log" 2>&1; then
         :
     else
