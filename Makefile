@@ -27,7 +27,7 @@ OBJ      := $(SRC:%.c=$(B)/obj/%.o)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps check unit integration asan asan-check demo bench install clean format format-check
+.PHONY: all deps check unit integration asan asan-check tsan demo bench install clean format format-check
 
 all: $(B)/dbscale
 
@@ -61,12 +61,19 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory asan-check
+	@$(MAKE) --no-print-directory tsan
 	@$(MAKE) --no-print-directory integration
 
 asan:
 	@$(MAKE) --no-print-directory B=build/asan \
 	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	    LDFLAGS="-fsanitize=address,undefined" build/asan/dbscale
+
+# ThreadSanitizer build: the worker loops, histograms and interval reporter
+# share counters without locks; tests/integration/tsan_run.sh runs it.
+tsan:
+	@$(MAKE) --no-print-directory B=build/tsan CFLAGS="-O1 -g -fsanitize=thread" \
+	    LDFLAGS="-fsanitize=thread" build/tsan/dbscale
 
 asan-check:
 	@$(MAKE) --no-print-directory B=build/asan \

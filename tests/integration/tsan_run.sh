@@ -1,0 +1,20 @@
+#!/bin/sh
+# The lock-free parts under ThreadSanitizer (build/tsan/dbscale, made by
+# `make tsan` / `make check`): several event loops and the interval reporter
+# reading their counters and histograms, rate-limited arrivals, and a sweep
+# reusing the pool across levels. Any data race report fails the test.
+. "$(dirname "$0")/lib.sh" "$1"
+tsan=$(dirname "$DBSCALE")/tsan/dbscale
+[ -x "$tsan" ] || skip "no TSan build at $tsan (make tsan)"
+need_engine pgsql
+work=$(mktemp -d)
+trap 'rm -rf "$work"; stop_server' EXIT
+start_server pgsql
+C="$SERVER_OPTS --tables=2 --table-size=1000"
+export TSAN_OPTIONS=halt_on_error=1:exitcode=66
+run() { "$tsan" "$@" >"$work/out" 2>&1 || fail "tsan: dbscale $*: $(grep -A20 ThreadSanitizer "$work/out" | head -40)"; }
+ok "$DBSCALE" prepare oltp_read_write $C
+run run oltp_read_only $C --threads=12 --client-loops=3 --time=1.5 --report-interval=0.3
+run run oltp_read_write $C --threads=8 --client-loops=2 --time=1 --rate=400
+run sweep oltp_point_select $C --server=external --threads=1,9,17 --repeats=1 --time=0.4 --out "$work/r"
+echo "tsan run clean"
