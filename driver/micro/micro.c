@@ -13,6 +13,7 @@
 #include "micro.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -326,11 +327,14 @@ int micro_run_set(const char *tests_csv, const char *cpus_list, const char *task
         return EXIT_USAGE;
     struct sbuf rows = {0};
     int rc = plan_run(&pl, &c, NULL, variant_label, &rows);
-    if (rc == 0 && out_dir && micro_csv_append(out_dir, &rows, err, errlen) < 0)
+    /* Points finished before a signal are measurements: keep them. */
+    if (out_dir && micro_csv_append(out_dir, &rows, err, errlen) < 0 && rc == 0)
         rc = EXIT_RUNTIME;
-    else if (rc)
-        snprintf(err, errlen, "interrupted by signal %d", rc - 128);
     sbuf_free(&rows);
+    if (rc >= 128) {
+        snprintf(err, errlen, "interrupted by signal %d", rc - 128);
+        raise(rc - 128); /* the harness caught it; the caller's handler must see it too */
+    }
     return rc;
 }
 

@@ -86,7 +86,10 @@ int micro_csv_append(const char *dir, const struct sbuf *rows, char *err, size_t
  * tasks_list ("1,2,all") in mode (process|thread|both) on cpus_list, with the
  * default sampling, and append the rows, labelled variant_label, to
  * out_dir/micro.csv. 0, 1 runtime failure, 2 bad input (message in err).
- * Points that fail are N/A rows, not failures.
+ * Points that fail are N/A rows, not failures. On SIGINT/SIGTERM the tasks
+ * are killed, the finished points still appended, the signal raised again
+ * once the caller's own handlers are back (so they see it), and 128+signal
+ * returned.
  */
 int micro_run_set(const char *tests_csv, const char *cpus_list, const char *tasks_list,
                   const char *mode, const char *out_dir, const char *variant_label, char *err,

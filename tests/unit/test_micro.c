@@ -335,6 +335,45 @@ static void test_run_set(void **state)
     assert_no_children();
 }
 
+static volatile sig_atomic_t terms;
+
+static void count_term(int sig)
+{
+    (void)sig;
+    terms++;
+}
+
+static void *send_term_late(void *arg)
+{
+    (void)arg;
+    struct timespec ts = {1, 600 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    kill(getpid(), SIGTERM);
+    return NULL;
+}
+
+/* A signal during micro_run_set reaches the caller's own handler too. */
+static void test_run_set_passes_signal_on(void **state)
+{
+    (void)state;
+    struct sigaction sa = {.sa_handler = count_term}, old;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, &old);
+    terms = 0;
+    char dir[300], err[256];
+    snprintf(dir, sizeof dir, "%s/sig", scratch);
+    pthread_t th;
+    pthread_create(&th, NULL, send_term_late, NULL);
+    int rc = micro_run_set("getppid1,pipe1", "0", "1", "both", dir, "", err, sizeof err);
+    pthread_join(th, NULL);
+    sigaction(SIGTERM, &old, NULL);
+    assert_int_equal(rc, 128 + SIGTERM);
+    assert_int_equal(terms, 1);
+    assert_non_null(strstr(err, "interrupted"));
+    assert_no_children();
+    micro_rmtree(dir);
+}
+
 struct seen {
     int files;
 };
@@ -398,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_sleep_rate),
         cmocka_unit_test(test_fsbench_files_on_disk),
         cmocka_unit_test(test_run_set),
+        cmocka_unit_test(test_run_set_passes_signal_on),
         cmocka_unit_test(test_every_test_counts),
     };
     return cmocka_run_group_tests(tests, make_scratch, remove_scratch);
