@@ -510,7 +510,8 @@ int oltp_main(const char *verb, int argc, char **argv)
             printf("Initializing worker threads...\n\n");
             fflush(stdout);
         }
-        s.wcfg.report_out = rep;
+        s.wcfg.on_interval = report_interval;
+        s.wcfg.on_interval_arg = rep;
         int threads = (int)opts_int(&o, "threads");
         struct pool *p = NULL;
         if (oltp_check_connections(&s, threads, err, sizeof err) < 0) {

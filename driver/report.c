@@ -25,6 +25,17 @@ void report_codes(const struct level_result *r, char *buf, size_t len)
                                 (unsigned long long)r->codes[i].n);
 }
 
+void report_interval(const struct interval_stats *st, void *arg)
+{
+    FILE *f = arg ? arg : stdout;
+    fprintf(f,
+            "[ %gs ] thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) lat (ms,%g%%): %.2f "
+            "err/s: %.2f reconn/s: %.2f\n",
+            st->t, st->threads, st->tps, st->reads + st->writes + st->others, st->reads, st->writes,
+            st->others, st->pct, st->lat_ms, st->errors, st->reconnects);
+    fflush(f);
+}
+
 static double ms(uint64_t ns)
 {
     return (double)ns / 1e6;
@@ -123,11 +134,12 @@ void report_json(FILE *f, const struct level_result *r, const double *pcts, int 
         fprintf(f, ", \"p%g\": %.4f", pcts[i], ms(hist_percentile(r->lat, pcts[i])));
     fprintf(f,
             "}, \"client_cpu\": {\"user_s\": %.4f, \"sys_s\": %.4f, \"per_txn_us\": %.2f, "
-            "\"csw_per_txn\": %.3f, \"loops\": %d}, \"fairness\": {\"events_avg\": %.4f, \"events_sd\": %.4f, "
+            "\"csw_per_txn\": %.3f, \"loops\": %d}, \"fairness\": {\"events_avg\": %.4f, "
+            "\"events_sd\": %.4f, "
             "\"time_avg\": %.4f, \"time_sd\": %.4f}}\n",
             r->client_user_s, r->client_sys_s, report_cpu_per_txn_us(r),
-            r->txns ? r->client_csw / (double)r->txns : 0, r->loops,
-            r->fair_events_avg, r->fair_events_sd, r->fair_time_avg, r->fair_time_sd);
+            r->txns ? r->client_csw / (double)r->txns : 0, r->loops, r->fair_events_avg,
+            r->fair_events_sd, r->fair_time_avg, r->fair_time_sd);
 }
 
 void report_csv(FILE *f, const struct level_result *r, int header)

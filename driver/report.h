@@ -22,6 +22,9 @@ void report_csv(FILE *f, const struct level_result *r, int header);
  * peak at the highest thread count. */
 void report_sweep_summary(FILE *f, const struct result_row *rows, size_t n);
 
+/* The --report-interval line, in sysbench's layout; arg is the FILE *. */
+void report_interval(const struct interval_stats *st, void *arg);
+
 /* Client CPU (user + sys) per transaction in microseconds; 0 if none. */
 double report_cpu_per_txn_us(const struct level_result *r);
 /* "40P01:3;1213:2" */

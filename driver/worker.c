@@ -11,7 +11,7 @@
  *
  * Counters are per loop and single-writer (relaxed atomics), so the
  * interval reporter reads them without locks and the hot path has no locked
- * instruction. Nothing here prints except the interval lines.
+ * instruction. Nothing here prints: interval figures go to a callback.
  */
 #include "worker.h"
 
@@ -525,37 +525,49 @@ static void *loop_main(void *arg)
     return NULL;
 }
 
-/* The interval line, in sysbench's layout. */
-static void report_line(struct pool *p, struct loop *loops, int nl, double t, double dt,
-                        uint64_t *prev, struct hist *prevh, struct hist *cur, struct hist *tmp)
+/* Running totals over all loops, for interval deltas. */
+struct totals {
+    uint64_t txns, reads, writes, others, errors, reconnects;
+};
+
+static void sum_loops(struct loop *loops, int nl, struct totals *t, struct hist *h)
 {
-    uint64_t now[5] = {0};
-    hist_init(cur);
+    memset(t, 0, sizeof *t);
+    hist_init(h);
     for (int i = 0; i < nl; i++) {
-        now[0] += get(&loops[i].txns);
-        now[1] += get(&loops[i].reads);
-        now[2] += get(&loops[i].writes);
-        now[3] += get(&loops[i].others);
-        now[4] += get(&loops[i].errors) * 0 + get(&loops[i].reconnects);
-        hist_merge(cur, &loops[i].lat);
+        t->txns += get(&loops[i].txns);
+        t->reads += get(&loops[i].reads);
+        t->writes += get(&loops[i].writes);
+        t->others += get(&loops[i].others);
+        t->errors += get(&loops[i].errors);
+        t->reconnects += get(&loops[i].reconnects);
+        hist_merge(h, &loops[i].lat);
     }
-    uint64_t errs = 0;
-    for (int i = 0; i < nl; i++)
-        errs += get(&loops[i].errors);
+}
+
+/* One period's figures from the difference of two snapshots. */
+static void interval(struct pool *p, struct loop *loops, int nl, double t, double dt,
+                     struct totals *prev, struct hist *prevh, struct hist *cur, struct hist *tmp)
+{
+    struct totals now;
+    sum_loops(loops, nl, &now, cur);
     hist_diff(tmp, cur, prevh);
-    double pct = p->cfg.report_pct > 0 ? p->cfg.report_pct : 95;
-    FILE *f = p->cfg.report_out ? p->cfg.report_out : stdout;
-    double q = (double)(now[1] - prev[1] + now[2] - prev[2] + now[3] - prev[3]);
-    fprintf(f,
-            "[ %gs ] thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) lat (ms,%g%%): %.2f "
-            "err/s: %.2f reconn/s: %.2f\n",
-            t, p->threads, (double)(now[0] - prev[0]) / dt, q / dt, (double)(now[1] - prev[1]) / dt,
-            (double)(now[2] - prev[2]) / dt, (double)(now[3] - prev[3]) / dt, pct,
-            (double)hist_percentile(tmp, pct) / 1e6, (double)(errs - prev[5]) / dt,
-            (double)(now[4] - prev[4]) / dt);
-    fflush(f);
-    memcpy(prev, now, sizeof now);
-    prev[5] = errs;
+    struct interval_stats st = {
+        .t = t,
+        .dt = dt,
+        .threads = p->threads,
+        .tps = (double)(now.txns - prev->txns) / dt,
+        .reads = (double)(now.reads - prev->reads) / dt,
+        .writes = (double)(now.writes - prev->writes) / dt,
+        .others = (double)(now.others - prev->others) / dt,
+        .pct = p->cfg.report_pct > 0 ? p->cfg.report_pct : 95,
+        .errors = (double)(now.errors - prev->errors) / dt,
+        .reconnects = (double)(now.reconnects - prev->reconnects) / dt,
+    };
+    st.lat_ms = (double)hist_percentile(tmp, st.pct) / 1e6;
+    if (p->cfg.on_interval)
+        p->cfg.on_interval(&st, p->cfg.on_interval_arg);
+    *prev = now;
     hist_copy(prevh, cur);
 }
 
@@ -634,7 +646,7 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
         h[i] = xmalloc(sizeof(struct hist));
         hist_init(h[i]);
     }
-    uint64_t prev[6] = {0};
+    struct totals prev = {0};
     double ri = p->cfg.report_interval;
     uint64_t next_report = ri > 0 ? p->measure_start + (uint64_t)(ri * 1e9) : UINT64_MAX;
     int tick = 0;
@@ -646,7 +658,7 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
         }
         if (now >= next_report && !atomic_load(&p->stop)) {
             tick++;
-            report_line(p, loops, nl, ri * tick, ri, prev, h[0], h[1], h[2]);
+            interval(p, loops, nl, ri * tick, ri, &prev, h[0], h[1], h[2]);
             next_report += (uint64_t)(ri * 1e9);
         }
         int done = 1;

@@ -13,11 +13,19 @@
 #define DBSCALE_WORKER_H
 
 #include <stdint.h>
-#include <stdio.h>
 
 #include "db.h"
 #include "hist.h"
 #include "workload.h"
+
+/* Figures of one --report-interval period, handed to worker_cfg.on_interval. */
+struct interval_stats {
+    double t, dt; /* end of the period since measuring began, and its length, s */
+    int threads;
+    double tps, reads, writes, others; /* per second */
+    double pct, lat_ms;                /* the percentile shown and its latency */
+    double errors, reconnects;         /* per second */
+};
 
 struct worker_cfg {
     const struct db_ops *ops;
@@ -35,7 +43,9 @@ struct worker_cfg {
     const char *ignore_errors; /* NULL: the engine's own retry list; "all"; "1213,40P01" */
     double reconnect_timeout;  /* a connection down longer than this fails the run */
     const char *client_cpus;   /* CPU list for the loop threads, NULL = anywhere */
-    FILE *report_out;          /* interval lines; NULL = stdout */
+    /* called from the timing thread every report_interval, never from a loop */
+    void (*on_interval)(const struct interval_stats *st, void *arg);
+    void *on_interval_arg;
 };
 
 #define WORKER_MAX_CODES 16
