@@ -22,14 +22,13 @@ const struct db_ops *db_find(const char *name)
 }
 
 enum db_status db_run(const struct db_ops *ops, struct db_conn *c, int id, const char *sql,
-                      const struct db_param *p, int np, struct db_result *res,
-                      struct db_error *err)
+                      const struct db_param *p, int np, struct db_result *res, struct db_error *err)
 {
     struct db_result dummy;
     if (!res)
         res = &dummy;
     memset(res, 0, sizeof *res);
-    enum db_status st = ops->start(c, id, sql, p, np, err);
+    enum db_status st = ops->start(c, id, sql, p, np, res, err);
     while (st == DB_WAIT_READ || st == DB_WAIT_WRITE) {
         struct pollfd pfd = {.fd = ops->fd(c), .events = st == DB_WAIT_READ ? POLLIN : POLLOUT};
         int r = poll(&pfd, 1, -1);

@@ -42,7 +42,7 @@ struct db_error {
 struct db_target {
     const char *host; /* name, address, or (pgsql) a socket directory starting with '/' */
     int port;
-    const char *socket;   /* mysql: unix socket path */
+    const char *socket; /* mysql: unix socket path */
     const char *user;
     const char *password; /* kept only in memory */
     const char *db;
@@ -78,18 +78,17 @@ struct db_ops {
      * (the backend rewrites them for its engine). With t->ps the statement is
      * prepared on the server now; otherwise start() sends it as text with the
      * parameters quoted in. Blocking. */
-    int (*prepare)(struct db_conn *c, int id, const char *sql, int nparams,
-                   struct db_error *err);
+    int (*prepare)(struct db_conn *c, int id, const char *sql, int nparams, struct db_error *err);
     /* Begin a statement: a registered one (id >= 0, params p[0..np)) or plain
-     * text (id < 0, sql). Never blocks. */
-    enum db_status (*start)(struct db_conn *c, int id, const char *sql,
-                            const struct db_param *p, int np, struct db_error *err);
+     * text (id < 0, sql). Never blocks. If the whole reply was already there
+     * it returns DB_DONE with res (may be NULL) filled, as cont() does. */
+    enum db_status (*start)(struct db_conn *c, int id, const char *sql, const struct db_param *p,
+                            int np, struct db_result *res, struct db_error *err);
     /* Make progress after the socket became ready. Never blocks. */
     enum db_status (*cont)(struct db_conn *c, struct db_result *res, struct db_error *err);
     /* Bulk load of one table: COPY (pgsql) or multi-row INSERT (mysql).
      * Values are text; NULL for SQL NULL is not needed by sbtest. Blocking. */
-    int (*bulk_begin)(struct db_conn *c, const char *table, const char *cols,
-                      struct db_error *err);
+    int (*bulk_begin)(struct db_conn *c, const char *table, const char *cols, struct db_error *err);
     int (*bulk_row)(struct db_conn *c, const char *const *vals, int nvals, struct db_error *err);
     int (*bulk_end)(struct db_conn *c, struct db_error *err);
     /* Blocking query; returns a malloc'd copy of row 0's last column (the

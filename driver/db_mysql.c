@@ -8,10 +8,8 @@
  * (execute -> store result -> free result -> next result), so each connection
  * keeps one small state machine: start() begins the first call, cont() resumes
  * the suspended one and moves on to the next until the whole reply is read.
- * If everything finishes inside start() (the reply was already there), the
- * result is parked and start() asks for a write-wait, which is ready at once,
- * so the next cont() hands the result over; start() never returns DB_DONE
- * because it has no result to fill.
+ * If everything finishes inside start() (the reply was already there),
+ * start() returns DB_DONE with the result, as cont() would.
  *
  * It must never print, never block in start()/cont(), never leave result rows
  * unread on the socket after DB_DONE, and never put the password in a message.
@@ -58,7 +56,7 @@ enum dbm_step {
     DBM_SSTORE, /* mysql_stmt_store_result */
     DBM_SFREE,  /* mysql_stmt_free_result */
     DBM_SNEXT,  /* mysql_stmt_next_result */
-    DBM_READY,  /* finished inside start(); cont() hands the result over */
+    DBM_READY,  /* the reply is complete: DB_DONE */
 };
 
 struct db_conn {
@@ -504,8 +502,21 @@ static void dbm_build_text(struct db_conn *c, const char *sql, const struct db_p
     dbm_add(b, lit, strlen(lit));
 }
 
+/* The statement is complete: hand over its counts, ready for the next. */
+static enum db_status dbm_finish(struct db_conn *c, struct db_result *res)
+{
+    if (res) {
+        res->rows = c->rows;
+        res->affected = c->affected;
+    }
+    c->step = DBM_IDLE;
+    c->cur = NULL;
+    return DB_DONE;
+}
+
 static enum db_status dbm_start(struct db_conn *c, int id, const char *sql,
-                                const struct db_param *p, int np, struct db_error *err)
+                                const struct db_param *p, int np, struct db_result *res,
+                                struct db_error *err)
 {
     if (c->step != DBM_IDLE || c->bulk_inflight) {
         dbm_usage(err, "mysql: start() while another statement is running");
@@ -562,23 +573,15 @@ static enum db_status dbm_start(struct db_conn *c, int id, const char *sql,
         }
     }
     enum db_status st = dbm_drive(c, 0, err);
-    /* Finished already: park the result until cont(); the socket is
-     * writable, so a write-wait returns at once. */
-    return st == DB_DONE ? DB_WAIT_WRITE : st;
+    if (st == DB_DONE) /* the reply was already there */
+        return dbm_finish(c, res);
+    return st;
 }
 
 static enum db_status dbm_cont(struct db_conn *c, struct db_result *res, struct db_error *err)
 {
-    enum db_status st = c->step == DBM_READY ? DB_DONE : dbm_drive(c, c->wait, err);
-    if (st == DB_DONE) {
-        if (res) {
-            res->rows = c->rows;
-            res->affected = c->affected;
-        }
-        c->step = DBM_IDLE;
-        c->cur = NULL;
-    }
-    return st;
+    enum db_status st = dbm_drive(c, c->wait, err);
+    return st == DB_DONE ? dbm_finish(c, res) : st;
 }
 
 /* ---- bulk load ----

@@ -271,7 +271,7 @@ static void send_stmt(struct loop *l, struct conn *c, uint64_t now)
 {
     struct db_error e = {0};
     enum db_status st =
-        l->pool->cfg.ops->start(c->db, c->stmt.id, c->stmt.sql, c->stmt.p, c->stmt.np, &e);
+        l->pool->cfg.ops->start(c->db, c->stmt.id, c->stmt.sql, c->stmt.p, c->stmt.np, NULL, &e);
     drive(l, c, st, &e, now);
 }
 
@@ -333,7 +333,7 @@ static void on_error(struct loop *l, struct conn *c, struct db_error *e, uint64_
          * with fresh parameters (sysbench restarts the event). */
         c->st = C_ROLLBACK;
         struct db_error e2 = {0};
-        drive(l, c, p->cfg.ops->start(c->db, -1, "ROLLBACK", NULL, 0, &e2), &e2, now);
+        drive(l, c, p->cfg.ops->start(c->db, -1, "ROLLBACK", NULL, 0, NULL, &e2), &e2, now);
         return;
     }
     if (cls == DB_ERR_RECONNECT || cls == DB_ERR_RETRY) {
