@@ -85,9 +85,13 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh scripts/demo.sh $(B)/dbscale
 
+# Side by side with the peers, in one run: sysbench/pgbench (driver),
+# sysbench prepare (loading), bare loops (micro harness).
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@sh bench/run.sh $(B)/dbscale
+	@sh bench/prepare.sh $(B)/dbscale
+	@if [ -f bench/micro.sh ]; then sh bench/micro.sh $(B)/dbscale; fi
 
 install: $(B)/dbscale
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/dbscale
