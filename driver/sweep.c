@@ -14,6 +14,7 @@
 #include "sweep.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "cpuset.h"
+#include "micro/fsbench.h"
 #include "micro/micro.h"
 #include "oltp.h"
 #include "report.h"
@@ -47,7 +49,7 @@ static const struct optdef sweep_extra[] = {
     {"server-conf", OPT_LIST, NULL, "managed server: extra config line k=v (may be repeated)"},
     {"prepare", OPT_BOOL, NULL, "create and load the tables first (default: on for managed, off for external)"},
     {"out", OPT_STR, NULL, "results directory (default results/ENGINE-WORKLOAD-TIMESTAMP)"},
-    {"baseline", OPT_STR, NULL, "kernel baseline: micro tests run at each CPU count ('default' = getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1)"},
+    {"baseline", OPT_STR, NULL, "kernel baseline at each CPU count: micro tests and 'fs' (file create/remove); 'default' = getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1,fs"},
 };
 /* clang-format on */
 
@@ -412,6 +414,47 @@ static void restore_cpus(struct sweep *w)
 
 /* ---- baseline ---- */
 
+/* The file create/remove benchmark on the same k CPUs: FS_FILES files,
+ * FS_PASSES passes, k tasks, rows appended to DIR/fs.csv (rewritten whole). */
+#define FS_FILES  2000
+#define FS_PASSES 3
+
+static int run_fs_baseline(struct sweep *w, int k, const char *variant, char *err, size_t errlen)
+{
+    cpu_set_t old, set;
+    sched_getaffinity(0, sizeof old, &old);
+    CPU_ZERO(&set);
+    for (int i = 0; i < k; i++)
+        CPU_SET(w->online[i], &set);
+    sched_setaffinity(0, sizeof set, &set); /* the tasks fork from here */
+    char path[1100];
+    snprintf(path, sizeof path, "%s/fs.csv", w->out);
+    struct sbuf b = {0};
+    if (sbuf_read_file(&b, path) < 0 || b.len == 0) {
+        sbuf_free(&b);
+        sbuf_printf(&b, "files,pass,tasks,cpus,create_s,create_files_per_s,remove_s,"
+                        "remove_files_per_s,error,variant\n");
+    }
+    struct fs_config fc = {.tasks = k, .shared_dir = 1};
+    int rc = 0;
+    for (int pass = 1; pass <= FS_PASSES && !got_signal; pass++) {
+        struct fs_result r;
+        memset(&r, 0, sizeof r);
+        fs_run_pass(&fc, FS_FILES, pass, &r);
+        sbuf_printf(&b, "%d,%d,%d,%d,%.6f,%.1f,%.6f,%.1f,%s,%s\n", FS_FILES, pass, k, k, r.create_s,
+                    r.create_s > 0 ? FS_FILES / r.create_s : 0, r.remove_s,
+                    r.remove_s > 0 ? FS_FILES / r.remove_s : 0, r.error, variant);
+    }
+    int wr = write_file_atomic(path, b.s, b.len);
+    if (wr < 0) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(-wr));
+        rc = -1;
+    }
+    sbuf_free(&b);
+    sched_setaffinity(0, sizeof old, &old);
+    return rc;
+}
+
 static int run_baseline(struct sweep *w, int k, const char *variant, char *err, size_t errlen)
 {
     const char *list = opts_str(&w->o, "baseline");
@@ -419,14 +462,30 @@ static int run_baseline(struct sweep *w, int k, const char *variant, char *err, 
         return 0;
     if (!strcmp(list, "default") || !strcmp(list, "on"))
         list = DEFAULT_BASELINE;
+    /* "fs" in the list is the file create/remove benchmark; the rest are
+     * micro tests */
+    char tests[512] = "";
+    int fs = 0;
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(t, "fs"))
+            fs = 1;
+        else
+            snprintf(tests + strlen(tests), sizeof tests - strlen(tests), "%s%s",
+                     tests[0] ? "," : "", t);
+    }
     char cpus[256];
     cpu_list(w->online, k, cpus, sizeof cpus);
-    char tasks[16];
-    snprintf(tasks, sizeof tasks, "%d", k);
     char tl[32];
-    snprintf(tl, sizeof tl, "1%s%s", k > 1 ? "," : "", k > 1 ? tasks : "");
+    if (k > 1)
+        snprintf(tl, sizeof tl, "1,%d", k);
+    else
+        snprintf(tl, sizeof tl, "1");
     fprintf(stderr, "dbscale sweep: kernel baseline on CPUs %s (%s)\n", cpus, list);
-    return micro_run_set(list, cpus, tl, "both", w->out, variant, err, errlen);
+    if (tests[0] && micro_run_set(tests, cpus, tl, "both", w->out, variant, err, errlen) < 0)
+        return -1;
+    return fs && !got_signal ? run_fs_baseline(w, k, variant, err, errlen) : 0;
 }
 
 /* ---- one level ---- */

@@ -9,8 +9,10 @@ ncpu=$(nproc)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 out=$work/r
+count_mariadbd() { ps -eo args | grep -c "[m]ariadbd.*dbscale" || true; }
+before=$(count_mariadbd)
 "$DBSCALE" sweep oltp_read_write --db-driver=mysql --cpus=1,all --threads=1,2 --repeats=1 \
-    --time=1 --tables=1 --table-size=1000 --baseline=getppid1 --out "$out" >"$work/log" 2>&1 ||
+    --time=1 --tables=1 --table-size=1000 --baseline=getppid1,fs --out "$out" >"$work/log" 2>&1 ||
     fail "sweep failed: $(cat "$work/log")"
 k=$((ncpu > 1 ? 2 : 1))
 rows=$(tail -n +2 "$out/results.csv" | wc -l)
@@ -26,6 +28,10 @@ if [ "$ncpu" -gt 1 ]; then
     grep -q ",smp-k$ncpu\$" "$out/micro.csv" || fail "baseline rows not labelled smp-k$ncpu"
 fi
 sleep 0.5
-left=$(ps -eo args | grep -c "[m]ariadbd.*dbscale" || true)
-expect_eq "mariadbd left running" "$left" 0
-echo "mysql sweep ok: $rows levels, baseline stored"
+expect_eq "mariadbd processes after the sweep (it must remove its own)" "$(count_mariadbd)" "$before"
+[ -s "$out/fs.csv" ] || fail "no fs.csv from --baseline=...,fs"
+fsrows=$(grep -c ',smp-k1$' "$out/fs.csv")
+expect_eq "fs baseline passes at 1 CPU" "$fsrows" 3
+awk -F, 'NR > 1 && ($6 <= 0 || $8 <= 0 || $9 != "") {bad = 1} END {exit bad}' "$out/fs.csv" ||
+    fail "fs baseline rows without rates: $(cat "$out/fs.csv")"
+echo "mysql sweep ok: $rows levels, micro and fs baselines stored"
