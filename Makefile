@@ -27,7 +27,7 @@ OBJ      := $(SRC:%.c=$(B)/obj/%.o)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps check unit integration asan asan-check tsan demo bench install clean format format-check
+.PHONY: all deps check unit integration asan asan-check tsan fuzz demo bench install clean format format-check
 
 all: $(B)/dbscale
 
@@ -92,6 +92,12 @@ bench: deps
 	@sh bench/run.sh $(B)/dbscale
 	@sh bench/prepare.sh $(B)/dbscale
 	@if [ -f bench/micro.sh ]; then sh bench/micro.sh $(B)/dbscale; fi
+
+# libFuzzer targets (clang): FUZZ_SECONDS per target; fails on any crash, leak
+# or undefined behaviour. Crashes become files in tests/fuzz/regressions/.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 install: $(B)/dbscale
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/dbscale

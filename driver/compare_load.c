@@ -347,11 +347,15 @@ int compare_load(struct compare_sets *ss, const char *arg, char *err, size_t err
         snprintf(err, errlen, "%s: %s", arg, strerror(errno));
         return -1;
     }
-    char line[1024] = "";
-    while (fgets(line, sizeof line, fp) && line[0] == '#')
-        ;
+    /* the header is the first line that is not blank or a comment, however
+     * long the comments are */
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0;
+    int micro = csv_getline(fp, &line, &cap, &lineno) >= 0 && !strncmp(line, "test,", 5);
+    free(line);
     fclose(fp);
-    if (!strncmp(line, "test,", 5))
+    if (micro)
         return load_micro(ss, arg, arg, err, errlen);
     return load_results(ss, arg, err, errlen);
 }

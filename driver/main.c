@@ -28,8 +28,33 @@ static void usage(FILE *f)
           f);
 }
 
+/* A password given on the command line (--pgsql-password=X, --mysql-password
+ * X) stays readable in ps and /proc/PID/cmdline for the whole run. The verbs
+ * get heap copies; the originals, which the kernel shows, are blanked, as
+ * mysql(1) does. */
+static void hide_passwords(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0 || !strstr(a, "password"))
+            continue;
+        char *eq = strchr(a, '=');
+        char *victim = NULL;
+        if (eq) {
+            argv[i] = xstrdup(a);
+            victim = eq + 1;
+        } else if (i + 1 < argc) {
+            victim = argv[++i];
+            argv[i] = xstrdup(victim);
+        }
+        if (victim)
+            memset(victim, 'x', strlen(victim));
+    }
+}
+
 int main(int argc, char **argv)
 {
+    hide_passwords(argc, argv);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -259,9 +259,13 @@ static char *ini_reader_cb(char *str, int num, void *stream)
         return NULL;
     c->line++;
     size_t l = strlen(str);
-    if (l == (size_t)num - 1 && str[l - 1] != '\n' && !feof(c->f)) {
-        c->too_long = 1;
-        return NULL;
+    if (l == (size_t)num - 1 && str[l - 1] != '\n') {
+        /* the buffer filled: too long, unless the file simply ends here */
+        int next = getc(c->f);
+        if (next != EOF) {
+            c->too_long = 1;
+            return NULL;
+        }
     }
     size_t lead = strspn(str, " \t");
     if (lead)
@@ -338,12 +342,7 @@ static int take_option(struct opts *o, int argc, char **argv, int *i, char *err,
         } else
             value = "";
     }
-    int rc = opts_set(o, name, value, "command line", err, errlen);
-    /* A password given on the command line is copied, then blanked in argv
-     * so ps and /proc/PID/cmdline no longer show it (as mysql(1) does). */
-    if (rc == 0 && k >= 0 && o->defs[k].type == OPT_SECRET)
-        memset((char *)value, 'x', strlen(value));
-    return rc;
+    return opts_set(o, name, value, "command line", err, errlen);
 }
 
 int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos, int maxpos,

@@ -210,6 +210,10 @@ int stats_relpct(double a, double b, long long *out)
         return 0;
     }
     long double q = ((long double)a - (long double)b) * 100.0L / (long double)b;
+    /* a relative % beyond what a long long holds cannot be converted
+     * (undefined behaviour; the fuzzer found it with 1e67 against 0.5) */
+    if (!(fabsl(q) < 9.2e18L))
+        return -1;
     long double r = roundl(q);
     /* A quotient within rounding noise of an integer is that integer. */
     if (fabsl(q - r) <= 1e-12L * fmaxl(1.0L, fabsl(q)))
