@@ -455,6 +455,26 @@ static int run_fs_baseline(struct sweep *w, int k, const char *variant, char *er
     return rc;
 }
 
+/* Every name in --baseline must be a micro test or fs: checked before any
+ * server starts. */
+static int check_baseline(const char *list, char *err, size_t errlen)
+{
+    if (!list || !strcmp(list, "default") || !strcmp(list, "on") || !strcmp(list, "none") ||
+        !strcmp(list, "off"))
+        return 0;
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if (strcmp(t, "fs") != 0 && !micro_find(t)) {
+            snprintf(err, errlen,
+                     "--baseline: unknown test '%s' (dbscale micro --list shows them; fs is the "
+                     "file benchmark)",
+                     t);
+            return -1;
+        }
+    return 0;
+}
+
 static int run_baseline(struct sweep *w, int k, const char *variant, char *err, size_t errlen)
 {
     const char *list = opts_str(&w->o, "baseline");
@@ -483,8 +503,14 @@ static int run_baseline(struct sweep *w, int k, const char *variant, char *err, 
     else
         snprintf(tl, sizeof tl, "1");
     fprintf(stderr, "dbscale sweep: kernel baseline on CPUs %s (%s)\n", cpus, list);
-    if (tests[0] && micro_run_set(tests, cpus, tl, "both", w->out, variant, err, errlen) < 0)
+    /* 0 ok; 1 or 2 a failure or a bad test list (err says which); 128+sig
+     * when interrupted, which the sweep's own handler has seen as well */
+    int mr = tests[0] ? micro_run_set(tests, cpus, tl, "both", w->out, variant, err, errlen) : 0;
+    if (mr != 0 && !got_signal) {
+        if (!err[0])
+            snprintf(err, errlen, "kernel baseline '%s' failed", tests);
         return -1;
+    }
     return fs && !got_signal ? run_fs_baseline(w, k, variant, err, errlen) : 0;
 }
 
@@ -655,6 +681,11 @@ int sweep_main(int argc, char **argv)
     if (oltp_setup(&w.s, &w.o, w.workload, err, sizeof err) < 0 ||
         parse_plan(&w, err, sizeof err) < 0) {
         fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (check_baseline(opts_str(&w.o, "baseline"), err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale sweep: %s\n", err);
         rc = EXIT_USAGE;
         goto done;
     }

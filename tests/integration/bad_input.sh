@@ -40,6 +40,7 @@ done <<EOF2
 2|--cpus|sweep oltp_read_only --cpus=0
 2|no CPU count|sweep oltp_read_only --cpus=4096
 2|--order|sweep oltp_read_only --order=random
+2|unknown test 'getpid'|sweep oltp_read_only --baseline=getppid1,getpid
 2|--cpu-method|sweep oltp_read_only --cpu-method=magic
 2|which workload|sweep
 2|cannot read config|sweep --config=$work/missing.ini
