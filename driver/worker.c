@@ -592,19 +592,26 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
     p->threads = threads;
     int nl = p->cfg.loops;
     if (nl <= 0) {
-        /* A loop that sleeps less often costs less per statement: every
-         * wake-up is a context switch, and with several connections one wake
-         * serves all replies that arrived meanwhile. One loop per 8
-         * connections kept the client below 0.6x sysbench's CPU per
-         * transaction here; more loops only once one could fall behind, and
-         * never more than the client has CPUs. */
+        /* Few connections: a loop each, like a thread per connection. A loop
+         * is one task to the scheduler, and with the server's backends
+         * keeping the CPUs busy a loop serving several connections waits
+         * for its turn while they all stall (oltp_read_write, 4 connections,
+         * PostgreSQL here: one shared loop 0.8x sysbench's TPS, a loop each
+         * 1.1-1.5x). Many connections: one loop per 8, since every wake-up
+         * then serves several replies, which is where the client's CPU per
+         * transaction drops (0.5-0.8x sysbench's from 8 up). Never more
+         * loops than client CPUs once sharing. */
         int cpus =
             p->client_set_used ? CPU_COUNT(&p->client_set) : (int)sysconf(_SC_NPROCESSORS_ONLN);
-        nl = (threads + WORKER_CONNS_PER_LOOP - 1) / WORKER_CONNS_PER_LOOP;
-        if (nl > cpus)
-            nl = cpus;
-        if (nl < 1)
-            nl = 1;
+        if (cpus < 1)
+            cpus = 1;
+        if (threads <= 2 * cpus) {
+            nl = threads;
+        } else {
+            nl = (threads + WORKER_CONNS_PER_LOOP - 1) / WORKER_CONNS_PER_LOOP;
+            if (nl > cpus)
+                nl = cpus;
+        }
     }
     if (nl > threads)
         nl = threads;

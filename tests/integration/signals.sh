@@ -1,0 +1,48 @@
+#!/bin/sh
+# SIGINT / SIGTERM at other points than a measured level: during a managed
+# sweep's prepare the sweep finishes the load, stops and removes its
+# throwaway server and exits 143; during run's warmup the report is still
+# printed and the exit is 130. Also: more threads than max_connections is
+# refused before anything starts, naming the limit.
+. "$(dirname "$0")/lib.sh" "$1"
+need_engine pgsql
+work=$(mktemp -d)
+chmod 755 "$work" # the managed server runs as postgres and lives under it
+trap 'rm -rf "$work"; stop_server' EXIT
+count_pg() { ps -eo args | grep -c "[p]ostgres -D $work" || true; }
+
+# 1. SIGTERM during the sweep's prepare (its server lives under $work via TMPDIR)
+TMPDIR=$work "$DBSCALE" sweep oltp_read_only --db-driver=pgsql --tables=4 --table-size=100000 \
+    --threads=1 --time=1 --out "$work/r" >"$work/log" 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 300 ] && ! grep -q "preparing" "$work/log"; do sleep 0.1; i=$((i + 1)); done
+grep -q "preparing" "$work/log" || { kill -KILL $pid; fail "prepare never started: $(cat "$work/log")"; }
+sleep 0.3
+kill -TERM $pid
+wait $pid
+rc=$?
+expect_eq "exit after SIGTERM during prepare" $rc 143
+grep -q "interrupted" "$work/log" || fail "no interrupt message: $(cat "$work/log")"
+sleep 0.5
+expect_eq "throwaway postgres processes left" "$(count_pg)" 0
+
+# 2. SIGINT during run's warmup: the (empty) report still comes, exit 130
+start_server pgsql
+C="$SERVER_OPTS --tables=1 --table-size=500"
+ok "$DBSCALE" prepare oltp_point_select $C
+"$DBSCALE" run oltp_point_select $C --threads=2 --warmup-time=5 --time=5 >"$work/run" 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc=$?
+expect_eq "exit after SIGINT during warmup" $rc 130
+grep -q "transactions:" "$work/run" || fail "no report after SIGINT: $(cat "$work/run")"
+
+# 3. more threads than the server accepts
+"$DBSCALE" run oltp_point_select $C --threads=500 --time=1 >"$work/mc" 2>&1
+rc=$?
+expect_eq "exit with threads above max_connections" $rc 2
+grep -q "max_connections" "$work/mc" || fail "no mention of max_connections: $(cat "$work/mc")"
+echo "signals: prepare and warmup interrupted cleanly; max_connections checked"
