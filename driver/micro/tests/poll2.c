@@ -1,26 +1,10 @@
-/* poll2 - poll(2) 128 idle pipes with a zero timeout: the per-fd cost of
- * asking each file for its state. */
-#include <poll.h>
-#include <unistd.h>
-
-#include "micro/harness.h"
-
-#define NFDS 128
+/* poll2 - poll(2) 128 idle pipes with a zero timeout: the per-fd cost of asking each file for its
+ * state. */
+#include "micro/fdwait.h"
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    struct pollfd pfd[NFDS];
-    for (int i = 0; i < NFDS; i++) {
-        int p[2];
-        if (pipe(p) < 0)
-            return micro_fail(t, "pipe");
-        pfd[i] = (struct pollfd){.fd = p[0], .events = POLLIN};
-    }
-    for (;;) {
-        if (poll(pfd, NFDS, 0) < 0)
-            return micro_fail(t, "poll");
-        (*it)++;
-    }
+    return micro_poll_loop(t, it, 128);
 }
 
 const struct micro_test micro_test_poll2 = {
