@@ -339,17 +339,12 @@ static int start_managed(struct sweep *w, char *err, size_t errlen)
 
 /* ---- CPUs ---- */
 
-static void cpu_list(const int *ids, int n, char *buf, size_t len)
-{
-    cpuset_format(ids, n, buf, len);
-}
-
 /* Hold the server to the first k online CPUs, read it back, place the client. */
 static int hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *cli_list, size_t cl,
                        int *shared, char *err, size_t errlen)
 {
     pid_t pids[MAX_PIDS];
-    cpu_list(w->online, k, srv_list, sl);
+    cpuset_format(w->online, k, srv_list, sl);
     const char *cc = opts_str(&w->o, "client-cpus");
     *shared = 1;
     cli_list[0] = '\0';
@@ -357,7 +352,7 @@ static int hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *
         snprintf(cli_list, cl, "%s", srv_list);
     } else if (cc && !strcmp(cc, "rest")) {
         if (k < w->nonline) {
-            cpu_list(w->online + k, w->nonline - k, cli_list, cl);
+            cpuset_format(w->online + k, w->nonline - k, cli_list, cl);
             *shared = 0;
         } else {
             snprintf(cli_list, cl, "%s", srv_list); /* nothing left: share */
@@ -496,7 +491,7 @@ static int run_baseline(struct sweep *w, int k, const char *variant, char *err, 
                      tests[0] ? "," : "", t);
     }
     char cpus[256];
-    cpu_list(w->online, k, cpus, sizeof cpus);
+    cpuset_format(w->online, k, cpus, sizeof cpus);
     char tl[32];
     if (k > 1)
         snprintf(tl, sizeof tl, "1,%d", k);

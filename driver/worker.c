@@ -174,11 +174,6 @@ void pool_stop(struct pool *p)
     atomic_store(&p->stop, 1);
 }
 
-int pool_conn_count(const struct pool *p)
-{
-    return p->n;
-}
-
 /* --db-ignore-errors: a code in the list (or "all") is retried; with a list
  * given, the engine's own retry list no longer applies, as in sysbench. */
 static enum db_errclass effective_class(const struct worker_cfg *cfg, const struct db_error *e)

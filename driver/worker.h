@@ -86,7 +86,5 @@ void pool_close(struct pool *p);
 /* Where the loop threads of the next levels run: a CPU list, NULL = anywhere. */
 void pool_set_client_cpus(struct pool *p, const char *list);
 void level_result_free(struct level_result *r);
-/* Connections open (or being reconnected) in the pool. */
-int pool_conn_count(const struct pool *p);
 
 #endif
