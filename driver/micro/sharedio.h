@@ -1,8 +1,9 @@
 /*
- * sharedio.h - the shared-file I/O tests (pread2/3, pwrite2/3, readseek2/3,
- * writeseek2/3): one file per test, as will-it-scale has them, but one
- * prepare/setup/loop for the family, since the files differ only in the call
- * and in whether every task uses offset 0 (2) or its own 4 KB slot (3).
+ * sharedio.h - the tests on one file shared by all tasks: the I/O ones
+ * (pread2/3, pwrite2/3, readseek2/3, writeseek2/3) and open3/openro3. One
+ * file per test, as will-it-scale has them, but one prepare/setup/loop per
+ * family, since the files differ only in the call, the open flags, or
+ * whether every task uses offset 0 (2) or its own 4 KB slot (3).
  */
 #ifndef DBSCALE_MICRO_SHAREDIO_H
 #define DBSCALE_MICRO_SHAREDIO_H
@@ -19,5 +20,11 @@ int micro_shared_setup(struct micro_task *t);
  * counting transfers. */
 int micro_shared_io_loop(struct micro_task *t, volatile uint64_t *it, enum micro_io op,
                          int own_slot);
+
+/* open3/openro3: an empty "shared" file, opened with flags and closed,
+ * counting open+close pairs. */
+int micro_shared_open_prepare(struct micro_task *t);
+int micro_shared_open_setup(struct micro_task *t);
+int micro_shared_open_loop(struct micro_task *t, volatile uint64_t *it, int flags);
 
 #endif
