@@ -172,6 +172,19 @@ static char *dollarize(const char *sql)
     return b.s ? b.s : xstrdup("");
 }
 
+/* "s<id>", the server-side name of statement id; by hand, as in
+ * param_text, because it is made for every statement sent. */
+static const char *stmt_name(char buf[12], int id)
+{
+    char *q = buf + 11;
+    *q = '\0';
+    do
+        *--q = (char)('0' + id % 10);
+    while ((id /= 10) != 0 && q > buf + 1);
+    *--q = 's';
+    return q;
+}
+
 static int pg_prepare(struct db_conn *c, int id, const char *sql, int nparams, struct db_error *err)
 {
     if (id < 0 || id >= DB_MAX_STMTS || nparams > PG_MAX_PARAMS) {
@@ -183,9 +196,8 @@ static int pg_prepare(struct db_conn *c, int id, const char *sql, int nparams, s
     c->nparams[id] = nparams;
     if (!c->ps)
         return 0;
-    char name[16], *q = dollarize(sql);
-    snprintf(name, sizeof name, "s%d", id);
-    PGresult *r = PQprepare(c->pg, name, q, nparams, NULL);
+    char name[12], *q = dollarize(sql);
+    PGresult *r = PQprepare(c->pg, stmt_name(name, id), q, nparams, NULL);
     free(q);
     if (PQresultStatus(r) != PGRES_COMMAND_OK) {
         const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
@@ -267,11 +279,10 @@ static enum db_status pg_start(struct db_conn *c, int id, const char *sql, const
     if (id < 0) {
         ok = PQsendQuery(c->pg, sql);
     } else if (c->ps) {
-        char name[16];
-        snprintf(name, sizeof name, "s%d", id);
+        char name[12];
         for (int i = 0; i < np; i++)
             c->vals[i] = param_text(c, i, &p[i]);
-        ok = PQsendQueryPrepared(c->pg, name, np, c->vals, NULL, NULL, 0);
+        ok = PQsendQueryPrepared(c->pg, stmt_name(name, id), np, c->vals, NULL, NULL, 0);
     } else {
         ok = PQsendQuery(c->pg, inline_params(c, c->text[id], p, np));
     }
