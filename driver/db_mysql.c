@@ -45,6 +45,8 @@ struct dbm_stmt {
     MYSQL_BIND *bind;
     unsigned long *lens;
     long long *ints;
+    struct dbm_buf *strs; /* string parameters' stable copies */
+    int bound;            /* bind[] is registered with the statement */
 };
 
 enum dbm_step {
@@ -243,6 +245,9 @@ static void dbm_stmt_clear(struct dbm_stmt *s)
     free(s->bind);
     free(s->lens);
     free(s->ints);
+    for (int i = 0; s->strs && i < s->nparams; i++)
+        free(s->strs[i].s);
+    free(s->strs);
     memset(s, 0, sizeof *s);
 }
 
@@ -334,6 +339,7 @@ static int dbm_prepare(struct db_conn *c, int id, const char *sql, int nparams,
         s->bind = xcalloc((size_t)nparams, sizeof *s->bind);
         s->lens = xcalloc((size_t)nparams, sizeof *s->lens);
         s->ints = xcalloc((size_t)nparams, sizeof *s->ints);
+        s->strs = xcalloc((size_t)nparams, sizeof *s->strs);
     }
     return 0;
 }
@@ -549,24 +555,45 @@ static enum db_status dbm_start(struct db_conn *c, int id, const char *sql,
             dbm_build_text(c, s->sql, p);
             c->step = DBM_QUERY;
         } else {
+            /* Bind once and refill the bound buffers, as the manual's
+             * examples do: a new bind makes the next execute resend the
+             * parameter types. Rebind only when a type or buffer changes. */
+            int rebind = !s->bound;
             for (int i = 0; i < np; i++) {
-                MYSQL_BIND *bd = &s->bind[i];
-                memset(bd, 0, sizeof *bd);
                 if (p[i].type == DB_PINT) {
                     s->ints[i] = p[i].i;
-                    bd->buffer_type = MYSQL_TYPE_LONGLONG;
-                    bd->buffer = &s->ints[i];
-                } else {
-                    s->lens[i] = p[i].len >= 0 ? (unsigned long)p[i].len : strlen(p[i].s);
-                    bd->buffer_type = MYSQL_TYPE_STRING;
-                    bd->buffer = (void *)p[i].s;
-                    bd->buffer_length = s->lens[i];
-                    bd->length = &s->lens[i];
+                    rebind |= s->bind[i].buffer_type != MYSQL_TYPE_LONGLONG;
+                    continue;
                 }
+                size_t n = p[i].len >= 0 ? (size_t)p[i].len : strlen(p[i].s);
+                struct dbm_buf *b = &s->strs[i];
+                if (n + 1 > b->cap) {
+                    dbm_reserve(b, n + 1);
+                    rebind = 1;
+                }
+                memcpy(b->s, p[i].s, n);
+                s->lens[i] = n;
+                rebind |= s->bind[i].buffer_type != MYSQL_TYPE_STRING;
             }
-            if (np && mysql_stmt_bind_param(s->st, s->bind)) {
-                dbm_stmt_err(s->st, err);
-                return DB_FAILED;
+            if (rebind && np) {
+                for (int i = 0; i < np; i++) {
+                    MYSQL_BIND *bd = &s->bind[i];
+                    memset(bd, 0, sizeof *bd);
+                    if (p[i].type == DB_PINT) {
+                        bd->buffer_type = MYSQL_TYPE_LONGLONG;
+                        bd->buffer = &s->ints[i];
+                    } else {
+                        bd->buffer_type = MYSQL_TYPE_STRING;
+                        bd->buffer = s->strs[i].s;
+                        bd->buffer_length = (unsigned long)s->strs[i].cap;
+                        bd->length = &s->lens[i];
+                    }
+                }
+                if (mysql_stmt_bind_param(s->st, s->bind)) {
+                    dbm_stmt_err(s->st, err);
+                    return DB_FAILED;
+                }
+                s->bound = 1;
             }
             c->cur = s->st;
             c->step = DBM_EXEC;
