@@ -38,7 +38,7 @@ const struct optdef oltp_optdefs[] = {
     {"verbosity", OPT_INT, "3", "accepted for sysbench compatibility", NULL, 0, 5},
     {"forced-shutdown", OPT_STR, "off", "accepted for sysbench compatibility"},
     {"output", OPT_CHOICE, "text", "report format", "text|json|csv"},
-    {"client-loops", OPT_INT, "0", "event-loop threads driving the connections (0 = one per connection up to 2 x client CPUs, then one per 8)", NULL, 0, 1024},
+    {"client-loops", OPT_INT, "0", "event-loop threads driving the connections (0 = one per client CPU, at most one per connection)", NULL, 0, 1024},
     {"client-cpus", OPT_STR, NULL, "CPU list the client threads run on (e.g. 1 or 0-3)"},
     {"reconnect-timeout", OPT_NUM, "30", "seconds a lost connection may take to come back", NULL, 0, 1e6},
     /* random numbers */

@@ -33,8 +33,7 @@ struct worker_cfg {
     int ntargets;
     const struct workload *wl;
     uint64_t seed;
-    int loops;                 /* event-loop threads; 0 = one per connection up to 2 x client CPUs,
-                                  then one per 8 connections, at most one per client CPU */
+    int loops;                 /* event-loop threads; 0 = one per client CPU */
     double rate;               /* total transactions/s with Poisson arrivals; 0 = unlimited */
     long long events;          /* stop after this many transactions; 0 = no limit */
     double time_s;             /* measured time; 0 = no limit */
