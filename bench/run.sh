@@ -88,8 +88,14 @@ for eng in $ENGINES; do
         for th in $THREADS; do
             rep=1
             while [ $rep -le "$REPEATS" ]; do
-                measure dbscale pgsql point_select "$th" "$rep" -- "$DBSCALE" run oltp_point_select $conn $data --threads="$th" --time="$TIME"
-                PGPASSWORD=$pw measure pgbench pgsql point_select "$th" "$rep" -- pgbench -n -S -M prepared -h 127.0.0.1 -p "$port" -U sbtest -c "$th" -j "$th" -T "$TIME" sbtest
+                if [ $((rep % 2)) -eq 1 ]; then order="dbscale pgbench"; else order="pgbench dbscale"; fi
+                for tool in $order; do
+                    if [ $tool = dbscale ]; then
+                        measure dbscale pgsql point_select "$th" "$rep" -- "$DBSCALE" run oltp_point_select $conn $data --threads="$th" --time="$TIME"
+                    else
+                        PGPASSWORD=$pw measure pgbench pgsql point_select "$th" "$rep" -- pgbench -n -S -M prepared -h 127.0.0.1 -p "$port" -U sbtest -c "$th" -j "$th" -T "$TIME" sbtest
+                    fi
+                done
                 rep=$((rep + 1))
             done
         done
