@@ -9,7 +9,8 @@
  * system's own configuration (/etc/mysql, /etc/postgresql, ~/.pgpass).
  *
  * This room is the lifecycle, the same for both engines: directory, port,
- * start with retries, stop, the state file and the `server` verb. What differs
+ * start with retries, stop and the state file (the `server` verb is
+ * server_verb.c). What differs
  * per engine sits behind server_engine.h (server_pgsql.c, server_mysql.c);
  * running, waiting for and killing processes is spawn.c's. Engines refuse to
  * run as root, so when we are root the engine's processes run as its system
@@ -45,7 +46,6 @@
 #include "server_engine.h"
 #include "spawn.h"
 #include "util.h"
-#include "verbs.h"
 
 #define STOP_TIMEOUT_MS 30000
 #define KILL_TIMEOUT_MS 5000
@@ -504,6 +504,35 @@ static int cpu_unavailable(const int *ids, int n)
     return bad;
 }
 
+int server_check_request(const char *dir, const char *cpus, const char *extra_conf, char *err,
+                         size_t errlen)
+{
+    if (cpus && *cpus) {
+        int ids[MAX_CPUS];
+        int n = cpuset_parse(cpus, ids, MAX_CPUS);
+        if (n <= 0) {
+            snprintf(err, errlen, "bad CPU list '%s' (expected e.g. 0, 0-1, 0,2)", cpus);
+            return -1;
+        }
+        int bad = cpu_unavailable(ids, n);
+        if (bad >= 0) {
+            snprintf(err, errlen,
+                     "CPU list '%s': CPU %d is not available to us (see nproc, taskset -p $$)",
+                     cpus, bad);
+            return -1;
+        }
+    }
+    if (dir && !*dir) {
+        snprintf(err, errlen, "an empty path (give a directory)");
+        return -1;
+    }
+    if (dir && server_exists(dir) && dir_is_empty(dir) != 1) {
+        snprintf(err, errlen, "%s: not an empty directory (it would be removed on stop)", dir);
+        return -1;
+    }
+    return conf_check(extra_conf, err, errlen);
+}
+
 int server_start(struct server *s, enum server_engine e, const char *dir, int port,
                  const char *cpus, const char *extra_conf, char *err, size_t errlen)
 {
@@ -517,27 +546,18 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
     char bindir[PATH_MAX] = "";
     if (ops->locate && ops->locate(bindir, sizeof bindir, err, errlen) < 0)
         return -1;
+    if (server_check_request(dir, cpus, extra_conf, err, errlen) < 0)
+        return -1;
     cpu_set_t *mask = NULL;
     size_t mask_size = CPU_ALLOC_SIZE(MAX_CPUS);
     if (cpus && *cpus) {
         int ids[MAX_CPUS];
         int n = cpuset_parse(cpus, ids, MAX_CPUS);
-        if (n <= 0) {
-            snprintf(err, errlen, "bad CPU list '%s' (expected e.g. 0, 0-3, 0,2)", cpus);
-            return -1;
-        }
-        int bad = cpu_unavailable(ids, n);
-        if (bad >= 0) {
-            snprintf(err, errlen, "CPU list '%s': CPU %d is not available to us", cpus, bad);
-            return -1;
-        }
         mask = CPU_ALLOC(MAX_CPUS);
         CPU_ZERO_S(mask_size, mask);
         for (int i = 0; i < n; i++)
             CPU_SET_S((size_t)ids[i], mask_size, mask);
     }
-    if (conf_check(extra_conf, err, errlen) < 0)
-        goto fail_early;
     int made = 0;
     if (!dir) {
         const char *tmp = getenv("TMPDIR");
@@ -562,9 +582,6 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
                 goto fail_early;
             }
             made = 1;
-        } else if (dir_is_empty(s->dir) != 1) {
-            snprintf(err, errlen, "%s: not an empty directory", s->dir);
-            goto fail_early;
         }
     }
     /* Absolute, so the engine (chdir'd to /) and the state file agree. */
@@ -786,165 +803,7 @@ const char *server_engine_name(enum server_engine e)
     return e == SERVER_PGSQL ? "pgsql" : "mysql";
 }
 
-/* ---- the verb ------------------------------------------------------------ */
-
-static const struct optdef server_opts[] = {
-    {"dir", OPT_STR, NULL,
-     "directory for all the server owns (start: empty or missing, default a new temp dir; "
-     "stop: default $DBSCALE_SERVER_DIR)"},
-    {"port", OPT_INT, "0", "TCP port on 127.0.0.1 (0 = pick a free one)", NULL, 0, 65535},
-    {"cpus", OPT_STR, NULL, "CPU list the server runs on, e.g. 0, 0-1, 0,2"},
-    {"conf", OPT_LIST, NULL, "extra server setting k=v (repeat for several)"},
-};
-
-static void server_usage(FILE *f, const struct opts *o)
+const char *server_engine_title(enum server_engine e)
 {
-    fputs("usage: dbscale server start pgsql|mysql [options]\n"
-          "       dbscale server stop [--dir DIR]\n\n"
-          "Starts a fresh PostgreSQL or MariaDB listening on its own unix socket and\n"
-          "127.0.0.1 only, with database sbtest and user sbtest (random password, in\n"
-          "DIR/pgpass or DIR/client.cnf). Stop shuts it down and removes DIR.\n\n",
-          f);
-    opts_help(o, f);
-}
-
-/* --conf values arrive joined with ','; split where the next piece starts "name=". */
-static char *conf_lines(const char *joined)
-{
-    if (!joined)
-        return NULL;
-    char *out = xstrdup(joined);
-    for (char *p = out; *p; p++) {
-        if (*p != ',')
-            continue;
-        const char *q = p + 1;
-        while (*q == ' ')
-            q++;
-        if (!isalpha((unsigned char)*q) && *q != '_')
-            continue;
-        while (isalnum((unsigned char)*q) || *q == '_' || *q == '-' || *q == '.')
-            q++;
-        while (*q == ' ')
-            q++;
-        if (*q == '=' || *q == '\0' || *q == ',') {
-            *p = '\n';
-            size_t sp = strspn(p + 1, " ");
-            memmove(p + 1, p + 1 + sp, strlen(p + 1 + sp) + 1);
-        }
-    }
-    return out;
-}
-
-static int verb_start(const struct opts *o, const char *engine)
-{
-    int e = server_engine_parse(engine);
-    if (e < 0) {
-        warnx_("server start: unknown engine '%s' (expected pgsql or mysql)", engine);
-        return EXIT_USAGE;
-    }
-    const char *cpus = opts_str(o, "cpus");
-    int ids[MAX_CPUS];
-    int ncpus = cpus ? cpuset_parse(cpus, ids, MAX_CPUS) : 0;
-    if (cpus && ncpus <= 0) {
-        warnx_("server start: --cpus: bad CPU list '%s' (expected e.g. 0, 0-1, 0,2)", cpus);
-        return EXIT_USAGE;
-    }
-    int bad = cpus ? cpu_unavailable(ids, ncpus) : -1;
-    if (bad >= 0) {
-        warnx_("server start: --cpus=%s: CPU %d is not available (see nproc, taskset -p $$)", cpus,
-               bad);
-        return EXIT_USAGE;
-    }
-    const char *dir = opts_str(o, "dir");
-    if (dir && !*dir) {
-        warnx_("server start: --dir needs a directory");
-        return EXIT_USAGE;
-    }
-    if (dir && server_exists(dir) && dir_is_empty(dir) != 1) {
-        warnx_("server start: --dir %s: not an empty directory (it would be removed on stop)", dir);
-        return EXIT_USAGE;
-    }
-    char *conf = conf_lines(opts_str(o, "conf"));
-    char err[2048];
-    if (conf_check(conf, err, sizeof err) < 0) {
-        warnx_("server start: --conf: %s", err);
-        free(conf);
-        return EXIT_USAGE;
-    }
-    struct server s;
-    int rc = server_start(&s, (enum server_engine)e, dir, (int)opts_int(o, "port"), cpus, conf, err,
-                          sizeof err);
-    free(conf);
-    if (rc < 0) {
-        warnx_("server start %s: %s", engine, err);
-        return EXIT_RUNTIME;
-    }
-    const char *n = server_engine_name(s.engine);
-    printf("%s %s running: pid %ld, 127.0.0.1:%d, socket %s\n", ops_of(s.engine)->title, s.version,
-           (long)s.pid, s.port, s.socket);
-    printf("dir: %s\n", s.dir);
-    printf("options: --db-driver=%s --%s-host=127.0.0.1 --%s-port=%d --%s-user=%s --%s-db=%s", n, n,
-           n, s.port, n, s.user, n, s.db);
-    if (s.engine == SERVER_MYSQL)
-        printf(" --mysql-defaults-file=%s/client.cnf", s.dir);
-    printf("\n");
-    if (s.engine == SERVER_PGSQL)
-        printf("password: export PGPASSFILE=%s/pgpass   (psql and libpq read it)\n", s.dir);
-    else
-        printf("password: in %s/client.cnf   (mariadb --defaults-extra-file=%s/client.cnf)\n",
-               s.dir, s.dir);
-    printf("stop: dbscale server stop --dir %s   (or export DBSCALE_SERVER_DIR=%s)\n", s.dir,
-           s.dir);
-    memset(s.password, 0, sizeof s.password);
-    return 0;
-}
-
-static int verb_stop(const struct opts *o)
-{
-    const char *dir = opts_str(o, "dir");
-    if (!dir || !*dir)
-        dir = getenv("DBSCALE_SERVER_DIR");
-    if (!dir || !*dir) {
-        warnx_("server stop: which server? give --dir DIR (or set DBSCALE_SERVER_DIR)");
-        return EXIT_USAGE;
-    }
-    struct server s;
-    char err[1024];
-    if (server_load(&s, dir, err, sizeof err) < 0) {
-        warnx_("server stop: %s", err);
-        return EXIT_USAGE;
-    }
-    if (server_stop(&s, err, sizeof err) < 0) {
-        warnx_("server stop: %s", err);
-        return EXIT_RUNTIME;
-    }
-    return 0;
-}
-
-int server_main(int argc, char **argv)
-{
-    struct opts o;
-    opts_init(&o, server_opts, sizeof server_opts / sizeof server_opts[0]);
-    char *pos[4], err[512];
-    int npos = 0, rc;
-    int r = opts_parse_argv(&o, argc, argv, 1, pos, 4, &npos, err, sizeof err);
-    if (r == 1) {
-        server_usage(stdout, &o);
-        rc = 0;
-    } else if (r < 0) {
-        warnx_("server: %s", err);
-        rc = EXIT_USAGE;
-    } else if (npos == 2 && !strcmp(pos[0], "start")) {
-        rc = verb_start(&o, pos[1]);
-    } else if (npos == 1 && !strcmp(pos[0], "start")) {
-        warnx_("server start: which engine? pgsql or mysql");
-        rc = EXIT_USAGE;
-    } else if (npos >= 1 && !strcmp(pos[0], "stop") && npos <= 2) {
-        rc = verb_stop(&o); /* "stop ENGINE" is accepted: the state file knows the engine */
-    } else {
-        server_usage(stderr, &o);
-        rc = EXIT_USAGE;
-    }
-    opts_free(&o);
-    return rc;
+    return ops_of(e)->title;
 }

@@ -12,6 +12,6 @@ int micro_main(int argc, char **argv);                  /* micro/micro.c */
 int fs_main(int argc, char **argv);                     /* micro/fsbench.c */
 int plot_main(int argc, char **argv);                   /* plot.c */
 int compare_main(int argc, char **argv);                /* compare.c */
-int server_main(int argc, char **argv);                 /* server.c */
+int server_main(int argc, char **argv);                 /* server_verb.c */
 
 #endif
