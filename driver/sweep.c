@@ -22,9 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "cpuset.h"
-#include "micro/fsbench.h"
-#include "micro/micro.h"
 #include "oltp.h"
 #include "report.h"
 #include "server.h"
@@ -52,9 +51,6 @@ static const struct optdef sweep_extra[] = {
     {"baseline", OPT_STR, NULL, "kernel baseline at each CPU count: micro tests and 'fs' (file create/remove); 'default' = getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1,fs"},
 };
 /* clang-format on */
-
-static const char DEFAULT_BASELINE[] =
-    "getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1";
 
 void sweep_variant(char *buf, size_t len, const char *user_label, int up, int cpus)
 {
@@ -407,108 +403,6 @@ static void restore_cpus(struct sweep *w)
     w->cpu_changed = 0;
 }
 
-/* ---- baseline ---- */
-
-/* The file create/remove benchmark on the same k CPUs: FS_FILES files,
- * FS_PASSES passes, k tasks, rows appended to DIR/fs.csv (rewritten whole). */
-#define FS_FILES  2000
-#define FS_PASSES 3
-
-static int run_fs_baseline(struct sweep *w, int k, const char *variant, char *err, size_t errlen)
-{
-    cpu_set_t old, set;
-    sched_getaffinity(0, sizeof old, &old);
-    CPU_ZERO(&set);
-    for (int i = 0; i < k; i++)
-        CPU_SET(w->online[i], &set);
-    sched_setaffinity(0, sizeof set, &set); /* the tasks fork from here */
-    char path[1100];
-    snprintf(path, sizeof path, "%s/fs.csv", w->out);
-    struct sbuf b = {0};
-    if (sbuf_read_file(&b, path) < 0 || b.len == 0) {
-        sbuf_free(&b);
-        sbuf_printf(&b, "files,pass,tasks,cpus,create_s,create_files_per_s,remove_s,"
-                        "remove_files_per_s,error,variant\n");
-    }
-    struct fs_config fc = {.tasks = k, .shared_dir = 1};
-    int rc = 0;
-    for (int pass = 1; pass <= FS_PASSES && !got_signal; pass++) {
-        struct fs_result r;
-        memset(&r, 0, sizeof r);
-        fs_run_pass(&fc, FS_FILES, pass, &r);
-        sbuf_printf(&b, "%d,%d,%d,%d,%.6f,%.1f,%.6f,%.1f,%s,%s\n", FS_FILES, pass, k, k, r.create_s,
-                    r.create_s > 0 ? FS_FILES / r.create_s : 0, r.remove_s,
-                    r.remove_s > 0 ? FS_FILES / r.remove_s : 0, r.error, variant);
-    }
-    int wr = write_file_atomic(path, b.s, b.len);
-    if (wr < 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(-wr));
-        rc = -1;
-    }
-    sbuf_free(&b);
-    sched_setaffinity(0, sizeof old, &old);
-    return rc;
-}
-
-/* Every name in --baseline must be a micro test or fs: checked before any
- * server starts. */
-static int check_baseline(const char *list, char *err, size_t errlen)
-{
-    if (!list || !strcmp(list, "default") || !strcmp(list, "on") || !strcmp(list, "none") ||
-        !strcmp(list, "off"))
-        return 0;
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", list);
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-        if (strcmp(t, "fs") != 0 && !micro_find(t)) {
-            snprintf(err, errlen,
-                     "--baseline: unknown test '%s' (dbscale micro --list shows them; fs is the "
-                     "file benchmark)",
-                     t);
-            return -1;
-        }
-    return 0;
-}
-
-static int run_baseline(struct sweep *w, int k, const char *variant, char *err, size_t errlen)
-{
-    const char *list = opts_str(&w->o, "baseline");
-    if (!list || !*list || !strcmp(list, "none") || !strcmp(list, "off"))
-        return 0;
-    if (!strcmp(list, "default") || !strcmp(list, "on"))
-        list = DEFAULT_BASELINE;
-    /* "fs" in the list is the file create/remove benchmark; the rest are
-     * micro tests */
-    char tests[512] = "";
-    int fs = 0;
-    char copy[512];
-    snprintf(copy, sizeof copy, "%s", list);
-    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (!strcmp(t, "fs"))
-            fs = 1;
-        else
-            snprintf(tests + strlen(tests), sizeof tests - strlen(tests), "%s%s",
-                     tests[0] ? "," : "", t);
-    }
-    char cpus[256];
-    cpuset_format(w->online, k, cpus, sizeof cpus);
-    char tl[32];
-    if (k > 1)
-        snprintf(tl, sizeof tl, "1,%d", k);
-    else
-        snprintf(tl, sizeof tl, "1");
-    fprintf(stderr, "dbscale sweep: kernel baseline on CPUs %s (%s)\n", cpus, list);
-    /* 0 ok; 1 or 2 a failure or a bad test list (err says which); 128+sig
-     * when interrupted, which the sweep's own handler has seen as well */
-    int mr = tests[0] ? micro_run_set(tests, cpus, tl, "both", w->out, variant, err, errlen) : 0;
-    if (mr != 0 && !got_signal) {
-        if (!err[0])
-            snprintf(err, errlen, "kernel baseline '%s' failed", tests);
-        return -1;
-    }
-    return fs && !got_signal ? run_fs_baseline(w, k, variant, err, errlen) : 0;
-}
-
 /* ---- one level ---- */
 
 static void fill_row(struct sweep *w, struct result_row *r, const struct level *lv,
@@ -582,7 +476,8 @@ static int run_sweep(struct sweep *w, char *err, size_t errlen)
             last_k = lv->k;
             if (!baseline_done[lv->k]) {
                 baseline_done[lv->k] = 1;
-                if (run_baseline(w, w->kcpus[lv->k], variant, err, errlen) < 0)
+                if (baseline_run(opts_str(&w->o, "baseline"), w->online, w->kcpus[lv->k], w->out,
+                                 variant, &got_signal, err, errlen) < 0)
                     return -1;
             }
         }
@@ -679,7 +574,7 @@ int sweep_main(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    if (check_baseline(opts_str(&w.o, "baseline"), err, sizeof err) < 0) {
+    if (baseline_check(opts_str(&w.o, "baseline"), err, sizeof err) < 0) {
         fprintf(stderr, "dbscale sweep: %s\n", err);
         rc = EXIT_USAGE;
         goto done;

@@ -1,0 +1,120 @@
+/*
+ * baseline.c - the kernel baseline a sweep runs at each CPU count: micro
+ * tests (micro.h) and the file create/remove benchmark (fsbench.h), held to
+ * the same CPUs the server gets, so that a database curve that bends can be
+ * told apart from a kernel that bends. Results land beside results.csv in
+ * micro.csv and fs.csv, labelled with the sweep's variant.
+ */
+#include "baseline.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpuset.h"
+#include "micro/fsbench.h"
+#include "micro/micro.h"
+#include "util.h"
+
+static const char DEFAULT_BASELINE[] =
+    "getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1";
+
+/* The file create/remove benchmark on the same k CPUs: FS_FILES files,
+ * FS_PASSES passes, k tasks, rows appended to DIR/fs.csv (rewritten whole). */
+#define FS_FILES  2000
+#define FS_PASSES 3
+
+static int run_fs(const int *cpus, int k, const char *dir, const char *variant,
+                  volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+    cpu_set_t old, set;
+    sched_getaffinity(0, sizeof old, &old);
+    CPU_ZERO(&set);
+    for (int i = 0; i < k; i++)
+        CPU_SET(cpus[i], &set);
+    sched_setaffinity(0, sizeof set, &set); /* the tasks fork from here */
+    char path[1100];
+    snprintf(path, sizeof path, "%s/fs.csv", dir);
+    struct sbuf b = {0};
+    if (sbuf_read_file(&b, path) < 0 || b.len == 0) {
+        sbuf_free(&b);
+        sbuf_printf(&b, "files,pass,tasks,cpus,create_s,create_files_per_s,remove_s,"
+                        "remove_files_per_s,error,variant\n");
+    }
+    struct fs_config fc = {.tasks = k, .shared_dir = 1};
+    int rc = 0;
+    for (int pass = 1; pass <= FS_PASSES && !*stop; pass++) {
+        struct fs_result r;
+        memset(&r, 0, sizeof r);
+        fs_run_pass(&fc, FS_FILES, pass, &r);
+        sbuf_printf(&b, "%d,%d,%d,%d,%.6f,%.1f,%.6f,%.1f,%s,%s\n", FS_FILES, pass, k, k, r.create_s,
+                    r.create_s > 0 ? FS_FILES / r.create_s : 0, r.remove_s,
+                    r.remove_s > 0 ? FS_FILES / r.remove_s : 0, r.error, variant);
+    }
+    int wr = write_file_atomic(path, b.s, b.len);
+    if (wr < 0) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(-wr));
+        rc = -1;
+    }
+    sbuf_free(&b);
+    sched_setaffinity(0, sizeof old, &old);
+    return rc;
+}
+
+int baseline_check(const char *list, char *err, size_t errlen)
+{
+    if (!list || !strcmp(list, "default") || !strcmp(list, "on") || !strcmp(list, "none") ||
+        !strcmp(list, "off"))
+        return 0;
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        if (strcmp(t, "fs") != 0 && !micro_find(t)) {
+            snprintf(err, errlen,
+                     "--baseline: unknown test '%s' (dbscale micro --list shows them; fs is the "
+                     "file benchmark)",
+                     t);
+            return -1;
+        }
+    return 0;
+}
+
+int baseline_run(const char *list, const int *cpus, int k, const char *dir, const char *variant,
+                 volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+    if (!list || !*list || !strcmp(list, "none") || !strcmp(list, "off"))
+        return 0;
+    if (!strcmp(list, "default") || !strcmp(list, "on"))
+        list = DEFAULT_BASELINE;
+    /* "fs" in the list is the file create/remove benchmark; the rest are
+     * micro tests */
+    char tests[512] = "";
+    int fs = 0;
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(t, "fs"))
+            fs = 1;
+        else
+            snprintf(tests + strlen(tests), sizeof tests - strlen(tests), "%s%s",
+                     tests[0] ? "," : "", t);
+    }
+    char cl[256];
+    cpuset_format(cpus, k, cl, sizeof cl);
+    char tl[32];
+    if (k > 1)
+        snprintf(tl, sizeof tl, "1,%d", k);
+    else
+        snprintf(tl, sizeof tl, "1");
+    fprintf(stderr, "dbscale sweep: kernel baseline on CPUs %s (%s)\n", cl, list);
+    /* 0 ok; 1 or 2 a failure or a bad test list (err says which); 128+sig
+     * when interrupted, which the sweep's own handler has seen as well */
+    int mr = tests[0] ? micro_run_set(tests, cl, tl, "both", dir, variant, err, errlen) : 0;
+    if (mr != 0 && !*stop) {
+        if (!err[0])
+            snprintf(err, errlen, "kernel baseline '%s' failed", tests);
+        return -1;
+    }
+    return fs && !*stop ? run_fs(cpus, k, dir, variant, stop, err, errlen) : 0;
+}
