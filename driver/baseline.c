@@ -18,7 +18,7 @@
 #include "util.h"
 
 static const char DEFAULT_BASELINE[] =
-    "getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1";
+    "getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1,fs";
 
 /* The file create/remove benchmark on the same k CPUs: FS_FILES files,
  * FS_PASSES passes, k tasks, rows appended to DIR/fs.csv (rewritten whole). */
