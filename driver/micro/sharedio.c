@@ -60,15 +60,3 @@ int micro_shared_open_setup(struct micro_task *t)
     micro_path(t, t->path, sizeof t->path, "shared");
     return 0;
 }
-
-int micro_shared_open_loop(struct micro_task *t, volatile uint64_t *it, int flags)
-{
-    for (;;) {
-        int fd = open(t->path, flags);
-        if (fd < 0)
-            return micro_fail(t, "open");
-        if (close(fd) < 0)
-            return micro_fail(t, "close");
-        (*it)++;
-    }
-}

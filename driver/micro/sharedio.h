@@ -21,10 +21,9 @@ int micro_shared_setup(struct micro_task *t);
 int micro_shared_io_loop(struct micro_task *t, volatile uint64_t *it, enum micro_io op,
                          int own_slot);
 
-/* open3/openro3: an empty "shared" file, opened with flags and closed,
- * counting open+close pairs. */
+/* open3/openro3: an empty "shared" file that every task's t->path names
+ * (their loop is fileops.h's open/close). */
 int micro_shared_open_prepare(struct micro_task *t);
 int micro_shared_open_setup(struct micro_task *t);
-int micro_shared_open_loop(struct micro_task *t, volatile uint64_t *it, int flags);
 
 #endif

@@ -2,9 +2,8 @@
  * file. Processes wait for each other (F_SETLKW); threads of one process
  * own the lock together, so only processes contend. */
 #include <fcntl.h>
-#include <unistd.h>
 
-#include "micro/harness.h"
+#include "micro/fileops.h"
 
 static int prepare(struct micro_task *t)
 {
@@ -19,16 +18,7 @@ static int setup(struct micro_task *t)
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    struct flock l = {.l_whence = SEEK_SET, .l_start = 0, .l_len = 1};
-    for (;;) {
-        l.l_type = F_WRLCK;
-        if (fcntl(t->fd, F_SETLKW, &l) < 0)
-            return micro_fail(t, "fcntl(F_WRLCK)");
-        l.l_type = F_UNLCK;
-        if (fcntl(t->fd, F_SETLKW, &l) < 0)
-            return micro_fail(t, "fcntl(F_UNLCK)");
-        (*it) += 2;
-    }
+    return micro_lock_loop(t, it);
 }
 
 const struct micro_test micro_test_lock2 = {

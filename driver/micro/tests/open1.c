@@ -1,10 +1,8 @@
 /* open1 - open(2) and close(2) of a private file in the shared directory:
  * path walk, file allocation, fd install; the directory is read-shared. */
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "micro/harness.h"
+#include "micro/fileops.h"
 
 static int setup(struct micro_task *t)
 {
@@ -16,14 +14,7 @@ static int setup(struct micro_task *t)
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    for (;;) {
-        int fd = open(t->path, O_RDWR);
-        if (fd < 0)
-            return micro_fail(t, "open");
-        if (close(fd) < 0)
-            return micro_fail(t, "close");
-        (*it)++;
-    }
+    return micro_open_close_loop(t, it, O_RDWR);
 }
 
 const struct micro_test micro_test_open1 = {

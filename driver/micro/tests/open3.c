@@ -2,11 +2,12 @@
  * dentry and inode under every task, contended reference counts. */
 #include <fcntl.h>
 
+#include "micro/fileops.h"
 #include "micro/sharedio.h"
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    return micro_shared_open_loop(t, it, O_RDWR);
+    return micro_open_close_loop(t, it, O_RDWR);
 }
 
 const struct micro_test micro_test_open3 = {

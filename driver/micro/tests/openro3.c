@@ -2,11 +2,12 @@
  * write access accounting on the inode. */
 #include <fcntl.h>
 
+#include "micro/fileops.h"
 #include "micro/sharedio.h"
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    return micro_shared_open_loop(t, it, O_RDONLY);
+    return micro_open_close_loop(t, it, O_RDONLY);
 }
 
 const struct micro_test micro_test_openro3 = {

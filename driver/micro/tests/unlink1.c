@@ -1,10 +1,6 @@
 /* unlink1 - create and unlink a private file name in the shared directory:
  * every task modifies the same directory. */
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include "micro/harness.h"
+#include "micro/fileops.h"
 
 static int setup(struct micro_task *t)
 {
@@ -14,16 +10,7 @@ static int setup(struct micro_task *t)
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    for (;;) {
-        int fd = open(t->path, O_RDWR | O_CREAT | O_EXCL, 0600);
-        if (fd < 0)
-            return micro_fail(t, "open");
-        if (close(fd) < 0)
-            return micro_fail(t, "close");
-        if (unlink(t->path) < 0)
-            return micro_fail(t, "unlink");
-        (*it)++;
-    }
+    return micro_create_unlink_loop(t, it);
 }
 
 const struct micro_test micro_test_unlink1 = {
