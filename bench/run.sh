@@ -104,29 +104,8 @@ for eng in $ENGINES; do
 done
 
 echo
-echo "Ratios of medians over $REPEATS repeats (dbscale / peer). Target: tps >= 1.00 at every"
-echo "thread count; client CPU per transaction <= 0.70 from 4 threads up, never above 1.00."
-awk -F'\t' 'NR > 1 { k = $1 "\t" $2 "\t" $3; key[k] = 1; n = ++cnt[k, $5]; tps[k, $5, n] = $6; cpu[k, $5, n] = $7; tools[$5] = 1 }
-function median(arr, k, t, n,    i, j, v, tmp) {
-    for (i = 1; i <= n; i++) v[i] = arr[k, t, i]
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { tmp = v[i]; v[i] = v[j]; v[j] = tmp }
-    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-END {
-    printf "%-6s %-15s %7s %-8s %10s %10s %6s %10s %10s %6s\n", "engine", "workload", "threads", "peer", "tps", "peer tps", "ratio", "cpu us", "peer us", "ratio"
-    n = 0; for (k in key) keys[++n] = k
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) {
-        split(keys[i], a, "\t"); split(keys[j], b, "\t")
-        if (a[1] > b[1] || (a[1] == b[1] && (a[2] > b[2] || (a[2] == b[2] && a[3] + 0 > b[3] + 0)))) { t = keys[i]; keys[i] = keys[j]; keys[j] = t }
-    }
-    for (i = 1; i <= n; i++) {
-        k = keys[i]; split(k, f, "\t")
-        peer = cnt[k, "sysbench"] ? "sysbench" : "pgbench"
-        if (!cnt[k, "dbscale"] || !cnt[k, peer]) continue
-        dt = median(tps, k, "dbscale", cnt[k, "dbscale"]); pt = median(tps, k, peer, cnt[k, peer])
-        dc = median(cpu, k, "dbscale", cnt[k, "dbscale"]); pc = median(cpu, k, peer, cnt[k, peer])
-        printf "%-6s %-15s %7s %-8s %10.1f %10.1f %6.2f %10.1f %10.1f %6.2f\n", f[1], f[2], f[3], peer, dt, pt, dt / pt, dc, pc, dc / pc
-    }
-}' "$RAW"
+echo "Paired ratios dbscale / peer over $REPEATS repeats: median (min-max). Target: tps >= 1.00"
+echo "at every thread count; client CPU per transaction <= 0.70 from 4 threads up, never above 1.00."
+awk -f "$(dirname "$0")/ratios.awk" "$RAW"
 echo
 echo "raw measurements: $RAW"
