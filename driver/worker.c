@@ -49,7 +49,6 @@ struct conn {
     uint64_t txn_start, next_arrival, down_since, retry_at;
     unsigned backoff_ms;
     uint64_t events, busy_ns; /* this level, for fairness */
-    double rate;              /* this connection's share of --rate */
 };
 
 struct loop {
@@ -76,6 +75,9 @@ struct pool {
     _Atomic int fatal; /* a loop failed */
     _Atomic long long events_left;
     uint64_t t0, measure_start, end; /* this level, monotonic ns */
+    pthread_mutex_t arrival_lock;    /* --rate: the pool's one Poisson stream */
+    uint64_t arrival;                /* its latest arrival handed out */
+    struct rng arrival_rng;
     cpu_set_t client_set;
     int client_set_used;
 };
@@ -146,6 +148,7 @@ struct pool *pool_open(const struct worker_cfg *cfg, int nconns, char *err, size
 {
     struct pool *p = xcalloc(1, sizeof *p);
     p->cfg = *cfg;
+    pthread_mutex_init(&p->arrival_lock, NULL);
     pool_set_client_cpus(p, cfg->client_cpus);
     if (grow(p, nconns, err, errlen) < 0) {
         pool_close(p);
@@ -164,6 +167,7 @@ void pool_close(struct pool *p)
         free(p->conns[i]);
     }
     free(p->conns);
+    pthread_mutex_destroy(&p->arrival_lock);
     free(p);
 }
 
@@ -252,6 +256,20 @@ static double exp_draw(struct rng *r, double rate)
     return -log(1.0 - rng_double(r)) / rate;
 }
 
+/* --rate: the next arrival of the pool's one Poisson stream. A connection
+ * takes one whenever it is free, so an arrival goes to the first connection
+ * free for it and waits for one when all are busy: one queue served by
+ * every connection (M/M/c), as sysbench's event queue is, rather than a
+ * queue per connection behind its own slow transaction. */
+static uint64_t next_arrival(struct pool *p)
+{
+    pthread_mutex_lock(&p->arrival_lock);
+    p->arrival += (uint64_t)(exp_draw(&p->arrival_rng, p->cfg.rate) * 1e9);
+    uint64_t t = p->arrival;
+    pthread_mutex_unlock(&p->arrival_lock);
+    return t;
+}
+
 static void park(struct loop *l, struct conn *c)
 {
     c->st = C_IDLE;
@@ -280,10 +298,11 @@ static void begin_txn(struct loop *l, struct conn *c, uint64_t now)
         park(l, c);
         return;
     }
-    if (c->rate > 0) {
+    if (p->cfg.rate > 0) {
         /* Poisson arrivals: latency runs from the scheduled arrival, so time
-         * spent queued behind a slow transaction is counted, as in sysbench. */
-        c->next_arrival += (uint64_t)(exp_draw(&c->rng, c->rate) * 1e9);
+         * spent queued while every connection was busy is counted, as in
+         * sysbench. */
+        c->next_arrival = next_arrival(p);
         if (c->next_arrival > now) {
             c->st = C_ARRIVAL;
             unwatch(l, c);
@@ -470,7 +489,6 @@ static void *loop_main(void *arg)
         struct conn *c = l->conns[i];
         c->events = c->busy_ns = 0;
         c->next_arrival = now;
-        c->rate = p->cfg.rate > 0 ? p->cfg.rate / p->threads : 0;
         if (c->db) {
             begin_txn(l, c, now);
         } else {
@@ -616,6 +634,8 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
         l->conns[l->n++] = p->conns[i];
     }
     p->t0 = now_ns();
+    p->arrival = p->t0;
+    rng_seed(&p->arrival_rng, p->cfg.seed, 0); /* connections use streams 1.. */
     p->measure_start = p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
     p->end = p->cfg.time_s > 0 ? p->measure_start + (uint64_t)(p->cfg.time_s * 1e9) : 0;
     atomic_store(&p->events_left, p->cfg.events);
