@@ -571,11 +571,13 @@ static enum db_status dbm_start(struct db_conn *c, int id, const char *sql,
                     dbm_reserve(b, n + 1);
                     rebind = 1;
                 }
-                memcpy(b->s, p[i].s, n);
+                if (n)
+                    memcpy(b->s, p[i].s, n);
                 s->lens[i] = n;
                 rebind |= s->bind[i].buffer_type != MYSQL_TYPE_STRING;
             }
             if (rebind && np) {
+                s->bound = 0; /* until the library holds the new buffers */
                 for (int i = 0; i < np; i++) {
                     MYSQL_BIND *bd = &s->bind[i];
                     memset(bd, 0, sizeof *bd);
