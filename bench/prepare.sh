@@ -23,8 +23,14 @@ for eng in $ENGINES; do
     DIR=$(mktemp -d /tmp/dbscale-prep-srv-XXXXXX)
     "$DBSCALE" server start "$eng" --dir "$DIR" >/dev/null || exit 1
     port=$(sed -n 's/^port=//p' "$DIR/state")
-    pw=$(if [ "$eng" = pgsql ]; then sed -n '1s/.*://p' "$DIR/pgpass"; else sed -n 's/^password=//p' "$DIR/client.cnf"; fi)
-    conn="--db-driver=$eng --$eng-host=127.0.0.1 --$eng-port=$port --$eng-user=sbtest --$eng-db=sbtest --$eng-password=$pw"
+    # the password reaches every tool from the environment (libpq reads
+    # PGPASSFILE, Connector/C MYSQL_PWD), not a command line ps shows
+    if [ "$eng" = pgsql ]; then
+        PGPASSFILE=$DIR/pgpass; export PGPASSFILE
+    else
+        MYSQL_PWD=$(sed -n 's/^password=//p' "$DIR/client.cnf"); export MYSQL_PWD
+    fi
+    conn="--db-driver=$eng --$eng-host=127.0.0.1 --$eng-port=$port --$eng-user=sbtest --$eng-db=sbtest"
     data="--tables=$TABLES --table-size=$SIZE"
     : >"$OUT/d"; : >"$OUT/s"; : >"$OUT/p"
     r=1

@@ -58,14 +58,19 @@ for eng in $ENGINES; do
     "$DBSCALE" server start "$eng" --dir "$DIR" --conf max_connections=100 >"$OUT/server" ||
         { cat "$OUT/server" >&2; exit 1; }
     port=$(sed -n 's/^port=//p' "$DIR/state")
-    pw=$(if [ "$eng" = pgsql ]; then sed -n '1s/.*://p' "$DIR/pgpass"; else sed -n 's/^password=//p' "$DIR/client.cnf"; fi)
-    # both tools get the same TCP loopback connection; the password reaches
-    # sysbench on its command line (a throwaway server's, on loopback only)
-    conn="--db-driver=$eng --$eng-host=127.0.0.1 --$eng-port=$port --$eng-user=sbtest --$eng-db=sbtest --$eng-password=$pw"
+    # the password reaches every tool from the environment (libpq reads
+    # PGPASSFILE, Connector/C MYSQL_PWD), not a command line ps shows
+    if [ "$eng" = pgsql ]; then
+        PGPASSFILE=$DIR/pgpass; export PGPASSFILE
+    else
+        MYSQL_PWD=$(sed -n 's/^password=//p' "$DIR/client.cnf"); export MYSQL_PWD
+    fi
+    # both tools get the same TCP loopback connection
+    conn="--db-driver=$eng --$eng-host=127.0.0.1 --$eng-port=$port --$eng-user=sbtest --$eng-db=sbtest"
     data="--tables=$TABLES --table-size=$SIZE"
     "$DBSCALE" prepare oltp_read_write $conn $data >/dev/null || exit 1
     if [ "$eng" = pgsql ] && [ "$PGBENCH" = 1 ]; then
-        PGPASSWORD=$pw pgbench -i -q -s 1 -h 127.0.0.1 -p "$port" -U sbtest sbtest >/dev/null 2>&1
+        pgbench -i -q -s 1 -h 127.0.0.1 -p "$port" -U sbtest sbtest >/dev/null 2>&1
     fi
     for wl in $WORKLOADS; do
         for th in $THREADS; do
@@ -93,7 +98,7 @@ for eng in $ENGINES; do
                     if [ $tool = dbscale ]; then
                         measure dbscale pgsql point_select "$th" "$rep" -- "$DBSCALE" run oltp_point_select $conn $data --threads="$th" --time="$TIME"
                     else
-                        PGPASSWORD=$pw measure pgbench pgsql point_select "$th" "$rep" -- pgbench -n -S -M prepared -h 127.0.0.1 -p "$port" -U sbtest -c "$th" -j "$th" -T "$TIME" sbtest
+                        measure pgbench pgsql point_select "$th" "$rep" -- pgbench -n -S -M prepared -h 127.0.0.1 -p "$port" -U sbtest -c "$th" -j "$th" -T "$TIME" sbtest
                     fi
                 done
                 rep=$((rep + 1))
