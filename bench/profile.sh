@@ -1,0 +1,49 @@
+#!/bin/sh
+# bench/profile.sh - where the client's CPU goes. One dbscale run under
+# `perf record -g` against a throwaway server, then the share of the
+# client's samples spent under the send and receive calls, the wait, and
+# the client library's reply parsing (perf's "children" share), and by
+# library. This is the measurement behind README's floor argument: what
+# every client pays per statement, whatever its design.
+# Usage: bench/profile.sh path/to/dbscale [ENGINE [WORKLOAD [THREADS [TIME]]]]
+set -u
+DBSCALE=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+ENG=${2:-pgsql} WL=${3:-oltp_read_only} TH=${4:-4} TIME=${5:-5}
+command -v perf >/dev/null || { echo "profile: perf is not installed (apt-get install linux-perf)" >&2; exit 1; }
+OUT=$(mktemp -d /tmp/dbscale-profile-XXXXXX)
+DIR=$(mktemp -d /tmp/dbscale-profile-srv-XXXXXX) # the engine's user must reach it
+trap '"$DBSCALE" server stop --dir "$DIR" >/dev/null 2>&1; rm -rf "$DIR" "$OUT"' EXIT
+trap 'exit 130' INT
+"$DBSCALE" server start "$ENG" --dir "$DIR" >"$OUT/start.log" || { cat "$OUT/start.log" >&2; exit 1; }
+port=$(sed -n 's/^port=//p' "$DIR/state")
+if [ "$ENG" = pgsql ]; then
+    PGPASSFILE=$DIR/pgpass; export PGPASSFILE
+else
+    MYSQL_PWD=$(sed -n 's/^password=//p' "$DIR/client.cnf"); export MYSQL_PWD
+fi
+conn="--db-driver=$ENG --$ENG-host=127.0.0.1 --$ENG-port=$port --$ENG-user=sbtest --$ENG-db=sbtest --tables=4 --table-size=10000"
+"$DBSCALE" prepare "$WL" $conn >/dev/null || exit 1
+perf record -q -g -o "$OUT/perf.data" "$DBSCALE" run "$WL" $conn --threads="$TH" --time="$TIME" >"$OUT/run" 2>&1 ||
+    { tail -5 "$OUT/run" >&2; exit 1; }
+grep -E '^ *transactions:' "$OUT/run"
+echo "share of the client's CPU samples ($ENG, $WL, $TH connections):"
+# the library's share: libpq parses replies in PQisBusy (no I/O there);
+# Connector/C's execute and store calls include the I/O they run
+if [ "$ENG" = pgsql ]; then
+    parse='PQisBusy' what='parsing replies'
+else
+    parse='mysql_stmt_store_result|mysql_stmt_execute' what='execute and store, their I/O included'
+fi
+perf report -i "$OUT/perf.data" --children --sort sym --stdio -g none 2>/dev/null |
+    awk -v parse="$parse" -v what="$what" '
+    $4 == "__send" || $4 == "__libc_recv" || $4 == "epoll_pwait2" || $4 ~ "^(" parse ")$" {
+        s = $1; sub("%", "", s); sum[$4] += s }
+    END {
+        printf "  send         %5.1f%%  (the loopback send runs the server side receive and wake-up)\n", sum["__send"]
+        printf "  receive      %5.1f%%\n", sum["__libc_recv"]
+        printf "  wait         %5.1f%%  (epoll, including the context switch)\n", sum["epoll_pwait2"]
+        p = 0; for (k in sum) if (k ~ "^(" parse ")$") p += sum[k]
+        printf "  library      %5.1f%%  (%s: %s)\n", p, parse, what
+    }'
+echo "by library:"
+perf report -i "$OUT/perf.data" --no-children --sort dso --stdio -g none 2>/dev/null | grep '%' | head -6
