@@ -9,12 +9,12 @@
  * system's own configuration (/etc/mysql, /etc/postgresql, ~/.pgpass).
  *
  * This room is the lifecycle, the same for both engines: directory, port,
- * start with retries, stop and the state file (the `server` verb is
- * server_verb.c). What differs
- * per engine sits behind server_engine.h (server_pgsql.c, server_mysql.c);
- * running, waiting for and killing processes is spawn.c's. Engines refuse to
- * run as root, so when we are root the engine's processes run as its system
- * user (postgres, mysql); every fd we open is O_CLOEXEC.
+ * start with retries, stop and the state file; the `server` verb is
+ * server_verb.c. What differs per engine sits behind server_engine.h
+ * (server_pgsql.c, server_mysql.c); running, waiting for and killing
+ * processes is spawn.c's. Engines refuse to run as root, so when we are root
+ * the engine's processes run as its system user (postgres, mysql); every fd
+ * we open is O_CLOEXEC.
  *
  * It must never listen beyond loopback, never print or log the password (it
  * lives only in memory and in the 0600 files), and never remove a directory
@@ -42,7 +42,6 @@
 #include <unistd.h>
 
 #include "cpuset.h"
-#include "options.h"
 #include "server_engine.h"
 #include "spawn.h"
 #include "util.h"
