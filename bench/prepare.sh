@@ -13,24 +13,17 @@ SIZE=${SIZE:-100000}
 REPEATS=${REPEATS:-3}
 OUT=$(mktemp -d /tmp/dbscale-prep-XXXXXX)
 DIR=
+. "$(dirname "$0")/server.sh"
 cleanup() { [ -n "$DIR" ] && "$DBSCALE" server stop --dir "$DIR" >/dev/null 2>&1; DIR=; }
 trap cleanup EXIT
 trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 141' PIPE
 secs() { /usr/bin/time -f %e -o "$OUT/t" "$@" >"$OUT/log" 2>&1 || { tail -3 "$OUT/log" >&2; echo nan; return; }; cat "$OUT/t"; }
 median() { sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 printf '%-6s %12s %12s %12s %8s %8s\n' engine "dbscale s" "sysbench s" "sb -t$TABLES s" ratio "ratio-t"
 for eng in $ENGINES; do
-    DIR=$(mktemp -d /tmp/dbscale-prep-srv-XXXXXX)
-    "$DBSCALE" server start "$eng" --dir "$DIR" >/dev/null || exit 1
-    port=$(sed -n 's/^port=//p' "$DIR/state")
-    # the password reaches every tool from the environment (libpq reads
-    # PGPASSFILE, Connector/C MYSQL_PWD), not a command line ps shows
-    if [ "$eng" = pgsql ]; then
-        PGPASSFILE=$DIR/pgpass; export PGPASSFILE
-    else
-        MYSQL_PWD=$(sed -n 's/^password=//p' "$DIR/client.cnf"); export MYSQL_PWD
-    fi
-    conn="--db-driver=$eng --$eng-host=127.0.0.1 --$eng-port=$port --$eng-user=sbtest --$eng-db=sbtest"
+    bench_server "$eng" || exit 1
     data="--tables=$TABLES --table-size=$SIZE"
     : >"$OUT/d"; : >"$OUT/s"; : >"$OUT/p"
     r=1

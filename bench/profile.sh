@@ -11,17 +11,14 @@ DBSCALE=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ENG=${2:-pgsql} WL=${3:-oltp_read_only} TH=${4:-4} TIME=${5:-5}
 command -v perf >/dev/null || { echo "profile: perf is not installed (apt-get install linux-perf)" >&2; exit 1; }
 OUT=$(mktemp -d /tmp/dbscale-profile-XXXXXX)
-DIR=$(mktemp -d /tmp/dbscale-profile-srv-XXXXXX) # the engine's user must reach it
-trap '"$DBSCALE" server stop --dir "$DIR" >/dev/null 2>&1; rm -rf "$DIR" "$OUT"' EXIT
+DIR=
+. "$(dirname "$0")/server.sh"
+trap '[ -n "$DIR" ] && "$DBSCALE" server stop --dir "$DIR" >/dev/null 2>&1; rm -rf "$DIR" "$OUT"' EXIT
 trap 'exit 130' INT
-"$DBSCALE" server start "$ENG" --dir "$DIR" >"$OUT/start.log" || { cat "$OUT/start.log" >&2; exit 1; }
-port=$(sed -n 's/^port=//p' "$DIR/state")
-if [ "$ENG" = pgsql ]; then
-    PGPASSFILE=$DIR/pgpass; export PGPASSFILE
-else
-    MYSQL_PWD=$(sed -n 's/^password=//p' "$DIR/client.cnf"); export MYSQL_PWD
-fi
-conn="--db-driver=$ENG --$ENG-host=127.0.0.1 --$ENG-port=$port --$ENG-user=sbtest --$ENG-db=sbtest --tables=4 --table-size=10000"
+trap 'exit 143' TERM
+trap 'exit 141' PIPE # a reader like head gone: still stop the server
+bench_server "$ENG" || exit 1
+conn="$conn --tables=4 --table-size=10000"
 "$DBSCALE" prepare "$WL" $conn >/dev/null || exit 1
 perf record -q -g -o "$OUT/perf.data" "$DBSCALE" run "$WL" $conn --threads="$TH" --time="$TIME" >"$OUT/run" 2>&1 ||
     { tail -5 "$OUT/run" >&2; exit 1; }

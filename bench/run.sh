@@ -23,6 +23,7 @@ OUT=$(mktemp -d /tmp/dbscale-bench-XXXXXX)
 RAW=$OUT/raw.tsv
 printf 'engine\tworkload\tthreads\trep\ttool\ttps\tcpu_us_per_txn\n' >"$RAW"
 DIR=
+. "$(dirname "$0")/server.sh"
 
 cleanup() {
     [ -n "$DIR" ] && "$DBSCALE" server stop --dir "$DIR" >/dev/null 2>&1
@@ -32,6 +33,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+trap 'exit 141' PIPE
 
 # measure TOOL ENGINE WORKLOAD THREADS REP -- command...: run it under GNU time,
 # record tps and client CPU per transaction
@@ -54,19 +56,8 @@ measure() {
 }
 
 for eng in $ENGINES; do
-    DIR=$(mktemp -d /tmp/dbscale-bench-srv-XXXXXX)
-    "$DBSCALE" server start "$eng" --dir "$DIR" --conf max_connections=100 >"$OUT/server" ||
-        { cat "$OUT/server" >&2; exit 1; }
-    port=$(sed -n 's/^port=//p' "$DIR/state")
-    # the password reaches every tool from the environment (libpq reads
-    # PGPASSFILE, Connector/C MYSQL_PWD), not a command line ps shows
-    if [ "$eng" = pgsql ]; then
-        PGPASSFILE=$DIR/pgpass; export PGPASSFILE
-    else
-        MYSQL_PWD=$(sed -n 's/^password=//p' "$DIR/client.cnf"); export MYSQL_PWD
-    fi
     # both tools get the same TCP loopback connection
-    conn="--db-driver=$eng --$eng-host=127.0.0.1 --$eng-port=$port --$eng-user=sbtest --$eng-db=sbtest"
+    bench_server "$eng" --conf max_connections=100 || exit 1
     data="--tables=$TABLES --table-size=$SIZE"
     "$DBSCALE" prepare oltp_read_write $conn $data >/dev/null || exit 1
     if [ "$eng" = pgsql ] && [ "$PGBENCH" = 1 ]; then
