@@ -50,12 +50,12 @@ int micro_shared_io_loop(struct micro_task *t, volatile uint64_t *it, enum micro
     }
 }
 
-int micro_shared_open_prepare(struct micro_task *t)
+int micro_shared_path_prepare(struct micro_task *t)
 {
     return micro_make(t, "shared", 0);
 }
 
-int micro_shared_open_setup(struct micro_task *t)
+int micro_shared_path_setup(struct micro_task *t)
 {
     micro_path(t, t->path, sizeof t->path, "shared");
     return 0;

@@ -1,6 +1,7 @@
 /*
  * sharedio.h - the tests on one file shared by all tasks: the I/O ones
- * (pread2/3, pwrite2/3, readseek2/3, writeseek2/3) and open3/openro3. One
+ * (pread2/3, pwrite2/3, readseek2/3, writeseek2/3) and the path tests on
+ * one shared name (open3, openro3, stat2, access2). One
  * file per test, as will-it-scale has them, but one prepare/setup/loop per
  * family, since the files differ only in the call, the open flags, or
  * whether every task uses offset 0 (2) or its own 4 KB slot (3).
@@ -21,9 +22,9 @@ int micro_shared_setup(struct micro_task *t);
 int micro_shared_io_loop(struct micro_task *t, volatile uint64_t *it, enum micro_io op,
                          int own_slot);
 
-/* open3/openro3: an empty "shared" file that every task's t->path names
- * (their loop is fileops.h's open/close). */
-int micro_shared_open_prepare(struct micro_task *t);
-int micro_shared_open_setup(struct micro_task *t);
+/* An empty "shared" file that every task's t->path names: open3, openro3,
+ * stat2 and access2 (their loops are fileops.h's). */
+int micro_shared_path_prepare(struct micro_task *t);
+int micro_shared_path_setup(struct micro_task *t);
 
 #endif

@@ -1,8 +1,6 @@
 /* access1 - access(2) of a private file per task. The path walk and
  * permission check on an uncontended inode; must scale with tasks. */
-#include <unistd.h>
-
-#include "micro/harness.h"
+#include "micro/fileops.h"
 
 static int setup(struct micro_task *t)
 {
@@ -14,11 +12,7 @@ static int setup(struct micro_task *t)
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    for (;;) {
-        if (access(t->path, R_OK) < 0)
-            return micro_fail(t, "access");
-        (*it)++;
-    }
+    return micro_access_loop(t, it);
 }
 
 const struct micro_test micro_test_access1 = {

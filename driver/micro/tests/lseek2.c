@@ -1,9 +1,8 @@
 /* lseek2 - lseek(2) to offset 0 on one shared file (own fd per task): the fd lookup and the
  * file position update, nothing else. */
 #include <fcntl.h>
-#include <unistd.h>
 
-#include "micro/harness.h"
+#include "micro/fileops.h"
 
 static int prepare(struct micro_task *t)
 {
@@ -18,11 +17,7 @@ static int setup(struct micro_task *t)
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    for (;;) {
-        if (lseek(t->fd, 0, SEEK_SET) < 0)
-            return micro_fail(t, "lseek");
-        (*it)++;
-    }
+    return micro_lseek_loop(t, it);
 }
 
 const struct micro_test micro_test_lseek2 = {

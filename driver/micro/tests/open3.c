@@ -14,6 +14,6 @@ const struct micro_test micro_test_open3 = {
     "open3",
     "open+close (read-write) of one shared file; unit: one open and close",
     0,
-    micro_shared_open_prepare,
-    micro_shared_open_setup,
+    micro_shared_path_prepare,
+    micro_shared_path_setup,
     loop};

@@ -1,9 +1,8 @@
 /* read1 - read(2) of 4 KB, sequentially through a 1 MB file, rewinding at its end, on the task's
  * own file; reads hit the page cache. */
-#include <fcntl.h>
 #include <unistd.h>
 
-#include "micro/harness.h"
+#include "micro/fileops.h"
 
 #define FILESIZE (1u << 20)
 
@@ -17,15 +16,7 @@ static int setup(struct micro_task *t)
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    static _Thread_local char buf[4096];
-    for (;;) {
-        ssize_t n = read(t->fd, buf, sizeof buf);
-        if (n < 0)
-            return micro_fail(t, "read");
-        if (n == 0 && lseek(t->fd, 0, SEEK_SET) < 0)
-            return micro_fail(t, "lseek");
-        (*it)++;
-    }
+    return micro_read_loop(t, it);
 }
 
 const struct micro_test micro_test_read1 = {

@@ -1,8 +1,5 @@
 /* stat1 - stat(2) of a private file: path walk and attribute copy. */
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include "micro/harness.h"
+#include "micro/fileops.h"
 
 static int setup(struct micro_task *t)
 {
@@ -14,12 +11,7 @@ static int setup(struct micro_task *t)
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    struct stat st;
-    for (;;) {
-        if (stat(t->path, &st) < 0)
-            return micro_fail(t, "stat");
-        (*it)++;
-    }
+    return micro_stat_loop(t, it);
 }
 
 const struct micro_test micro_test_stat1 = {

@@ -1,30 +1,16 @@
 /* stat2 - stat(2) of one shared file: the same dentry and inode under every
  * task. */
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include "micro/harness.h"
-
-static int prepare(struct micro_task *t)
-{
-    return micro_make(t, "shared", 0);
-}
-
-static int setup(struct micro_task *t)
-{
-    micro_path(t, t->path, sizeof t->path, "shared");
-    return 0;
-}
+#include "micro/fileops.h"
+#include "micro/sharedio.h"
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    struct stat st;
-    for (;;) {
-        if (stat(t->path, &st) < 0)
-            return micro_fail(t, "stat");
-        (*it)++;
-    }
+    return micro_stat_loop(t, it);
 }
 
-const struct micro_test micro_test_stat2 = {
-    "stat2", "stat(2) of one shared file; unit: one stat call", 0, prepare, setup, loop};
+const struct micro_test micro_test_stat2 = {"stat2",
+                                            "stat(2) of one shared file; unit: one stat call",
+                                            0,
+                                            micro_shared_path_prepare,
+                                            micro_shared_path_setup,
+                                            loop};
