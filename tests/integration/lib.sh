@@ -181,3 +181,20 @@ check_listen_loopback_only() {
     done
     [ "$_n" -ge 1 ] || fail "no listening socket found for the server (pids $_pids)"
 }
+
+# check_server_cpus LIST MIN WHAT: every process of the server and every
+# thread of each reads Cpus_allowed_list LIST in /proc, and there are at
+# least MIN such tasks (WHAT names them when there are fewer).
+check_server_cpus() {
+    _n=0
+    for p in $(server_all_pids); do
+        for st in /proc/$p/status /proc/$p/task/*/status; do
+            [ -r "$st" ] || continue
+            c=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$st")
+            expect_eq "Cpus_allowed_list of $st" "$c" "$1"
+            _n=$((_n + 1))
+        done
+    done
+    [ $_n -ge "$2" ] || fail "expected $3, found $_n tasks"
+    echo "checked $_n tasks held to CPU $1"
+}

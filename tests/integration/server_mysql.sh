@@ -47,16 +47,6 @@ stop_server
 # --cpus: the server process and every one of its threads is held to CPU 0
 start_server mysql --cpus=0
 my_sql 'SELECT count(*) FROM information_schema.tables' >/dev/null || fail "query on the --cpus=0 server"
-n=0
-for p in $(server_all_pids); do
-    for st in /proc/$p/status /proc/$p/task/*/status; do
-        [ -r "$st" ] || continue
-        c=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$st")
-        expect_eq "Cpus_allowed_list of $st" "$c" 0
-        n=$((n + 1))
-    done
-done
-[ $n -ge 2 ] || fail "expected mariadbd and its threads, found $n tasks"
-echo "checked $n tasks held to CPU 0"
+check_server_cpus 0 2 "mariadbd and its threads"
 stop_server
 echo ok

@@ -56,16 +56,6 @@ done
 # --cpus: every server process (and thread) is held to CPU 0
 start_server pgsql --cpus=0
 pg_sql 'SELECT count(*) FROM pg_class' >/dev/null || fail "query on the --cpus=0 server"
-n=0
-for p in $(server_all_pids); do
-    for st in /proc/$p/status /proc/$p/task/*/status; do
-        [ -r "$st" ] || continue
-        c=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$st")
-        expect_eq "Cpus_allowed_list of $st" "$c" 0
-        n=$((n + 1))
-    done
-done
-[ $n -ge 4 ] || fail "expected the postmaster and its children, found $n tasks"
-echo "checked $n tasks held to CPU 0"
+check_server_cpus 0 4 "the postmaster and its children"
 stop_server
 echo ok
