@@ -92,6 +92,18 @@ const struct optdef oltp_optdefs[] = {
 /* clang-format on */
 const size_t oltp_noptdefs = sizeof oltp_optdefs / sizeof oltp_optdefs[0];
 
+struct optdef *oltp_optdefs_with(const struct optdef *extra, size_t n, size_t *total)
+{
+    *total = oltp_noptdefs + n;
+    struct optdef *defs = xcalloc(*total, sizeof *defs);
+    memcpy(defs, oltp_optdefs, sizeof oltp_optdefs[0] * oltp_noptdefs);
+    memcpy(defs + oltp_noptdefs, extra, sizeof *extra * n);
+    for (size_t i = 0; i < oltp_noptdefs; i++)
+        if (!strcmp(defs[i].name, "threads"))
+            defs[i].type = OPT_COUNTS;
+    return defs;
+}
+
 const char *oltp_workload_name(const char *arg, char *buf, size_t len)
 {
     const char *base = strrchr(arg, '/');

@@ -15,6 +15,9 @@
 /* Workload, connection, timing and output options, in sysbench's names. */
 extern const struct optdef oltp_optdefs[];
 extern const size_t oltp_noptdefs;
+/* A new table (the caller frees it): oltp_optdefs with --threads taking a
+ * list of counts, as a sweep does, followed by the n entries of extra. */
+struct optdef *oltp_optdefs_with(const struct optdef *extra, size_t n, size_t *total);
 
 /* Everything a run needs, built from parsed options. */
 struct oltp_setup {

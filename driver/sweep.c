@@ -533,13 +533,11 @@ int sweep_main(int argc, char **argv)
     struct sweep w;
     memset(&w, 0, sizeof w);
     /* the OLTP vocabulary, with --threads as a list, plus the sweep's own */
-    size_t n = oltp_noptdefs + sizeof sweep_extra / sizeof sweep_extra[0];
-    struct optdef *defs = xcalloc(n, sizeof *defs);
-    memcpy(defs, oltp_optdefs, sizeof oltp_optdefs[0] * oltp_noptdefs);
-    memcpy(defs + oltp_noptdefs, sweep_extra, sizeof sweep_extra);
+    size_t n;
+    struct optdef *defs =
+        oltp_optdefs_with(sweep_extra, sizeof sweep_extra / sizeof sweep_extra[0], &n);
     for (size_t i = 0; i < oltp_noptdefs; i++) {
         if (!strcmp(defs[i].name, "threads")) {
-            defs[i].type = OPT_COUNTS;
             defs[i].def = "1,2,4,8";
             defs[i].help = "client thread counts: 1,2,4,8 | 1-64 | 1-256:x2";
         } else if (!strcmp(defs[i].name, "db-driver")) {

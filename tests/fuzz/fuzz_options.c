@@ -40,16 +40,8 @@ static struct optdef *sweep_defs(size_t *n)
 {
     static struct optdef *defs;
     static size_t ndefs;
-    if (!defs) {
-        size_t ne = sizeof fuzz_extra / sizeof fuzz_extra[0];
-        ndefs = oltp_noptdefs + ne;
-        defs = xcalloc(ndefs, sizeof *defs);
-        memcpy(defs, oltp_optdefs, oltp_noptdefs * sizeof *defs);
-        memcpy(defs + oltp_noptdefs, fuzz_extra, sizeof fuzz_extra);
-        for (size_t i = 0; i < oltp_noptdefs; i++)
-            if (!strcmp(defs[i].name, "threads"))
-                defs[i].type = OPT_COUNTS;
-    }
+    if (!defs)
+        defs = oltp_optdefs_with(fuzz_extra, sizeof fuzz_extra / sizeof fuzz_extra[0], &ndefs);
     *n = ndefs;
     return defs;
 }
