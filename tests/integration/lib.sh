@@ -182,6 +182,14 @@ check_listen_loopback_only() {
     [ "$_n" -ge 1 ] || fail "no listening socket found for the server (pids $_pids)"
 }
 
+# server_task_masks: the distinct Cpus_allowed_list values of every thread
+# of every server process, one per line.
+server_task_masks() {
+    for p in $(server_all_pids); do
+        for t in /proc/$p/task/*; do sed -n 's/^Cpus_allowed_list:\s*//p' "$t/status" 2>/dev/null; done
+    done | sort -u
+}
+
 # check_server_cpus LIST MIN WHAT: every process of the server and every
 # thread of each reads Cpus_allowed_list LIST in /proc, and there are at
 # least MIN such tasks (WHAT names them when there are fewer).

@@ -20,9 +20,7 @@ sweep=$!
 i=0
 while [ $i -lt 100 ] && ! grep -q "levels" "$work/log1"; do sleep 0.1; i=$((i + 1)); done
 sleep 0.5
-masks=$(for p in $(server_all_pids); do
-    for t in /proc/$p/task/*; do sed -n 's/^Cpus_allowed_list:\s*//p' "$t/status" 2>/dev/null; done
-done | sort -u)
+masks=$(server_task_masks)
 wait $sweep || fail "sweep failed: $(cat "$work/log1")"
 expect_eq "server tasks' CPUs during the 1-CPU part" "$masks" 0
 rows=$(tail -n +2 "$out/results.csv" | wc -l)
@@ -57,9 +55,7 @@ if [ "$ncpu" -gt 1 ] && [ "$(id -u)" -eq 0 ]; then
     i=0
     while [ $i -lt 100 ] && ! grep -q "levels" "$work/log1b"; do sleep 0.1; i=$((i + 1)); done
     sleep 0.7
-    masks=$(for p in $(server_all_pids); do
-        for t in /proc/$p/task/*; do sed -n 's/^Cpus_allowed_list:\s*//p' "$t/status" 2>/dev/null; done
-    done | sort -u)
+    masks=$(server_task_masks)
     cg=$(grep -h cpuset "/proc/$SERVER_PID/cgroup" | sed 's/.*://')
     wait $sweep
     rc=$?
