@@ -46,7 +46,8 @@ struct conn {
     struct wl_state ws;
     struct wl_stmt stmt;
     struct rng rng;
-    uint64_t txn_start, next_arrival, down_since, retry_at;
+    uint64_t txn_start, down_since, retry_at;
+    uint64_t next_arrival; /* C_ARRIVAL: the pool arrival this connection took */
     unsigned backoff_ms;
     uint64_t events, busy_ns; /* this level, for fairness */
 };
@@ -436,7 +437,6 @@ static uint64_t run_timers(struct loop *l, uint64_t now)
                 l->timers--;
                 inc(&l->reconnects, 1);
                 c->st = C_RUN;
-                c->next_arrival = now;
                 begin_txn(l, c, now);
                 continue;
             }
@@ -488,7 +488,6 @@ static void *loop_main(void *arg)
     for (int i = 0; i < l->n; i++) {
         struct conn *c = l->conns[i];
         c->events = c->busy_ns = 0;
-        c->next_arrival = now;
         if (c->db) {
             begin_txn(l, c, now);
         } else {
