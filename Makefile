@@ -1,24 +1,33 @@
-# dbscale build. Sources are found by glob so a new room (driver/foo.c) or a new
-# syscall test (driver/micro/tests/foo.c) needs no edit here.
+# dbscale build. Sources are found by glob so a new file in a room
+# (driver/ROOM/foo.c) or a new syscall test (driver/micro/tests/foo.c) needs no
+# edit here; a new room is one word in ROOMS.
 
 CC      ?= cc
 PREFIX  ?= /usr/local
 VERSION := 0.1.0
 GIT     := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
-PKG_CFLAGS := -I/usr/include/postgresql $(shell mariadb_config --cflags 2>/dev/null)
-PKG_LIBS   := -lpq $(shell mariadb_config --libs 2>/dev/null || echo -lmariadb) -linih -lpthread -lm
+# Flags come from the libraries' own pkg-config files (Debian ships them).
+PKGS       := libpq libmariadb inih jansson
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmariadb -linih -ljansson) -lpthread -lm
+
+# The rooms of driver/ (see the README's layout). Headers are included by bare
+# name, so each room is on the include path.
+ROOMS   := core engines client sweep machine servers results verbs micro
+INC     := -Idriver $(ROOMS:%=-Idriver/%)
 
 # snprintf truncation is how this code bounds strings on purpose (messages,
 # labels); gcc's guess that it "may" truncate is noise, so that one is off.
-WARN    := -Wall -Wextra -Werror -Wno-missing-field-initializers -Wno-format-truncation
+WARN    := -Wall -Wextra -Werror -Wno-missing-field-initializers -Wno-format-truncation -Wno-unknown-warning-option
 CFLAGS  ?= -O2 -g
 # override: `make asan` passes its own CFLAGS, and these must still apply
-override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) -Idriver -MMD -MP \
+override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(INC) -MMD -MP \
            -DDBSCALE_VERSION='"$(VERSION)"' -DDBSCALE_GIT='"$(GIT)"'
 LDLIBS  := $(PKG_LIBS)
 
-SRC      := $(wildcard driver/*.c driver/micro/*.c driver/micro/tests/*.c)
+SRC      := driver/main.c $(wildcard $(ROOMS:%=driver/%/*.c) driver/micro/tests/*.c)
+HDR      := $(wildcard $(ROOMS:%=driver/%/*.h))
 LIB_SRC  := $(filter-out driver/main.c,$(SRC))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 
@@ -27,7 +36,7 @@ OBJ      := $(SRC:%.c=$(B)/obj/%.o)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all deps check unit integration asan asan-check tsan fuzz demo bench install clean format format-check
+.PHONY: all deps check unit integration asan asan-check tsan fuzz fuzz-build demo bench install clean format format-check
 
 all: $(B)/dbscale
 
@@ -95,20 +104,37 @@ bench: deps
 
 # libFuzzer targets (clang): FUZZ_SECONDS per target; fails on any crash, leak
 # or undefined behaviour. Crashes become files in tests/fuzz/regressions/.
+# The targets link the same rooms as the binary, built once more with the
+# fuzzer's coverage hooks into build/fuzz.
 FUZZ_SECONDS ?= 60
-fuzz:
-	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+FUZZ_TARGETS := fuzz_options fuzz_config fuzz_results
+FUZZ_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+
+fuzz-build:
+	@$(MAKE) --no-print-directory B=build/fuzz CC=clang \
+	    CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" \
+	    $(FUZZ_TARGETS:%=build/fuzz/bin/%)
+
+$(B)/bin/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LD  $@"
+	@$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+fuzz: fuzz-build
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 install: $(B)/dbscale
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/dbscale
 	install -m 755 $(B)/dbscale $(DESTDIR)$(PREFIX)/bin/dbscale
 	cp -r schemas graphs configs $(DESTDIR)$(PREFIX)/share/dbscale/
 
+FORMAT_FILES = $(SRC) $(HDR) $(wildcard tests/unit/*.c tests/unit/*.h)
+
 format:
-	clang-format -i $(SRC) $(wildcard driver/*.h driver/micro/*.h tests/unit/*.c)
+	clang-format -i $(FORMAT_FILES)
 
 format-check:
-	clang-format --dry-run --Werror $(SRC) $(wildcard driver/*.h driver/micro/*.h tests/unit/*.c)
+	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format-check: clean"
 
 clean:
 	rm -rf build
