@@ -64,9 +64,11 @@ unit: $(UNIT_BIN)
 integration: $(B)/dbscale
 	@sh tests/run-integration.sh $(B)/dbscale
 
-# What CI and the README run: everything, against real servers, and the
-# unit tests plus one real run again under AddressSanitizer + UBSan.
+# What CI and the README run: the code's format, the build, the unit tests
+# (plain and under AddressSanitizer + UBSan), the ThreadSanitizer build, and
+# the integration tests against real throwaway servers.
 check: deps
+	@$(MAKE) --no-print-directory format-check
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory asan-check
