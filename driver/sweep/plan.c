@@ -145,3 +145,21 @@ void sweep_plan_free(struct sweep_plan *p)
     p->levels = NULL;
     p->nlevels = 0;
 }
+
+int sweep_plan_check_variant(const char *label, char *err, size_t errlen)
+{
+    size_t n = strlen(label);
+    int ok = n >= 1 && n <= 31;
+    for (size_t i = 0; ok && i < n; i++) {
+        unsigned char c = (unsigned char)label[i];
+        ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             strchr("._-+=:", c) != NULL;
+    }
+    if (ok)
+        return 0;
+    snprintf(err, errlen,
+             "--variant: a label is 1 to 31 characters from A-Z a-z 0-9 . _ - + = : (got %zu "
+             "character%s%s)",
+             n, n == 1 ? "" : "s", n > 31 ? "" : ", with one outside that set");
+    return -1;
+}

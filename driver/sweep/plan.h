@@ -40,4 +40,9 @@ int sweep_plan_build(struct sweep_plan *p, const char *threads, const char *cpus
 
 void sweep_plan_free(struct sweep_plan *p);
 
+/* A --variant label names a curve in results.csv, plot and compare: 1 to 31
+ * characters from A-Z a-z 0-9 and . _ - + = : (no spaces, commas, quotes or
+ * line ends, which would split or merge curves). 0, or -1 with the rule in err. */
+int sweep_plan_check_variant(const char *label, char *err, size_t errlen);
+
 #endif

@@ -29,7 +29,7 @@ static const struct optdef sweep_extra[] = {
     {"order", OPT_CHOICE, "sequential", "level order; interleaved alternates CPU counts and thread levels on every repeat", "sequential|interleaved"},
     {"cpus", OPT_STR, "all", "CPU counts the server is held to, e.g. 1,2,4,all (clipped to the machine)"},
     {"cpu-method", OPT_CHOICE, "affinity", "how the server is held to k CPUs", "affinity|cpuset|hotplug"},
-    {"variant", OPT_STR, NULL, "label for these results (default: up or smp-kN from the kernel)"},
+    {"variant", OPT_STR, NULL, "label for these results, 1-31 of A-Za-z0-9._-+=: (default: up or smp-kN from the kernel)"},
     {"server", OPT_CHOICE, "managed", "managed: a throwaway server started here; external: the one the connection options name", "managed|external"},
     {"server-pid", OPT_STR, "auto", "external server's process id, or auto (the process listening on the port)"},
     {"server-conf", OPT_LIST, NULL, "managed server: extra config line k=v (may be repeated)"},
@@ -107,9 +107,10 @@ int sweep_main(int argc, char **argv)
         }
     }
     opts_init(&w.o, defs, n);
-    char err[1024], *pos[2];
+    char err[1024], *pos[1];
     int npos = 0, rc = 0;
-    int pr = opts_parse_argv(&w.o, argc, argv, 1, pos, 2, &npos, err, sizeof err);
+    /* one positional at most: a second is a mistake, named (exit 2) */
+    int pr = opts_parse_argv(&w.o, argc, argv, 1, pos, 1, &npos, err, sizeof err);
     if (pr == 1) {
         usage(&w.o, stdout);
         goto done;
@@ -128,6 +129,24 @@ int sweep_main(int argc, char **argv)
         goto done;
     }
     w.workload = oltp_workload_name(wl, wname, sizeof wname);
+    if (npos && opts_str(&w.o, "workload")) {
+        char other[128];
+        oltp_workload_name(opts_str(&w.o, "workload"), other, sizeof other);
+        if (strcmp(other, w.workload) != 0) {
+            fprintf(stderr,
+                    "dbscale sweep: workload '%s' conflicts with --workload=%s; give one\n(see: "
+                    "dbscale sweep --help)\n",
+                    pos[0], opts_str(&w.o, "workload"));
+            rc = EXIT_USAGE;
+            goto done;
+        }
+    }
+    const char *vl = opts_str(&w.o, "variant");
+    if (vl && sweep_plan_check_variant(vl, err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
     if (oltp_setup(&w.s, &w.o, w.workload, err, sizeof err) < 0 ||
         parse_plan(&w, err, sizeof err) < 0) {
         fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);

@@ -127,13 +127,28 @@ static void test_interleaved(void **state)
     sweep_plan_free(&p);
 }
 
+static void test_variant_labels(void **state)
+{
+    (void)state;
+    char err[256];
+    assert_int_equal(sweep_plan_check_variant("smp-k2", err, sizeof err), 0);
+    assert_int_equal(sweep_plan_check_variant("v6.8+patch_1", err, sizeof err), 0);
+    assert_int_equal(sweep_plan_check_variant("a\nb", err, sizeof err), -1);
+    assert_non_null(strstr(err, "--variant"));
+    assert_int_equal(sweep_plan_check_variant("a,b", err, sizeof err), -1);
+    assert_int_equal(sweep_plan_check_variant("", err, sizeof err), -1);
+    assert_int_equal(sweep_plan_check_variant("0123456789012345678901234567890", err, sizeof err),
+                     0); /* 31: fits the results column */
+    assert_int_equal(sweep_plan_check_variant("01234567890123456789012345678901", err, sizeof err),
+                     -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_expand_k),
-        cmocka_unit_test(test_k_threads),
-        cmocka_unit_test(test_skipped_cpus),
-        cmocka_unit_test(test_interleaved),
+        cmocka_unit_test(test_expand_k),       cmocka_unit_test(test_k_threads),
+        cmocka_unit_test(test_skipped_cpus),   cmocka_unit_test(test_interleaved),
+        cmocka_unit_test(test_variant_labels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
