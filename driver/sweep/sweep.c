@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "meta.h"
 #include "report.h"
 #include "util.h"
 
@@ -46,41 +47,63 @@ void sweep_iso_now(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-int sweep_write_meta(struct sweep *w, const char *ended)
+/* The one place the sweep's options go into meta.json: what is stored here
+ * is what anyone reading the results sees (opts_json already leaves out
+ * OPT_SECRET values; anything else to hide belongs here too). */
+json_t *sweep_meta_options(const struct opts *o)
 {
     struct sbuf b = {0};
-    const struct sysinfo_facts *f = &w->facts;
-    sbuf_printf(&b, "{\n  \"dbscale_version\": \"%s\",\n  \"git_commit\": \"%s\",\n",
-                DBSCALE_VERSION, DBSCALE_GIT);
-    sbuf_printf(&b, "  \"engine\": \"%s\",\n  \"workload\": ", w->s.ops->name);
-    sbuf_json(&b, w->workload);
-    sbuf_printf(&b, ",\n  \"server\": \"%s\",\n  \"server_version\": ",
-                w->managed ? "managed" : "external");
-    sbuf_json(&b, w->server_version);
-    sbuf_printf(&b, ",\n  \"server_settings\": {%s},\n", w->settings);
-    sbuf_printf(&b, "  \"cpu_method\": \"%s\",\n  \"host\": ", opts_str(&w->o, "cpu-method"));
-    sbuf_json(&b, f->hostname);
-    sbuf_printf(&b, ",\n  \"kernel\": ");
-    sbuf_json(&b, f->kernel);
-    sbuf_printf(&b, ",\n  \"machine\": ");
-    sbuf_json(&b, f->machine);
-    sbuf_printf(&b, ",\n  \"cmdline\": ");
-    sbuf_json(&b, f->cmdline);
-    sbuf_printf(&b, ",\n  \"cpu_model\": ");
-    sbuf_json(&b, f->cpu_model);
-    sbuf_printf(&b,
-                ",\n  \"cpus_online\": \"%s\",\n  \"cpus_possible\": \"%s\",\n  \"uniprocessor\": "
-                "%s,\n  \"mem_kb\": %lld,\n",
-                f->online, f->possible, f->up ? "true" : "false", f->mem_kb);
-    sbuf_printf(&b, "  \"started\": \"%s\",\n  \"ended\": \"%s\",\n  \"levels_planned\": %d,\n",
-                w->started, ended ? ended : "", w->plan.nlevels);
-    sbuf_printf(&b, "  \"levels_done\": %d,\n  \"options\": ", w->nrows);
-    opts_json(&w->o, &b);
-    sbuf_printf(&b, "\n}\n");
-    char path[1100];
-    snprintf(path, sizeof path, "%s/meta.json", w->out);
-    int rc = write_file_atomic(path, b.s, b.len);
+    opts_json(o, &b);
+    json_t *j = json_loadb(b.s ? b.s : "{}", b.len, 0, NULL);
     sbuf_free(&b);
+    return j ? j : json_object();
+}
+
+int sweep_write_meta(struct sweep *w, const char *ended)
+{
+    struct meta m;
+    memset(&m, 0, sizeof m);
+    const struct sysinfo_facts *f = &w->facts;
+    snprintf(m.dbscale_version, sizeof m.dbscale_version, "%s", DBSCALE_VERSION);
+    snprintf(m.git_commit, sizeof m.git_commit, "%s", DBSCALE_GIT);
+    snprintf(m.engine, sizeof m.engine, "%s", w->s.ops->name);
+    snprintf(m.workload, sizeof m.workload, "%s", w->workload);
+    snprintf(m.server, sizeof m.server, "%s", w->managed ? "managed" : "external");
+    snprintf(m.server_version, sizeof m.server_version, "%s", w->server_version);
+    /* where the levels were measured: after a managed start the targets are
+     * the throwaway server's own address, not the connection options' */
+    const struct db_target *t = &w->s.targets[0];
+    snprintf(m.db_host, sizeof m.db_host, "%s", t->host ? t->host : t->socket ? t->socket : "");
+    m.db_port = t->port;
+    snprintf(m.cpu_method, sizeof m.cpu_method, "%s", opts_str(&w->o, "cpu-method"));
+    snprintf(m.host, sizeof m.host, "%s", f->hostname);
+    snprintf(m.kernel, sizeof m.kernel, "%s", f->kernel);
+    snprintf(m.machine, sizeof m.machine, "%s", f->machine);
+    snprintf(m.cmdline, sizeof m.cmdline, "%s", f->cmdline);
+    snprintf(m.cpu_model, sizeof m.cpu_model, "%s", f->cpu_model);
+    snprintf(m.cpus_online, sizeof m.cpus_online, "%s", f->online);
+    snprintf(m.cpus_possible, sizeof m.cpus_possible, "%s", f->possible);
+    m.uniprocessor = f->up;
+    m.mem_kb = f->mem_kb;
+    snprintf(m.started, sizeof m.started, "%s", w->started);
+    snprintf(m.ended, sizeof m.ended, "%s", ended ? ended : "");
+    m.time_s = opts_num(&w->o, "time");
+    m.warmup_s = opts_num(&w->o, "warmup-time");
+    m.repeats = w->plan.repeats;
+    m.levels_planned = w->plan.nlevels;
+    m.levels_done = w->nsaved;
+    for (int i = 0; i < w->plan.nlevels; i++) {
+        char v[64];
+        sweep_variant(v, sizeof v, opts_str(&w->o, "variant"), f->up,
+                      w->plan.kcpus[w->plan.levels[i].k]);
+        meta_add_variant(&m, v);
+    }
+    char settings[sizeof w->settings + 2];
+    snprintf(settings, sizeof settings, "{%s}", w->settings);
+    m.server_settings = json_loads(settings, 0, NULL);
+    m.options = sweep_meta_options(&w->o);
+    int rc = meta_write(w->out, &m);
+    meta_free(&m);
     return rc;
 }
 
@@ -316,6 +339,15 @@ int sweep_run(struct sweep *w, char *err, size_t errlen)
         if (wr != 0) {
             snprintf(err, errlen, "cannot write %s/results.csv: %s", w->out,
                      strerror(wr < 0 ? -wr : EIO));
+            level_result_free(&res);
+            return -1;
+        }
+        w->nsaved = w->nrows;
+        /* meta.json follows every level, so after a crash or SIGKILL it
+         * still says how many levels results.csv holds */
+        wr = sweep_write_meta(w, NULL);
+        if (wr != 0) {
+            snprintf(err, errlen, "cannot write %s/meta.json: %s", w->out, strerror(-wr));
             level_result_free(&res);
             return -1;
         }

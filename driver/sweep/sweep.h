@@ -7,6 +7,7 @@
 #ifndef DBSCALE_SWEEP_H
 #define DBSCALE_SWEEP_H
 
+#include <jansson.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -30,7 +31,8 @@ struct sweep {
     int cpu_changed;
     struct pool *pool;
     struct result_row *rows;
-    int nrows;
+    int nrows;  /* levels measured */
+    int nsaved; /* of those, the ones results.csv on disk holds */
     char out[1024];
     char started[32];
     char server_version[64];
@@ -55,6 +57,10 @@ int sweep_start_managed(struct sweep *w, char *err, size_t errlen);
 
 /* Version and the few settings that decide what a figure means, for meta.json. */
 void sweep_read_settings(struct sweep *w);
+
+/* The sweep's options as they go into meta.json: the one function to redact
+ * in. A new object (the caller owns it). */
+json_t *sweep_meta_options(const struct opts *o);
 
 /* meta.json, atomically; ended NULL while running. 0 or -errno. */
 int sweep_write_meta(struct sweep *w, const char *ended);

@@ -108,7 +108,7 @@ int sweep_main(int argc, char **argv)
     }
     opts_init(&w.o, defs, n);
     char err[1024], *pos[1];
-    int npos = 0, rc = 0;
+    int npos = 0, rc = 0, mw = 0;
     /* one positional at most: a second is a mistake, named (exit 2) */
     int pr = opts_parse_argv(&w.o, argc, argv, 1, pos, 1, &npos, err, sizeof err);
     if (pr == 1) {
@@ -235,7 +235,12 @@ int sweep_main(int argc, char **argv)
         }
     }
     sweep_read_settings(&w);
-    sweep_write_meta(&w, NULL);
+    mw = sweep_write_meta(&w, NULL);
+    if (mw != 0) {
+        fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w.out, strerror(-mw));
+        rc = EXIT_RUNTIME;
+        goto cleanup;
+    }
     if (!got_signal) {
         w.pool = pool_open(&w.s.wcfg, (int)maxt, err, sizeof err);
         if (!w.pool) {
@@ -260,15 +265,23 @@ cleanup:
     if (w.pool)
         pool_close(w.pool);
     sweep_restore_cpus(&w);
-    {
+    int meta_ok = 0;
+    if (w.plan.levels && w.out[0]) {
         char ended[32];
         sweep_iso_now(ended, sizeof ended);
-        sweep_write_meta(&w, ended);
+        int e = sweep_write_meta(&w, ended);
+        meta_ok = e == 0;
+        if (e != 0 && mw == 0) {
+            fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w.out, strerror(-e));
+            if (rc == 0)
+                rc = EXIT_RUNTIME;
+        }
     }
-    if (w.nrows > 0) {
-        report_sweep_summary(stdout, w.rows, (size_t)w.nrows);
-        printf("\nresults: %s/results.csv (%d level%s), %s/meta.json\n", w.out, w.nrows,
-               w.nrows == 1 ? "" : "s", w.out);
+    /* only what is on disk: a level whose write failed is not reported */
+    if (w.nsaved > 0) {
+        report_sweep_summary(stdout, w.rows, (size_t)w.nsaved);
+        printf("\nresults: %s/results.csv (%d level%s)%s%s/meta.json\n", w.out, w.nsaved,
+               w.nsaved == 1 ? "" : "s", meta_ok ? ", " : "; not written: ", w.out);
     }
     if (w.managed && w.server_up) {
         char e2[512];
@@ -276,7 +289,7 @@ cleanup:
             fprintf(stderr, "dbscale sweep: stopping the server: %s\n", e2);
     }
     if (got_signal) {
-        fprintf(stderr, "dbscale sweep: interrupted; %d finished level(s) kept in %s\n", w.nrows,
+        fprintf(stderr, "dbscale sweep: interrupted; %d finished level(s) kept in %s\n", w.nsaved,
                 w.out);
         rc = 128 + got_signal;
     }
