@@ -91,7 +91,7 @@ int sweep_write_meta(struct sweep *w, const char *ended)
     m.warmup_s = opts_num(&w->o, "warmup-time");
     m.repeats = w->plan.repeats;
     m.levels_planned = w->plan.nlevels;
-    m.levels_done = w->nsaved;
+    m.levels_done = w->nsaved - w->nold; /* this run's */
     for (int i = 0; i < w->plan.nlevels; i++) {
         char v[64];
         sweep_variant(v, sizeof v, opts_str(&w->o, "variant"), f->up,
@@ -259,7 +259,7 @@ static void fill_row(struct sweep *w, struct result_row *r, const struct sweep_l
     snprintf(r->variant, sizeof r->variant, "%s", variant);
     r->cpus = w->plan.kcpus[lv->k];
     r->threads = lv->threads;
-    r->repeat = lv->repeat;
+    r->repeat = lv->repeat + w->repeat_base;
     double t = res->time_s > 0 ? res->time_s : 1e-9;
     r->time_s = res->time_s;
     r->tps = (double)res->txns / t;
@@ -295,7 +295,10 @@ int sweep_run(struct sweep *w, char *err, size_t errlen)
     char srv_list[256] = "", cli_list[256] = "";
     int shared = 1;
     double per_level = opts_num(&w->o, "time") + opts_num(&w->o, "warmup-time") + 0.3;
-    w->rows = xcalloc((size_t)w->plan.nlevels, sizeof *w->rows);
+    w->rows = xcalloc((size_t)(w->nold + w->plan.nlevels), sizeof *w->rows);
+    if (w->nold)
+        memcpy(w->rows, w->old_rows, (size_t)w->nold * sizeof *w->rows);
+    w->nrows = w->nsaved = w->nold;
     for (int i = 0; i < w->plan.nlevels && !*w->stop; i++) {
         const struct sweep_level *lv = &w->plan.levels[i];
         char variant[64];

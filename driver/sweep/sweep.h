@@ -31,8 +31,10 @@ struct sweep {
     int cpu_changed;
     struct pool *pool;
     struct result_row *rows;
-    int nrows;  /* levels measured */
-    int nsaved; /* of those, the ones results.csv on disk holds */
+    int nrows;                   /* levels measured */
+    int nsaved;                  /* of those, the ones results.csv on disk holds */
+    struct result_row *old_rows; /* --append: rows of the earlier runs, kept first */
+    int nold, repeat_base;       /* their count; their highest repeat number */
     char out[1024];
     char started[32];
     char server_version[64];

@@ -18,6 +18,7 @@
 
 #include "baseline.h"
 #include "report.h"
+#include "resdir.h"
 #include "sweep.h"
 #include "util.h"
 #include "verbs.h"
@@ -34,7 +35,8 @@ static const struct optdef sweep_extra[] = {
     {"server-pid", OPT_STR, "auto", "external server's process id, or auto (the process listening on the port)"},
     {"server-conf", OPT_LIST, NULL, "managed server: extra config line k=v (may be repeated)"},
     {"prepare", OPT_BOOL, NULL, "create and load the tables first (default: on for managed, off for external)"},
-    {"out", OPT_STR, NULL, "results directory (default results/ENGINE-WORKLOAD-TIMESTAMP)"},
+    {"out", OPT_STR, NULL, "results directory, new or empty (default results/ENGINE-WORKLOAD-TIMESTAMP, made unique)"},
+    {"append", OPT_BOOL, "off", "add this run to an --out that already holds results (earlier meta.json kept as meta.N.json)"},
     {"baseline", OPT_STR, NULL, "kernel baseline at each CPU count: micro tests and 'fs' (file create/remove); 'default' = getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1,fs"},
 };
 /* clang-format on */
@@ -77,6 +79,27 @@ static int parse_plan(struct sweep *w, char *err, size_t errlen)
         fprintf(stderr, "dbscale sweep: --cpus: %lld is more than the %d online; skipped\n",
                 w->plan.skipped[i], w->plan.nonline);
     return rc;
+}
+
+/* --append: the rows already in results.csv stay (rewritten with the new
+ * ones after each level), new repeats are numbered after theirs, and the
+ * earlier run's meta.json is kept as meta.N.json. */
+static int load_earlier_run(struct sweep *w, char *err, size_t errlen)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/results.csv", w->out);
+    if (access(path, F_OK) == 0) {
+        struct result_set rs = {0};
+        if (results_read(w->out, &rs, err, errlen) < 0)
+            return -1;
+        w->old_rows = rs.rows;
+        w->nold = (int)rs.n;
+        w->nsaved = w->nold;
+        for (int i = 0; i < w->nold; i++)
+            if (w->old_rows[i].repeat > w->repeat_base)
+                w->repeat_base = w->old_rows[i].repeat;
+    }
+    return results_dir_keep_meta(w->out, err, errlen);
 }
 
 static void usage(const struct opts *o, FILE *f)
@@ -167,21 +190,33 @@ int sweep_main(int argc, char **argv)
     sweep_iso_now(w.started, sizeof w.started);
     w.managed = !strcmp(opts_str(&w.o, "server"), "managed");
 
-    /* results directory first: a typo'd path fails before any server starts */
-    if (opts_str(&w.o, "out"))
-        snprintf(w.out, sizeof w.out, "%s", opts_str(&w.o, "out"));
-    else {
-        char ts[32];
+    /* results directory first: a typo'd path, a directory that already holds
+     * results, a read-only or full disk all fail before any server starts */
+    {
+        char base[600], ts[32];
         time_t t = time(NULL);
         struct tm tm;
         localtime_r(&t, &tm);
         strftime(ts, sizeof ts, "%Y%m%d-%H%M%S", &tm);
-        snprintf(w.out, sizeof w.out, "results/%s-%s-%s", w.s.ops->name, w.workload, ts);
+        snprintf(base, sizeof base, "results/%s-%s-%s", w.s.ops->name, w.workload, ts);
+        int append = opts_bool(&w.o, "append");
+        int dr = results_dir_create(opts_str(&w.o, "out"), base, append, w.out, sizeof w.out, err,
+                                    sizeof err);
+        if (dr < 0) {
+            fprintf(stderr, "dbscale sweep: %s\n", err);
+            rc = dr == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+            goto done;
+        }
+        if (append && load_earlier_run(&w, err, sizeof err) < 0) {
+            fprintf(stderr, "dbscale sweep: --append: %s\n", err);
+            rc = EXIT_RUNTIME;
+            goto done;
+        }
     }
-    int mk = mkdir_p(w.out, 0755);
-    if (mk < 0) {
-        fprintf(stderr, "dbscale sweep: cannot create results directory %s: %s\n", w.out,
-                strerror(-mk));
+    /* the first meta.json doubles as the check that the disk takes writes */
+    mw = sweep_write_meta(&w, NULL);
+    if (mw != 0) {
+        fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w.out, strerror(-mw));
         rc = EXIT_RUNTIME;
         goto done;
     }
@@ -235,7 +270,7 @@ int sweep_main(int argc, char **argv)
         }
     }
     sweep_read_settings(&w);
-    mw = sweep_write_meta(&w, NULL);
+    mw = sweep_write_meta(&w, NULL); /* now with the server's version and settings */
     if (mw != 0) {
         fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w.out, strerror(-mw));
         rc = EXIT_RUNTIME;
@@ -278,10 +313,12 @@ cleanup:
         }
     }
     /* only what is on disk: a level whose write failed is not reported */
-    if (w.nsaved > 0) {
-        report_sweep_summary(stdout, w.rows, (size_t)w.nsaved);
-        printf("\nresults: %s/results.csv (%d level%s)%s%s/meta.json\n", w.out, w.nsaved,
-               w.nsaved == 1 ? "" : "s", meta_ok ? ", " : "; not written: ", w.out);
+    int saved = w.nsaved > w.nold ? w.nsaved - w.nold : 0;
+    if (saved > 0) {
+        report_sweep_summary(stdout, w.rows + w.nold, (size_t)saved);
+        printf("\nresults: %s/results.csv (%d level%s%s)%s%s/meta.json\n", w.out, saved,
+               saved == 1 ? "" : "s", w.nold ? " added" : "",
+               meta_ok ? ", " : "; not written: ", w.out);
     }
     if (w.managed && w.server_up) {
         char e2[512];
@@ -289,12 +326,13 @@ cleanup:
             fprintf(stderr, "dbscale sweep: stopping the server: %s\n", e2);
     }
     if (got_signal) {
-        fprintf(stderr, "dbscale sweep: interrupted; %d finished level(s) kept in %s\n", w.nsaved,
+        fprintf(stderr, "dbscale sweep: interrupted; %d finished level(s) kept in %s\n", saved,
                 w.out);
         rc = 128 + got_signal;
     }
 done:
     free(w.rows);
+    free(w.old_rows);
     sweep_plan_free(&w.plan);
     oltp_setup_free(&w.s);
     opts_free(&w.o);
