@@ -283,9 +283,57 @@ static void fill_row(struct sweep *w, struct result_row *r, const struct sweep_l
     snprintf(r->client_cpus, sizeof r->client_cpus, "%s", cli_list);
     snprintf(r->server_cpus, sizeof r->server_cpus, "%s", srv_list);
     r->shared_cpus = shared;
-    /* a level during which a connection was lost did not measure the server
-     * it meant to: kept, but marked */
-    r->disturbed = res->reconnects > 0 || res->lost > 0 || res->interrupted;
+    /* a level during which a connection was lost, the client stalled or
+     * nothing completed did not measure the server it meant to: kept, but
+     * marked, with the reason (the worker's own when it gives one) */
+    struct sbuf why = {0};
+    if (res->disturbed && res->disturbed_why[0])
+        sbuf_printf(&why, "%s", res->disturbed_why);
+    else {
+        if (res->reconnects)
+            sbuf_printf(&why, "%s%llu reconnects", why.len ? "; " : "",
+                        (unsigned long long)res->reconnects);
+        if (res->lost)
+            sbuf_printf(&why, "%s%llu lost", why.len ? "; " : "", (unsigned long long)res->lost);
+        if (res->unfinished)
+            sbuf_printf(&why, "%s%llu unfinished", why.len ? "; " : "",
+                        (unsigned long long)res->unfinished);
+        if (res->interrupted)
+            sbuf_printf(&why, "%sinterrupted", why.len ? "; " : "");
+    }
+    if (res->txns == 0)
+        sbuf_printf(&why, "%sno transaction completed", why.len ? "; " : "");
+    r->disturbed = res->disturbed || why.len > 0;
+    snprintf(r->disturbed_why, sizeof r->disturbed_why, "%s", why.s ? why.s : "");
+    sbuf_free(&why);
+}
+
+/* 1 when the server's main process is known and gone (or a zombie), 0 when
+ * it runs or is not known (an external server without a pid). */
+static int server_gone(const struct sweep *w)
+{
+    pid_t pid = w->managed ? w->srv.pid : w->ext_pid;
+    if (pid <= 0)
+        return 0;
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* ") S PPID ..." */
+    return p && (p[2] == 'Z' || p[2] == 'X');
+}
+
+static void server_gone_msg(const struct sweep *w, int level, char *err, size_t errlen,
+                            const char *detail)
+{
+    snprintf(err, errlen,
+             "the %s server (pid %ld) died during level %d; %d finished level(s) kept%s%s",
+             w->managed ? "managed" : "external", (long)(w->managed ? w->srv.pid : w->ext_pid),
+             level, w->nsaved - w->nold, detail && *detail ? ": " : "", detail ? detail : "");
 }
 
 int sweep_run(struct sweep *w, char *err, size_t errlen)
@@ -327,8 +375,19 @@ int sweep_run(struct sweep *w, char *err, size_t errlen)
         np = server_family(w, pids, MAX_PIDS);
         double cpu1 = sysinfo_proc_cpu(pids, np);
         if (rc < 0) {
-            snprintf(err, errlen, "level %d (cpus=%d threads=%d): %s", i + 1, w->plan.kcpus[lv->k],
-                     lv->threads, res.fatal_msg);
+            if (server_gone(w))
+                server_gone_msg(w, i + 1, err, errlen, res.fatal_msg);
+            else
+                snprintf(err, errlen, "level %d (cpus=%d threads=%d): %s", i + 1,
+                         w->plan.kcpus[lv->k], lv->threads, res.fatal_msg);
+            level_result_free(&res);
+            return -1;
+        }
+        /* a level that completed nothing against a server that is gone is no
+         * measurement, and neither would the rest be: stop with the reason */
+        if (rc == 0 && res.txns == 0 && server_gone(w)) {
+            server_gone_msg(w, i + 1, err, errlen,
+                            "no transaction completed; its process is gone, so it is unreachable");
             level_result_free(&res);
             return -1;
         }

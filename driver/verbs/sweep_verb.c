@@ -102,6 +102,27 @@ static int load_earlier_run(struct sweep *w, char *err, size_t errlen)
     return results_dir_keep_meta(w->out, err, errlen);
 }
 
+/* The summary's figures include disturbed levels; say which they are. */
+static void print_disturbed(const struct result_row *rows, int n)
+{
+    int nd = 0;
+    for (int i = 0; i < n; i++)
+        nd += rows[i].disturbed != 0;
+    if (!nd)
+        return;
+    printf("\n%d disturbed level%s (marked in results.csv, column disturbed):\n", nd,
+           nd == 1 ? "" : "s");
+    for (int i = 0, shown = 0; i < n && shown < 10; i++)
+        if (rows[i].disturbed) {
+            printf("  %s cpus=%d threads=%d repeat %d: %s\n", rows[i].variant, rows[i].cpus,
+                   rows[i].threads, rows[i].repeat,
+                   rows[i].disturbed_why[0] ? rows[i].disturbed_why : "disturbed");
+            shown++;
+        }
+    if (nd > 10)
+        printf("  ... and %d more\n", nd - 10);
+}
+
 static void usage(const struct opts *o, FILE *f)
 {
     fprintf(f, "usage: dbscale sweep [WORKLOAD] [options]\n"
@@ -316,6 +337,7 @@ cleanup:
     int saved = w.nsaved > w.nold ? w.nsaved - w.nold : 0;
     if (saved > 0) {
         report_sweep_summary(stdout, w.rows + w.nold, (size_t)saved);
+        print_disturbed(w.rows + w.nold, saved);
         printf("\nresults: %s/results.csv (%d level%s%s)%s%s/meta.json\n", w.out, saved,
                saved == 1 ? "" : "s", w.nold ? " added" : "",
                meta_ok ? ", " : "; not written: ", w.out);
