@@ -163,3 +163,20 @@ int sweep_plan_check_variant(const char *label, char *err, size_t errlen)
              n, n == 1 ? "" : "s", n > 31 ? "" : ", with one outside that set");
     return -1;
 }
+
+double sweep_plan_eta(const struct sweep_plan *p, int next, double level_s, double baseline_s,
+                      const int *baseline_done)
+{
+    int pending[SWEEP_MAX_CPUS_K] = {0};
+    int nb = 0;
+    double eta = 0;
+    for (int i = next < 0 ? 0 : next; i < p->nlevels; i++) {
+        int k = p->levels[i].k;
+        eta += level_s;
+        if (!baseline_done[k] && !pending[k]) {
+            pending[k] = 1;
+            nb++;
+        }
+    }
+    return eta + nb * baseline_s;
+}

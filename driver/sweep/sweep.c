@@ -336,13 +336,41 @@ static void server_gone_msg(const struct sweep *w, int level, char *err, size_t 
              level, w->nsaved - w->nold, detail && *detail ? ": " : "", detail ? detail : "");
 }
 
+/* From the timing thread, exactly at the measured window's edges: the
+ * server's CPU and the machine's idle are read there, so they leave out the
+ * warmup as TPS and client CPU do. */
+static void on_window(int begin, void *arg)
+{
+    struct sweep *w = arg;
+    pid_t pids[MAX_PIDS];
+    int np = server_family(w, pids, MAX_PIDS);
+    if (begin) {
+        w->win.srv_cpu0 = sysinfo_proc_cpu(pids, np);
+        sysinfo_cpu_times(&w->win.t0);
+        w->win.begun = 1;
+    } else if (w->win.begun) {
+        w->win.srv_cpu1 = sysinfo_proc_cpu(pids, np);
+        sysinfo_cpu_times(&w->win.t1);
+        w->win.ended = 1;
+    }
+}
+
+int sweep_open_pool(struct sweep *w, char *err, size_t errlen)
+{
+    w->s.wcfg.on_window = on_window;
+    w->s.wcfg.on_window_arg = w;
+    w->pool = pool_open(&w->s.wcfg, (int)w->plan.maxthreads, err, errlen);
+    return w->pool ? 0 : -1;
+}
+
 int sweep_run(struct sweep *w, char *err, size_t errlen)
 {
     int last_k = -1;
     int baseline_done[MAX_CPUS_K] = {0};
     char srv_list[256] = "", cli_list[256] = "";
     int shared = 1;
-    double per_level = opts_num(&w->o, "time") + opts_num(&w->o, "warmup-time") + 0.3;
+    double level_s = 0, baseline_s = 0; /* measured wall time, summed */
+    int nlevel_s = 0, nbaseline_s = 0;
     w->rows = xcalloc((size_t)(w->nold + w->plan.nlevels), sizeof *w->rows);
     if (w->nold)
         memcpy(w->rows, w->old_rows, (size_t)w->nold * sizeof *w->rows);
@@ -359,21 +387,35 @@ int sweep_run(struct sweep *w, char *err, size_t errlen)
             last_k = lv->k;
             if (!baseline_done[lv->k]) {
                 baseline_done[lv->k] = 1;
+                uint64_t b0 = now_ns();
                 if (baseline_run(opts_str(&w->o, "baseline"), w->plan.online, w->plan.kcpus[lv->k],
                                  w->out, variant, w->stop, err, errlen) < 0)
                     return -1;
+                baseline_s += (double)(now_ns() - b0) / 1e9;
+                nbaseline_s++;
             }
         }
+        /* The fallback samples around the whole level (warmup included)
+         * serve only while the worker does not call on_window */
         pid_t pids[MAX_PIDS];
         int np = server_family(w, pids, MAX_PIDS);
         double cpu0 = sysinfo_proc_cpu(pids, np);
         struct sysinfo_cpu_times t0, t1;
         sysinfo_cpu_times(&t0);
+        memset(&w->win, 0, sizeof w->win);
         struct level_result res;
+        uint64_t l0 = now_ns();
         int rc = pool_run(w->pool, lv->threads, &res);
+        double wall = (double)(now_ns() - l0) / 1e9;
         sysinfo_cpu_times(&t1);
         np = server_family(w, pids, MAX_PIDS);
         double cpu1 = sysinfo_proc_cpu(pids, np);
+        if (w->win.begun && w->win.ended) {
+            cpu0 = w->win.srv_cpu0;
+            cpu1 = w->win.srv_cpu1;
+            t0 = w->win.t0;
+            t1 = w->win.t1;
+        }
         if (rc < 0) {
             if (server_gone(w))
                 server_gone_msg(w, i + 1, err, errlen, res.fatal_msg);
@@ -413,8 +455,13 @@ int sweep_run(struct sweep *w, char *err, size_t errlen)
             level_result_free(&res);
             return -1;
         }
+        level_s += wall;
+        nlevel_s++;
         if (w->on_level)
-            w->on_level(w, i, variant, per_level, w->on_level_arg);
+            w->on_level(w, i, variant,
+                        sweep_plan_eta(&w->plan, i + 1, level_s / nlevel_s,
+                                       nbaseline_s ? baseline_s / nbaseline_s : 0, baseline_done),
+                        w->on_level_arg);
         level_result_free(&res);
     }
     return 0;

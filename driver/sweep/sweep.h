@@ -41,9 +41,16 @@ struct sweep {
     char settings[1024];
     const char *workload;
     volatile sig_atomic_t *stop; /* set by the verb's signal handler */
-    /* after each finished level (row w->rows[w->nrows-1]); the verb prints */
-    void (*on_level)(const struct sweep *w, int i, const char *variant, double per_level_s,
-                     void *arg);
+    /* server CPU and machine idle sampled at the measured window's edges
+     * (worker_cfg.on_window), so they cover what TPS and client CPU cover */
+    struct sweep_window {
+        int begun, ended;
+        double srv_cpu0, srv_cpu1;
+        struct sysinfo_cpu_times t0, t1;
+    } win;
+    /* after each finished level (row w->rows[w->nrows-1]), with the time
+     * left estimated from measured level and baseline times; the verb prints */
+    void (*on_level)(const struct sweep *w, int i, const char *variant, double eta_s, void *arg);
     void *on_level_arg;
 };
 
@@ -56,6 +63,9 @@ void sweep_iso_now(char *buf, size_t len);
 
 /* Start the throwaway server and point the connection options at it. */
 int sweep_start_managed(struct sweep *w, char *err, size_t errlen);
+
+/* Open the connections for the largest level, with the window hooks set. */
+int sweep_open_pool(struct sweep *w, char *err, size_t errlen);
 
 /* Version and the few settings that decide what a figure means, for meta.json. */
 void sweep_read_settings(struct sweep *w);

@@ -51,14 +51,11 @@ static void on_signal(int sig)
         pool_stop(sig_pool);
 }
 
-static void progress(const struct sweep *w, int i, const char *variant, double per_level_s,
-                     void *arg)
+static void progress(const struct sweep *w, int i, const char *variant, double eta, void *arg)
 {
     (void)arg;
     const struct sweep_level *lv = &w->plan.levels[i];
     double tps = w->rows[w->nrows - 1].tps;
-    int left = w->plan.nlevels - i - 1;
-    double eta = left * per_level_s;
     int tty = isatty(2);
     fprintf(stderr, "%s[%d/%d] %s cpus=%d threads=%d repeat %d/%d: %.1f tps  (ETA %dm%02ds)%s",
             tty ? "\r\033[K" : "", i + 1, w->plan.nlevels, variant, w->plan.kcpus[lv->k],
@@ -298,8 +295,7 @@ int sweep_main(int argc, char **argv)
         goto cleanup;
     }
     if (!got_signal) {
-        w.pool = pool_open(&w.s.wcfg, (int)maxt, err, sizeof err);
-        if (!w.pool) {
+        if (sweep_open_pool(&w, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale sweep: %s\n", err);
             rc = EXIT_RUNTIME;
             goto cleanup;

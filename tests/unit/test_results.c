@@ -69,6 +69,8 @@ static void test_round_trip(void **state)
         snprintf(r->client_cpus, sizeof r->client_cpus, "0-1");
         snprintf(r->server_cpus, sizeof r->server_cpus, "0,1");
         r->shared_cpus = 1, r->disturbed = i;
+        snprintf(r->disturbed_why, sizeof r->disturbed_why,
+                 i ? "stall 2.1s, \"3\" reconnects" : "");
     }
     assert_int_equal(results_write_csv(dir, w, 2), 0);
     struct result_set s;
