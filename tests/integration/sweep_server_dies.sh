@@ -3,6 +3,7 @@
 # stops at the first level that completes nothing, says the server died,
 # exits 1, and keeps the levels it finished; no 0-tps level is recorded as a
 # measurement, and a disturbed level carries its reason in results.csv.
+# meta.json names the address the managed server really had.
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
 work=$(mktemp -d)
@@ -19,6 +20,13 @@ done
 [ -s "$out/results.csv" ] || { kill $sweep; fail "no level finished: $(cat "$work/log")"; }
 pm=$(ps -o pid=,comm= --ppid $sweep | awk '$2 ~ /postgres/ {print $1}' | head -n 1)
 [ -n "$pm" ] || { kill $sweep; fail "cannot find the managed postmaster"; }
+# meta.json names the managed server's own address, not the defaults
+port=$(ss -Hltnp 2>/dev/null | awk -v p="pid=$pm," 'index($0, p) { n = split($4, a, ":"); print a[n]; exit }')
+if [ -n "$port" ]; then
+    expect_eq "meta.json db_port of the managed server" "$(jq -r .db_port "$out/meta.json")" "$port"
+    expect_eq "meta.json db_host of the managed server" "$(jq -r .db_host "$out/meta.json")" 127.0.0.1
+fi
+echo "managed server port ${port:-unknown}"
 kill -KILL "$pm"
 wait $sweep
 rc=$?
