@@ -3,7 +3,8 @@
  * tests (micro.h) and the file create/remove benchmark (fsbench.h), held to
  * the same CPUs the server gets, so that a database curve that bends can be
  * told apart from a kernel that bends. Results land beside results.csv in
- * micro.csv and fs.csv, labelled with the sweep's variant.
+ * micro.csv and fs.csv, labelled with the sweep's variant. Prints nothing:
+ * errors come back in err, and the verb says what is running.
  */
 #include "baseline.h"
 
@@ -83,6 +84,16 @@ int baseline_check(const char *list, char *err, size_t errlen)
     return 0;
 }
 
+int baseline_enabled(const char *list)
+{
+    return list && *list && strcmp(list, "none") != 0 && strcmp(list, "off") != 0;
+}
+
+const char *baseline_list(const char *list)
+{
+    return list && (!strcmp(list, "default") || !strcmp(list, "on")) ? DEFAULT_BASELINE : list;
+}
+
 int baseline_run(const char *list, const int *cpus, int k, const char *dir, const char *variant,
                  volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
@@ -110,7 +121,6 @@ int baseline_run(const char *list, const int *cpus, int k, const char *dir, cons
         snprintf(tl, sizeof tl, "1,%d", k);
     else
         snprintf(tl, sizeof tl, "1");
-    fprintf(stderr, "dbscale sweep: kernel baseline on CPUs %s (%s)\n", cl, list);
     /* 0 ok; 1 or 2 a failure or a bad test list (err says which); 128+sig
      * when interrupted, which the sweep's own handler has seen as well */
     int mr = tests[0] ? micro_run_set(tests, cl, tl, "both", dir, variant, err, errlen) : 0;
