@@ -1,6 +1,7 @@
 /*
  * micro/registry.c - the one table of syscall tests, in the reference
- * table's order (tests/NAME.c each define micro_test_NAME).
+ * table's order, with will-it-scale's Linux-only tests in their alphabetical
+ * places (tests/NAME.c each define micro_test_NAME).
  *
  * Adding a test is a new file in tests/ and one line here; nothing else
  * knows the list. It must never hold anything but the list.
@@ -16,6 +17,10 @@
     X(brk1)                                                                                        \
     X(dup1)                                                                                        \
     X(fstat1)                                                                                      \
+    X(futex1)                                                                                      \
+    X(futex2)                                                                                      \
+    X(futex3)                                                                                      \
+    X(futex4)                                                                                      \
     X(getppid1)                                                                                    \
     X(lock1)                                                                                       \
     X(lock2)                                                                                       \
