@@ -16,6 +16,7 @@
     X(context_switch1)                                                                             \
     X(brk1)                                                                                        \
     X(dup1)                                                                                        \
+    X(eventfd1)                                                                                    \
     X(fstat1)                                                                                      \
     X(futex1)                                                                                      \
     X(futex2)                                                                                      \
@@ -26,6 +27,8 @@
     X(lock2)                                                                                       \
     X(lseek1)                                                                                      \
     X(lseek2)                                                                                      \
+    X(malloc1)                                                                                     \
+    X(malloc2)                                                                                     \
     X(mmap1)                                                                                       \
     X(mmap2)                                                                                       \
     X(open1)                                                                                       \
@@ -47,6 +50,9 @@
     X(pread3)                                                                                      \
     X(pthread_mutex1)                                                                              \
     X(pthread_mutex2)                                                                              \
+    X(pthread_mutex3)                                                                              \
+    X(pthread_mutex4)                                                                              \
+    X(pthread_mutex5)                                                                              \
     X(pwrite1)                                                                                     \
     X(pwrite2)                                                                                     \
     X(pwrite3)                                                                                     \
@@ -60,6 +66,7 @@
     X(stat1)                                                                                       \
     X(stat2)                                                                                       \
     X(stat4)                                                                                       \
+    X(threadspawn1)                                                                                \
     X(unix1)                                                                                       \
     X(unlink1)                                                                                     \
     X(unlink2)                                                                                     \

@@ -22,7 +22,8 @@
 #include "micro/micro.h"
 
 static const char *const wis_tests[] = {
-    "futex1", "futex2", "futex3", "futex4", NULL,
+    "eventfd1", "futex1",         "futex2",         "futex3",         "futex4",       "malloc1",
+    "malloc2",  "pthread_mutex3", "pthread_mutex4", "pthread_mutex5", "threadspawn1", NULL,
 };
 
 static char scratch[256];
