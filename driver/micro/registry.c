@@ -15,9 +15,13 @@
     X(access2)                                                                                     \
     X(context_switch1)                                                                             \
     X(brk1)                                                                                        \
+    X(brk2)                                                                                        \
     X(dup1)                                                                                        \
     X(eventfd1)                                                                                    \
+    X(fallocate1)                                                                                  \
+    X(fallocate2)                                                                                  \
     X(fstat1)                                                                                      \
+    X(fstat2)                                                                                      \
     X(futex1)                                                                                      \
     X(futex2)                                                                                      \
     X(futex3)                                                                                      \
@@ -58,6 +62,8 @@
     X(pwrite3)                                                                                     \
     X(read1)                                                                                       \
     X(read2)                                                                                       \
+    X(read3)                                                                                       \
+    X(read4)                                                                                       \
     X(readseek1)                                                                                   \
     X(readseek2)                                                                                   \
     X(readseek3)                                                                                   \

@@ -22,8 +22,12 @@
 #include "micro/micro.h"
 
 static const char *const wis_tests[] = {
-    "eventfd1", "futex1",         "futex2",         "futex3",         "futex4",       "malloc1",
-    "malloc2",  "pthread_mutex3", "pthread_mutex4", "pthread_mutex5", "threadspawn1", NULL,
+    "brk2",           "eventfd1",       "fallocate1",
+    "fallocate2",     "fstat2",         "futex1",
+    "futex2",         "futex3",         "futex4",
+    "malloc1",        "malloc2",        "pthread_mutex3",
+    "pthread_mutex4", "pthread_mutex5", "read3",
+    "read4",          "threadspawn1",   NULL,
 };
 
 static char scratch[256];
