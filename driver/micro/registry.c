@@ -42,6 +42,7 @@
     X(page_fault1)                                                                                 \
     X(page_fault2)                                                                                 \
     X(page_fault3)                                                                                 \
+    X(page_fault4)                                                                                 \
     X(pipe1)                                                                                       \
     X(poll1)                                                                                       \
     X(poll2)                                                                                       \
@@ -73,6 +74,9 @@
     X(stat2)                                                                                       \
     X(stat4)                                                                                       \
     X(threadspawn1)                                                                                \
+    X(tlb_flush1)                                                                                  \
+    X(tlb_flush2)                                                                                  \
+    X(tlb_flush3)                                                                                  \
     X(unix1)                                                                                       \
     X(unlink1)                                                                                     \
     X(unlink2)                                                                                     \

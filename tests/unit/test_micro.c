@@ -84,7 +84,7 @@ static void test_registry(void **state)
         assert_ptr_equal(micro_find(t->name), t);
         visible += !t->hidden;
     }
-    assert_int_equal(visible, 70);
+    assert_int_equal(visible, 74);
     assert_null(micro_find("nosuch"));
 }
 

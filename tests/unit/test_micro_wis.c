@@ -21,13 +21,14 @@
 
 #include "micro/micro.h"
 
+/* The list: will-it-scale's Linux tests beyond the seed table. */
 static const char *const wis_tests[] = {
-    "brk2",           "eventfd1",       "fallocate1",
-    "fallocate2",     "fstat2",         "futex1",
-    "futex2",         "futex3",         "futex4",
-    "malloc1",        "malloc2",        "pthread_mutex3",
-    "pthread_mutex4", "pthread_mutex5", "read3",
-    "read4",          "threadspawn1",   NULL,
+    /* clang-format off */
+    "brk2", "eventfd1", "fallocate1", "fallocate2", "fstat2", "futex1", "futex2", "futex3",
+    "futex4", "malloc1", "malloc2", "page_fault4", "pthread_mutex3", "pthread_mutex4",
+    "pthread_mutex5", "read3", "read4", "threadspawn1", "tlb_flush1", "tlb_flush2", "tlb_flush3",
+    NULL,
+    /* clang-format on */
 };
 
 static char scratch[256];
