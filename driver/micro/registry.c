@@ -1,6 +1,7 @@
 /*
  * micro/registry.c - the one table of syscall tests, in the reference
- * table's order (tests/NAME.c each define micro_test_NAME).
+ * table's order, with will-it-scale's Linux-only tests in their alphabetical
+ * places (tests/NAME.c each define micro_test_NAME).
  *
  * Adding a test is a new file in tests/ and one line here; nothing else
  * knows the list. It must never hold anything but the list.
@@ -14,13 +15,24 @@
     X(access2)                                                                                     \
     X(context_switch1)                                                                             \
     X(brk1)                                                                                        \
+    X(brk2)                                                                                        \
     X(dup1)                                                                                        \
+    X(eventfd1)                                                                                    \
+    X(fallocate1)                                                                                  \
+    X(fallocate2)                                                                                  \
     X(fstat1)                                                                                      \
+    X(fstat2)                                                                                      \
+    X(futex1)                                                                                      \
+    X(futex2)                                                                                      \
+    X(futex3)                                                                                      \
+    X(futex4)                                                                                      \
     X(getppid1)                                                                                    \
     X(lock1)                                                                                       \
     X(lock2)                                                                                       \
     X(lseek1)                                                                                      \
     X(lseek2)                                                                                      \
+    X(malloc1)                                                                                     \
+    X(malloc2)                                                                                     \
     X(mmap1)                                                                                       \
     X(mmap2)                                                                                       \
     X(open1)                                                                                       \
@@ -30,6 +42,7 @@
     X(page_fault1)                                                                                 \
     X(page_fault2)                                                                                 \
     X(page_fault3)                                                                                 \
+    X(page_fault4)                                                                                 \
     X(pipe1)                                                                                       \
     X(poll1)                                                                                       \
     X(poll2)                                                                                       \
@@ -42,11 +55,16 @@
     X(pread3)                                                                                      \
     X(pthread_mutex1)                                                                              \
     X(pthread_mutex2)                                                                              \
+    X(pthread_mutex3)                                                                              \
+    X(pthread_mutex4)                                                                              \
+    X(pthread_mutex5)                                                                              \
     X(pwrite1)                                                                                     \
     X(pwrite2)                                                                                     \
     X(pwrite3)                                                                                     \
     X(read1)                                                                                       \
     X(read2)                                                                                       \
+    X(read3)                                                                                       \
+    X(read4)                                                                                       \
     X(readseek1)                                                                                   \
     X(readseek2)                                                                                   \
     X(readseek3)                                                                                   \
@@ -55,6 +73,10 @@
     X(stat1)                                                                                       \
     X(stat2)                                                                                       \
     X(stat4)                                                                                       \
+    X(threadspawn1)                                                                                \
+    X(tlb_flush1)                                                                                  \
+    X(tlb_flush2)                                                                                  \
+    X(tlb_flush3)                                                                                  \
     X(unix1)                                                                                       \
     X(unlink1)                                                                                     \
     X(unlink2)                                                                                     \

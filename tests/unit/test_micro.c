@@ -84,7 +84,7 @@ static void test_registry(void **state)
         assert_ptr_equal(micro_find(t->name), t);
         visible += !t->hidden;
     }
-    assert_int_equal(visible, 53);
+    assert_int_equal(visible, 74);
     assert_null(micro_find("nosuch"));
 }
 
@@ -117,7 +117,16 @@ static void test_every_test_counts(void **state)
         for (const char *m = "pt"; *m; m++)
             for (int tasks = 1; tasks <= 2; tasks++) {
                 struct micro_point p;
-                assert_int_equal(micro_run_point(micro_tests[i], *m, tasks, &c, &p), 0);
+                /* A loaded machine can hold a task off its CPU for a whole
+                 * short sample: a point that counted nothing runs again, longer. */
+                struct micro_config again = c;
+                for (int try = 0; try < 3; try++, again.interval *= 4) {
+                    if (try > 0)
+                        micro_point_free(&p);
+                    assert_int_equal(micro_run_point(micro_tests[i], *m, tasks, &again, &p), 0);
+                    if (p.error[0] || p.iterations > 0)
+                        break;
+                }
                 if (p.error[0]) {
                     print_message("%s %c %d: %s\n", p.test, *m, tasks, p.error);
                     assert_memory_equal(p.error, "N/A: ", 5);

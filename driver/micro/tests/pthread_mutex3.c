@@ -1,0 +1,34 @@
+/* pthread_mutex3 - lock one global mutex, bump one global counter, unlock:
+ * the contended lock of pthread_mutex1 plus the cache line of the data it
+ * guards moving with it. Threads share both; each process has its own copy,
+ * so process mode is the uncontended reference. */
+#include <errno.h>
+#include <pthread.h>
+
+#include "micro/harness.h"
+
+static pthread_mutex_t global = PTHREAD_MUTEX_INITIALIZER;
+static volatile unsigned long counter;
+
+static int loop(struct micro_task *t, volatile uint64_t *it)
+{
+    int e;
+    for (;;) {
+        if ((e = pthread_mutex_lock(&global)) != 0)
+            break;
+        counter++;
+        if ((e = pthread_mutex_unlock(&global)) != 0)
+            break;
+        (*it)++;
+    }
+    errno = e;
+    return micro_fail(t, "pthread_mutex_lock/unlock");
+}
+
+const struct micro_test micro_test_pthread_mutex3 = {
+    "pthread_mutex3",
+    "lock+global counter update+unlock of one global mutex; unit: one lock and unlock",
+    0,
+    NULL,
+    NULL,
+    loop};
