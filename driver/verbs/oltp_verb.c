@@ -7,6 +7,7 @@
  * command line (options to a set-up, the load, the run) lives in client/;
  * this file only turns it into text and an exit code.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,20 @@ static void on_signal(int sig)
     (void)sig;
     if (running_pool)
         pool_stop(running_pool);
+}
+
+/* For the machine-readable report: the version the server gave on a
+ * connection of its own (no query, so the server's counters stay clean). */
+static const char *server_version(const struct oltp_setup *s, char *buf, size_t len)
+{
+    struct db_error e = {0};
+    struct db_conn *c = s->ops->connect(&s->targets[0], &e);
+    if (!c)
+        return NULL;
+    const char *v = s->ops->server_version(c);
+    snprintf(buf, len, "%s", v ? v : "");
+    s->ops->close(c);
+    return *buf ? buf : NULL;
 }
 
 static void usage(const char *verb, const struct opts *o, FILE *f)
@@ -82,19 +97,40 @@ int oltp_main(const char *verb, int argc, char **argv)
         const char *out = opts_str(&o, "output");
         int text = !strcmp(out, "text");
         FILE *rep = text ? stdout : stderr; /* machine output stays clean */
+        struct sbuf optj = {0};
+        opts_json(&o, &optj);
+        char version[128] = "";
+        struct report_run_info ri = {
+            .workload = name,
+            .engine = s.ops->name,
+            .server_version = text ? NULL : server_version(&s, version, sizeof version),
+            .options_json = optj.s,
+            .threads = opts_int(&o, "threads"),
+            .rate = s.wcfg.rate,
+            .report_interval = s.wcfg.report_interval,
+            .rand_seed = opts_int(&o, "rand-seed"),
+            .pcts = s.pcts,
+            .npcts = s.npcts,
+            .histogram = opts_bool(&o, "histogram"),
+        };
+        struct report_interval_sink sink = {.text = rep, .rate = ri.rate, .pct_off = !s.npcts};
+        const char *ipath = opts_str(&o, "interval-output");
+        if (ipath && s.wcfg.report_interval > 0) {
+            if (!(sink.machine = fopen(ipath, "w"))) {
+                fprintf(stderr, "dbscale run: --interval-output: %s: %s\n", ipath, strerror(errno));
+                sbuf_free(&optj);
+                oltp_setup_free(&s);
+                opts_free(&o);
+                return EXIT_USAGE;
+            }
+            sink.csv = report_interval_path_is_csv(ipath);
+        }
         if (text) {
-            printf("dbscale %s (sysbench-compatible)\n\nRunning the test with following "
-                   "options:\nNumber of threads: %lld\n",
-                   DBSCALE_VERSION, opts_int(&o, "threads"));
-            if (s.wcfg.report_interval > 0)
-                printf("Report intermediate results every %g second(s)\n", s.wcfg.report_interval);
-            printf("Initializing random number generator from %s\n\n",
-                   opts_int(&o, "rand-seed") ? "seed" : "current time");
-            printf("Initializing worker threads...\n\n");
+            report_run_header(stdout, &ri);
             fflush(stdout);
         }
         s.wcfg.on_interval = report_interval;
-        s.wcfg.on_interval_arg = rep;
+        s.wcfg.on_interval_arg = &sink;
         int threads = (int)opts_int(&o, "threads");
         struct pool *p = NULL;
         if (oltp_check_connections(&s, threads, err, sizeof err) < 0) {
@@ -121,19 +157,21 @@ int oltp_main(const char *verb, int argc, char **argv)
             running_pool = NULL;
             if (pr < 0)
                 fprintf(stderr, "dbscale run: stopped: %s\n", res.fatal_msg);
-            if (text) {
-                if (s.wcfg.report_interval > 0)
-                    printf("\n");
-                report_text(stdout, &res, s.pcts, s.npcts);
-            } else if (!strcmp(out, "json")) {
-                report_json(stdout, &res, s.pcts, s.npcts);
-            } else {
-                report_csv(stdout, &res, 1);
-            }
+            if (text)
+                report_text(stdout, &res, &ri);
+            else if (!strcmp(out, "json"))
+                report_json(stdout, &res, &ri);
+            else
+                report_csv(stdout, &res, &ri, 1);
             rc = pr < 0 ? EXIT_RUNTIME : pr == 1 ? 130 : 0;
             level_result_free(&res);
             pool_close(p);
         }
+        if (sink.machine && fclose(sink.machine) != 0) {
+            fprintf(stderr, "dbscale run: --interval-output: %s: %s\n", ipath, strerror(errno));
+            rc = rc ? rc : EXIT_RUNTIME;
+        }
+        sbuf_free(&optj);
     }
     oltp_setup_free(&s);
     opts_free(&o);
