@@ -5,6 +5,9 @@
  * the closing blank line is the fairness line, and from "SQL statistics:" on
  * the labels, their order, the value columns and the blank lines are
  * sysbench 1.0.20's exactly (taken from a real sysbench 1.0.20 report).
+ * Then the machine forms: JSON names the run and has error codes as an
+ * object, CSV a column per percentile; --histogram's layout; the interval
+ * figures as JSON lines / CSV rows and sysbench's --rate queue line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -258,6 +261,195 @@ static void test_extras_before_sysbench_sections(void **state)
     assert_non_null(strstr(s, "99.9"));
 }
 
+static const char *render(int what, const struct report_run_info *ri)
+{
+    size_t len;
+    free(out);
+    FILE *f = open_memstream(&out, &len);
+    if (what == 0)
+        report_json(f, &res, ri);
+    else if (what == 1)
+        report_csv(f, &res, ri, 1);
+    else
+        report_text(f, &res, ri);
+    fclose(f);
+    return out;
+}
+
+static void test_json_identity_and_codes_object(void **state)
+{
+    (void)state;
+    double p[2] = {95, 99.9};
+    struct report_run_info ri = {.workload = "oltp_read_only",
+                                 .engine = "pgsql",
+                                 .server_version = "15.18",
+                                 .options_json = "{\"threads\": \"2\"}",
+                                 .pcts = p,
+                                 .npcts = 2};
+    res.ncodes = 2;
+    snprintf(res.codes[1].code, sizeof res.codes[1].code, "1213");
+    res.codes[1].n = 2;
+    const char *s = render(0, &ri);
+    assert_non_null(strstr(s, "\"error_codes\": {\"40P01\": 5, \"1213\": 2}"));
+    assert_non_null(strstr(s, "\"workload\": \"oltp_read_only\""));
+    assert_non_null(strstr(s, "\"engine\": \"pgsql\""));
+    assert_non_null(strstr(s, "\"server_version\": \"15.18\""));
+    assert_non_null(strstr(s, "\"dbscale_version\": \"" DBSCALE_VERSION "\""));
+    assert_non_null(strstr(s, "\"options\": {\"threads\": \"2\"}"));
+    assert_non_null(strstr(s, "\"p99.9\": "));
+    /* each percentile once (95 is both a default and asked for) */
+    const char *a = strstr(s, "\"p95\"");
+    assert_non_null(a);
+    assert_null(strstr(a + 1, "\"p95\""));
+    ri.server_version = NULL;
+    assert_non_null(strstr(render(0, &ri), "\"server_version\": null"));
+}
+
+static int fields(const char *line, size_t len)
+{
+    int n = 1, q = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] == '"')
+            q = !q;
+        else if (line[i] == ',' && !q)
+            n++;
+    }
+    return n;
+}
+
+static void test_csv_a_column_per_percentile(void **state)
+{
+    (void)state;
+    double p[3] = {95, 99.9, 75};
+    struct report_run_info ri = {.workload = "oltp_read_only",
+                                 .engine = "mysql",
+                                 .options_json = "{\"threads\": \"2\", \"tables\": \"1\"}",
+                                 .pcts = p,
+                                 .npcts = 3};
+    const char *s = render(1, &ri);
+    const char *nl = strchr(s, '\n');
+    assert_non_null(nl);
+    char header[1024];
+    snprintf(header, sizeof header, "%.*s", (int)(nl - s), s);
+    assert_non_null(strstr(header, ",lat_p99.9_ms,lat_p75_ms,"));
+    /* the old columns keep their places */
+    assert_memory_equal(header, "threads,time_s,transactions,tps,queries,qps,", 44);
+    const char *row = nl + 1, *end = strchr(row, '\n');
+    assert_non_null(end);
+    assert_int_equal(fields(s, (size_t)(nl - s)), fields(row, (size_t)(end - row)));
+    assert_non_null(strstr(row, ",\"{\"\"threads\"\": \"\"2\"\", \"\"tables\"\": \"\"1\"\"}\""));
+}
+
+static void test_histogram_layout(void **state)
+{
+    (void)state;
+    double p95 = 95;
+    for (int i = 0; i < 40; i++)
+        hist_record(res.lat, 20000000); /* the fullest bucket: 40 of 1040 */
+    struct report_run_info ri = {.pcts = &p95, .npcts = 1, .histogram = 1};
+    const char *s = render(2, &ri);
+    const char *h = strstr(s, "Latency histogram (values are in milliseconds)\n"
+                              "       value  ------------- distribution ------------- count\n");
+    assert_non_null(h);
+    const char *sql = strstr(s, "SQL statistics:");
+    assert_true(h < sql);
+    assert_memory_equal(sql - 3, "\n \n", 3); /* sysbench's " " line */
+    const char *row = strchr(strchr(h, '\n') + 1, '\n') + 1;
+    double v;
+    char bar[64];
+    unsigned long long n;
+    assert_int_equal(sscanf(row, "%12lf |%63s %llu", &v, bar, &n), 3);
+    assert_int_equal(row[12], ' ');
+    assert_int_equal(row[13], '|');
+    /* the fullest row has 40 stars */
+    const char *full = strstr(h, "|****************************************");
+    assert_non_null(full);
+    assert_true(full < sql);
+    assert_non_null(strstr(full, " 40\n"));
+    ri.histogram = 0;
+    assert_null(strstr(render(2, &ri), "Latency histogram"));
+}
+
+static const char *interval(struct report_interval_sink *k, const struct interval_stats *st,
+                            int twice)
+{
+    size_t len;
+    free(out);
+    FILE *f = open_memstream(&out, &len);
+    k->machine = f;
+    report_interval(st, k);
+    if (twice)
+        report_interval(st, k);
+    fclose(f);
+    return out;
+}
+
+static void test_interval_machine_and_queue(void **state)
+{
+    (void)state;
+    struct interval_stats st = {.t = 2,
+                                .dt = 1,
+                                .threads = 4,
+                                .tps = 100,
+                                .reads = 1400,
+                                .others = 200,
+                                .pct = 95,
+                                .lat_ms = 3.5};
+    struct report_interval_sink k = {0};
+    const char *s = interval(&k, &st, 0);
+    assert_string_equal(s, "{\"t_s\": 2, \"dt_s\": 1.0000, \"threads\": 4, \"tps\": 100.0000, "
+                           "\"qps\": 1600.0000, \"reads_ps\": 1400.0000, \"writes_ps\": 0.0000, "
+                           "\"others_ps\": 200.0000, \"lat_pct\": 95, \"lat_ms\": 3.5000, "
+                           "\"errors_ps\": 0.0000, \"reconnects_ps\": 0.0000}\n");
+    struct report_interval_sink c = {.csv = 1};
+    s = interval(&c, &st, 1);
+    const char *l2 = strchr(s, '\n') + 1;
+    assert_memory_equal(s, "t_s,dt_s,threads,tps,", 21);
+    assert_string_equal(strchr(l2, '\n') + 1, l2 + (strchr(l2, '\n') - l2) + 1);
+    assert_int_equal(fields(s, (size_t)(strchr(s, '\n') - s)), fields(l2, strlen(l2) / 2));
+    assert_int_equal(c.rows, 2);
+
+    /* sysbench's text: the queue line only with --rate and a counted queue */
+    size_t len;
+    free(out);
+    FILE *f = open_memstream(&out, &len);
+    struct report_interval_sink t = {.text = f, .rate = 50};
+    report_interval(&st, &t);
+    st.queue_known = 1;
+    st.queue_length = 3;
+    st.concurrency = 4;
+    report_interval(&st, &t);
+    t.pct_off = 1;
+    t.rate = 0;
+    report_interval(&st, &t);
+    fclose(f);
+    assert_string_equal(out, "[ 2s ] thds: 4 tps: 100.00 qps: 1600.00 (r/w/o: 1400.00/0.00/200.00) "
+                             "lat (ms,95%): 3.50 err/s: 0.00 reconn/s: 0.00\n"
+                             "[ 2s ] thds: 4 tps: 100.00 qps: 1600.00 (r/w/o: 1400.00/0.00/200.00) "
+                             "lat (ms,95%): 3.50 err/s: 0.00 reconn/s: 0.00\n"
+                             "[ 2s ] queue length: 3, concurrency: 4\n"
+                             "[ 2s ] thds: 4 tps: 100.00 qps: 1600.00 (r/w/o: 1400.00/0.00/200.00) "
+                             "lat (ms,0%): 0.00 err/s: 0.00 reconn/s: 0.00\n");
+}
+
+static void test_header_as_sysbench(void **state)
+{
+    (void)state;
+    struct report_run_info ri = {.threads = 2, .rate = 50, .report_interval = 1, .rand_seed = 42};
+    size_t len;
+    free(out);
+    FILE *f = open_memstream(&out, &len);
+    report_run_header(f, &ri);
+    fclose(f);
+    const char *s = strchr(out, '\n') + 1; /* the first line names the program */
+    assert_string_equal(s, "\nRunning the test with following options:\n"
+                           "Number of threads: 2\n"
+                           "Target transaction rate: 50/sec\n"
+                           "Report intermediate results every 1 second(s)\n"
+                           "Initializing random number generator from seed (42).\n"
+                           "\n\nInitializing worker threads...\n\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +460,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sysbench_sections_exactly, setup, teardown),
         cmocka_unit_test_setup_teardown(test_percentile_zero_is_disabled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_extras_before_sysbench_sections, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_json_identity_and_codes_object, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_csv_a_column_per_percentile, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_histogram_layout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interval_machine_and_queue, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_header_as_sysbench, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
