@@ -115,7 +115,15 @@ int oltp_main(const char *verb, int argc, char **argv)
         };
         struct report_interval_sink sink = {.text = rep, .rate = ri.rate, .pct_off = !s.npcts};
         const char *ipath = opts_str(&o, "interval-output");
-        if (ipath && s.wcfg.report_interval > 0) {
+        if (ipath && s.wcfg.report_interval <= 0) {
+            fprintf(stderr, "dbscale run: --interval-output needs --report-interval=N (the "
+                            "periods it writes)\n");
+            sbuf_free(&optj);
+            oltp_setup_free(&s);
+            opts_free(&o);
+            return EXIT_USAGE;
+        }
+        if (ipath) {
             if (!(sink.machine = fopen(ipath, "w"))) {
                 fprintf(stderr, "dbscale run: --interval-output: %s: %s\n", ipath, strerror(errno));
                 sbuf_free(&optj);

@@ -67,5 +67,9 @@ for r in rows:
     assert float(r["tps"]) > 0 and float(r["t_s"]) > 0 and int(r["threads"]) == 2, r
 PY
 done
+# accepted and ignored would be a lie: without --report-interval it is refused
+$RUN --time=1 --interval-output="$T/none.json" >/dev/null 2>"$T/err"
+expect_eq "--interval-output without --report-interval: exit" "$?" 2
+grep -q 'report-interval' "$T/err" || fail "the refusal does not say why: $(cat "$T/err")"
 echo "report_machine: JSON, CSV and interval files say what ran"
 exit 0
