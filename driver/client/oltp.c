@@ -31,6 +31,7 @@ const struct optdef oltp_optdefs[] = {
     {"report-interval", OPT_NUM, "0", "print interim figures every N seconds (fractions allowed; 0 = off)", NULL, 0, 1e6},
     {"percentile", OPT_LIST, "95", "latency percentile in sysbench's report line (0 = disabled, as sysbench); more (a list, or repeated) are shown in dbscale's figures"},
     {"histogram", OPT_BOOL, "off", "print sysbench's latency histogram before the report"},
+    {"report-checkpoints", OPT_STR, NULL, "sysbench's full reports at these seconds (refused for now: the worker cannot yet reset its counters mid-run)"},
     {"interval-output", OPT_STR, NULL, "write every --report-interval period's figures to this file: one JSON object per line, or CSV rows if it ends in .csv"},
     {"verbosity", OPT_INT, "3", "accepted for sysbench compatibility", NULL, 0, 5},
     {"forced-shutdown", OPT_STR, "off", "accepted for sysbench compatibility"},

@@ -71,5 +71,9 @@ done
 $RUN --time=1 --interval-output="$T/none.json" >/dev/null 2>"$T/err"
 expect_eq "--interval-output without --report-interval: exit" "$?" 2
 grep -q 'report-interval' "$T/err" || fail "the refusal does not say why: $(cat "$T/err")"
+# --report-checkpoints is refused with its reason until the worker can do it
+$RUN --time=1 --report-checkpoints=1 >/dev/null 2>"$T/err"
+expect_eq "--report-checkpoints: exit" "$?" 2
+grep -q 'not supported' "$T/err" || fail "--report-checkpoints refusal: $(cat "$T/err")"
 echo "report_machine: JSON, CSV and interval files say what ran"
 exit 0
