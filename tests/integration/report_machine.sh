@@ -36,6 +36,12 @@ assert lat["min"] <= lat["p99.9"] <= lat["max"], lat
 assert r["transactions"] > 0
 PY
 
+# a conninfo string may carry the password too
+"$DBSCALE" run oltp_read_only --db-driver=pgsql --tables=1 --table-size=1000 --time=1 \
+    --pgsql-conninfo="host=127.0.0.1 port=$SERVER_PORT user=sbtest dbname=sbtest password=$PW" \
+    --output=json >"$T/ci.json" 2>"$T/err" || fail "conninfo run: $(cat "$T/err")"
+grep -q "$PW" "$T/ci.json" && fail "the password in --pgsql-conninfo is in the JSON report"
+
 $RUN --time=1 --output=csv --percentile=95,99.9 >"$T/run.csv" 2>"$T/err" ||
     fail "csv run: $(cat "$T/err")"
 grep -q "$PW" "$T/run.csv" && fail "the password is in the CSV report"
