@@ -233,8 +233,22 @@ void report_json(FILE *f, const struct level_result *r, const struct report_run_
     int ns = shown_pcts(ri, shown, 16);
     for (int i = 0; i < ns; i++)
         sbuf_printf(&b, ", \"p%g\": %.4f", shown[i], ms(hist_percentile(r->lat, shown[i])));
+    sbuf_add(&b, "}", 1);
+    if (ri->histogram) {
+        /* --histogram: sysbench's rows, [ms, count] per non-empty bucket */
+        sbuf_printf(&b, ", \"latency_histogram\": [");
+        int first = 1;
+        for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+            uint64_t c = atomic_load_explicit(&r->lat->b[i], memory_order_relaxed);
+            if (!c)
+                continue;
+            sbuf_printf(&b, "%s[%.4f, %llu]", first ? "" : ", ", ms(hist_bucket_low(i)), (ull)c);
+            first = 0;
+        }
+        sbuf_add(&b, "]", 1);
+    }
     sbuf_printf(&b,
-                "}, \"client_cpu\": {\"user_s\": %.4f, \"sys_s\": %.4f, \"per_txn_us\": %.2f, "
+                ", \"client_cpu\": {\"user_s\": %.4f, \"sys_s\": %.4f, \"per_txn_us\": %.2f, "
                 "\"csw_per_txn\": %.3f, \"loops\": %d}, \"fairness\": {\"events_avg\": %.4f, "
                 "\"events_sd\": %.4f, \"time_avg\": %.4f, \"time_sd\": %.4f}}\n",
                 r->client_user_s, r->client_sys_s, report_cpu_per_txn_us(r),

@@ -105,6 +105,13 @@ int oltp_main(const char *verb, int argc, char **argv)
             return EXIT_USAGE;
         }
         const char *out = opts_str(&o, "output");
+        if (!strcmp(out, "csv") && opts_bool(&o, "histogram")) {
+            fprintf(stderr, "dbscale run: --histogram has no place in a CSV row; use "
+                            "--output=json (latency_histogram) or the text report\n");
+            oltp_setup_free(&s);
+            opts_free(&o);
+            return EXIT_USAGE;
+        }
         int text = !strcmp(out, "text");
         FILE *rep = text ? stdout : stderr; /* machine output stays clean */
         struct sbuf optj = {0};

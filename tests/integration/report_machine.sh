@@ -77,6 +77,12 @@ done
 $RUN --time=1 --interval-output="$T/none.json" >/dev/null 2>"$T/err"
 expect_eq "--interval-output without --report-interval: exit" "$?" 2
 grep -q 'report-interval' "$T/err" || fail "the refusal does not say why: $(cat "$T/err")"
+# --histogram in JSON: [ms, count] rows adding up to the transactions; CSV refuses it
+$RUN --time=1 --output=json --histogram >"$T/h.json" 2>"$T/err" || fail "json --histogram: $(cat "$T/err")"
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert sum(c for v,c in r["latency_histogram"]) == r["transactions"]' "$T/h.json" ||
+    fail "JSON histogram does not add up: $(cat "$T/h.json")"
+$RUN --time=1 --output=csv --histogram >/dev/null 2>"$T/err"
+expect_eq "--histogram --output=csv: exit" "$?" 2
 # --report-checkpoints is refused with its reason until the worker can do it
 $RUN --time=1 --report-checkpoints=1 >/dev/null 2>"$T/err"
 expect_eq "--report-checkpoints: exit" "$?" 2

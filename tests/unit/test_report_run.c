@@ -305,6 +305,30 @@ static void test_json_identity_and_codes_object(void **state)
     assert_non_null(strstr(render(0, &ri), "\"server_version\": null"));
 }
 
+static void test_json_histogram(void **state)
+{
+    (void)state;
+    double p95 = 95;
+    struct report_run_info ri = {.pcts = &p95, .npcts = 1};
+    assert_null(strstr(render(0, &ri), "latency_histogram"));
+    ri.histogram = 1;
+    const char *s = render(0, &ri);
+    const char *h = strstr(s, "\"latency_histogram\": [[0.0100, 1], [0.0200, 1], ");
+    assert_non_null(h);
+    /* every sample once: the counts add up to the histogram's count */
+    unsigned long long sum = 0, c;
+    double v;
+    for (const char *p = strstr(h, "[[") + 1; p && *p == '[';) {
+        assert_int_equal(sscanf(p, "[%lf, %llu]", &v, &c), 2);
+        sum += c;
+        p = strchr(p, ']') + 1;
+        if (strncmp(p, ", [", 3))
+            break;
+        p += 2;
+    }
+    assert_int_equal(sum, 1000);
+}
+
 static int fields(const char *line, size_t len)
 {
     int n = 1, q = 0;
@@ -461,6 +485,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_percentile_zero_is_disabled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_extras_before_sysbench_sections, setup, teardown),
         cmocka_unit_test_setup_teardown(test_json_identity_and_codes_object, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_json_histogram, setup, teardown),
         cmocka_unit_test_setup_teardown(test_csv_a_column_per_percentile, setup, teardown),
         cmocka_unit_test_setup_teardown(test_histogram_layout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interval_machine_and_queue, setup, teardown),
