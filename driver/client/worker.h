@@ -25,6 +25,11 @@ struct interval_stats {
     double tps, reads, writes, others; /* per second */
     double pct, lat_ms;                /* the percentile shown and its latency */
     double errors, reconnects;         /* per second */
+    /* --rate: arrivals waiting for a free connection and connections busy
+     * at the period's end (sysbench's queue-length line); queue_known = 0
+     * while the worker does not count them, and the line is then left out */
+    int queue_known;
+    uint64_t queue_length, concurrency;
 };
 
 struct worker_cfg {

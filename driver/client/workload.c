@@ -226,10 +226,8 @@ int workload_init(struct workload *w, const struct wl_config *cfg, char *err, si
         add_phase(w, K_NEW_ROW, 1);
     } else if (!strcmp(n, "select_random_points")) {
         add_phase(w, K_RAND_POINTS, 1);
-        w->per_thread_segments = 1;
     } else if (!strcmp(n, "select_random_ranges")) {
         add_phase(w, K_RAND_RANGES, 1);
-        w->per_thread_segments = 1;
     }
     for (int i = 0; i < w->nph; i++) {
         enum wl_kind k = w->ph[i].kind;
@@ -467,8 +465,9 @@ int workload_load_row(const struct workload *w, struct rng *r, uint32_t i, char 
     int n = 0;
     if (!w->cfg.auto_inc)
         snprintf(vals[n++], 128, "%u", i);
-    /* sysbench loads k uniformly (sb_rand), whatever --rand-type says */
-    snprintf(vals[n++], 128, "%u", rng_uniform(r, 1, w->cfg.table_size));
+    /* sysbench's prepare draws k with sb_rand(), which is
+     * sysbench.rand.default: the --rand-type distribution, not uniform */
+    snprintf(vals[n++], 128, "%u", rng_dist(&w->cfg.dist, r, 1, w->cfg.table_size));
     rng_str(r, WL_C_TEMPLATE, vals[n++]);
     rng_str(r, WL_PAD_TEMPLATE, vals[n++]);
     return n;

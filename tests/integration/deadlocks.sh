@@ -13,7 +13,8 @@ for engine in pgsql mysql; do
     out=$("$DBSCALE" run oltp_read_write $C --threads=32 --time=4 --output=json) ||
         fail "$engine: run failed: $out"
     errs=$(echo "$out" | sed -n 's/.*"errors": \([0-9]*\).*/\1/p')
-    codes=$(echo "$out" | sed -n 's/.*"error_codes": "\([^"]*\)".*/\1/p')
+    codes=$(echo "$out" | sed -n 's/.*"error_codes": {\([^}]*\)}.*/\1/p')
+    echo "$codes" | grep -Eq '^"[0-9A-Z]+": [0-9]+' || fail "$engine: error_codes is no {code: count} object: $out"
     others=$(echo "$out" | sed -n 's/.*"others": \([0-9]*\).*/\1/p')
     txns=$(echo "$out" | sed -n 's/.*"transactions": \([0-9]*\).*/\1/p')
     [ "${errs:-0}" -ge 1 ] || fail "$engine: 32 threads on 50 rows caused no retried error: $out"
