@@ -1,21 +1,15 @@
 /*
  * test_micro_wis.c - the will-it-scale Linux tests the seed table left out:
- * each is registered, visible, in its alphabetical place among its registry
- * neighbours, and runs one short point in both modes with two tasks (so the
- * shared ones share), counting work or N/A with a reason. No timing is
- * asserted: a point that counted nothing on a loaded machine is retried with
- * longer samples before it counts as a failure.
+ * each is registered, visible, and in its alphabetical place among its
+ * registry neighbours. That they run and count work in both modes at 1 and 2
+ * tasks is test_micro.c's test_every_test_counts, which covers every test.
  */
-#include <dirent.h>
-#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -30,35 +24,6 @@ static const char *const wis_tests[] = {
     NULL,
     /* clang-format on */
 };
-
-static char scratch[256];
-
-static int make_scratch(void **state)
-{
-    (void)state;
-    snprintf(scratch, sizeof scratch, "/tmp/test_micro_wis.XXXXXX");
-    return mkdtemp(scratch) ? 0 : -1;
-}
-
-static int remove_scratch(void **state)
-{
-    (void)state;
-    micro_rmtree(scratch);
-    return 0;
-}
-
-static int entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    int n = 0;
-    if (!d)
-        return -1;
-    for (struct dirent *e; (e = readdir(d));)
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
-}
 
 static void test_registered_in_place(void **state)
 {
@@ -81,56 +46,10 @@ static void test_registered_in_place(void **state)
     }
 }
 
-/* One point; a run that counted nothing (a loaded machine can hold a task
- * off its CPU for a whole short sample) gets two more tries, longer. */
-static void run_point(const struct micro_test *t, char mode, struct micro_point *p)
-{
-    struct micro_config c;
-    micro_config_default(&c);
-    c.dir = scratch;
-    c.warmup = 0.02;
-    c.samples = 2;
-    c.interval = 0.03;
-    for (int try = 0; try < 3; try++) {
-        assert_int_equal(micro_run_point(t, mode, 2, &c, p), 0);
-        if (p->error[0] || p->iterations > 0)
-            return;
-        micro_point_free(p);
-        c.interval *= 4;
-    }
-}
-
-static void test_run_in_both_modes(void **state)
-{
-    (void)state;
-    for (int i = 0; wis_tests[i]; i++)
-        for (const char *m = "pt"; *m; m++) {
-            const struct micro_test *t = micro_find(wis_tests[i]);
-            struct micro_point p;
-            if (!t)
-                fail_msg("%s is not registered", wis_tests[i]);
-            run_point(t, *m, &p);
-            if (p.error[0]) {
-                print_message("%s %c: %s\n", p.test, *m, p.error);
-                assert_memory_equal(p.error, "N/A: ", 5);
-                assert_true(strlen(p.error) > 8); /* with its reason */
-            } else {
-                assert_int_equal(p.nsamples, 2);
-                assert_true(p.iterations > 0);
-                assert_true(p.ops > 0);
-            }
-            micro_point_free(&p);
-            errno = 0;
-            assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
-            assert_int_equal(entries(scratch), 0);
-        }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registered_in_place),
-        cmocka_unit_test(test_run_in_both_modes),
     };
-    return cmocka_run_group_tests(tests, make_scratch, remove_scratch);
+    return cmocka_run_group_tests(tests, NULL, NULL);
 }
