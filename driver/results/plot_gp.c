@@ -44,15 +44,24 @@ int plot_gp_write(const char *dir, const char *name, const struct sbuf *b)
     return rc;
 }
 
+/* Data (labels, names, host fields) reaches a script only as a gnuplot
+ * single-quoted string: gnuplot 5.4 expands `cmd` and @macro inside double
+ * quotes but nothing inside single quotes, where the one escape is '' for a
+ * quote. A control character (a newline would end the string and start a
+ * command) becomes a space. */
 static void gp_str(struct sbuf *b, const char *s)
 {
-    sbuf_add(b, "\"", 1);
+    sbuf_add(b, "'", 1);
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\' || *s == '@')
-            sbuf_add(b, "\\", 1);
-        sbuf_add(b, s, 1);
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '\'')
+            sbuf_add(b, "''", 2);
+        else if (ch < 0x20 || ch == 0x7f)
+            sbuf_add(b, " ", 1);
+        else
+            sbuf_add(b, s, 1);
     }
-    sbuf_add(b, "\"", 1);
+    sbuf_add(b, "'", 1);
 }
 
 static void gp_array(struct sbuf *b, const char *name, char **v, size_t n)
