@@ -13,8 +13,10 @@
  * once as text cells that the terminal, Markdown and CSV renderers only lay
  * out.
  *
- * Never claim a difference without evidence: a mark needs at least two
- * samples on each side, and "no difference proven" is said out loud.
+ * Never claim a difference without evidence: the test is over independent
+ * runs (repeats), never over the samples inside one run, a mark needs at
+ * least two runs on each side ("no test (n=1)" otherwise), and "no
+ * difference proven" is said out loud.
  */
 #include "compare.h"
 
@@ -124,7 +126,9 @@ void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct
     add_legend(t, "values are medians over repeats/samples; N/A: missing on a side");
     if (m > 1)
         add_legend(t, "*: difference significant at 95% (Welch's t-test); "
-                      "~: no difference proven at 95%; no mark: fewer than 2 samples");
+                      "~: no difference proven at 95%; no test (n=K): fewer than 2 "
+                      "independent runs (repeats) on a side. The test is over runs, "
+                      "never over the samples inside one run");
 
     /* Rows: the union of keys in order of first appearance. */
     size_t cap = 0;
@@ -187,12 +191,17 @@ void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct
                 }
                 snprintf(buf, sizeof buf, "%+lld", rel);
                 row[c++] = xstrdup(buf);
-                if (stats_welch(pt[a]->v, pt[a]->n, pt[b]->v, pt[b]->n, &w) == 0) {
+                /* Welch over independent runs only: samples inside one run
+                 * share its level, and testing them as independent marked
+                 * half the rows of an A/A comparison significant. */
+                if (stats_welch(pt[a]->rep, pt[a]->nrep, pt[b]->rep, pt[b]->nrep, &w) == 0) {
                     row[c++] = xstrdup(w.significant ? "*" : "~");
                     snprintf(buf, sizeof buf, "%.4g", w.p);
                     row[c++] = xstrdup(buf);
                 } else {
-                    row[c++] = xstrdup("");
+                    size_t n = pt[a]->nrep < pt[b]->nrep ? pt[a]->nrep : pt[b]->nrep;
+                    snprintf(buf, sizeof buf, "no test (n=%zu)", n);
+                    row[c++] = xstrdup(buf);
                     row[c++] = xstrdup("");
                 }
             }
@@ -225,7 +234,7 @@ static void disp(const struct compare_table *t, size_t r, size_t c, char *out, s
     const char *mark = "";
     if (r != (size_t)-1 && t->type[c] == CC_REL && c + 1 < t->ncols)
         mark = t->cell[r * t->ncols + c + 1];
-    snprintf(out, len, "%s%s", v, mark);
+    snprintf(out, len, "%s%s%s", v, strlen(mark) > 1 ? " " : "", mark);
 }
 
 void compare_render_text(const struct compare_table *t, struct sbuf *b)

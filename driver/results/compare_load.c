@@ -25,6 +25,7 @@
 #include "csv.h"
 #include "options.h"
 #include "results.h"
+#include "stats.h"
 
 static struct compare_set *new_set(struct compare_sets *ss, const char *name, const char *path,
                                    enum compare_kind kind)
@@ -40,7 +41,7 @@ static struct compare_set *new_set(struct compare_sets *ss, const char *name, co
 
 /* The point with key f, made when new; v is added unless NaN (a key known
  * to the set but with no value, like an N/A cell). */
-static void add_sample(struct compare_set *s, char f[COMPARE_NF][48], double v)
+static struct compare_point *add_sample(struct compare_set *s, char f[COMPARE_NF][48], double v)
 {
     struct compare_point *p = NULL;
     for (size_t i = 0; i < s->n && !p; i++)
@@ -53,12 +54,31 @@ static void add_sample(struct compare_set *s, char f[COMPARE_NF][48], double v)
         memcpy(p->f, f, sizeof p->f);
     }
     if (isnan(v))
-        return;
+        return p;
     if (p->n == p->cap) {
         p->cap = p->cap ? p->cap * 2 : 4;
         p->v = xrealloc(p->v, p->cap * sizeof *p->v);
     }
     p->v[p->n++] = v;
+    return p;
+}
+
+/* One independent run's value for the point. */
+static void add_rep(struct compare_point *p, double v)
+{
+    if (p->nrep == p->repcap) {
+        p->repcap = p->repcap ? p->repcap * 2 : 4;
+        p->rep = xrealloc(p->rep, p->repcap * sizeof *p->rep);
+    }
+    p->rep[p->nrep++] = v;
+}
+
+/* Both: a run whose one value is its sample (a repeat's tps, a TSV cell). */
+static void add_run(struct compare_set *s, char f[COMPARE_NF][48], double v)
+{
+    struct compare_point *p = add_sample(s, f, v);
+    if (!isnan(v))
+        add_rep(p, v);
 }
 
 static void set_fields(char f[COMPARE_NF][48], const char *a, const char *b, const char *c,
@@ -109,7 +129,7 @@ static int load_results(struct compare_sets *ss, const char *path, char *err, si
         snprintf(c, sizeof c, "%d", r->cpus);
         snprintf(t, sizeof t, "%d", r->threads);
         set_fields(f, r->engine, r->workload, r->variant, c, t);
-        add_sample(s, f, r->tps);
+        add_run(s, f, r->tps);
     }
     results_free(&rs);
     return 0;
@@ -179,7 +199,11 @@ static int load_micro(struct compare_sets *ss, const char *file, const char *pat
         char key[COMPARE_NF][48];
         set_fields(key, f[at[TEST]], f[at[MODE]], tasks, cpus,
                    at[VARIANT] >= 0 ? f[at[VARIANT]] : "");
+        /* The row is one run: its samples are pooled for the median shown,
+         * its own median is the one value a test may count as independent. */
         int got = 0;
+        size_t first = 0;
+        struct compare_point *pt = NULL;
         if (at[SAMPLES] >= 0 && f[at[SAMPLES]][0]) {
             char *save = NULL;
             for (char *t = strtok_r(f[at[SAMPLES]], ";", &save); t;
@@ -189,9 +213,15 @@ static int load_micro(struct compare_sets *ss, const char *file, const char *pat
                     snprintf(err, errlen, "%s:%d: bad sample '%.40s'", file, lineno, t);
                     goto out;
                 }
+                if (!got) {
+                    pt = add_sample(s, key, NAN);
+                    first = pt->n;
+                }
                 add_sample(s, key, v);
                 got = 1;
             }
+            if (got)
+                add_rep(pt, stats_median(pt->v + first, pt->n - first));
         }
         if (!got) {
             double v;
@@ -199,7 +229,7 @@ static int load_micro(struct compare_sets *ss, const char *file, const char *pat
                 snprintf(err, errlen, "%s:%d: bad ops_per_s '%.40s'", file, lineno, f[at[OPS]]);
                 goto out;
             }
-            add_sample(s, key, v);
+            add_run(s, key, v);
         }
     }
     if (nh == 0) {
@@ -301,7 +331,7 @@ static int load_tsv(struct compare_sets *ss, const char *file, char *err, size_t
                          hdr[i]);
                 goto out;
             }
-            add_sample(&ss->s[first + (size_t)setof[i]], key, v);
+            add_run(&ss->s[first + (size_t)setof[i]], key, v);
         }
     }
     rc = 0;
@@ -394,7 +424,7 @@ void compare_sets_free(struct compare_sets *ss)
 {
     for (size_t i = 0; i < ss->n; i++) {
         for (size_t j = 0; j < ss->s[i].n; j++)
-            free(ss->s[i].pts[j].v);
+            free(ss->s[i].pts[j].v), free(ss->s[i].pts[j].rep);
         free(ss->s[i].pts);
     }
     free(ss->s);
