@@ -125,16 +125,19 @@ static void build_curve(struct plot *p, struct plot_curve *c)
             th[nth++] = r->threads;
     }
     qsort(th, nth, sizeof *th, cmp_int);
-    double *v = xmalloc((rs->n + 1) * sizeof *v), *l50 = xmalloc((rs->n + 1) * sizeof *v),
-           *l95 = xmalloc((rs->n + 1) * sizeof *v), *l99 = xmalloc((rs->n + 1) * sizeof *v);
+    size_t sz = (rs->n + 1) * sizeof(double);
+    double *v = xmalloc(sz), *l50 = xmalloc(sz), *l95 = xmalloc(sz), *l99 = xmalloc(sz),
+           *idle = xmalloc(sz);
     for (size_t t = 0; t < nth; t++) {
-        size_t m = 0;
+        size_t m = 0, ni = 0;
         for (size_t i = 0; i < rs->n; i++) {
             const struct result_row *r = &rs->rows[i];
             if (r->threads != th[t] || find_curve(p, c->dir, r) != c)
                 continue;
             v[m] = r->tps, l50[m] = r->lat_p50_ms, l95[m] = r->lat_p95_ms;
             l99[m++] = r->lat_p99_ms;
+            if (r->idle_pct > 0 || r->server_cpu_s > 0)
+                idle[ni++] = r->idle_pct;
         }
         c->n[t] = th[t];
         stats_summarize(v, m, &c->tp[t]);
@@ -142,12 +145,51 @@ static void build_curve(struct plot *p, struct plot_curve *c)
         c->p50[t] = stats_median(l50, m);
         c->p95[t] = stats_median(l95, m);
         c->p99[t] = stats_median(l99, m);
+        c->idle[t] = ni ? stats_median(idle, ni) : -1;
     }
-    free(v), free(l50), free(l95), free(l99);
+    free(v), free(l50), free(l95), free(l99), free(idle);
     c->k = nth;
-    c->fit_ok = stats_usl_fit(c->n, c->x, c->k, &c->usl) == 0;
+    for (size_t t = 0; t < c->k; t++) {
+        c->eff[t] = stats_efficiency_cpus(c->n, c->x, t, c->cpus);
+        c->superlinear[t] = stats_superlinear(c->n, c->x, t, c->cpus);
+    }
+    c->fit_ok = 0;
+    if (stats_usl_fit(c->n, c->x, c->k, &c->usl) < 0)
+        snprintf(c->nofit, sizeof c->nofit, "%s",
+                 c->k < 3 ? "fewer than 3 thread counts" : "no positive throughput");
+    else
+        c->fit_ok = stats_usl_meaningful(&c->usl, c->k, c->nofit, sizeof c->nofit);
     c->peak = stats_peak(c->x, c->k);
     c->knee = stats_knee(c->n, c->x, c->k);
+}
+
+/* Each curve against the curve with the fewest CPUs of its results dir,
+ * engine and workload (the variant differs by design: "up", "smp-k2"). */
+static void cpu_scaling(struct plot *p)
+{
+    for (size_t i = 0; i < p->nc; i++) {
+        struct plot_curve *c = &p->c[i];
+        c->base = -1;
+        for (size_t j = 0; j < p->nc; j++) {
+            const struct plot_curve *o = &p->c[j];
+            if (o->dir != c->dir || strcmp(o->engine, c->engine) ||
+                strcmp(o->workload, c->workload) || o->cpus <= 0)
+                continue;
+            if (c->base < 0 || o->cpus < p->c[c->base].cpus)
+                c->base = (int)j;
+        }
+        for (size_t t = 0; t < c->k; t++) {
+            c->cpu_speedup[t] = c->cpu_eff[t] = NAN;
+            if (c->base < 0 || c->cpus <= 0)
+                continue;
+            const struct plot_curve *b = &p->c[c->base];
+            for (size_t u = 0; u < b->k; u++)
+                if (b->n[u] == c->n[t] && b->x[u] > 0) {
+                    c->cpu_speedup[t] = c->x[t] / b->x[u];
+                    c->cpu_eff[t] = c->cpu_speedup[t] / ((double)c->cpus / b->cpus);
+                }
+        }
+    }
 }
 
 static void label_curves(struct plot *p)
@@ -266,6 +308,30 @@ static void fmt_n(char *b, size_t len, double v)
         snprintf(b, len, "%.1f", v);
 }
 
+/* "1.23", or "-" where there is no figure (no fewer-CPUs curve at that count). */
+static void fmt_opt(char *b, size_t len, const char *fmt, double v)
+{
+    if (isnan(v))
+        snprintf(b, len, "-");
+    else
+        snprintf(b, len, fmt, v);
+}
+
+/* Why point t of c beats its ideal, from what the results hold. */
+static void superlinear_reason(const struct plot_curve *c, size_t t, char *b, size_t len)
+{
+    if (c->idle[0] >= 0 && c->idle[0] >= 20)
+        snprintf(b, len,
+                 "the server was %.0f%% idle at %g thread%s: the first point is latency-bound, "
+                 "not CPU-bound, so more threads fill idle CPU",
+                 c->idle[0], c->n[0], c->n[0] == 1 ? "" : "s");
+    else if (c->idle[0] >= 0)
+        snprintf(b, len, "reason unknown (server %.0f%% idle at %g threads, %.0f%% at %g)",
+                 c->idle[0], c->n[0], c->idle[t], c->n[t]);
+    else
+        snprintf(b, len, "reason unknown (the results hold no idle_pct/server_cpu_s)");
+}
+
 static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, struct sbuf *csv)
 {
     int lw = 5;
@@ -279,55 +345,73 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
                     "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < p->nc; i++) {
         const struct plot_curve *c = &p->c[i];
-        char sg[32] = "-", kp[32] = "-", lm[32] = "-", r2[32] = "-", ns[32] = "-", pk[64],
-             kn[32] = "none";
-        if (c->fit_ok) {
-            snprintf(sg, sizeof sg, "%.4f", c->usl.sigma);
-            snprintf(kp, sizeof kp, "%.5f", c->usl.kappa);
-            snprintf(lm, sizeof lm, "%.1f", c->usl.lambda);
-            snprintf(r2, sizeof r2, "%.3f", c->usl.r2);
-            fmt_n(ns, sizeof ns, c->usl.nstar);
-        }
+        char pk[64], kn[32] = "none";
         snprintf(pk, sizeof pk, "%.0f@%g", c->x[c->peak], c->n[c->peak]);
         if (c->knee < c->k)
             snprintf(kn, sizeof kn, "%g", c->n[c->knee]);
-        sbuf_printf(txt, "c%-3zu %-*.*s %7s %8s %9s %6s %7s %13s %7s\n", i + 1, lw, lw, c->label,
-                    sg, kp, lm, r2, ns, pk, kn);
-        sbuf_printf(md, "| c%zu | %s | %s | %s | %s | %s | %s | %.0f tps @ %g | %s |\n", i + 1,
-                    c->label, sg, kp, lm, r2, ns, c->x[c->peak], c->n[c->peak], kn);
+        if (c->fit_ok) {
+            char ns[32];
+            fmt_n(ns, sizeof ns, c->usl.nstar);
+            sbuf_printf(txt, "c%-3zu %-*.*s %7.4f %8.5f %9.1f %6.3f %7s %13s %7s\n", i + 1, lw, lw,
+                        c->label, c->usl.sigma, c->usl.kappa, c->usl.lambda, c->usl.r2, ns, pk, kn);
+            sbuf_printf(md, "| c%zu | %s | %.4f | %.5f | %.1f | %.3f | %s | %.0f tps @ %g | %s |\n",
+                        i + 1, c->label, c->usl.sigma, c->usl.kappa, c->usl.lambda, c->usl.r2, ns,
+                        c->x[c->peak], c->n[c->peak], kn);
+        } else {
+            char nf[96];
+            snprintf(nf, sizeof nf, "no fit: %s", c->nofit);
+            sbuf_printf(txt, "c%-3zu %-*.*s %-39s %13s %7s\n", i + 1, lw, lw, c->label, nf, pk, kn);
+            sbuf_printf(md, "| c%zu | %s | %s | | | | | %.0f tps @ %g | %s |\n", i + 1, c->label,
+                        nf, c->x[c->peak], c->n[c->peak], kn);
+        }
     }
-    sbuf_printf(txt, "  N* = sqrt((1 - sigma) / kappa), the predicted peak; peak = tps@threads "
+    sbuf_printf(txt, "  N* = sqrt((1 - sigma) / kappa), the predicted peak; a fit is shown only "
+                     "with >= 4 points, 0 <= sigma < 1, kappa >= 0, R2 >= 0.9; peak = tps@threads "
                      "measured; knee = first thread count whose gain per added thread is under "
                      "10%% of linear\n\n");
-    sbuf_printf(md, "\nN* = sqrt((1 − σ) / κ) is the predicted peak; peak is measured (tps @ "
-                    "threads); the knee is the first thread count whose gain per added thread "
-                    "falls under 10%% of linear.\n\n");
-    sbuf_printf(txt, "%-4s %7s %10s %23s %8s %6s %3s\n", "", "threads", "median", "95% CI",
-                "speedup", "eff", "n");
-    sbuf_printf(md, "## Points\n\n| | threads | median tps | 95%% CI | speedup | efficiency | n "
-                    "|\n|---|---:|---:|---:|---:|---:|---:|\n");
+    sbuf_printf(md, "\nN* = sqrt((1 − σ) / κ) is the predicted peak. A fit is shown only with at "
+                    "least 4 points, 0 ≤ σ < 1, κ ≥ 0 and R² ≥ 0.9; otherwise \"no fit\" and why. "
+                    "The peak is measured (tps @ threads); the knee is the first thread count "
+                    "whose gain per added thread falls under 10%% of linear.\n\n");
+    sbuf_printf(txt, "%-4s %7s %10s %8s %23s %8s %6s %8s %6s %3s\n", "", "threads", "median",
+                "p95 ms", "95% CI", "speedup", "eff", "xcpus", "cpueff", "n");
+    sbuf_printf(md, "## Points\n\n| | threads | median tps | p95 ms | 95%% CI | speedup | "
+                    "efficiency | speedup vs fewest CPUs | CPU efficiency | n |\n"
+                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     sbuf_printf(csv, "curve,results,engine,workload,variant,cpus,threads,repeats,median_tps,"
                      "mean_tps,sd_tps,ci95_lo,ci95_hi,min_tps,max_tps,speedup,efficiency,"
                      "p50_ms,p95_ms,p99_ms,usl_sigma,usl_kappa,usl_lambda,usl_r2,usl_nstar,"
-                     "peak_threads,knee_threads\n");
+                     "peak_threads,knee_threads,superlinear,base_cpus,cpu_speedup,cpu_efficiency,"
+                     "usl_no_fit\n");
+    struct sbuf notes = {0};
     for (size_t i = 0; i < p->nc; i++) {
         const struct plot_curve *c = &p->c[i];
         for (size_t t = 0; t < c->k; t++) {
             const struct stats_summary *s = &c->tp[t];
-            char ci[64];
-            /* Throughput is never negative: a wide interval is shown cut at 0. */
-            snprintf(ci, sizeof ci, "%.1f..%.1f", fmax(0, s->ci_lo), s->ci_hi);
-            double sp = stats_speedup(c->n, c->x, t), ef = stats_efficiency(c->n, c->x, t);
-            sbuf_printf(txt, "c%-3zu %7g %10.1f %23s %8.2f %5.0f%% %3zu\n", i + 1, c->n[t],
-                        s->median, ci, sp, ef * 100, s->n);
-            sbuf_printf(md, "| c%zu | %g | %.1f | %s | %.2f | %.0f%% | %zu |\n", i + 1, c->n[t],
-                        s->median, ci, sp, ef * 100, s->n);
-            sbuf_printf(csv,
-                        "c%zu,%s,%s,%s,%s,%d,%g,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,"
-                        "%.4f,%.4f,%.4f,%.4f,",
-                        i + 1, p->dirs[c->dir].name, c->engine, c->workload, c->variant, c->cpus,
-                        c->n[t], s->n, s->median, s->mean, s->sd, s->ci_lo, s->ci_hi, s->min,
-                        s->max, sp, ef, c->p50[t], c->p95[t], c->p99[t]);
+            char ci[64], ef[32], xs[32], ce[32];
+            /* One repeat has no interval; throughput is never negative, so a
+             * wide interval is shown cut at 0. */
+            if (s->n < 2)
+                snprintf(ci, sizeof ci, "-");
+            else
+                snprintf(ci, sizeof ci, "%.1f..%.1f", fmax(0, s->ci_lo), s->ci_hi);
+            double sp = stats_speedup(c->n, c->x, t);
+            snprintf(ef, sizeof ef, "%.0f%%%s", c->eff[t] * 100, c->superlinear[t] ? "!" : "");
+            fmt_opt(xs, sizeof xs, "%.2f", c->cpu_speedup[t]);
+            fmt_opt(ce, sizeof ce, "%.0f%%", c->cpu_eff[t] * 100);
+            sbuf_printf(txt, "c%-3zu %7g %10.1f %8.3f %23s %8.2f %6s %8s %6s %3zu\n", i + 1,
+                        c->n[t], s->median, c->p95[t], ci, sp, ef, xs, ce, s->n);
+            sbuf_printf(md, "| c%zu | %g | %.1f | %.3f | %s | %.2f | %s | %s | %s | %zu |\n", i + 1,
+                        c->n[t], s->median, c->p95[t], ci, sp, ef, xs, ce, s->n);
+            sbuf_printf(csv, "c%zu,%s,%s,%s,%s,%d,%g,%zu,%.3f,%.3f,%.3f,", i + 1,
+                        p->dirs[c->dir].name, c->engine, c->workload, c->variant, c->cpus, c->n[t],
+                        s->n, s->median, s->mean, s->sd);
+            if (s->n < 2)
+                sbuf_printf(csv, ",,");
+            else
+                sbuf_printf(csv, "%.3f,%.3f,", s->ci_lo, s->ci_hi);
+            sbuf_printf(csv, "%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,", s->min, s->max, sp, c->eff[t],
+                        c->p50[t], c->p95[t], c->p99[t]);
             if (c->fit_ok)
                 sbuf_printf(csv, "%.6g,%.6g,%.6g,%.6g,%.6g,", c->usl.sigma, c->usl.kappa,
                             c->usl.lambda, c->usl.r2, c->usl.nstar);
@@ -336,9 +420,61 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
             sbuf_printf(csv, "%g,", c->n[c->peak]);
             if (c->knee < c->k)
                 sbuf_printf(csv, "%g", c->n[c->knee]);
-            sbuf_add(csv, "\n", 1);
+            sbuf_printf(csv, ",%d,", c->superlinear[t]);
+            if (!isnan(c->cpu_speedup[t]))
+                sbuf_printf(csv, "%d,%.4f,%.4f", p->c[c->base].cpus, c->cpu_speedup[t],
+                            c->cpu_eff[t]);
+            else
+                sbuf_printf(csv, ",,");
+            sbuf_printf(csv, ",%s\n", c->fit_ok ? "" : c->nofit);
+            if (c->superlinear[t]) {
+                char why[200];
+                superlinear_reason(c, t, why, sizeof why);
+                sbuf_printf(&notes, "c%zu at %g threads: %.0f%% of ideal (superlinear); %s\n",
+                            i + 1, c->n[t], c->eff[t] * 100, why);
+            }
         }
     }
+    const char *legend =
+        "efficiency: median over the ideal that is linear from the first point up to the "
+        "server's CPU count and flat after (! = superlinear, over 105%); xcpus: speedup over "
+        "the curve of the same results, engine and workload with the fewest CPUs, at the same "
+        "threads; cpueff: xcpus / (cpus / fewest cpus); 95% CI of the mean, - with one repeat";
+    sbuf_printf(txt, "  %s\n", legend);
+    sbuf_printf(md, "\n%s.\n", legend);
+    /* At the peak: each curve's best against its fewest-CPUs curve's best. */
+    sbuf_printf(txt, "\n%-4s %10s %8s %8s %10s %8s %6s\n", "peak", "tps", "threads", "p95 ms",
+                "vs cpus", "speedup", "eff");
+    sbuf_printf(md, "\n## At the peak\n\n| | peak tps | threads | p95 ms | vs CPUs | speedup | "
+                    "CPU efficiency |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < p->nc; i++) {
+        const struct plot_curve *c = &p->c[i];
+        char vs[32] = "-", sp[32] = "-", ef[32] = "-";
+        if (c->base >= 0 && c->cpus > 0) {
+            const struct plot_curve *b = &p->c[c->base];
+            double bx = b->x[b->peak];
+            if (bx > 0) {
+                snprintf(vs, sizeof vs, "%d/%d", c->cpus, b->cpus);
+                snprintf(sp, sizeof sp, "%.2f", c->x[c->peak] / bx);
+                snprintf(ef, sizeof ef, "%.0f%%",
+                         100 * c->x[c->peak] / bx / ((double)c->cpus / b->cpus));
+            }
+        }
+        sbuf_printf(txt, "c%-3zu %10.1f %8g %8.3f %10s %8s %6s\n", i + 1, c->x[c->peak],
+                    c->n[c->peak], c->p95[c->peak], vs, sp, ef);
+        sbuf_printf(md, "| c%zu | %.1f | %g | %.3f | %s | %s | %s |\n", i + 1, c->x[c->peak],
+                    c->n[c->peak], c->p95[c->peak], vs, sp, ef);
+    }
+    if (notes.len) {
+        sbuf_printf(txt, "\n%s", notes.s);
+        sbuf_printf(md, "\n## Superlinear points\n\n");
+        for (char *l = notes.s, *e; l && *l; l = e ? e + 1 : NULL) {
+            e = strchr(l, '\n');
+            sbuf_printf(md, "- %.*s\n", e ? (int)(e - l) : (int)strlen(l), l);
+        }
+    }
+    sbuf_add(txt, "\n", 1);
+    sbuf_free(&notes);
 }
 
 /* ---- the verb ---- */
@@ -433,6 +569,7 @@ int plot_main(int argc, char **argv)
                 find_curve(&p, (int)d, &p.dirs[d].rs.rows[i]);
         for (size_t i = 0; i < p.nc; i++)
             build_curve(&p, &p.c[i]);
+        cpu_scaling(&p);
         label_curves(&p);
         load_micro(&p);
         struct sbuf txt = {0}, md = {0}, csv = {0};

@@ -37,7 +37,18 @@ struct plot_curve {
     double n[PLOT_MAXPTS], x[PLOT_MAXPTS]; /* threads, median throughput */
     struct stats_summary tp[PLOT_MAXPTS];
     double p50[PLOT_MAXPTS], p95[PLOT_MAXPTS], p99[PLOT_MAXPTS];
-    int fit_ok;
+    double idle[PLOT_MAXPTS]; /* median server idle_pct, -1 when not recorded */
+    /* Efficiency against the ideal that is linear up to cpus, flat after
+     * (stats_efficiency_cpus), and whether the point beats that ideal. */
+    double eff[PLOT_MAXPTS];
+    int superlinear[PLOT_MAXPTS];
+    /* Against the curve of the same results, engine and workload with the
+     * fewest CPUs (base, an index into plot.c; -1: none at that thread count):
+     * speedup = x / x_base at the same threads, efficiency = speedup / (cpus / base cpus). */
+    int base;
+    double cpu_speedup[PLOT_MAXPTS], cpu_eff[PLOT_MAXPTS];
+    int fit_ok;     /* fitted and meaningful (stats_usl_meaningful) */
+    char nofit[64]; /* why not, when !fit_ok */
     struct stats_usl usl;
     size_t peak, knee;
     char label[256];

@@ -84,15 +84,15 @@ int plot_gp_data(const struct plot *p)
         struct sbuf b = {0};
         sbuf_printf(&b,
                     "# %s\n# 1 threads, 2 median tps, 3 min, 4 max, 5 mean, 6 ci95_lo, "
-                    "7 ci95_hi, 8 speedup, 9 efficiency, 10 p50 ms, 11 p95 ms, 12 p99 ms, "
-                    "13 ideal linear tps, 14 repeats\n",
+                    "7 ci95_hi, 8 speedup, 9 efficiency (vs 13), 10 p50 ms, 11 p95 ms, "
+                    "12 p99 ms, 13 ideal tps (linear up to the server's CPUs, flat after), "
+                    "14 repeats\n",
                     c->label);
         for (size_t t = 0; t < c->k; t++)
             sbuf_printf(&b, "%g %.3f %.3f %.3f %.3f %.3f %.3f %.4f %.4f %.4f %.4f %.4f %.3f %zu\n",
                         c->n[t], c->x[t], c->tp[t].min, c->tp[t].max, c->tp[t].mean, c->tp[t].ci_lo,
-                        c->tp[t].ci_hi, stats_speedup(c->n, c->x, t),
-                        stats_efficiency(c->n, c->x, t), c->p50[t], c->p95[t], c->p99[t],
-                        c->n[t] * c->x[0] / c->n[0], c->tp[t].n);
+                        c->tp[t].ci_hi, stats_speedup(c->n, c->x, t), c->eff[t], c->p50[t],
+                        c->p95[t], c->p99[t], stats_ideal(c->n, c->x, t, c->cpus), c->tp[t].n);
         char name[64];
         snprintf(name, sizeof name, "curve%02zu.dat", i + 1);
         int rc = plot_gp_write(p->out, name, &b);
@@ -492,7 +492,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
             const struct plot_curve *c = &p->c[i];
             ytp = fmax(ytp, c->tp[t].max);
             ysp = fmax(ysp, stats_speedup(c->n, c->x, t));
-            yef = fmax(yef, 100 * stats_efficiency(c->n, c->x, t));
+            yef = fmax(yef, 100 * c->eff[t]);
             ylat = fmax(ylat, c->x[t]);
             have_lat |= c->p50[t] > 0 && c->p95[t] > 0 && c->p99[t] > 0;
         }

@@ -48,6 +48,23 @@ for g in throughput speedup efficiency cpus latency tput-latency baseline; do
 done
 [ "$(wc -l <"$out/summary.csv")" -eq 17 ] || fail "summary.csv should hold 16 points + header"
 grep -q "Universal Scalability Law" "$out/summary.md" || fail "summary.md has no USL table"
+# Speedup and efficiency over the fewest-CPUs curve, per point and at the peak,
+# p95 beside tps; a superlinear point is marked with its reason (the fixture's
+# 1-CPU curve is 55% idle at one thread).
+grep -q "speedup vs fewest CPUs | CPU efficiency" "$out/summary.md" || fail "no CPU speedup columns"
+grep -q "## At the peak" "$out/summary.md" || fail "no at-the-peak table"
+grep -q "| median tps | p95 ms |" "$out/summary.md" || fail "no p95 beside tps"
+grep -q "superlinear.*idle at 1 thread" "$out/summary.md" || fail "superlinear point not explained"
+
+# One repeat and three thread counts: no interval, and no USL fit but why.
+mkdir "$out/thin"
+printf 'engine,variant,cpus,threads,tps\npgsql,up,1,1,100\npgsql,up,1,2,190\npgsql,up,1,4,300\n' \
+    >"$out/thin/results.csv"
+DBSCALE_DATADIR=$root "$bin" plot "$out/thin" --out "$out/thin/plots" >"$out/thin.out" 2>&1 ||
+    { cat "$out/thin.out"; fail "plot of a one-repeat sweep failed"; }
+grep -q "no fit: 3 points < 4" "$out/thin/plots/summary.md" || fail "a 3-point fit was not refused"
+grep -q '| c1 | 1 | 100.0 | 0.000 | - |' "$out/thin/plots/summary.md" || fail "a CI shown for n=1"
+grep -q "USL" "$out/thin/plots/throughput.gp" && fail "a meaningless fit reached the graph"
 
 # A user re-runs a script by hand.
 rm "$out/throughput.png"
