@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "csv.h"
+#include "input.h"
 #include "options.h"
 #include "results.h"
 #include "stats.h"
@@ -150,11 +151,9 @@ static void norm_int(const char *in, char *out, size_t len)
 static int load_micro(struct compare_sets *ss, const char *file, const char *path, char *err,
                       size_t errlen)
 {
-    FILE *fp = fopen(file, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: %s", file, strerror(errno));
+    FILE *fp = results_input_open(file, err, errlen);
+    if (!fp)
         return -1;
-    }
     char name[64];
     name_from_path(path, name, sizeof name);
     struct compare_set *s = NULL;
@@ -265,11 +264,9 @@ static int is_signed_int(const char *v)
 
 static int load_tsv(struct compare_sets *ss, const char *file, char *err, size_t errlen)
 {
-    FILE *fp = fopen(file, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: %s", file, strerror(errno));
+    FILE *fp = results_input_open(file, err, errlen);
+    if (!fp)
         return -1;
-    }
     /* Two passes: the first decides which columns are raw. */
     char *line = NULL, *f[MAXF + 1], hdr[MAXF][64];
     size_t cap = 0;
@@ -372,11 +369,9 @@ int compare_load(struct compare_sets *ss, const char *arg, char *err, size_t err
     if (n > 4 && !strcmp(arg + n - 4, ".tsv"))
         return load_tsv(ss, arg, err, errlen);
     /* A CSV: the header says which kind. */
-    FILE *fp = fopen(arg, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: %s", arg, strerror(errno));
+    FILE *fp = results_input_open(arg, err, errlen);
+    if (!fp)
         return -1;
-    }
     /* the header is the first line that is not blank or a comment, however
      * long the comments are */
     char *line = NULL;

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "csv.h"
+#include "input.h"
 #include "util.h"
 
 enum col_type { C_STR, C_INT, C_LL, C_NUM };
@@ -167,11 +168,9 @@ int results_read(const char *path, struct result_set *out, char *err, size_t err
     else
         snprintf(file, sizeof file, "%s", path);
     snprintf(out->path, sizeof out->path, "%s", path);
-    FILE *f = fopen(file, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", file, strerror(errno));
+    FILE *f = results_input_open(file, err, errlen); /* regular, sane size (input.h) */
+    if (!f)
         return -1;
-    }
     int map[MAXF]; /* field index -> column, -1 when unknown */
     int nfields = 0, lineno = 0, have[NCOLS] = {0};
     size_t cap = 0;
