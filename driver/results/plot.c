@@ -24,62 +24,50 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "compare_load.h"
+#include "input.h"
 #include "options.h"
 #include "plot_gp.h"
 #include "results.h"
 #include "stats.h"
 #include "verbs.h"
 
-/* ---- meta.json: a few string fields, found by key anywhere in the file ---- */
+/* ---- meta.json: the few fields a label shows ---- */
 
-static void json_field(const char *js, const char *const *keys, char *out, size_t len)
-{
-    out[0] = '\0';
-    for (; *keys && !out[0]; keys++) {
-        char pat[64];
-        snprintf(pat, sizeof pat, "\"%s\"", *keys);
-        const char *p = strstr(js, pat);
-        if (!p)
-            continue;
-        p += strlen(pat);
-        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-            p++;
-        if (*p++ != ':')
-            continue;
-        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-            p++;
-        if (*p != '"')
-            continue;
-        size_t i = 0;
-        for (p++; *p && *p != '"' && i + 1 < len; p++)
-            out[i++] = (*p == '\\' && p[1]) ? *++p : *p;
-        out[i] = '\0';
-    }
-}
-
+/* The one reader of meta.json in plot (to become results/meta.c's
+ * meta_load() at merge). Top-level string fields by their first present
+ * name; anything else, a missing file or bad JSON leaves "" (a label
+ * without a host is still a graph). */
 static void read_meta(struct plot_dir *d)
 {
-    char path[600];
+    char path[600], err[600];
     snprintf(path, sizeof path, "%s/meta.json", d->path);
-    FILE *f = fopen(path, "r");
+    d->host[0] = d->kernel[0] = d->server[0] = '\0';
+    FILE *f = access(path, F_OK) == 0 ? results_input_open(path, err, sizeof err) : NULL;
     if (!f)
         return;
-    struct sbuf b = {0};
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && b.len < (1 << 20))
-        sbuf_add(&b, buf, n);
+    json_error_t je;
+    json_t *js = json_loadf(f, 0, &je);
     fclose(f);
-    if (!b.s)
+    if (!json_is_object(js)) {
+        json_decref(js);
         return;
+    }
     static const char *const host[] = {"hostname", "host", "nodename", NULL};
     static const char *const kernel[] = {"kernel", "kernel_release", "uname", "release", NULL};
     static const char *const server[] = {"server_version", NULL};
-    json_field(b.s, host, d->host, sizeof d->host);
-    json_field(b.s, kernel, d->kernel, sizeof d->kernel);
-    json_field(b.s, server, d->server, sizeof d->server);
-    sbuf_free(&b);
+    const char *const *keys[] = {host, kernel, server};
+    char *out[] = {d->host, d->kernel, d->server};
+    size_t len[] = {sizeof d->host, sizeof d->kernel, sizeof d->server};
+    for (int i = 0; i < 3; i++)
+        for (const char *const *k = keys[i]; *k && !out[i][0]; k++) {
+            const char *v = json_string_value(json_object_get(js, *k));
+            if (v)
+                snprintf(out[i], len[i], "%s", v);
+        }
+    json_decref(js);
 }
 
 /* ---- curves ---- */
