@@ -509,6 +509,8 @@ int plot_main(int argc, char **argv)
         return EXIT_USAGE;
     }
     struct plot p = {0};
+    struct plot_files written = {0};
+    p.written = &written;
     p.dirs = xcalloc((size_t)npos, sizeof *p.dirs);
     rc = 0;
     for (int i = 0; i < npos && rc == 0; i++) {
@@ -564,8 +566,8 @@ int plot_main(int argc, char **argv)
         sbuf_printf(&md, "# dbscale plot summary\n\n%s\n\n", p.subtitle);
         summary(&p, &txt, &md, &csv);
         fputs(txt.s, stdout);
-        if (plot_gp_data(&p) < 0 || plot_gp_write(out, "summary.md", &md) < 0 ||
-            plot_gp_write(out, "summary.csv", &csv) < 0)
+        if (plot_gp_data(&p) < 0 || plot_gp_write(&p, "summary.md", &md) < 0 ||
+            plot_gp_write(&p, "summary.csv", &csv) < 0)
             rc = EXIT_RUNTIME;
         else
             printf("summary: %s/summary.md, %s/summary.csv\n", out, out);
@@ -574,7 +576,14 @@ int plot_main(int argc, char **argv)
         sbuf_free(&csv);
         if (rc == 0 && plot_gp_graphs(&p, formats) < 0)
             rc = EXIT_RUNTIME;
+        /* What an earlier plot into this directory left and this one did
+         * not write goes, failed run or not: no stale cpus.png beside new data. */
+        if (plot_files_prune(out, &written, err, sizeof err) < 0) {
+            warnx_("%s", err);
+            rc = EXIT_RUNTIME;
+        }
     }
+    plot_files_free(&written);
     for (size_t d = 0; d < p.ndirs; d++)
         results_free(&p.dirs[d].rs);
     free(p.dirs);

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "plot_files.h"
 #include "results.h"
 #include "stats.h"
 
@@ -71,6 +72,7 @@ struct plot {
     struct plot_micro mc[PLOT_MAXMICRO];
     size_t nmc;
     char subtitle[512];
+    struct plot_files *written; /* every file written into out, recorded by plot_gp_write */
 };
 
 #endif

@@ -34,13 +34,15 @@ static int cmp_double(const void *a, const void *b)
 
 /* ---- files ---- */
 
-int plot_gp_write(const char *dir, const char *name, const struct sbuf *b)
+int plot_gp_write(const struct plot *p, const char *name, const struct sbuf *b)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s", p->out, name);
     int rc = write_file_atomic(path, b->s ? b->s : "", b->len);
     if (rc < 0)
         warnx_("cannot write %s: %s", path, strerror(-rc));
+    else if (p->written)
+        plot_files_add(p->written, name);
     return rc;
 }
 
@@ -95,7 +97,7 @@ int plot_gp_data(const struct plot *p)
                         c->p95[t], c->p99[t], stats_ideal(c->n, c->x, t, c->cpus), c->tp[t].n);
         char name[64];
         snprintf(name, sizeof name, "curve%02zu.dat", i + 1);
-        int rc = plot_gp_write(p->out, name, &b);
+        int rc = plot_gp_write(p, name, &b);
         sbuf_free(&b);
         if (rc < 0)
             return -1;
@@ -109,7 +111,7 @@ int plot_gp_data(const struct plot *p)
             sbuf_printf(&b, "%.4f %.3f\n", n, stats_usl_eval(&c->usl, n));
         }
         snprintf(name, sizeof name, "curve%02zu-usl.dat", i + 1);
-        rc = plot_gp_write(p->out, name, &b);
+        rc = plot_gp_write(p, name, &b);
         sbuf_free(&b);
         if (rc < 0)
             return -1;
@@ -163,7 +165,7 @@ static int write_wrapper(const struct plot *p, const char *graph, const char *ti
     sbuf_printf(&b, "load \"graphs/common.gp\"\nload \"graphs/%s.gp\"\n", graph);
     char name[64];
     snprintf(name, sizeof name, "%s.gp", graph);
-    int rc = plot_gp_write(p->out, name, &b);
+    int rc = plot_gp_write(p, name, &b);
     sbuf_free(&b);
     return rc;
 }
@@ -332,7 +334,7 @@ static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
         }
         char name[64];
         snprintf(name, sizeof name, "cpus%02zu.dat", q + 1);
-        if (plot_gp_write(p->out, name, &d) < 0)
+        if (plot_gp_write(p, name, &d) < 0)
             rc = -1;
         sbuf_free(&d);
         size_t colour = 0;
@@ -378,7 +380,7 @@ static int write_micro_data(const struct plot *p, struct sbuf *vars, double *yma
         }
         char name[64];
         snprintf(name, sizeof name, "micro%02zu.dat", j + 1);
-        int rc = plot_gp_write(p->out, name, &d);
+        int rc = plot_gp_write(p, name, &d);
         sbuf_free(&d);
         if (rc < 0)
             return -1;
@@ -454,7 +456,7 @@ int plot_gp_run(const char *dir, const char *script, const char *format, char *e
     return rc;
 }
 
-static int copy_script(const char *out, const char *name)
+static int copy_script(const struct plot *p, const char *name)
 {
     char src[1024];
     snprintf(src, sizeof src, "%s/graphs/%s", datadir(), name);
@@ -468,7 +470,7 @@ static int copy_script(const char *out, const char *name)
     }
     char dst[64];
     snprintf(dst, sizeof dst, "graphs/%s", name);
-    int rc = plot_gp_write(out, dst, &b);
+    int rc = plot_gp_write(p, dst, &b);
     sbuf_free(&b);
     return rc;
 }
@@ -563,11 +565,11 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
 #undef NEW
     free(th);
 
-    int rc = copy_script(p->out, "common.gp");
+    int rc = copy_script(p, "common.gp");
     for (size_t i = 0; i < ng && rc == 0; i++) {
         char name[64];
         snprintf(name, sizeof name, "%s.gp", g[i].name);
-        rc = copy_script(p->out, name);
+        rc = copy_script(p, name);
         if (rc == 0)
             rc = write_wrapper(p, g[i].name, g[i].title, &g[i].vars);
     }
@@ -591,6 +593,11 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
                 warnx_("gnuplot made no %s", img);
                 rc = -1;
                 break;
+            }
+            if (p->written) {
+                char rel[96];
+                snprintf(rel, sizeof rel, "%s.%s", g[i].name, f);
+                plot_files_add(p->written, rel);
             }
             printf("graph: %s\n", img);
         }

@@ -10,8 +10,9 @@
 #include "plot.h"
 #include "util.h"
 
-/* Write b to DIR/NAME atomically; 0, or -errno after a warning naming it. */
-int plot_gp_write(const char *dir, const char *name, const struct sbuf *b);
+/* Write b to p->out/NAME atomically and record NAME in p->written; 0, or
+ * -errno after a warning naming it. */
+int plot_gp_write(const struct plot *p, const char *name, const struct sbuf *b);
 /* The curves' data files into p->out: curveNN.dat, and curveNN-usl.dat for
  * each curve with a USL fit. 0 or -1. */
 int plot_gp_data(const struct plot *p);

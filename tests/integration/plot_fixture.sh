@@ -97,5 +97,17 @@ grep -q "undefined function" "$out/broken.err" || fail "broken script: gnuplot's
 cat "$out/cmp.out"
 [ -s "$out/cmp/compare.md" ] && [ -s "$out/cmp/compare.csv" ] || fail "compare files missing"
 grep -q '+56\*' "$out/cmp.out" || fail "compare: expected a significant +56 at 8 threads"
+# Plotting again into a used directory leaves nothing of the old plot: the
+# thin sweep has one CPU count, no latency and no kernel baseline. A file
+# that is not plot's own stays.
+echo mine >"$out/notes.txt"
+DBSCALE_DATADIR=$root "$bin" plot "$out/thin" --out "$out" >"$out/again.out" 2>&1 ||
+    { cat "$out/again.out"; fail "plotting into a used directory failed"; }
+for f in cpus.png cpus.svg cpus.gp baseline.png latency.png tput-latency.svg curve02.dat \
+    curve01-usl.dat cpus01.dat micro01.dat throughput.svg graphs/cpus.gp graphs/baseline.gp; do
+    [ -e "$out/$f" ] && fail "a stale $f of the previous plot was left"
+done
+[ -s "$out/throughput.png" ] && [ -s "$out/curve01.dat" ] || fail "the new plot is missing"
+[ "$(cat "$out/notes.txt")" = mine ] || fail "a file plot did not write was removed"
 echo "plot_fixture: ok"
 exit 0
