@@ -119,6 +119,13 @@ int plot_gp_data(const struct plot *p)
     return 0;
 }
 
+/* The top of a y range: gnuplot refuses [0:0] ("empty y range"), so a
+ * graph of all-zero throughput (a server that did nothing) gets [0:1]. */
+static void gp_ymax(struct sbuf *b, double v)
+{
+    sbuf_printf(b, "ymax = %g\n", isfinite(v) && v > 0 ? v : 1);
+}
+
 /* x axis over a set of counts: tics at the counts, log2 when they span >= 8x. */
 static void gp_xaxis(struct sbuf *b, const double *v, size_t n)
 {
@@ -513,17 +520,17 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
     NEW("throughput", "Throughput vs client threads%s%s", sep, wl);
     gp_curves(&g[ng].vars, p, 1);
     gp_xaxis(&g[ng].vars, th, nth);
-    sbuf_printf(&g[ng++].vars, "ymax = %g\n", ytp * 1.1);
+    gp_ymax(&g[ng++].vars, ytp * 1.1);
 
     NEW("speedup", "Speedup vs client threads%s%s", sep, wl);
     gp_curves(&g[ng].vars, p, 0);
     gp_xaxis(&g[ng].vars, th, nth);
-    sbuf_printf(&g[ng++].vars, "ymax = %g\n", fmax(1.2, ysp * 1.15));
+    gp_ymax(&g[ng++].vars, fmax(1.2, ysp * 1.15));
 
     NEW("efficiency", "Parallel efficiency vs client threads%s%s", sep, wl);
     gp_curves(&g[ng].vars, p, 0);
     gp_xaxis(&g[ng].vars, th, nth);
-    sbuf_printf(&g[ng++].vars, "ymax = %g\n", yef * 1.1);
+    gp_ymax(&g[ng++].vars, yef * 1.1);
 
     double ycpu;
     NEW("cpus", "Throughput vs server CPUs, per client thread count%s%s", sep, wl);
@@ -531,7 +538,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
     if (ns < 0)
         return -1;
     if (ns > 0)
-        sbuf_printf(&g[ng++].vars, "ymax = %g\n", ycpu * 1.1);
+        gp_ymax(&g[ng++].vars, ycpu * 1.1);
     else {
         printf("(no throughput-vs-CPUs graph: the results hold a single CPU count)\n");
         sbuf_free(&g[ng].vars);
@@ -545,7 +552,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
 
         NEW("tput-latency", "Throughput vs p95 latency (labels: client threads)%s%s", sep, wl);
         gp_curves(&g[ng].vars, p, 0);
-        sbuf_printf(&g[ng++].vars, "ymax = %g\n", ylat * 1.15);
+        gp_ymax(&g[ng++].vars, ylat * 1.15);
     } else {
         printf("(no latency graphs: the results hold no latency percentiles)\n");
     }
@@ -560,7 +567,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
             for (size_t t = 0; t < p->mc[j].k; t++)
                 th[nth++] = p->mc[j].n[t];
         gp_xaxis(&g[ng].vars, th, nth);
-        sbuf_printf(&g[ng++].vars, "ymax = %g\n", fmax(1.2, ymc * 1.15));
+        gp_ymax(&g[ng++].vars, fmax(1.2, ymc * 1.15));
     }
 #undef NEW
     free(th);
