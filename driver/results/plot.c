@@ -12,8 +12,9 @@
  * pictures are written from that one struct, so the numbers in the table are
  * the ones on the pictures.
  *
- * Never draw or format for gnuplot here (that is plot_gp.c), and never
- * silently make a broken picture: an error from gnuplot fails the verb.
+ * Never draw or format for gnuplot here (that is plot_gp.c), never print
+ * (the verb, verbs/plot_verb.c, prints what p->log holds), and never
+ * silently make a broken picture: an error from gnuplot fails the run.
  */
 #include "plot.h"
 
@@ -28,11 +29,9 @@
 
 #include "compare_load.h"
 #include "input.h"
-#include "options.h"
 #include "plot_gp.h"
 #include "results.h"
 #include "stats.h"
-#include "verbs.h"
 
 /* ---- meta.json: the few fields a label shows ---- */
 
@@ -277,7 +276,7 @@ static void load_micro(struct plot *p)
             struct compare_sets ss = {0};
             char err[512];
             if (compare_load(&ss, path, err, sizeof err) < 0) {
-                warnx_("kernel baseline left out: %s", err);
+                sbuf_printf(&p->log->warn, "kernel baseline left out: %s\n", err);
                 compare_sets_free(&ss);
                 continue;
             }
@@ -510,59 +509,16 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
     sbuf_free(&notes);
 }
 
-/* ---- the verb ---- */
+/* ---- the run ---- */
 
-static const struct optdef plot_opts[] = {
-    {"out", OPT_STR, NULL, "directory for graphs, data and scripts (default: FIRST_DIR/plots)"},
-    {"format", OPT_STR, "png", "image formats, comma separated: png, svg"},
-};
-
-static int check_formats(const char *formats)
+int plot_load(struct plot *p, char **paths, size_t n)
 {
-    char buf[64], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", formats);
-    int n = 0;
-    for (char *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save), n++)
-        if (strcmp(f, "png") && strcmp(f, "svg"))
-            return -1;
-    return n > 0 ? 0 : -1;
-}
-
-int plot_main(int argc, char **argv)
-{
-    struct opts o;
-    opts_init(&o, plot_opts, sizeof plot_opts / sizeof plot_opts[0]);
-    char *pos[32], err[1024];
-    int npos, rc = opts_parse_argv(&o, argc, argv, 1, pos, 32, &npos, err, sizeof err);
-    if (rc == 1 || (rc == 0 && npos == 0)) {
-        fputs("usage: dbscale plot RESULTS_DIR... [--out DIR] [--format png,svg]\n",
-              rc == 1 ? stdout : stderr);
-        opts_help(&o, rc == 1 ? stdout : stderr);
-        opts_free(&o);
-        return rc == 1 ? 0 : EXIT_USAGE;
-    }
-    if (rc < 0) {
-        opts_free(&o);
-        die(EXIT_USAGE, "%s", err);
-    }
-    const char *formats = opts_str(&o, "format");
-    if (!formats)
-        formats = "png";
-    if (check_formats(formats) < 0) {
-        warnx_("--format: '%s' is not a list of png, svg", formats);
-        opts_free(&o);
-        return EXIT_USAGE;
-    }
-    struct plot p = {0};
-    struct plot_files written = {0};
-    p.written = &written;
-    p.dirs = xcalloc((size_t)npos, sizeof *p.dirs);
-    rc = 0;
-    for (int i = 0; i < npos && rc == 0; i++) {
-        struct plot_dir *d = &p.dirs[p.ndirs++];
-        snprintf(d->path, sizeof d->path, "%s", pos[i]);
+    p->dirs = xcalloc(n + 1, sizeof *p->dirs);
+    for (size_t i = 0; i < n; i++) {
+        struct plot_dir *d = &p->dirs[p->ndirs++];
+        snprintf(d->path, sizeof d->path, "%s", paths[i]);
         struct stat st;
-        if (stat(pos[i], &st) == 0 && !S_ISDIR(st.st_mode)) { /* DIR/results.csv given */
+        if (stat(paths[i], &st) == 0 && !S_ISDIR(st.st_mode)) { /* DIR/results.csv given */
             char *s = strrchr(d->path, '/');
             if (s)
                 *s = '\0';
@@ -576,59 +532,59 @@ int plot_main(int argc, char **argv)
             tmp[--l] = '\0';
         const char *base = strrchr(tmp, '/');
         snprintf(d->name, sizeof d->name, "%.63s", base ? base + 1 : tmp);
-        if (results_read(pos[i], &d->rs, err, sizeof err) < 0) {
-            warnx_("%s", err);
-            rc = EXIT_USAGE;
-        } else if (d->rs.n == 0) {
-            warnx_("%s: no result rows", pos[i]);
-            rc = EXIT_USAGE;
+        if (results_read(paths[i], &d->rs, p->log->err, sizeof p->log->err) < 0)
+            return -1;
+        if (d->rs.n == 0) {
+            plot_fail(p, "%s: no result rows", paths[i]);
+            return -1;
         }
         read_meta(d);
     }
-    char outbuf[600];
-    const char *out = opts_str(&o, "out");
-    if (!out) {
-        snprintf(outbuf, sizeof outbuf, "%s/plots", p.dirs[0].path);
-        out = outbuf;
-    }
-    p.out = out;
+    return 0;
+}
+
+int plot_make(struct plot *p, const char *formats)
+{
     char gdir[700];
-    snprintf(gdir, sizeof gdir, "%s/graphs", out);
-    if (rc == 0 && mkdir_p(gdir, 0755) < 0) {
-        warnx_("cannot create %s: %s", gdir, strerror(errno));
-        rc = EXIT_RUNTIME;
+    snprintf(gdir, sizeof gdir, "%s/graphs", p->out);
+    if (mkdir_p(gdir, 0755) < 0) {
+        plot_fail(p, "cannot create %s: %s", gdir, strerror(errno));
+        return -1;
     }
-    if (rc == 0) {
-        build_curves(&p);
-        cpu_scaling(&p);
-        label_curves(&p);
-        load_micro(&p);
-        struct sbuf txt = {0}, md = {0}, csv = {0};
-        sbuf_printf(&md, "# dbscale plot summary\n\n%s\n\n", p.subtitle);
-        summary(&p, &txt, &md, &csv);
-        fputs(txt.s, stdout);
-        if (plot_gp_data(&p) < 0 || plot_gp_write(&p, "summary.md", &md) < 0 ||
-            plot_gp_write(&p, "summary.csv", &csv) < 0)
-            rc = EXIT_RUNTIME;
-        else
-            printf("summary: %s/summary.md, %s/summary.csv\n", out, out);
-        sbuf_free(&txt);
-        sbuf_free(&md);
-        sbuf_free(&csv);
-        if (rc == 0 && plot_gp_graphs(&p, formats) < 0)
-            rc = EXIT_RUNTIME;
-        /* What an earlier plot into this directory left and this one did
-         * not write goes, failed run or not: no stale cpus.png beside new data. */
-        if (plot_files_prune(out, &written, err, sizeof err) < 0) {
-            warnx_("%s", err);
-            rc = EXIT_RUNTIME;
-        }
+    build_curves(p);
+    cpu_scaling(p);
+    label_curves(p);
+    load_micro(p);
+    struct sbuf md = {0}, csv = {0};
+    sbuf_printf(&md, "# dbscale plot summary\n\n%s\n\n", p->subtitle);
+    summary(p, &p->log->out, &md, &csv);
+    int rc = 0;
+    if (plot_gp_data(p) < 0 || plot_gp_write(p, "summary.md", &md) < 0 ||
+        plot_gp_write(p, "summary.csv", &csv) < 0)
+        rc = -1;
+    else
+        sbuf_printf(&p->log->out, "summary: %s/summary.md, %s/summary.csv\n", p->out, p->out);
+    sbuf_free(&md);
+    sbuf_free(&csv);
+    if (rc == 0 && plot_gp_graphs(p, formats) < 0)
+        rc = -1;
+    /* What an earlier plot into this directory left and this one did not
+     * write goes, failed run or not: no stale cpus.png beside new data. */
+    char err[1200];
+    if (plot_files_prune(p->out, p->written, err, sizeof err) < 0) {
+        if (rc == 0)
+            plot_fail(p, "%s", err);
+        rc = -1;
     }
-    plot_files_free(&written);
-    for (size_t d = 0; d < p.ndirs; d++)
-        results_free(&p.dirs[d].rs);
-    free(p.dirs);
-    free(p.c);
-    opts_free(&o);
     return rc;
+}
+
+void plot_free(struct plot *p)
+{
+    for (size_t d = 0; d < p->ndirs; d++)
+        results_free(&p->dirs[d].rs);
+    free(p->dirs);
+    free(p->c);
+    p->dirs = NULL, p->c = NULL;
+    p->ndirs = p->nc = 0;
 }

@@ -2,7 +2,7 @@
  * plot.h - scaling graphs from results directories, drawn by gnuplot.
  *
  * `dbscale plot RESULTS_DIR... [--out DIR] [--format png,svg]` (plot_main in
- * verbs.h) writes into DIR a data file per curve, a small generated script
+ * verbs/plot_verb.c) writes into DIR a data file per curve, a small generated script
  * per graph that loads the matching graphs/NAME.gp (copied beside it, so a
  * user can edit and re-run `gnuplot NAME.gp` by hand), the images, and the
  * statistics table as summary.md and summary.csv.
@@ -16,6 +16,7 @@
 
 #include "plot_files.h"
 #include "results.h"
+#include "util.h"
 #include "stats.h"
 
 #define PLOT_MAXPTS   64
@@ -62,6 +63,14 @@ struct plot_micro {
     double n[PLOT_MAXPTS], x[PLOT_MAXPTS];
 };
 
+/* What a run tells its verb, which alone prints: lines for stdout (the
+ * summary table, "graph: PATH", graphs left out), warnings that did not fail
+ * the run, and on failure why. */
+struct plot_log {
+    struct sbuf out, warn;
+    char err[20480];
+};
+
 /* Everything a plot run draws, filled by plot.c, drawn by plot_gp.c. */
 struct plot {
     const char *out; /* the out directory */
@@ -73,6 +82,20 @@ struct plot {
     size_t nmc;
     char subtitle[512];
     struct plot_files *written; /* every file written into out, recorded by plot_gp_write */
+    struct plot_log *log;       /* set by the caller */
 };
+
+/* Read the results directories (or DIR/results.csv paths) and their
+ * meta.json into p->dirs. 0, or -1 with the reason in p->log->err: the
+ * input is at fault. */
+int plot_load(struct plot *p, char **paths, size_t n);
+/* Curves, summary table (into p->log->out), summary.md/.csv, data files,
+ * scripts and images into p->out (made if missing), in each of formats
+ * ("png,svg"); then what an earlier plot left there is removed. 0, or -1
+ * with the reason in p->log->err (the machine or gnuplot failed). */
+int plot_make(struct plot *p, const char *formats);
+void plot_free(struct plot *p);
+/* Set p->log->err (the first failure wins). */
+void plot_fail(const struct plot *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -16,12 +16,11 @@
 #include "plot_gp.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "stats.h"
@@ -34,13 +33,23 @@ static int cmp_double(const void *a, const void *b)
 
 /* ---- files ---- */
 
+void plot_fail(const struct plot *p, const char *fmt, ...)
+{
+    if (p->log->err[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->log->err, sizeof p->log->err, fmt, ap);
+    va_end(ap);
+}
+
 int plot_gp_write(const struct plot *p, const char *name, const struct sbuf *b)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", p->out, name);
     int rc = write_file_atomic(path, b->s ? b->s : "", b->len);
     if (rc < 0)
-        warnx_("cannot write %s: %s", path, strerror(-rc));
+        plot_fail(p, "cannot write %s: %s", path, strerror(-rc));
     else if (p->written)
         plot_files_add(p->written, name);
     return rc;
@@ -402,67 +411,6 @@ static int write_micro_data(const struct plot *p, struct sbuf *vars, double *yma
     return 0;
 }
 
-/* ---- gnuplot ---- */
-
-int plot_gp_run(const char *dir, const char *script, const char *format, char *err, size_t errlen)
-{
-    int fd[2];
-    if (pipe(fd) < 0) {
-        snprintf(err, errlen, "pipe: %s", strerror(errno));
-        return -1;
-    }
-    char fmt[64];
-    snprintf(fmt, sizeof fmt, "fmt=\"%s\"", format);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(err, errlen, "fork: %s", strerror(errno));
-        close(fd[0]), close(fd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        if (chdir(dir) < 0)
-            _exit(126);
-        execlp("gnuplot", "gnuplot", "-e", fmt, script, (char *)NULL);
-        _exit(127);
-    }
-    close(fd[1]);
-    struct sbuf msg = {0};
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(fd[0], buf, sizeof buf)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            break;
-        if (msg.len < 16384)
-            sbuf_add(&msg, buf, (size_t)n);
-    }
-    close(fd[0]);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    int rc = 0;
-    if (code == 127)
-        snprintf(err, errlen, "gnuplot not found (install it: apt-get install gnuplot-nox)");
-    else if (code == 126)
-        snprintf(err, errlen, "cannot enter %s", dir);
-    else if (code != 0 || (msg.s && strcasestr(msg.s, "error")))
-        snprintf(err, errlen, "gnuplot failed on %s/%s (exit %d):\n%s", dir, script, code,
-                 msg.s ? msg.s : "");
-    else if (msg.s)
-        warnx_("gnuplot on %s/%s said:\n%s", dir, script, msg.s);
-    if (code != 0 || (msg.s && strcasestr(msg.s, "error")))
-        rc = -1;
-    sbuf_free(&msg);
-    return rc;
-}
-
 static int copy_script(const struct plot *p, const char *name)
 {
     char src[1024];
@@ -470,8 +418,8 @@ static int copy_script(const struct plot *p, const char *name)
     struct sbuf b = {0};
     int r = sbuf_read_file(&b, src);
     if (r < 0) {
-        warnx_("cannot read %s: %s (set DBSCALE_DATADIR to the directory holding graphs/)", src,
-               strerror(-r));
+        plot_fail(p, "cannot read %s: %s (set DBSCALE_DATADIR to the directory holding graphs/)",
+                  src, strerror(-r));
         sbuf_free(&b);
         return -1;
     }
@@ -540,7 +488,8 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
     if (ns > 0)
         gp_ymax(&g[ng++].vars, ycpu * 1.1);
     else {
-        printf("(no throughput-vs-CPUs graph: the results hold a single CPU count)\n");
+        sbuf_printf(&p->log->out,
+                    "(no throughput-vs-CPUs graph: the results hold a single CPU count)\n");
         sbuf_free(&g[ng].vars);
         free((char *)g[ng].title);
     }
@@ -554,7 +503,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
         gp_curves(&g[ng].vars, p, 0);
         gp_ymax(&g[ng++].vars, ylat * 1.15);
     } else {
-        printf("(no latency graphs: the results hold no latency percentiles)\n");
+        sbuf_printf(&p->log->out, "(no latency graphs: the results hold no latency percentiles)\n");
     }
 
     if (p->nmc > 0) {
@@ -588,8 +537,8 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
         for (char *f = strtok_r(fmts, ",", &save); f && rc == 0; f = strtok_r(NULL, ",", &save)) {
             char script[64];
             snprintf(script, sizeof script, "%s.gp", g[i].name);
-            if (plot_gp_run(p->out, script, f, err, sizeof err) < 0) {
-                warnx_("%s", err);
+            if (plot_gp_run(p->out, script, f, &p->log->warn, err, sizeof err) < 0) {
+                plot_fail(p, "%s", err);
                 rc = -1;
                 break;
             }
@@ -597,7 +546,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
             struct stat st;
             snprintf(img, sizeof img, "%s/%s.%s", p->out, g[i].name, f);
             if (stat(img, &st) < 0 || st.st_size == 0) {
-                warnx_("gnuplot made no %s", img);
+                plot_fail(p, "gnuplot made no %s", img);
                 rc = -1;
                 break;
             }
@@ -606,7 +555,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
                 snprintf(rel, sizeof rel, "%s.%s", g[i].name, f);
                 plot_files_add(p->written, rel);
             }
-            printf("graph: %s\n", img);
+            sbuf_printf(&p->log->out, "graph: %s\n", img);
         }
     }
     for (size_t i = 0; i < ng; i++) {
