@@ -27,7 +27,6 @@
 
 #include <jansson.h>
 
-#include "compare_load.h"
 #include "input.h"
 #include "plot_gp.h"
 #include "results.h"
@@ -263,73 +262,6 @@ static void label_curves(struct plot *p)
     }
 }
 
-/* Kernel baseline: one curve per (test, mode) from micro.csv, threads mode
- * first, at the largest CPU count it was run with (at one CPU nothing scales). */
-static void load_micro(struct plot *p)
-{
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t d = 0; d < p->ndirs; d++) {
-            char path[600];
-            snprintf(path, sizeof path, "%s/micro.csv", p->dirs[d].path);
-            if (access(path, R_OK) != 0)
-                continue;
-            struct compare_sets ss = {0};
-            char err[512];
-            if (compare_load(&ss, path, err, sizeof err) < 0) {
-                sbuf_printf(&p->log->warn, "kernel baseline left out: %s\n", err);
-                compare_sets_free(&ss);
-                continue;
-            }
-            const struct compare_set *s = &ss.s[0];
-            int maxcpus = 0;
-            for (size_t i = 0; i < s->n; i++)
-                maxcpus = atoi(s->pts[i].f[3]) > maxcpus ? atoi(s->pts[i].f[3]) : maxcpus;
-            for (size_t i = 0; i < s->n; i++) {
-                const struct compare_point *pt = &s->pts[i];
-                int threads = !strcmp(pt->f[1], "t");
-                if (threads != (pass == 0) || pt->n == 0 || atoi(pt->f[3]) != maxcpus)
-                    continue;
-                char label[160];
-                if (maxcpus > 0)
-                    snprintf(label, sizeof label, "kernel: %.40s (%s), %d CPU%s", pt->f[0],
-                             threads ? "threads" : "processes", maxcpus, maxcpus > 1 ? "s" : "");
-                else
-                    snprintf(label, sizeof label, "kernel: %.40s (%s)", pt->f[0],
-                             threads ? "threads" : "processes");
-                struct plot_micro *m = NULL;
-                for (size_t j = 0; j < p->nmc && !m; j++)
-                    if (!strcmp(p->mc[j].label, label))
-                        m = &p->mc[j];
-                if (!m && p->nmc == PLOT_MAXMICRO) {
-                    continue;
-                } else if (!m) {
-                    m = &p->mc[p->nmc++];
-                    memset(m, 0, sizeof *m);
-                    snprintf(m->label, sizeof m->label, "%s", label);
-                }
-                int seen = 0; /* the same point again (another variant label): first wins */
-                for (size_t t = 0; t < m->k; t++)
-                    seen |= m->n[t] == atof(pt->f[2]);
-                if (seen)
-                    continue;
-                if (m->k < PLOT_MAXPTS) {
-                    m->n[m->k] = atof(pt->f[2]);
-                    m->x[m->k++] = stats_median(pt->v, pt->n);
-                }
-            }
-            compare_sets_free(&ss);
-        }
-    for (size_t j = 0; j < p->nmc; j++) { /* sort by tasks (insertion sort, k is small) */
-        struct plot_micro *m = &p->mc[j];
-        for (size_t a = 1; a < m->k; a++)
-            for (size_t b = a; b > 0 && m->n[b - 1] > m->n[b]; b--) {
-                double t = m->n[b], u = m->x[b];
-                m->n[b] = m->n[b - 1], m->x[b] = m->x[b - 1];
-                m->n[b - 1] = t, m->x[b - 1] = u;
-            }
-    }
-}
-
 /* ---- summary ---- */
 
 static void fmt_n(char *b, size_t len, double v)
@@ -554,7 +486,7 @@ int plot_make(struct plot *p, const char *formats)
     build_curves(p);
     cpu_scaling(p);
     label_curves(p);
-    load_micro(p);
+    plot_baseline_load(p);
     struct sbuf md = {0}, csv = {0};
     sbuf_printf(&md, "# dbscale plot summary\n\n%s\n\n", p->subtitle);
     summary(p, &p->log->out, &md, &csv);
@@ -585,6 +517,7 @@ void plot_free(struct plot *p)
         results_free(&p->dirs[d].rs);
     free(p->dirs);
     free(p->c);
-    p->dirs = NULL, p->c = NULL;
-    p->ndirs = p->nc = 0;
+    free(p->mc);
+    p->dirs = NULL, p->c = NULL, p->mc = NULL;
+    p->ndirs = p->nc = p->nmc = 0;
 }

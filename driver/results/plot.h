@@ -19,8 +19,7 @@
 #include "util.h"
 #include "stats.h"
 
-#define PLOT_MAXPTS   64
-#define PLOT_MAXMICRO 8
+#define PLOT_MAXPTS 64
 
 /* One results directory given on the command line. */
 struct plot_dir {
@@ -56,9 +55,11 @@ struct plot_curve {
     char label[256];
 };
 
-/* A kernel baseline curve from micro.csv: tasks and median ops/s. */
+/* A kernel baseline curve: one (test, mode) of micro.csv, or an fs.csv
+ * operation (create, remove), at one CPU count: tasks and median ops/s. */
 struct plot_micro {
     char label[160];
+    int cpus; /* the CPUs its tasks were bound to; 0 unknown */
     size_t k;
     double n[PLOT_MAXPTS], x[PLOT_MAXPTS];
 };
@@ -78,7 +79,7 @@ struct plot {
     size_t ndirs;
     struct plot_curve *c;
     size_t nc;
-    struct plot_micro mc[PLOT_MAXMICRO];
+    struct plot_micro *mc; /* every kernel series, by CPU count (plot_baseline.c) */
     size_t nmc;
     char subtitle[512];
     struct plot_files *written; /* every file written into out, recorded by plot_gp_write */
@@ -95,6 +96,10 @@ int plot_load(struct plot *p, char **paths, size_t n);
  * with the reason in p->log->err (the machine or gnuplot failed). */
 int plot_make(struct plot *p, const char *formats);
 void plot_free(struct plot *p);
+/* The kernel baseline of every directory into p->mc: each (test, mode) of
+ * micro.csv and each fs.csv operation, at each CPU count, none dropped. A
+ * file that cannot be read is left out with a warning in p->log->warn. */
+void plot_baseline_load(struct plot *p);
 /* Set p->log->err (the first failure wins). */
 void plot_fail(const struct plot *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
