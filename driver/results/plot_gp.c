@@ -60,7 +60,7 @@ int plot_gp_write(const struct plot *p, const char *name, const struct sbuf *b)
  * quotes but nothing inside single quotes, where the one escape is '' for a
  * quote. A control character (a newline would end the string and start a
  * command) becomes a space. */
-static void gp_str(struct sbuf *b, const char *s)
+void plot_gp_str(struct sbuf *b, const char *s)
 {
     sbuf_add(b, "'", 1);
     for (; *s; s++) {
@@ -81,10 +81,10 @@ static void gp_array(struct sbuf *b, const char *name, char **v, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (i)
             sbuf_add(b, ", ", 2);
-        gp_str(b, v[i]);
+        plot_gp_str(b, v[i]);
     }
     if (!n)
-        gp_str(b, "");
+        plot_gp_str(b, "");
     sbuf_add(b, "]\n", 2);
 }
 
@@ -173,9 +173,9 @@ static int write_wrapper(const struct plot *p, const char *graph, const char *ti
                 "name = \"%s\"\n",
                 graph, graph, graph, graph, graph);
     sbuf_add(&b, "title_main = ", 13);
-    gp_str(&b, title);
+    plot_gp_str(&b, title);
     sbuf_add(&b, "\nsubtitle = ", 12);
-    gp_str(&b, p->subtitle);
+    plot_gp_str(&b, p->subtitle);
     sbuf_add(&b, "\n", 1);
     sbuf_add(&b, vars->s, vars->len);
     sbuf_printf(&b, "load \"graphs/common.gp\"\nload \"graphs/%s.gp\"\n", graph);
@@ -367,7 +367,7 @@ static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
                  p->dirs[c->dir].server[0] ? ")" : "", s->threads, s->threads == 1 ? "" : "s",
                  best ? " (with ideal)" : "");
         sbuf_add(&labels, sep, strlen(sep));
-        gp_str(&labels, label);
+        plot_gp_str(&labels, label);
     }
     if (rc > 0) {
         sbuf_printf(vars,
@@ -379,79 +379,6 @@ static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
     sbuf_free(&files), sbuf_free(&labels), sbuf_free(&lts), sbuf_free(&dts), sbuf_free(&ideal);
     free(se);
     return rc;
-}
-
-/* One panel per CPU count (database curves and kernel series alike), so
- * each curve is drawn beside the kernel figures measured at its own count:
- * pcpus[], and per panel P the curve indices cidx[cstart[P] .. cstart[P+1]-1]
- * and the kernel series midx[mstart[P] .. mstart[P+1]-1]. */
-static void gp_panels(const struct plot *p, struct sbuf *vars)
-{
-    int *pc = xcalloc(p->nc + p->nmc + 1, sizeof *pc);
-    size_t np = 0;
-    for (size_t i = 0; i < p->nc + p->nmc; i++) {
-        int c = i < p->nc ? p->c[i].cpus : p->mc[i - p->nc].cpus, seen = 0;
-        for (size_t j = 0; j < np; j++)
-            seen |= pc[j] == c;
-        if (!seen) {
-            size_t j = np++;
-            for (; j > 0 && pc[j - 1] > c; j--) /* kept sorted */
-                pc[j] = pc[j - 1];
-            pc[j] = c;
-        }
-    }
-    struct sbuf pcs = {0}, ci = {0}, cs = {0}, mi = {0}, ms = {0};
-    size_t nci = 0, nmi = 0;
-    for (size_t q = 0; q < np; q++) {
-        sbuf_printf(&pcs, "%s%d", q ? ", " : "", pc[q]);
-        sbuf_printf(&cs, "%s%zu", q ? ", " : "", nci + 1);
-        sbuf_printf(&ms, "%s%zu", q ? ", " : "", nmi + 1);
-        for (size_t i = 0; i < p->nc; i++)
-            if (p->c[i].cpus == pc[q])
-                sbuf_printf(&ci, "%s%zu", nci++ ? ", " : "", i + 1);
-        for (size_t j = 0; j < p->nmc; j++)
-            if (p->mc[j].cpus == pc[q])
-                sbuf_printf(&mi, "%s%zu", nmi++ ? ", " : "", j + 1);
-    }
-    sbuf_printf(vars,
-                "npanel = %zu\narray pcpus[%zu] = [%s]\n"
-                "array cidx[%zu] = [%s]\narray cstart[%zu] = [%s, %zu]\n"
-                "array midx[%zu] = [%s]\narray mstart[%zu] = [%s, %zu]\n",
-                np, np, pcs.s, nci ? nci : 1, nci ? ci.s : "0", np + 1, cs.s,
-                nci + 1, nmi ? nmi : 1, nmi ? mi.s : "0", np + 1, ms.s, nmi + 1);
-    sbuf_free(&pcs), sbuf_free(&ci), sbuf_free(&cs), sbuf_free(&mi), sbuf_free(&ms);
-    free(pc);
-}
-
-static int write_micro_data(const struct plot *p, struct sbuf *vars, double *ymax)
-{
-    struct sbuf files = {0}, labels = {0};
-    for (size_t j = 0; j < p->nmc; j++) {
-        const struct plot_micro *m = &p->mc[j];
-        struct sbuf d = {0};
-        sbuf_printf(&d, "# %s\n# 1 tasks, 2 normalised (x first point), 3 ops/s (median)\n",
-                    m->label);
-        for (size_t t = 0; t < m->k; t++) {
-            double s = stats_speedup(m->n, m->x, t);
-            *ymax = fmax(*ymax, s);
-            sbuf_printf(&d, "%g %.4f %.1f\n", m->n[t], s, m->x[t]);
-        }
-        char name[64];
-        snprintf(name, sizeof name, "micro%02zu.dat", j + 1);
-        int rc = plot_gp_write(p, name, &d);
-        sbuf_free(&d);
-        if (rc < 0)
-            return -1;
-        sbuf_printf(&files, "%s\"%s\"", j ? ", " : "", name);
-        sbuf_add(&labels, j ? ", " : "", j ? 2 : 0);
-        gp_str(&labels, m->label);
-    }
-    sbuf_printf(vars, "m = %zu\narray mfile[%zu] = [%s]\narray mlabel[%zu] = [%s]\n", p->nmc,
-                p->nmc, files.s, p->nmc, labels.s);
-    sbuf_free(&files);
-    sbuf_free(&labels);
-    gp_panels(p, vars);
-    return 0;
 }
 
 static int copy_script(const struct plot *p, const char *name)
@@ -553,7 +480,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
         double ymc = ysp;
         NEW("baseline", "Normalised scaling: database vs kernel baseline%s%s", sep, wl);
         gp_curves(&g[ng].vars, p, 0);
-        if (write_micro_data(p, &g[ng].vars, &ymc) < 0)
+        if (plot_gp_baseline_vars(p, &g[ng].vars, &ymc) < 0)
             return -1;
         for (size_t j = 0; j < p->nmc; j++)
             for (size_t t = 0; t < p->mc[j].k; t++)

@@ -21,6 +21,12 @@ int plot_gp_data(const struct plot *p);
  * checked and its path logged ("graph: PATH" in p->log->out). 0, or -1 with
  * the reason in p->log->err. */
 int plot_gp_graphs(const struct plot *p, const char *formats);
+/* s as an inert gnuplot string: single-quoted, '' for a quote, control
+ * characters as spaces (nothing expands inside single quotes). */
+void plot_gp_str(struct sbuf *b, const char *s);
+/* The kernel series' data files (microNN.dat) and baseline.gp's variables:
+ * mfile/mlabel and the panel arrays; *ymax raised to their highest point. 0 or -1. */
+int plot_gp_baseline_vars(const struct plot *p, struct sbuf *vars, double *ymax);
 /* Run gnuplot on script (with fmt set to format) in directory dir, its
  * stderr captured. 0 (what gnuplot said without an error appended to
  * warn), or -1 with gnuplot's complaint in err. */
