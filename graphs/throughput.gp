@@ -1,5 +1,6 @@
 # throughput.gp - throughput vs client threads: median of the repeats with
-# min/max error bars, the ideal-linear line from the first point (dotted) and
+# min/max error bars, the ideal line (dotted: linear from the first point up
+# to the server's CPU count, flat after) and
 # the Universal Scalability Law fit (dashed), one colour per curve.
 set title title_main."\n".subtitle
 set xlabel "client threads"
@@ -12,4 +13,4 @@ fits = nfit > 0 ? "for [i=1:nfit] fitfile[i] using 1:2 with lines lt fitlt[i] dt
 plot for [i=1:n] file[i] using 1:2:3:4 with yerrorlines lt i title label[i], \
      for [i=1:n] file[i] using 1:13 with lines lt i dt 3 lw 1 notitle, \
      @fits \
-     NaN with lines lc rgb "#777777" dt 3 lw 1 title "ideal linear from the first point"
+     NaN with lines lc rgb "#777777" dt 3 lw 1 title "ideal: linear up to the server's CPUs, flat after"

@@ -4,7 +4,7 @@
  * and a ministat-style verdict on whether each difference is real.
  *
  * This room matches points across sets, computes the columns and lays the
- * table out; compare_load.c reads the inputs.
+ * table out; compare_load.c reads the inputs, verbs/compare_verb.c prints.
  *
  * The one idea: every input (results dir, results/micro CSV, wide TSV) is
  * reduced by compare_load.c to named sets of points, a point being a few key
@@ -13,8 +13,10 @@
  * once as text cells that the terminal, Markdown and CSV renderers only lay
  * out.
  *
- * Never claim a difference without evidence: a mark needs at least two
- * samples on each side, and "no difference proven" is said out loud.
+ * Never claim a difference without evidence: the test is over independent
+ * runs (repeats), never over the samples inside one run, a mark needs at
+ * least two runs on each side ("no test (n=1)" otherwise), and "no
+ * difference proven" is said out loud.
  */
 #include "compare.h"
 
@@ -24,9 +26,7 @@
 #include <string.h>
 
 #include "csv.h"
-#include "options.h"
 #include "stats.h"
-#include "verbs.h"
 
 static const char *field_names[COMPARE_NKINDS][COMPARE_NF] = {
     {"engine", "workload", "variant", "cpus", "threads"},
@@ -124,7 +124,9 @@ void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct
     add_legend(t, "values are medians over repeats/samples; N/A: missing on a side");
     if (m > 1)
         add_legend(t, "*: difference significant at 95% (Welch's t-test); "
-                      "~: no difference proven at 95%; no mark: fewer than 2 samples");
+                      "~: no difference proven at 95%; no test (n=K): fewer than 2 "
+                      "independent runs (repeats) on a side. The test is over runs, "
+                      "never over the samples inside one run");
 
     /* Rows: the union of keys in order of first appearance. */
     size_t cap = 0;
@@ -187,12 +189,17 @@ void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct
                 }
                 snprintf(buf, sizeof buf, "%+lld", rel);
                 row[c++] = xstrdup(buf);
-                if (stats_welch(pt[a]->v, pt[a]->n, pt[b]->v, pt[b]->n, &w) == 0) {
+                /* Welch over independent runs only: samples inside one run
+                 * share its level, and testing them as independent marked
+                 * half the rows of an A/A comparison significant. */
+                if (stats_welch(pt[a]->rep, pt[a]->nrep, pt[b]->rep, pt[b]->nrep, &w) == 0) {
                     row[c++] = xstrdup(w.significant ? "*" : "~");
                     snprintf(buf, sizeof buf, "%.4g", w.p);
                     row[c++] = xstrdup(buf);
                 } else {
-                    row[c++] = xstrdup("");
+                    size_t n = pt[a]->nrep < pt[b]->nrep ? pt[a]->nrep : pt[b]->nrep;
+                    snprintf(buf, sizeof buf, "no test (n=%zu)", n);
+                    row[c++] = xstrdup(buf);
                     row[c++] = xstrdup("");
                 }
             }
@@ -225,7 +232,7 @@ static void disp(const struct compare_table *t, size_t r, size_t c, char *out, s
     const char *mark = "";
     if (r != (size_t)-1 && t->type[c] == CC_REL && c + 1 < t->ncols)
         mark = t->cell[r * t->ncols + c + 1];
-    snprintf(out, len, "%s%s", v, mark);
+    snprintf(out, len, "%s%s%s", v, strlen(mark) > 1 ? " " : "", mark);
 }
 
 void compare_render_text(const struct compare_table *t, struct sbuf *b)
@@ -296,99 +303,4 @@ void compare_render_csv(const struct compare_table *t, struct sbuf *b)
         }
         sbuf_add(b, "\n", 1);
     }
-}
-
-static const struct optdef compare_opts[] = {
-    {"out", OPT_STR, NULL, "also write compare.md and compare.csv into this directory"},
-};
-
-static int write_out(const char *dir, const char *name, const struct sbuf *b)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    int rc = write_file_atomic(path, b->s ? b->s : "", b->len);
-    if (rc < 0) {
-        warnx_("cannot write %s: %s", path, strerror(-rc));
-        return -1;
-    }
-    printf("wrote %s\n", path);
-    return 0;
-}
-
-int compare_main(int argc, char **argv)
-{
-    struct opts o;
-    opts_init(&o, compare_opts, sizeof compare_opts / sizeof compare_opts[0]);
-    char *pos[64], err[512];
-    int npos, rc = opts_parse_argv(&o, argc, argv, 1, pos, 64, &npos, err, sizeof err);
-    if (rc == 1 || (rc == 0 && npos == 0)) {
-        fputs("usage: dbscale compare A B [C...] [--out DIR]\n"
-              "  each of A, B... a results directory, a results.csv or micro.csv, or a wide\n"
-              "  FILE.tsv (test mode tasks NAME...; one set per raw column)\n"
-              "Points match by threads (sweeps) or test, mode and tasks (micro); engine,\n"
-              "workload, variant and cpus join the key only when they vary inside a set.\n"
-              "Each pair gets floor((a/b - 1) * 100) % on the medians, marked * when\n"
-              "Welch's t-test finds the difference significant at 95%, ~ when not.\n",
-              rc == 1 ? stdout : stderr);
-        opts_help(&o, rc == 1 ? stdout : stderr);
-        opts_free(&o);
-        return rc == 1 ? 0 : EXIT_USAGE;
-    }
-    if (rc < 0) {
-        opts_free(&o);
-        die(EXIT_USAGE, "%s", err);
-    }
-    struct compare_sets ss = {0};
-    for (int i = 0; i < npos; i++)
-        if (compare_load(&ss, pos[i], err, sizeof err) < 0) {
-            warnx_("%s", err);
-            compare_sets_free(&ss);
-            opts_free(&o);
-            return EXIT_USAGE;
-        }
-    compare_name_sets(&ss);
-    const char *out = opts_str(&o, "out");
-    if (out && mkdir_p(out, 0755) < 0) {
-        warnx_("cannot create %s: %s", out, strerror(errno));
-        rc = EXIT_RUNTIME;
-    }
-    struct sbuf md = {0};
-    int tables = 0;
-    size_t per[COMPARE_NKINDS] = {0}, most = 0;
-    for (size_t i = 0; i < ss.n; i++)
-        per[ss.s[i].kind]++;
-    for (int k = 0; k < COMPARE_NKINDS; k++)
-        most = per[k] > most ? per[k] : most;
-    for (int k = 0; k < COMPARE_NKINDS && rc == 0; k++) {
-        struct compare_table t;
-        if (per[k] < most && per[k] < 2)
-            continue; /* e.g. one micro.csv among several sweeps: nothing to compare */
-        compare_build(&ss, (enum compare_kind)k, &t);
-        if (t.ncols == 0)
-            continue;
-        struct sbuf txt = {0}, csv = {0};
-        compare_render_text(&t, &txt);
-        fputs(txt.s, stdout);
-        sbuf_printf(&md, "## %s\n\n",
-                    k == COMPARE_RESULTS ? "Database throughput (tps)" : "Kernel baseline (ops/s)");
-        compare_render_md(&t, &md);
-        sbuf_add(&md, "\n", 1);
-        compare_render_csv(&t, &csv);
-        if (out && write_out(out, tables ? "compare-micro.csv" : "compare.csv", &csv) < 0)
-            rc = EXIT_RUNTIME;
-        tables++;
-        sbuf_free(&txt);
-        sbuf_free(&csv);
-        compare_table_free(&t);
-    }
-    if (rc == 0 && tables == 0) {
-        warnx_("nothing to compare");
-        rc = EXIT_USAGE;
-    }
-    if (rc == 0 && out && write_out(out, "compare.md", &md) < 0)
-        rc = EXIT_RUNTIME;
-    sbuf_free(&md);
-    compare_sets_free(&ss);
-    opts_free(&o);
-    return rc;
 }

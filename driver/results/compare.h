@@ -15,7 +15,8 @@ enum compare_col { CC_KEY, CC_VALUE, CC_REL, CC_SIG, CC_P };
 
 /* A built table: ncols named columns of text cells; REL/SIG/P come in threes
  * per pair of sets (i < j). SIG is "*" (significant at 95%), "~" (no
- * difference proven) or "" (fewer than 2 samples on a side). */
+ * difference proven) or "no test (n=K)" (fewer than 2 independent runs on a
+ * side), over compare_point.rep; "" when REL is N/A. */
 struct compare_table {
     size_t nrows, ncols;
     char **head;

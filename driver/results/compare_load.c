@@ -23,8 +23,10 @@
 #include <sys/stat.h>
 
 #include "csv.h"
+#include "input.h"
 #include "options.h"
 #include "results.h"
+#include "stats.h"
 
 static struct compare_set *new_set(struct compare_sets *ss, const char *name, const char *path,
                                    enum compare_kind kind)
@@ -40,7 +42,7 @@ static struct compare_set *new_set(struct compare_sets *ss, const char *name, co
 
 /* The point with key f, made when new; v is added unless NaN (a key known
  * to the set but with no value, like an N/A cell). */
-static void add_sample(struct compare_set *s, char f[COMPARE_NF][48], double v)
+static struct compare_point *add_sample(struct compare_set *s, char f[COMPARE_NF][48], double v)
 {
     struct compare_point *p = NULL;
     for (size_t i = 0; i < s->n && !p; i++)
@@ -53,12 +55,31 @@ static void add_sample(struct compare_set *s, char f[COMPARE_NF][48], double v)
         memcpy(p->f, f, sizeof p->f);
     }
     if (isnan(v))
-        return;
+        return p;
     if (p->n == p->cap) {
         p->cap = p->cap ? p->cap * 2 : 4;
         p->v = xrealloc(p->v, p->cap * sizeof *p->v);
     }
     p->v[p->n++] = v;
+    return p;
+}
+
+/* One independent run's value for the point. */
+static void add_rep(struct compare_point *p, double v)
+{
+    if (p->nrep == p->repcap) {
+        p->repcap = p->repcap ? p->repcap * 2 : 4;
+        p->rep = xrealloc(p->rep, p->repcap * sizeof *p->rep);
+    }
+    p->rep[p->nrep++] = v;
+}
+
+/* Both: a run whose one value is its sample (a repeat's tps, a TSV cell). */
+static void add_run(struct compare_set *s, char f[COMPARE_NF][48], double v)
+{
+    struct compare_point *p = add_sample(s, f, v);
+    if (!isnan(v))
+        add_rep(p, v);
 }
 
 static void set_fields(char f[COMPARE_NF][48], const char *a, const char *b, const char *c,
@@ -109,7 +130,7 @@ static int load_results(struct compare_sets *ss, const char *path, char *err, si
         snprintf(c, sizeof c, "%d", r->cpus);
         snprintf(t, sizeof t, "%d", r->threads);
         set_fields(f, r->engine, r->workload, r->variant, c, t);
-        add_sample(s, f, r->tps);
+        add_run(s, f, r->tps);
     }
     results_free(&rs);
     return 0;
@@ -125,16 +146,15 @@ static void norm_int(const char *in, char *out, size_t len)
         snprintf(out, len, "%s", in);
 }
 
-#define MAXF 64
+#define MAXF     64
+#define TSV_MAXF 1024
 
 static int load_micro(struct compare_sets *ss, const char *file, const char *path, char *err,
                       size_t errlen)
 {
-    FILE *fp = fopen(file, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: %s", file, strerror(errno));
+    FILE *fp = results_input_open(file, err, errlen);
+    if (!fp)
         return -1;
-    }
     char name[64];
     name_from_path(path, name, sizeof name);
     struct compare_set *s = NULL;
@@ -158,11 +178,14 @@ static int load_micro(struct compare_sets *ss, const char *file, const char *pat
                     if (!strcmp(f[i], want[c]))
                         at[c] = i;
             }
-            if (at[TEST] < 0 || at[MODE] < 0 || at[TASKS] < 0 || at[OPS] < 0) {
-                snprintf(err, errlen, "%s:%d: not a micro.csv header (test,mode,tasks,ops_per_s)",
-                         file, lineno);
-                goto out;
-            }
+            for (int c = TEST; c <= OPS; c++)
+                if (at[c] < 0 && c != CPUS) {
+                    snprintf(err, errlen,
+                             "%s:%d: micro.csv header lacks column '%s' (needs test, mode, "
+                             "tasks, ops_per_s)",
+                             file, lineno, want[c]);
+                    goto out;
+                }
             s = new_set(ss, name, path, COMPARE_MICRO);
             continue;
         }
@@ -179,7 +202,11 @@ static int load_micro(struct compare_sets *ss, const char *file, const char *pat
         char key[COMPARE_NF][48];
         set_fields(key, f[at[TEST]], f[at[MODE]], tasks, cpus,
                    at[VARIANT] >= 0 ? f[at[VARIANT]] : "");
+        /* The row is one run: its samples are pooled for the median shown,
+         * its own median is the one value a test may count as independent. */
         int got = 0;
+        size_t first = 0;
+        struct compare_point *pt = NULL;
         if (at[SAMPLES] >= 0 && f[at[SAMPLES]][0]) {
             char *save = NULL;
             for (char *t = strtok_r(f[at[SAMPLES]], ";", &save); t;
@@ -189,9 +216,15 @@ static int load_micro(struct compare_sets *ss, const char *file, const char *pat
                     snprintf(err, errlen, "%s:%d: bad sample '%.40s'", file, lineno, t);
                     goto out;
                 }
+                if (!got) {
+                    pt = add_sample(s, key, NAN);
+                    first = pt->n;
+                }
                 add_sample(s, key, v);
                 got = 1;
             }
+            if (got)
+                add_rep(pt, stats_median(pt->v + first, pt->n - first));
         }
         if (!got) {
             double v;
@@ -199,7 +232,7 @@ static int load_micro(struct compare_sets *ss, const char *file, const char *pat
                 snprintf(err, errlen, "%s:%d: bad ops_per_s '%.40s'", file, lineno, f[at[OPS]]);
                 goto out;
             }
-            add_sample(s, key, v);
+            add_run(s, key, v);
         }
     }
     if (nh == 0) {
@@ -235,21 +268,25 @@ static int is_signed_int(const char *v)
 
 static int load_tsv(struct compare_sets *ss, const char *file, char *err, size_t errlen)
 {
-    FILE *fp = fopen(file, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: %s", file, strerror(errno));
+    FILE *fp = results_input_open(file, err, errlen);
+    if (!fp)
         return -1;
-    }
     /* Two passes: the first decides which columns are raw. */
-    char *line = NULL, *f[MAXF + 1], hdr[MAXF][64];
+    /* Up to TSV_MAXF columns (a wide table of many sets), on the heap. */
+    char *line = NULL, **f = xcalloc(TSV_MAXF + 1, sizeof *f);
+    char(*hdr)[64] = xcalloc(TSV_MAXF, sizeof *hdr);
     size_t cap = 0;
     int nh = 0, lineno = 0, rc = -1, hline = 0;
-    int signed_only[MAXF];
+    int *signed_only = xcalloc(TSV_MAXF, sizeof *signed_only),
+        *plus = xcalloc(TSV_MAXF, sizeof *plus), *setof = xcalloc(TSV_MAXF, sizeof *setof);
     while (csv_getline(fp, &line, &cap, &lineno) >= 0) {
-        int nf = csv_split(line, '\t', f, MAXF);
+        int nf = csv_split(line, '\t', f, TSV_MAXF);
+        if (nh == 0 && nf > TSV_MAXF) {
+            snprintf(err, errlen, "%s:%d: more than %d columns", file, lineno, TSV_MAXF);
+            goto out;
+        }
         if (nh == 0) {
-            if (nf < 4 || nf > MAXF || strcmp(f[0], "test") || strcmp(f[1], "mode") ||
-                strcmp(f[2], "tasks")) {
+            if (nf < 4 || strcmp(f[0], "test") || strcmp(f[1], "mode") || strcmp(f[2], "tasks")) {
                 snprintf(err, errlen, "%s:%d: expected a header 'test mode tasks NAME...'", file,
                          lineno);
                 goto out;
@@ -266,19 +303,22 @@ static int load_tsv(struct compare_sets *ss, const char *file, char *err, size_t
             snprintf(err, errlen, "%s:%d: %d fields, the header has %d", file, lineno, nf, nh);
             goto out;
         }
-        for (int i = 3; i < nf; i++)
+        for (int i = 3; i < nf; i++) {
             if (strcmp(f[i], "N/A") && !is_signed_int(f[i]))
                 signed_only[i] = 0;
+            plus[i] |= f[i][0] == '+';
+        }
     }
     if (nh == 0) {
         snprintf(err, errlen, "%s: no header line", file);
         goto out;
     }
     size_t first = ss->n;
-    int setof[MAXF];
     for (int i = 3; i < nh; i++) {
         setof[i] = -1;
-        if (is_rel_header(hdr[i]) || signed_only[i])
+        /* Relative by its header (FvD), or every value signed with some
+         * explicit '+': a raw column of negative numbers is data. */
+        if (is_rel_header(hdr[i]) || (signed_only[i] && plus[i]))
             continue;
         setof[i] = (int)(ss->n - first);
         new_set(ss, hdr[i], file, COMPARE_MICRO);
@@ -288,7 +328,7 @@ static int load_tsv(struct compare_sets *ss, const char *file, char *err, size_t
     while (csv_getline(fp, &line, &cap, &lineno) >= 0) {
         if (lineno <= hline)
             continue;
-        csv_split(line, '\t', f, MAXF);
+        csv_split(line, '\t', f, TSV_MAXF);
         char tasks[48], key[COMPARE_NF][48];
         norm_int(f[2], tasks, sizeof tasks);
         set_fields(key, f[0], f[1], tasks, "", "");
@@ -301,12 +341,13 @@ static int load_tsv(struct compare_sets *ss, const char *file, char *err, size_t
                          hdr[i]);
                 goto out;
             }
-            add_sample(&ss->s[first + (size_t)setof[i]], key, v);
+            add_run(&ss->s[first + (size_t)setof[i]], key, v);
         }
     }
     rc = 0;
 out:
     free(line);
+    free(f), free(hdr), free(signed_only), free(plus), free(setof);
     fclose(fp);
     return rc;
 }
@@ -342,17 +383,20 @@ int compare_load(struct compare_sets *ss, const char *arg, char *err, size_t err
     if (n > 4 && !strcmp(arg + n - 4, ".tsv"))
         return load_tsv(ss, arg, err, errlen);
     /* A CSV: the header says which kind. */
-    FILE *fp = fopen(arg, "r");
-    if (!fp) {
-        snprintf(err, errlen, "%s: %s", arg, strerror(errno));
+    FILE *fp = results_input_open(arg, err, errlen);
+    if (!fp)
         return -1;
-    }
     /* the header is the first line that is not blank or a comment, however
      * long the comments are */
     char *line = NULL;
     size_t cap = 0;
     int lineno = 0;
-    int micro = csv_getline(fp, &line, &cap, &lineno) >= 0 && !strncmp(line, "test,", 5);
+    /* micro.csv by name, or a header with micro's own columns: its errors
+     * then name micro's columns, not results.csv's "engine". */
+    const char *base = strrchr(arg, '/');
+    int micro = !strcmp(base ? base + 1 : arg, "micro.csv");
+    if (csv_getline(fp, &line, &cap, &lineno) >= 0)
+        micro |= !strncmp(line, "test,", 5) || strstr(line, "ops_per_s") != NULL;
     free(line);
     fclose(fp);
     if (micro)
@@ -394,7 +438,7 @@ void compare_sets_free(struct compare_sets *ss)
 {
     for (size_t i = 0; i < ss->n; i++) {
         for (size_t j = 0; j < ss->s[i].n; j++)
-            free(ss->s[i].pts[j].v);
+            free(ss->s[i].pts[j].v), free(ss->s[i].pts[j].rep);
         free(ss->s[i].pts);
     }
     free(ss->s);

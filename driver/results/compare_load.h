@@ -19,6 +19,11 @@ struct compare_point {
     char f[COMPARE_NF][48];
     double *v; /* samples: tps per repeat, or ops/s per micro sample */
     size_t n, cap;
+    /* One value per independent run (a results.csv repeat, a micro.csv row,
+     * a TSV cell): the unit of replication a test may treat as independent,
+     * which samples inside one run are not. */
+    double *rep;
+    size_t nrep, repcap;
 };
 
 struct compare_set {

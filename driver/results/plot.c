@@ -12,8 +12,9 @@
  * pictures are written from that one struct, so the numbers in the table are
  * the ones on the pictures.
  *
- * Never draw or format for gnuplot here (that is plot_gp.c), and never
- * silently make a broken picture: an error from gnuplot fails the verb.
+ * Never draw or format for gnuplot here (that is plot_gp.c), never print
+ * (the verb, verbs/plot_verb.c, prints what p->log holds), and never
+ * silently make a broken picture: an error from gnuplot fails the run.
  */
 #include "plot.h"
 
@@ -24,130 +25,202 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare_load.h"
-#include "options.h"
+#include <jansson.h>
+
+#include "input.h"
 #include "plot_gp.h"
 #include "results.h"
 #include "stats.h"
-#include "verbs.h"
 
-/* ---- meta.json: a few string fields, found by key anywhere in the file ---- */
+/* ---- meta.json: the few fields a label shows ---- */
 
-static void json_field(const char *js, const char *const *keys, char *out, size_t len)
-{
-    out[0] = '\0';
-    for (; *keys && !out[0]; keys++) {
-        char pat[64];
-        snprintf(pat, sizeof pat, "\"%s\"", *keys);
-        const char *p = strstr(js, pat);
-        if (!p)
-            continue;
-        p += strlen(pat);
-        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-            p++;
-        if (*p++ != ':')
-            continue;
-        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-            p++;
-        if (*p != '"')
-            continue;
-        size_t i = 0;
-        for (p++; *p && *p != '"' && i + 1 < len; p++)
-            out[i++] = (*p == '\\' && p[1]) ? *++p : *p;
-        out[i] = '\0';
-    }
-}
-
+/* The one reader of meta.json in plot (to become results/meta.c's
+ * meta_load() at merge). Top-level string fields by their first present
+ * name; anything else, a missing file or bad JSON leaves "" (a label
+ * without a host is still a graph). */
 static void read_meta(struct plot_dir *d)
 {
-    char path[600];
+    char path[600], err[600];
     snprintf(path, sizeof path, "%s/meta.json", d->path);
-    FILE *f = fopen(path, "r");
+    d->host[0] = d->kernel[0] = d->server[0] = '\0';
+    FILE *f = access(path, F_OK) == 0 ? results_input_open(path, err, sizeof err) : NULL;
     if (!f)
         return;
-    struct sbuf b = {0};
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && b.len < (1 << 20))
-        sbuf_add(&b, buf, n);
+    json_error_t je;
+    json_t *js = json_loadf(f, 0, &je);
     fclose(f);
-    if (!b.s)
+    if (!json_is_object(js)) {
+        json_decref(js);
         return;
+    }
     static const char *const host[] = {"hostname", "host", "nodename", NULL};
     static const char *const kernel[] = {"kernel", "kernel_release", "uname", "release", NULL};
     static const char *const server[] = {"server_version", NULL};
-    json_field(b.s, host, d->host, sizeof d->host);
-    json_field(b.s, kernel, d->kernel, sizeof d->kernel);
-    json_field(b.s, server, d->server, sizeof d->server);
-    sbuf_free(&b);
+    const char *const *keys[] = {host, kernel, server};
+    char *out[] = {d->host, d->kernel, d->server};
+    size_t len[] = {sizeof d->host, sizeof d->kernel, sizeof d->server};
+    for (int i = 0; i < 3; i++)
+        for (const char *const *k = keys[i]; *k && !out[i][0]; k++) {
+            const char *v = json_string_value(json_object_get(js, *k));
+            if (v)
+                snprintf(out[i], len[i], "%s", v);
+        }
+    json_decref(js);
 }
 
-/* ---- curves ---- */
+/* ---- curves ----
+ * Rows are grouped by sorting references to them once (curve key, then
+ * threads), so building is O(rows log rows): scanning every row per curve
+ * took 17 s for 1000 curves and minutes for 3000. */
 
-static int cmp_int(const void *a, const void *b)
+struct row_ref {
+    const struct result_row *r;
+    int dir;
+    size_t at; /* row index in its directory, for first-appearance order */
+};
+
+static int cmp_curve_key(const struct row_ref *a, const struct row_ref *b)
 {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
+    int c;
+    if (a->dir != b->dir)
+        return a->dir < b->dir ? -1 : 1;
+    if ((c = strcmp(a->r->engine, b->r->engine)) || (c = strcmp(a->r->workload, b->r->workload)) ||
+        (c = strcmp(a->r->variant, b->r->variant)))
+        return c;
+    return (a->r->cpus > b->r->cpus) - (a->r->cpus < b->r->cpus);
 }
 
-static struct plot_curve *find_curve(struct plot *p, int dir, const struct result_row *r)
+static int cmp_ref(const void *pa, const void *pb)
 {
-    for (size_t i = 0; i < p->nc; i++) {
-        struct plot_curve *c = &p->c[i];
-        if (c->dir == dir && c->cpus == r->cpus && !strcmp(c->engine, r->engine) &&
-            !strcmp(c->workload, r->workload) && !strcmp(c->variant, r->variant))
-            return c;
-    }
-    p->c = xrealloc(p->c, (p->nc + 1) * sizeof *p->c);
-    struct plot_curve *c = &p->c[p->nc++];
-    memset(c, 0, sizeof *c);
-    c->dir = dir;
-    c->cpus = r->cpus;
-    snprintf(c->engine, sizeof c->engine, "%s", r->engine);
-    snprintf(c->workload, sizeof c->workload, "%s", r->workload);
-    snprintf(c->variant, sizeof c->variant, "%s", r->variant);
-    return c;
+    const struct row_ref *a = pa, *b = pb;
+    int c = cmp_curve_key(a, b);
+    if (c)
+        return c;
+    if (a->r->threads != b->r->threads)
+        return a->r->threads < b->r->threads ? -1 : 1;
+    return (a->at > b->at) - (a->at < b->at);
 }
 
-static void build_curve(struct plot *p, struct plot_curve *c)
+/* One curve from its rows, sorted by threads: a point per thread count. */
+static void build_curve(struct plot_curve *c, const struct row_ref *ref, size_t n)
 {
-    const struct result_set *rs = &p->dirs[c->dir].rs;
-    int th[PLOT_MAXPTS];
-    size_t nth = 0;
-    for (size_t i = 0; i < rs->n; i++) {
-        const struct result_row *r = &rs->rows[i];
-        if (find_curve(p, c->dir, r) != c)
-            continue;
-        int seen = 0;
-        for (size_t j = 0; j < nth; j++)
-            seen |= th[j] == r->threads;
-        if (!seen && nth < PLOT_MAXPTS)
-            th[nth++] = r->threads;
-    }
-    qsort(th, nth, sizeof *th, cmp_int);
-    double *v = xmalloc((rs->n + 1) * sizeof *v), *l50 = xmalloc((rs->n + 1) * sizeof *v),
-           *l95 = xmalloc((rs->n + 1) * sizeof *v), *l99 = xmalloc((rs->n + 1) * sizeof *v);
-    for (size_t t = 0; t < nth; t++) {
-        size_t m = 0;
-        for (size_t i = 0; i < rs->n; i++) {
-            const struct result_row *r = &rs->rows[i];
-            if (r->threads != th[t] || find_curve(p, c->dir, r) != c)
-                continue;
+    double *v = xmalloc(5 * (n + 1) * sizeof *v), *l50 = v + n + 1, *l95 = l50 + n + 1,
+           *l99 = l95 + n + 1, *idle = l99 + n + 1;
+    size_t t = 0;
+    for (size_t i = 0; i < n && t < PLOT_MAXPTS;) {
+        size_t m = 0, ni = 0;
+        int th = ref[i].r->threads;
+        for (; i < n && ref[i].r->threads == th; i++) {
+            const struct result_row *r = ref[i].r;
             v[m] = r->tps, l50[m] = r->lat_p50_ms, l95[m] = r->lat_p95_ms;
             l99[m++] = r->lat_p99_ms;
+            if (r->idle_pct > 0 || r->server_cpu_s > 0)
+                idle[ni++] = r->idle_pct;
         }
-        c->n[t] = th[t];
+        c->n[t] = th;
         stats_summarize(v, m, &c->tp[t]);
         c->x[t] = c->tp[t].median;
         c->p50[t] = stats_median(l50, m);
         c->p95[t] = stats_median(l95, m);
         c->p99[t] = stats_median(l99, m);
+        c->idle[t] = ni ? stats_median(idle, ni) : -1;
+        t++;
     }
-    free(v), free(l50), free(l95), free(l99);
-    c->k = nth;
-    c->fit_ok = stats_usl_fit(c->n, c->x, c->k, &c->usl) == 0;
+    free(v);
+    c->k = t;
+    for (t = 0; t < c->k; t++) {
+        c->eff[t] = stats_efficiency_cpus(c->n, c->x, t, c->cpus);
+        c->superlinear[t] = stats_superlinear(c->n, c->x, t, c->cpus);
+    }
+    c->fit_ok = 0;
+    if (stats_usl_fit(c->n, c->x, c->k, &c->usl) < 0)
+        snprintf(c->nofit, sizeof c->nofit, "%s",
+                 c->k < 3 ? "fewer than 3 thread counts" : "no positive throughput");
+    else
+        c->fit_ok = stats_usl_meaningful(&c->usl, c->k, c->nofit, sizeof c->nofit);
     c->peak = stats_peak(c->x, c->k);
     c->knee = stats_knee(c->n, c->x, c->k);
+}
+
+struct curve_order {
+    struct plot_curve c;
+    int dir;
+    size_t first;
+};
+
+static int cmp_order(const void *pa, const void *pb)
+{
+    const struct curve_order *a = pa, *b = pb;
+    if (a->dir != b->dir)
+        return a->dir < b->dir ? -1 : 1;
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+/* Every curve of every directory, in order of first appearance. */
+static void build_curves(struct plot *p)
+{
+    size_t n = 0;
+    for (size_t d = 0; d < p->ndirs; d++)
+        n += p->dirs[d].rs.n;
+    struct row_ref *ref = xcalloc(n + 1, sizeof *ref);
+    size_t k = 0;
+    for (size_t d = 0; d < p->ndirs; d++)
+        for (size_t i = 0; i < p->dirs[d].rs.n; i++)
+            ref[k++] = (struct row_ref){&p->dirs[d].rs.rows[i], (int)d, i};
+    qsort(ref, n, sizeof *ref, cmp_ref);
+    struct curve_order *o = xcalloc(n + 1, sizeof *o);
+    size_t nc = 0;
+    for (size_t i = 0, j; i < n; i = j) {
+        size_t first = ref[i].at;
+        for (j = i + 1; j < n && !cmp_curve_key(&ref[i], &ref[j]); j++)
+            first = ref[j].at < first ? ref[j].at : first;
+        struct plot_curve *c = &o[nc].c;
+        const struct result_row *r = ref[i].r;
+        c->dir = ref[i].dir;
+        c->cpus = r->cpus;
+        snprintf(c->engine, sizeof c->engine, "%s", r->engine);
+        snprintf(c->workload, sizeof c->workload, "%s", r->workload);
+        snprintf(c->variant, sizeof c->variant, "%s", r->variant);
+        build_curve(c, ref + i, j - i);
+        o[nc].dir = ref[i].dir;
+        o[nc++].first = first;
+    }
+    qsort(o, nc, sizeof *o, cmp_order);
+    p->c = xcalloc(nc + 1, sizeof *p->c);
+    for (size_t i = 0; i < nc; i++)
+        p->c[i] = o[i].c;
+    p->nc = nc;
+    free(o);
+    free(ref);
+}
+
+/* Each curve against the curve with the fewest CPUs of its results dir,
+ * engine and workload (the variant differs by design: "up", "smp-k2"). */
+static void cpu_scaling(struct plot *p)
+{
+    for (size_t i = 0; i < p->nc; i++) {
+        struct plot_curve *c = &p->c[i];
+        c->base = -1;
+        for (size_t j = 0; j < p->nc; j++) {
+            const struct plot_curve *o = &p->c[j];
+            if (o->dir != c->dir || strcmp(o->engine, c->engine) ||
+                strcmp(o->workload, c->workload) || o->cpus <= 0)
+                continue;
+            if (c->base < 0 || o->cpus < p->c[c->base].cpus)
+                c->base = (int)j;
+        }
+        for (size_t t = 0; t < c->k; t++) {
+            c->cpu_speedup[t] = c->cpu_eff[t] = NAN;
+            if (c->base < 0 || c->cpus <= 0)
+                continue;
+            const struct plot_curve *b = &p->c[c->base];
+            for (size_t u = 0; u < b->k; u++)
+                if (b->n[u] == c->n[t] && b->x[u] > 0) {
+                    c->cpu_speedup[t] = c->x[t] / b->x[u];
+                    c->cpu_eff[t] = c->cpu_speedup[t] / ((double)c->cpus / b->cpus);
+                }
+        }
+    }
 }
 
 static void label_curves(struct plot *p)
@@ -189,73 +262,6 @@ static void label_curves(struct plot *p)
     }
 }
 
-/* Kernel baseline: one curve per (test, mode) from micro.csv, threads mode
- * first, at the largest CPU count it was run with (at one CPU nothing scales). */
-static void load_micro(struct plot *p)
-{
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t d = 0; d < p->ndirs; d++) {
-            char path[600];
-            snprintf(path, sizeof path, "%s/micro.csv", p->dirs[d].path);
-            if (access(path, R_OK) != 0)
-                continue;
-            struct compare_sets ss = {0};
-            char err[512];
-            if (compare_load(&ss, path, err, sizeof err) < 0) {
-                warnx_("kernel baseline left out: %s", err);
-                compare_sets_free(&ss);
-                continue;
-            }
-            const struct compare_set *s = &ss.s[0];
-            int maxcpus = 0;
-            for (size_t i = 0; i < s->n; i++)
-                maxcpus = atoi(s->pts[i].f[3]) > maxcpus ? atoi(s->pts[i].f[3]) : maxcpus;
-            for (size_t i = 0; i < s->n; i++) {
-                const struct compare_point *pt = &s->pts[i];
-                int threads = !strcmp(pt->f[1], "t");
-                if (threads != (pass == 0) || pt->n == 0 || atoi(pt->f[3]) != maxcpus)
-                    continue;
-                char label[160];
-                if (maxcpus > 0)
-                    snprintf(label, sizeof label, "kernel: %.40s (%s), %d CPU%s", pt->f[0],
-                             threads ? "threads" : "processes", maxcpus, maxcpus > 1 ? "s" : "");
-                else
-                    snprintf(label, sizeof label, "kernel: %.40s (%s)", pt->f[0],
-                             threads ? "threads" : "processes");
-                struct plot_micro *m = NULL;
-                for (size_t j = 0; j < p->nmc && !m; j++)
-                    if (!strcmp(p->mc[j].label, label))
-                        m = &p->mc[j];
-                if (!m && p->nmc == PLOT_MAXMICRO) {
-                    continue;
-                } else if (!m) {
-                    m = &p->mc[p->nmc++];
-                    memset(m, 0, sizeof *m);
-                    snprintf(m->label, sizeof m->label, "%s", label);
-                }
-                int seen = 0; /* the same point again (another variant label): first wins */
-                for (size_t t = 0; t < m->k; t++)
-                    seen |= m->n[t] == atof(pt->f[2]);
-                if (seen)
-                    continue;
-                if (m->k < PLOT_MAXPTS) {
-                    m->n[m->k] = atof(pt->f[2]);
-                    m->x[m->k++] = stats_median(pt->v, pt->n);
-                }
-            }
-            compare_sets_free(&ss);
-        }
-    for (size_t j = 0; j < p->nmc; j++) { /* sort by tasks (insertion sort, k is small) */
-        struct plot_micro *m = &p->mc[j];
-        for (size_t a = 1; a < m->k; a++)
-            for (size_t b = a; b > 0 && m->n[b - 1] > m->n[b]; b--) {
-                double t = m->n[b], u = m->x[b];
-                m->n[b] = m->n[b - 1], m->x[b] = m->x[b - 1];
-                m->n[b - 1] = t, m->x[b - 1] = u;
-            }
-    }
-}
-
 /* ---- summary ---- */
 
 static void fmt_n(char *b, size_t len, double v)
@@ -264,6 +270,30 @@ static void fmt_n(char *b, size_t len, double v)
         snprintf(b, len, "inf");
     else
         snprintf(b, len, "%.1f", v);
+}
+
+/* "1.23", or "-" where there is no figure (no fewer-CPUs curve at that count). */
+static void fmt_opt(char *b, size_t len, const char *fmt, double v)
+{
+    if (isnan(v))
+        snprintf(b, len, "-");
+    else
+        snprintf(b, len, fmt, v);
+}
+
+/* Why point t of c beats its ideal, from what the results hold. */
+static void superlinear_reason(const struct plot_curve *c, size_t t, char *b, size_t len)
+{
+    if (c->idle[0] >= 0 && c->idle[0] >= 20)
+        snprintf(b, len,
+                 "the server was %.0f%% idle at %g thread%s: the first point is latency-bound, "
+                 "not CPU-bound, so more threads fill idle CPU",
+                 c->idle[0], c->n[0], c->n[0] == 1 ? "" : "s");
+    else if (c->idle[0] >= 0)
+        snprintf(b, len, "reason unknown (server %.0f%% idle at %g threads, %.0f%% at %g)",
+                 c->idle[0], c->n[0], c->idle[t], c->n[t]);
+    else
+        snprintf(b, len, "reason unknown (the results hold no idle_pct/server_cpu_s)");
 }
 
 static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, struct sbuf *csv)
@@ -279,55 +309,73 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
                     "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < p->nc; i++) {
         const struct plot_curve *c = &p->c[i];
-        char sg[32] = "-", kp[32] = "-", lm[32] = "-", r2[32] = "-", ns[32] = "-", pk[64],
-             kn[32] = "none";
-        if (c->fit_ok) {
-            snprintf(sg, sizeof sg, "%.4f", c->usl.sigma);
-            snprintf(kp, sizeof kp, "%.5f", c->usl.kappa);
-            snprintf(lm, sizeof lm, "%.1f", c->usl.lambda);
-            snprintf(r2, sizeof r2, "%.3f", c->usl.r2);
-            fmt_n(ns, sizeof ns, c->usl.nstar);
-        }
+        char pk[64], kn[32] = "none";
         snprintf(pk, sizeof pk, "%.0f@%g", c->x[c->peak], c->n[c->peak]);
         if (c->knee < c->k)
             snprintf(kn, sizeof kn, "%g", c->n[c->knee]);
-        sbuf_printf(txt, "c%-3zu %-*.*s %7s %8s %9s %6s %7s %13s %7s\n", i + 1, lw, lw, c->label,
-                    sg, kp, lm, r2, ns, pk, kn);
-        sbuf_printf(md, "| c%zu | %s | %s | %s | %s | %s | %s | %.0f tps @ %g | %s |\n", i + 1,
-                    c->label, sg, kp, lm, r2, ns, c->x[c->peak], c->n[c->peak], kn);
+        if (c->fit_ok) {
+            char ns[32];
+            fmt_n(ns, sizeof ns, c->usl.nstar);
+            sbuf_printf(txt, "c%-3zu %-*.*s %7.4f %8.5f %9.1f %6.3f %7s %13s %7s\n", i + 1, lw, lw,
+                        c->label, c->usl.sigma, c->usl.kappa, c->usl.lambda, c->usl.r2, ns, pk, kn);
+            sbuf_printf(md, "| c%zu | %s | %.4f | %.5f | %.1f | %.3f | %s | %.0f tps @ %g | %s |\n",
+                        i + 1, c->label, c->usl.sigma, c->usl.kappa, c->usl.lambda, c->usl.r2, ns,
+                        c->x[c->peak], c->n[c->peak], kn);
+        } else {
+            char nf[96];
+            snprintf(nf, sizeof nf, "no fit: %s", c->nofit);
+            sbuf_printf(txt, "c%-3zu %-*.*s %-39s %13s %7s\n", i + 1, lw, lw, c->label, nf, pk, kn);
+            sbuf_printf(md, "| c%zu | %s | %s | | | | | %.0f tps @ %g | %s |\n", i + 1, c->label,
+                        nf, c->x[c->peak], c->n[c->peak], kn);
+        }
     }
-    sbuf_printf(txt, "  N* = sqrt((1 - sigma) / kappa), the predicted peak; peak = tps@threads "
+    sbuf_printf(txt, "  N* = sqrt((1 - sigma) / kappa), the predicted peak; a fit is shown only "
+                     "with >= 4 points, 0 <= sigma < 1, kappa >= 0, R2 >= 0.9; peak = tps@threads "
                      "measured; knee = first thread count whose gain per added thread is under "
                      "10%% of linear\n\n");
-    sbuf_printf(md, "\nN* = sqrt((1 − σ) / κ) is the predicted peak; peak is measured (tps @ "
-                    "threads); the knee is the first thread count whose gain per added thread "
-                    "falls under 10%% of linear.\n\n");
-    sbuf_printf(txt, "%-4s %7s %10s %23s %8s %6s %3s\n", "", "threads", "median", "95% CI",
-                "speedup", "eff", "n");
-    sbuf_printf(md, "## Points\n\n| | threads | median tps | 95%% CI | speedup | efficiency | n "
-                    "|\n|---|---:|---:|---:|---:|---:|---:|\n");
+    sbuf_printf(md, "\nN* = sqrt((1 − σ) / κ) is the predicted peak. A fit is shown only with at "
+                    "least 4 points, 0 ≤ σ < 1, κ ≥ 0 and R² ≥ 0.9; otherwise \"no fit\" and why. "
+                    "The peak is measured (tps @ threads); the knee is the first thread count "
+                    "whose gain per added thread falls under 10%% of linear.\n\n");
+    sbuf_printf(txt, "%-4s %7s %10s %8s %23s %8s %6s %8s %6s %3s\n", "", "threads", "median",
+                "p95 ms", "95% CI", "speedup", "eff", "xcpus", "cpueff", "n");
+    sbuf_printf(md, "## Points\n\n| | threads | median tps | p95 ms | 95%% CI | speedup | "
+                    "efficiency | speedup vs fewest CPUs | CPU efficiency | n |\n"
+                    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     sbuf_printf(csv, "curve,results,engine,workload,variant,cpus,threads,repeats,median_tps,"
                      "mean_tps,sd_tps,ci95_lo,ci95_hi,min_tps,max_tps,speedup,efficiency,"
                      "p50_ms,p95_ms,p99_ms,usl_sigma,usl_kappa,usl_lambda,usl_r2,usl_nstar,"
-                     "peak_threads,knee_threads\n");
+                     "peak_threads,knee_threads,superlinear,base_cpus,cpu_speedup,cpu_efficiency,"
+                     "usl_no_fit\n");
+    struct sbuf notes = {0};
     for (size_t i = 0; i < p->nc; i++) {
         const struct plot_curve *c = &p->c[i];
         for (size_t t = 0; t < c->k; t++) {
             const struct stats_summary *s = &c->tp[t];
-            char ci[64];
-            /* Throughput is never negative: a wide interval is shown cut at 0. */
-            snprintf(ci, sizeof ci, "%.1f..%.1f", fmax(0, s->ci_lo), s->ci_hi);
-            double sp = stats_speedup(c->n, c->x, t), ef = stats_efficiency(c->n, c->x, t);
-            sbuf_printf(txt, "c%-3zu %7g %10.1f %23s %8.2f %5.0f%% %3zu\n", i + 1, c->n[t],
-                        s->median, ci, sp, ef * 100, s->n);
-            sbuf_printf(md, "| c%zu | %g | %.1f | %s | %.2f | %.0f%% | %zu |\n", i + 1, c->n[t],
-                        s->median, ci, sp, ef * 100, s->n);
-            sbuf_printf(csv,
-                        "c%zu,%s,%s,%s,%s,%d,%g,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,"
-                        "%.4f,%.4f,%.4f,%.4f,",
-                        i + 1, p->dirs[c->dir].name, c->engine, c->workload, c->variant, c->cpus,
-                        c->n[t], s->n, s->median, s->mean, s->sd, s->ci_lo, s->ci_hi, s->min,
-                        s->max, sp, ef, c->p50[t], c->p95[t], c->p99[t]);
+            char ci[64], ef[32], xs[32], ce[32];
+            /* One repeat has no interval; throughput is never negative, so a
+             * wide interval is shown cut at 0. */
+            if (s->n < 2)
+                snprintf(ci, sizeof ci, "-");
+            else
+                snprintf(ci, sizeof ci, "%.1f..%.1f", fmax(0, s->ci_lo), s->ci_hi);
+            double sp = stats_speedup(c->n, c->x, t);
+            snprintf(ef, sizeof ef, "%.0f%%%s", c->eff[t] * 100, c->superlinear[t] ? "!" : "");
+            fmt_opt(xs, sizeof xs, "%.2f", c->cpu_speedup[t]);
+            fmt_opt(ce, sizeof ce, "%.0f%%", c->cpu_eff[t] * 100);
+            sbuf_printf(txt, "c%-3zu %7g %10.1f %8.3f %23s %8.2f %6s %8s %6s %3zu\n", i + 1,
+                        c->n[t], s->median, c->p95[t], ci, sp, ef, xs, ce, s->n);
+            sbuf_printf(md, "| c%zu | %g | %.1f | %.3f | %s | %.2f | %s | %s | %s | %zu |\n", i + 1,
+                        c->n[t], s->median, c->p95[t], ci, sp, ef, xs, ce, s->n);
+            sbuf_printf(csv, "c%zu,%s,%s,%s,%s,%d,%g,%zu,%.3f,%.3f,%.3f,", i + 1,
+                        p->dirs[c->dir].name, c->engine, c->workload, c->variant, c->cpus, c->n[t],
+                        s->n, s->median, s->mean, s->sd);
+            if (s->n < 2)
+                sbuf_printf(csv, ",,");
+            else
+                sbuf_printf(csv, "%.3f,%.3f,", s->ci_lo, s->ci_hi);
+            sbuf_printf(csv, "%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,", s->min, s->max, sp, c->eff[t],
+                        c->p50[t], c->p95[t], c->p99[t]);
             if (c->fit_ok)
                 sbuf_printf(csv, "%.6g,%.6g,%.6g,%.6g,%.6g,", c->usl.sigma, c->usl.kappa,
                             c->usl.lambda, c->usl.r2, c->usl.nstar);
@@ -336,62 +384,73 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
             sbuf_printf(csv, "%g,", c->n[c->peak]);
             if (c->knee < c->k)
                 sbuf_printf(csv, "%g", c->n[c->knee]);
-            sbuf_add(csv, "\n", 1);
+            sbuf_printf(csv, ",%d,", c->superlinear[t]);
+            if (!isnan(c->cpu_speedup[t]))
+                sbuf_printf(csv, "%d,%.4f,%.4f", p->c[c->base].cpus, c->cpu_speedup[t],
+                            c->cpu_eff[t]);
+            else
+                sbuf_printf(csv, ",,");
+            sbuf_printf(csv, ",%s\n", c->fit_ok ? "" : c->nofit);
+            if (c->superlinear[t]) {
+                char why[200];
+                superlinear_reason(c, t, why, sizeof why);
+                sbuf_printf(&notes, "c%zu at %g threads: %.0f%% of ideal (superlinear); %s\n",
+                            i + 1, c->n[t], c->eff[t] * 100, why);
+            }
         }
     }
+    const char *legend =
+        "efficiency: median over the ideal that is linear from the first point up to the "
+        "server's CPU count and flat after (! = superlinear, over 105%); xcpus: speedup over "
+        "the curve of the same results, engine and workload with the fewest CPUs, at the same "
+        "threads; cpueff: xcpus / (cpus / fewest cpus); 95% CI of the mean, - with one repeat";
+    sbuf_printf(txt, "  %s\n", legend);
+    sbuf_printf(md, "\n%s.\n", legend);
+    /* At the peak: each curve's best against its fewest-CPUs curve's best. */
+    sbuf_printf(txt, "\n%-4s %10s %8s %8s %10s %8s %6s\n", "peak", "tps", "threads", "p95 ms",
+                "vs cpus", "speedup", "eff");
+    sbuf_printf(md, "\n## At the peak\n\n| | peak tps | threads | p95 ms | vs CPUs | speedup | "
+                    "CPU efficiency |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < p->nc; i++) {
+        const struct plot_curve *c = &p->c[i];
+        char vs[32] = "-", sp[32] = "-", ef[32] = "-";
+        if (c->base >= 0 && c->cpus > 0) {
+            const struct plot_curve *b = &p->c[c->base];
+            double bx = b->x[b->peak];
+            if (bx > 0) {
+                snprintf(vs, sizeof vs, "%d/%d", c->cpus, b->cpus);
+                snprintf(sp, sizeof sp, "%.2f", c->x[c->peak] / bx);
+                snprintf(ef, sizeof ef, "%.0f%%",
+                         100 * c->x[c->peak] / bx / ((double)c->cpus / b->cpus));
+            }
+        }
+        sbuf_printf(txt, "c%-3zu %10.1f %8g %8.3f %10s %8s %6s\n", i + 1, c->x[c->peak],
+                    c->n[c->peak], c->p95[c->peak], vs, sp, ef);
+        sbuf_printf(md, "| c%zu | %.1f | %g | %.3f | %s | %s | %s |\n", i + 1, c->x[c->peak],
+                    c->n[c->peak], c->p95[c->peak], vs, sp, ef);
+    }
+    if (notes.len) {
+        sbuf_printf(txt, "\n%s", notes.s);
+        sbuf_printf(md, "\n## Superlinear points\n\n");
+        for (char *l = notes.s, *e; l && *l; l = e ? e + 1 : NULL) {
+            e = strchr(l, '\n');
+            sbuf_printf(md, "- %.*s\n", e ? (int)(e - l) : (int)strlen(l), l);
+        }
+    }
+    sbuf_add(txt, "\n", 1);
+    sbuf_free(&notes);
 }
 
-/* ---- the verb ---- */
+/* ---- the run ---- */
 
-static const struct optdef plot_opts[] = {
-    {"out", OPT_STR, NULL, "directory for graphs, data and scripts (default: FIRST_DIR/plots)"},
-    {"format", OPT_STR, "png", "image formats, comma separated: png, svg"},
-};
-
-static int check_formats(const char *formats)
+int plot_load(struct plot *p, char **paths, size_t n)
 {
-    char buf[64], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", formats);
-    int n = 0;
-    for (char *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save), n++)
-        if (strcmp(f, "png") && strcmp(f, "svg"))
-            return -1;
-    return n > 0 ? 0 : -1;
-}
-
-int plot_main(int argc, char **argv)
-{
-    struct opts o;
-    opts_init(&o, plot_opts, sizeof plot_opts / sizeof plot_opts[0]);
-    char *pos[32], err[1024];
-    int npos, rc = opts_parse_argv(&o, argc, argv, 1, pos, 32, &npos, err, sizeof err);
-    if (rc == 1 || (rc == 0 && npos == 0)) {
-        fputs("usage: dbscale plot RESULTS_DIR... [--out DIR] [--format png,svg]\n",
-              rc == 1 ? stdout : stderr);
-        opts_help(&o, rc == 1 ? stdout : stderr);
-        opts_free(&o);
-        return rc == 1 ? 0 : EXIT_USAGE;
-    }
-    if (rc < 0) {
-        opts_free(&o);
-        die(EXIT_USAGE, "%s", err);
-    }
-    const char *formats = opts_str(&o, "format");
-    if (!formats)
-        formats = "png";
-    if (check_formats(formats) < 0) {
-        warnx_("--format: '%s' is not a list of png, svg", formats);
-        opts_free(&o);
-        return EXIT_USAGE;
-    }
-    struct plot p = {0};
-    p.dirs = xcalloc((size_t)npos, sizeof *p.dirs);
-    rc = 0;
-    for (int i = 0; i < npos && rc == 0; i++) {
-        struct plot_dir *d = &p.dirs[p.ndirs++];
-        snprintf(d->path, sizeof d->path, "%s", pos[i]);
+    p->dirs = xcalloc(n + 1, sizeof *p->dirs);
+    for (size_t i = 0; i < n; i++) {
+        struct plot_dir *d = &p->dirs[p->ndirs++];
+        snprintf(d->path, sizeof d->path, "%s", paths[i]);
         struct stat st;
-        if (stat(pos[i], &st) == 0 && !S_ISDIR(st.st_mode)) { /* DIR/results.csv given */
+        if (stat(paths[i], &st) == 0 && !S_ISDIR(st.st_mode)) { /* DIR/results.csv given */
             char *s = strrchr(d->path, '/');
             if (s)
                 *s = '\0';
@@ -405,55 +464,60 @@ int plot_main(int argc, char **argv)
             tmp[--l] = '\0';
         const char *base = strrchr(tmp, '/');
         snprintf(d->name, sizeof d->name, "%.63s", base ? base + 1 : tmp);
-        if (results_read(pos[i], &d->rs, err, sizeof err) < 0) {
-            warnx_("%s", err);
-            rc = EXIT_USAGE;
-        } else if (d->rs.n == 0) {
-            warnx_("%s: no result rows", pos[i]);
-            rc = EXIT_USAGE;
+        if (results_read(paths[i], &d->rs, p->log->err, sizeof p->log->err) < 0)
+            return -1;
+        if (d->rs.n == 0) {
+            plot_fail(p, "%s: no result rows", paths[i]);
+            return -1;
         }
         read_meta(d);
     }
-    char outbuf[600];
-    const char *out = opts_str(&o, "out");
-    if (!out) {
-        snprintf(outbuf, sizeof outbuf, "%s/plots", p.dirs[0].path);
-        out = outbuf;
-    }
-    p.out = out;
+    return 0;
+}
+
+int plot_make(struct plot *p, const char *formats)
+{
     char gdir[700];
-    snprintf(gdir, sizeof gdir, "%s/graphs", out);
-    if (rc == 0 && mkdir_p(gdir, 0755) < 0) {
-        warnx_("cannot create %s: %s", gdir, strerror(errno));
-        rc = EXIT_RUNTIME;
+    snprintf(gdir, sizeof gdir, "%s/graphs", p->out);
+    if (mkdir_p(gdir, 0755) < 0) {
+        plot_fail(p, "cannot create %s: %s", gdir, strerror(errno));
+        return -1;
     }
-    if (rc == 0) {
-        for (size_t d = 0; d < p.ndirs; d++)
-            for (size_t i = 0; i < p.dirs[d].rs.n; i++)
-                find_curve(&p, (int)d, &p.dirs[d].rs.rows[i]);
-        for (size_t i = 0; i < p.nc; i++)
-            build_curve(&p, &p.c[i]);
-        label_curves(&p);
-        load_micro(&p);
-        struct sbuf txt = {0}, md = {0}, csv = {0};
-        sbuf_printf(&md, "# dbscale plot summary\n\n%s\n\n", p.subtitle);
-        summary(&p, &txt, &md, &csv);
-        fputs(txt.s, stdout);
-        if (plot_gp_data(&p) < 0 || plot_gp_write(out, "summary.md", &md) < 0 ||
-            plot_gp_write(out, "summary.csv", &csv) < 0)
-            rc = EXIT_RUNTIME;
-        else
-            printf("summary: %s/summary.md, %s/summary.csv\n", out, out);
-        sbuf_free(&txt);
-        sbuf_free(&md);
-        sbuf_free(&csv);
-        if (rc == 0 && plot_gp_graphs(&p, formats) < 0)
-            rc = EXIT_RUNTIME;
+    build_curves(p);
+    cpu_scaling(p);
+    label_curves(p);
+    plot_baseline_load(p);
+    struct sbuf md = {0}, csv = {0};
+    sbuf_printf(&md, "# dbscale plot summary\n\n%s\n\n", p->subtitle);
+    summary(p, &p->log->out, &md, &csv);
+    int rc = 0;
+    if (plot_gp_data(p) < 0 || plot_gp_write(p, "summary.md", &md) < 0 ||
+        plot_gp_write(p, "summary.csv", &csv) < 0)
+        rc = -1;
+    else
+        sbuf_printf(&p->log->out, "summary: %s/summary.md, %s/summary.csv\n", p->out, p->out);
+    sbuf_free(&md);
+    sbuf_free(&csv);
+    if (rc == 0 && plot_gp_graphs(p, formats) < 0)
+        rc = -1;
+    /* What an earlier plot into this directory left and this one did not
+     * write goes, failed run or not: no stale cpus.png beside new data. */
+    char err[1200];
+    if (plot_files_prune(p->out, p->written, err, sizeof err) < 0) {
+        if (rc == 0)
+            plot_fail(p, "%s", err);
+        rc = -1;
     }
-    for (size_t d = 0; d < p.ndirs; d++)
-        results_free(&p.dirs[d].rs);
-    free(p.dirs);
-    free(p.c);
-    opts_free(&o);
     return rc;
+}
+
+void plot_free(struct plot *p)
+{
+    for (size_t d = 0; d < p->ndirs; d++)
+        results_free(&p->dirs[d].rs);
+    free(p->dirs);
+    free(p->c);
+    free(p->mc);
+    p->dirs = NULL, p->c = NULL, p->mc = NULL;
+    p->ndirs = p->nc = p->nmc = 0;
 }

@@ -2,7 +2,7 @@
  * plot.h - scaling graphs from results directories, drawn by gnuplot.
  *
  * `dbscale plot RESULTS_DIR... [--out DIR] [--format png,svg]` (plot_main in
- * verbs.h) writes into DIR a data file per curve, a small generated script
+ * verbs/plot_verb.c) writes into DIR a data file per curve, a small generated script
  * per graph that loads the matching graphs/NAME.gp (copied beside it, so a
  * user can edit and re-run `gnuplot NAME.gp` by hand), the images, and the
  * statistics table as summary.md and summary.csv.
@@ -14,11 +14,12 @@
 
 #include <stddef.h>
 
+#include "plot_files.h"
 #include "results.h"
+#include "util.h"
 #include "stats.h"
 
-#define PLOT_MAXPTS   64
-#define PLOT_MAXMICRO 8
+#define PLOT_MAXPTS 64
 
 /* One results directory given on the command line. */
 struct plot_dir {
@@ -37,17 +38,38 @@ struct plot_curve {
     double n[PLOT_MAXPTS], x[PLOT_MAXPTS]; /* threads, median throughput */
     struct stats_summary tp[PLOT_MAXPTS];
     double p50[PLOT_MAXPTS], p95[PLOT_MAXPTS], p99[PLOT_MAXPTS];
-    int fit_ok;
+    double idle[PLOT_MAXPTS]; /* median server idle_pct, -1 when not recorded */
+    /* Efficiency against the ideal that is linear up to cpus, flat after
+     * (stats_efficiency_cpus), and whether the point beats that ideal. */
+    double eff[PLOT_MAXPTS];
+    int superlinear[PLOT_MAXPTS];
+    /* Against the curve of the same results, engine and workload with the
+     * fewest CPUs (base, an index into plot.c; -1: none at that thread count):
+     * speedup = x / x_base at the same threads, efficiency = speedup / (cpus / base cpus). */
+    int base;
+    double cpu_speedup[PLOT_MAXPTS], cpu_eff[PLOT_MAXPTS];
+    int fit_ok;     /* fitted and meaningful (stats_usl_meaningful) */
+    char nofit[64]; /* why not, when !fit_ok */
     struct stats_usl usl;
     size_t peak, knee;
     char label[256];
 };
 
-/* A kernel baseline curve from micro.csv: tasks and median ops/s. */
+/* A kernel baseline curve: one (test, mode) of micro.csv, or an fs.csv
+ * operation (create, remove), at one CPU count: tasks and median ops/s. */
 struct plot_micro {
     char label[160];
+    int cpus; /* the CPUs its tasks were bound to; 0 unknown */
     size_t k;
     double n[PLOT_MAXPTS], x[PLOT_MAXPTS];
+};
+
+/* What a run tells its verb, which alone prints: lines for stdout (the
+ * summary table, "graph: PATH", graphs left out), warnings that did not fail
+ * the run, and on failure why. */
+struct plot_log {
+    struct sbuf out, warn;
+    char err[20480];
 };
 
 /* Everything a plot run draws, filled by plot.c, drawn by plot_gp.c. */
@@ -57,9 +79,28 @@ struct plot {
     size_t ndirs;
     struct plot_curve *c;
     size_t nc;
-    struct plot_micro mc[PLOT_MAXMICRO];
+    struct plot_micro *mc; /* every kernel series, by CPU count (plot_baseline.c) */
     size_t nmc;
     char subtitle[512];
+    struct plot_files *written; /* every file written into out, recorded by plot_gp_write */
+    struct plot_log *log;       /* set by the caller */
 };
+
+/* Read the results directories (or DIR/results.csv paths) and their
+ * meta.json into p->dirs. 0, or -1 with the reason in p->log->err: the
+ * input is at fault. */
+int plot_load(struct plot *p, char **paths, size_t n);
+/* Curves, summary table (into p->log->out), summary.md/.csv, data files,
+ * scripts and images into p->out (made if missing), in each of formats
+ * ("png,svg"); then what an earlier plot left there is removed. 0, or -1
+ * with the reason in p->log->err (the machine or gnuplot failed). */
+int plot_make(struct plot *p, const char *formats);
+void plot_free(struct plot *p);
+/* The kernel baseline of every directory into p->mc: each (test, mode) of
+ * micro.csv and each fs.csv operation, at each CPU count, none dropped. A
+ * file that cannot be read is left out with a warning in p->log->warn. */
+void plot_baseline_load(struct plot *p);
+/* Set p->log->err (the first failure wins). */
+void plot_fail(const struct plot *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

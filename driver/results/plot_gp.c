@@ -16,12 +16,11 @@
 #include "plot_gp.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "stats.h"
@@ -34,25 +33,46 @@ static int cmp_double(const void *a, const void *b)
 
 /* ---- files ---- */
 
-int plot_gp_write(const char *dir, const char *name, const struct sbuf *b)
+void plot_fail(const struct plot *p, const char *fmt, ...)
+{
+    if (p->log->err[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->log->err, sizeof p->log->err, fmt, ap);
+    va_end(ap);
+}
+
+int plot_gp_write(const struct plot *p, const char *name, const struct sbuf *b)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(path, sizeof path, "%s/%s", p->out, name);
     int rc = write_file_atomic(path, b->s ? b->s : "", b->len);
     if (rc < 0)
-        warnx_("cannot write %s: %s", path, strerror(-rc));
+        plot_fail(p, "cannot write %s: %s", path, strerror(-rc));
+    else if (p->written)
+        plot_files_add(p->written, name);
     return rc;
 }
 
-static void gp_str(struct sbuf *b, const char *s)
+/* Data (labels, names, host fields) reaches a script only as a gnuplot
+ * single-quoted string: gnuplot 5.4 expands `cmd` and @macro inside double
+ * quotes but nothing inside single quotes, where the one escape is '' for a
+ * quote. A control character (a newline would end the string and start a
+ * command) becomes a space. */
+void plot_gp_str(struct sbuf *b, const char *s)
 {
-    sbuf_add(b, "\"", 1);
+    sbuf_add(b, "'", 1);
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\' || *s == '@')
-            sbuf_add(b, "\\", 1);
-        sbuf_add(b, s, 1);
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '\'')
+            sbuf_add(b, "''", 2);
+        else if (ch < 0x20 || ch == 0x7f)
+            sbuf_add(b, " ", 1);
+        else
+            sbuf_add(b, s, 1);
     }
-    sbuf_add(b, "\"", 1);
+    sbuf_add(b, "'", 1);
 }
 
 static void gp_array(struct sbuf *b, const char *name, char **v, size_t n)
@@ -61,10 +81,10 @@ static void gp_array(struct sbuf *b, const char *name, char **v, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (i)
             sbuf_add(b, ", ", 2);
-        gp_str(b, v[i]);
+        plot_gp_str(b, v[i]);
     }
     if (!n)
-        gp_str(b, "");
+        plot_gp_str(b, "");
     sbuf_add(b, "]\n", 2);
 }
 
@@ -75,18 +95,18 @@ int plot_gp_data(const struct plot *p)
         struct sbuf b = {0};
         sbuf_printf(&b,
                     "# %s\n# 1 threads, 2 median tps, 3 min, 4 max, 5 mean, 6 ci95_lo, "
-                    "7 ci95_hi, 8 speedup, 9 efficiency, 10 p50 ms, 11 p95 ms, 12 p99 ms, "
-                    "13 ideal linear tps, 14 repeats\n",
+                    "7 ci95_hi, 8 speedup, 9 efficiency (vs 13), 10 p50 ms, 11 p95 ms, "
+                    "12 p99 ms, 13 ideal tps (linear up to the server's CPUs, flat after), "
+                    "14 repeats\n",
                     c->label);
         for (size_t t = 0; t < c->k; t++)
             sbuf_printf(&b, "%g %.3f %.3f %.3f %.3f %.3f %.3f %.4f %.4f %.4f %.4f %.4f %.3f %zu\n",
                         c->n[t], c->x[t], c->tp[t].min, c->tp[t].max, c->tp[t].mean, c->tp[t].ci_lo,
-                        c->tp[t].ci_hi, stats_speedup(c->n, c->x, t),
-                        stats_efficiency(c->n, c->x, t), c->p50[t], c->p95[t], c->p99[t],
-                        c->n[t] * c->x[0] / c->n[0], c->tp[t].n);
+                        c->tp[t].ci_hi, stats_speedup(c->n, c->x, t), c->eff[t], c->p50[t],
+                        c->p95[t], c->p99[t], stats_ideal(c->n, c->x, t, c->cpus), c->tp[t].n);
         char name[64];
         snprintf(name, sizeof name, "curve%02zu.dat", i + 1);
-        int rc = plot_gp_write(p->out, name, &b);
+        int rc = plot_gp_write(p, name, &b);
         sbuf_free(&b);
         if (rc < 0)
             return -1;
@@ -100,12 +120,19 @@ int plot_gp_data(const struct plot *p)
             sbuf_printf(&b, "%.4f %.3f\n", n, stats_usl_eval(&c->usl, n));
         }
         snprintf(name, sizeof name, "curve%02zu-usl.dat", i + 1);
-        rc = plot_gp_write(p->out, name, &b);
+        rc = plot_gp_write(p, name, &b);
         sbuf_free(&b);
         if (rc < 0)
             return -1;
     }
     return 0;
+}
+
+/* The top of a y range: gnuplot refuses [0:0] ("empty y range"), so a
+ * graph of all-zero throughput (a server that did nothing) gets [0:1]. */
+static void gp_ymax(struct sbuf *b, double v)
+{
+    sbuf_printf(b, "ymax = %g\n", isfinite(v) && v > 0 ? v : 1);
 }
 
 /* x axis over a set of counts: tics at the counts, log2 when they span >= 8x. */
@@ -146,15 +173,15 @@ static int write_wrapper(const struct plot *p, const char *graph, const char *ti
                 "name = \"%s\"\n",
                 graph, graph, graph, graph, graph);
     sbuf_add(&b, "title_main = ", 13);
-    gp_str(&b, title);
+    plot_gp_str(&b, title);
     sbuf_add(&b, "\nsubtitle = ", 12);
-    gp_str(&b, p->subtitle);
+    plot_gp_str(&b, p->subtitle);
     sbuf_add(&b, "\n", 1);
     sbuf_add(&b, vars->s, vars->len);
     sbuf_printf(&b, "load \"graphs/common.gp\"\nload \"graphs/%s.gp\"\n", graph);
     char name[64];
     snprintf(name, sizeof name, "%s.gp", graph);
-    int rc = plot_gp_write(p->out, name, &b);
+    int rc = plot_gp_write(p, name, &b);
     sbuf_free(&b);
     return rc;
 }
@@ -199,7 +226,7 @@ static void all_threads(const struct plot *p, double **v, size_t *n)
     *n = 0;
     for (size_t i = 0; i < p->nc; i++)
         *n += p->c[i].k;
-    *v = xmalloc((*n + PLOT_MAXPTS * PLOT_MAXMICRO + 1) * sizeof **v);
+    *v = xmalloc((*n + PLOT_MAXPTS * p->nmc + 1) * sizeof **v);
     size_t k = 0;
     for (size_t i = 0; i < p->nc; i++)
         for (size_t t = 0; t < p->c[i].k; t++)
@@ -323,7 +350,7 @@ static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
         }
         char name[64];
         snprintf(name, sizeof name, "cpus%02zu.dat", q + 1);
-        if (plot_gp_write(p->out, name, &d) < 0)
+        if (plot_gp_write(p, name, &d) < 0)
             rc = -1;
         sbuf_free(&d);
         size_t colour = 0;
@@ -340,7 +367,7 @@ static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
                  p->dirs[c->dir].server[0] ? ")" : "", s->threads, s->threads == 1 ? "" : "s",
                  best ? " (with ideal)" : "");
         sbuf_add(&labels, sep, strlen(sep));
-        gp_str(&labels, label);
+        plot_gp_str(&labels, label);
     }
     if (rc > 0) {
         sbuf_printf(vars,
@@ -354,112 +381,21 @@ static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
     return rc;
 }
 
-static int write_micro_data(const struct plot *p, struct sbuf *vars, double *ymax)
-{
-    struct sbuf files = {0}, labels = {0};
-    for (size_t j = 0; j < p->nmc; j++) {
-        const struct plot_micro *m = &p->mc[j];
-        struct sbuf d = {0};
-        sbuf_printf(&d, "# %s\n# 1 tasks, 2 normalised (x first point), 3 ops/s (median)\n",
-                    m->label);
-        for (size_t t = 0; t < m->k; t++) {
-            double s = stats_speedup(m->n, m->x, t);
-            *ymax = fmax(*ymax, s);
-            sbuf_printf(&d, "%g %.4f %.1f\n", m->n[t], s, m->x[t]);
-        }
-        char name[64];
-        snprintf(name, sizeof name, "micro%02zu.dat", j + 1);
-        int rc = plot_gp_write(p->out, name, &d);
-        sbuf_free(&d);
-        if (rc < 0)
-            return -1;
-        sbuf_printf(&files, "%s\"%s\"", j ? ", " : "", name);
-        sbuf_add(&labels, j ? ", " : "", j ? 2 : 0);
-        gp_str(&labels, m->label);
-    }
-    sbuf_printf(vars, "m = %zu\narray mfile[%zu] = [%s]\narray mlabel[%zu] = [%s]\n", p->nmc,
-                p->nmc, files.s, p->nmc, labels.s);
-    sbuf_free(&files);
-    sbuf_free(&labels);
-    return 0;
-}
-
-/* ---- gnuplot ---- */
-
-int plot_gp_run(const char *dir, const char *script, const char *format, char *err, size_t errlen)
-{
-    int fd[2];
-    if (pipe(fd) < 0) {
-        snprintf(err, errlen, "pipe: %s", strerror(errno));
-        return -1;
-    }
-    char fmt[64];
-    snprintf(fmt, sizeof fmt, "fmt=\"%s\"", format);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(err, errlen, "fork: %s", strerror(errno));
-        close(fd[0]), close(fd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        if (chdir(dir) < 0)
-            _exit(126);
-        execlp("gnuplot", "gnuplot", "-e", fmt, script, (char *)NULL);
-        _exit(127);
-    }
-    close(fd[1]);
-    struct sbuf msg = {0};
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(fd[0], buf, sizeof buf)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            break;
-        if (msg.len < 16384)
-            sbuf_add(&msg, buf, (size_t)n);
-    }
-    close(fd[0]);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    int rc = 0;
-    if (code == 127)
-        snprintf(err, errlen, "gnuplot not found (install it: apt-get install gnuplot-nox)");
-    else if (code == 126)
-        snprintf(err, errlen, "cannot enter %s", dir);
-    else if (code != 0 || (msg.s && strcasestr(msg.s, "error")))
-        snprintf(err, errlen, "gnuplot failed on %s/%s (exit %d):\n%s", dir, script, code,
-                 msg.s ? msg.s : "");
-    else if (msg.s)
-        warnx_("gnuplot on %s/%s said:\n%s", dir, script, msg.s);
-    if (code != 0 || (msg.s && strcasestr(msg.s, "error")))
-        rc = -1;
-    sbuf_free(&msg);
-    return rc;
-}
-
-static int copy_script(const char *out, const char *name)
+static int copy_script(const struct plot *p, const char *name)
 {
     char src[1024];
     snprintf(src, sizeof src, "%s/graphs/%s", datadir(), name);
     struct sbuf b = {0};
     int r = sbuf_read_file(&b, src);
     if (r < 0) {
-        warnx_("cannot read %s: %s (set DBSCALE_DATADIR to the directory holding graphs/)", src,
-               strerror(-r));
+        plot_fail(p, "cannot read %s: %s (set DBSCALE_DATADIR to the directory holding graphs/)",
+                  src, strerror(-r));
         sbuf_free(&b);
         return -1;
     }
     char dst[64];
     snprintf(dst, sizeof dst, "graphs/%s", name);
-    int rc = plot_gp_write(out, dst, &b);
+    int rc = plot_gp_write(p, dst, &b);
     sbuf_free(&b);
     return rc;
 }
@@ -483,7 +419,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
             const struct plot_curve *c = &p->c[i];
             ytp = fmax(ytp, c->tp[t].max);
             ysp = fmax(ysp, stats_speedup(c->n, c->x, t));
-            yef = fmax(yef, 100 * stats_efficiency(c->n, c->x, t));
+            yef = fmax(yef, 100 * c->eff[t]);
             ylat = fmax(ylat, c->x[t]);
             have_lat |= c->p50[t] > 0 && c->p95[t] > 0 && c->p99[t] > 0;
         }
@@ -502,17 +438,17 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
     NEW("throughput", "Throughput vs client threads%s%s", sep, wl);
     gp_curves(&g[ng].vars, p, 1);
     gp_xaxis(&g[ng].vars, th, nth);
-    sbuf_printf(&g[ng++].vars, "ymax = %g\n", ytp * 1.1);
+    gp_ymax(&g[ng++].vars, ytp * 1.1);
 
     NEW("speedup", "Speedup vs client threads%s%s", sep, wl);
     gp_curves(&g[ng].vars, p, 0);
     gp_xaxis(&g[ng].vars, th, nth);
-    sbuf_printf(&g[ng++].vars, "ymax = %g\n", fmax(1.2, ysp * 1.15));
+    gp_ymax(&g[ng++].vars, fmax(1.2, ysp * 1.15));
 
     NEW("efficiency", "Parallel efficiency vs client threads%s%s", sep, wl);
     gp_curves(&g[ng].vars, p, 0);
     gp_xaxis(&g[ng].vars, th, nth);
-    sbuf_printf(&g[ng++].vars, "ymax = %g\n", yef * 1.1);
+    gp_ymax(&g[ng++].vars, yef * 1.1);
 
     double ycpu;
     NEW("cpus", "Throughput vs server CPUs, per client thread count%s%s", sep, wl);
@@ -520,9 +456,10 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
     if (ns < 0)
         return -1;
     if (ns > 0)
-        sbuf_printf(&g[ng++].vars, "ymax = %g\n", ycpu * 1.1);
+        gp_ymax(&g[ng++].vars, ycpu * 1.1);
     else {
-        printf("(no throughput-vs-CPUs graph: the results hold a single CPU count)\n");
+        sbuf_printf(&p->log->out,
+                    "(no throughput-vs-CPUs graph: the results hold a single CPU count)\n");
         sbuf_free(&g[ng].vars);
         free((char *)g[ng].title);
     }
@@ -534,31 +471,31 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
 
         NEW("tput-latency", "Throughput vs p95 latency (labels: client threads)%s%s", sep, wl);
         gp_curves(&g[ng].vars, p, 0);
-        sbuf_printf(&g[ng++].vars, "ymax = %g\n", ylat * 1.15);
+        gp_ymax(&g[ng++].vars, ylat * 1.15);
     } else {
-        printf("(no latency graphs: the results hold no latency percentiles)\n");
+        sbuf_printf(&p->log->out, "(no latency graphs: the results hold no latency percentiles)\n");
     }
 
     if (p->nmc > 0) {
         double ymc = ysp;
         NEW("baseline", "Normalised scaling: database vs kernel baseline%s%s", sep, wl);
         gp_curves(&g[ng].vars, p, 0);
-        if (write_micro_data(p, &g[ng].vars, &ymc) < 0)
+        if (plot_gp_baseline_vars(p, &g[ng].vars, &ymc) < 0)
             return -1;
         for (size_t j = 0; j < p->nmc; j++)
             for (size_t t = 0; t < p->mc[j].k; t++)
                 th[nth++] = p->mc[j].n[t];
         gp_xaxis(&g[ng].vars, th, nth);
-        sbuf_printf(&g[ng++].vars, "ymax = %g\n", fmax(1.2, ymc * 1.15));
+        gp_ymax(&g[ng++].vars, fmax(1.2, ymc * 1.15));
     }
 #undef NEW
     free(th);
 
-    int rc = copy_script(p->out, "common.gp");
+    int rc = copy_script(p, "common.gp");
     for (size_t i = 0; i < ng && rc == 0; i++) {
         char name[64];
         snprintf(name, sizeof name, "%s.gp", g[i].name);
-        rc = copy_script(p->out, name);
+        rc = copy_script(p, name);
         if (rc == 0)
             rc = write_wrapper(p, g[i].name, g[i].title, &g[i].vars);
     }
@@ -570,8 +507,8 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
         for (char *f = strtok_r(fmts, ",", &save); f && rc == 0; f = strtok_r(NULL, ",", &save)) {
             char script[64];
             snprintf(script, sizeof script, "%s.gp", g[i].name);
-            if (plot_gp_run(p->out, script, f, err, sizeof err) < 0) {
-                warnx_("%s", err);
+            if (plot_gp_run(p->out, script, f, &p->log->warn, err, sizeof err) < 0) {
+                plot_fail(p, "%s", err);
                 rc = -1;
                 break;
             }
@@ -579,11 +516,16 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
             struct stat st;
             snprintf(img, sizeof img, "%s/%s.%s", p->out, g[i].name, f);
             if (stat(img, &st) < 0 || st.st_size == 0) {
-                warnx_("gnuplot made no %s", img);
+                plot_fail(p, "gnuplot made no %s", img);
                 rc = -1;
                 break;
             }
-            printf("graph: %s\n", img);
+            if (p->written) {
+                char rel[96];
+                snprintf(rel, sizeof rel, "%s.%s", g[i].name, f);
+                plot_files_add(p->written, rel);
+            }
+            sbuf_printf(&p->log->out, "graph: %s\n", img);
         }
     }
     for (size_t i = 0; i < ng; i++) {

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "csv.h"
+#include "input.h"
 #include "util.h"
 
 enum col_type { C_STR, C_INT, C_LL, C_NUM };
@@ -146,8 +147,10 @@ static int set_field(const struct col *c, char *row, const char *v)
         return 0;
     }
     case C_NUM: {
+        /* Every figure is a count, rate, time or share: finite, >= 0 and
+         * below 1e15 (1e308 and inf reached gnuplot as "inf"). */
         double x = *v ? strtod(v, &end) : 0;
-        if (*v && (*end || isnan(x)))
+        if (*v && (*end || !isfinite(x) || x < 0 || x >= 1e15))
             return -1;
         *(double *)p = x;
         return 0;
@@ -168,11 +171,9 @@ int results_read(const char *path, struct result_set *out, char *err, size_t err
     else
         snprintf(file, sizeof file, "%s", path);
     snprintf(out->path, sizeof out->path, "%s", path);
-    FILE *f = fopen(file, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", file, strerror(errno));
+    FILE *f = results_input_open(file, err, errlen); /* regular, sane size (input.h) */
+    if (!f)
         return -1;
-    }
     int map[MAXF]; /* field index -> column, -1 when unknown */
     int nfields = 0, lineno = 0, have[NCOLS] = {0};
     size_t cap = 0;
@@ -218,8 +219,9 @@ int results_read(const char *path, struct result_set *out, char *err, size_t err
             if (map[i] < 0)
                 continue;
             const struct col *c = &cols[map[i]];
-            if (set_field(c, (char *)r, fld[i]) < 0) {
-                snprintf(err, errlen, "%s:%d: bad %s '%.40s'", file, lineno, c->name, fld[i]);
+            if ((c->required && !fld[i][0]) || set_field(c, (char *)r, fld[i]) < 0) {
+                snprintf(err, errlen, "%s:%d: bad %s '%.40s'%s", file, lineno, c->name, fld[i],
+                         c->type == C_NUM ? " (want a number, 0 <= x < 1e15)" : "");
                 goto out;
             }
         }

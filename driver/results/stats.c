@@ -410,6 +410,44 @@ double stats_efficiency(const double *n, const double *x, size_t i)
     return n[i] > 0 ? stats_speedup(n, x, i) / n[i] : 0;
 }
 
+double stats_ideal(const double *n, const double *x, size_t i, int cpus)
+{
+    if (!(x[0] > 0) || !(n[0] > 0))
+        return 0;
+    if (cpus <= 0)
+        return x[0] * n[i] / n[0];
+    double c = cpus;
+    return x[0] * fmin(n[i], c) / fmin(n[0], c);
+}
+
+double stats_efficiency_cpus(const double *n, const double *x, size_t i, int cpus)
+{
+    double ideal = stats_ideal(n, x, i, cpus);
+    return ideal > 0 ? x[i] / ideal : 0;
+}
+
+int stats_superlinear(const double *n, const double *x, size_t i, int cpus)
+{
+    return stats_efficiency_cpus(n, x, i, cpus) > 1.05;
+}
+
+int stats_usl_meaningful(const struct stats_usl *u, size_t k, char *why, size_t len)
+{
+    if (k < 4)
+        snprintf(why, len, "%zu points < 4", k);
+    else if (!(u->sigma >= 0 && u->sigma < 1))
+        snprintf(why, len, "sigma %.3g outside [0, 1)", u->sigma);
+    else if (!(u->kappa >= 0))
+        snprintf(why, len, "kappa %.3g < 0", u->kappa);
+    else if (!(u->r2 >= 0.9))
+        snprintf(why, len, "R2 %.2f < 0.9", u->r2);
+    else {
+        snprintf(why, len, "%s", "");
+        return 1;
+    }
+    return 0;
+}
+
 size_t stats_peak(const double *x, size_t k)
 {
     size_t p = 0;

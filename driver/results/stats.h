@@ -46,12 +46,25 @@ struct stats_usl {
  * 0, or -1 with fewer than 3 distinct n or non-positive throughput. */
 int stats_usl_fit(const double *n, const double *x, size_t k, struct stats_usl *u);
 double stats_usl_eval(const struct stats_usl *u, double n);
+/* Whether a fit of k points says anything: k >= 4, 0 <= sigma < 1,
+ * kappa >= 0 and R^2 >= 0.9. 1 (why = ""), or 0 with the reason in why
+ * ("R2 0.18 < 0.9"), for a reader to see instead of numbers. */
+int stats_usl_meaningful(const struct stats_usl *u, size_t k, char *why, size_t len);
 
 /* A scaling curve: threads n[] ascending with median throughput x[]. Speedup is
  * relative to the first point assumed linear up to it: x[i] / (x[0] / n[0]). */
 double stats_speedup(const double *n, const double *x, size_t i);
 double stats_efficiency(const double *n, const double *x, size_t i); /* speedup / n[i] */
 size_t stats_peak(const double *x, size_t k); /* index of the highest throughput */
+/* The ideal of a thread curve on a server held to cpus CPUs: linear from the
+ * first point up to cpus threads, flat after (more threads than CPUs cannot
+ * add CPU). cpus <= 0 (unknown): linear throughout. */
+double stats_ideal(const double *n, const double *x, size_t i, int cpus);
+/* x[i] / stats_ideal(): 1 on the ideal line, over 1 superlinear. */
+double stats_efficiency_cpus(const double *n, const double *x, size_t i, int cpus);
+/* Point i beats its ideal by more than 5%: usually the first point was not
+ * CPU-bound (latency-bound, the server mostly idle), which a reader must know. */
+int stats_superlinear(const double *n, const double *x, size_t i, int cpus);
 /* Index of the first point whose marginal gain per added thread is under 10%
  * of the linear gain x[0]/n[0]; k when there is none. */
 size_t stats_knee(const double *n, const double *x, size_t k);

@@ -48,6 +48,23 @@ for g in throughput speedup efficiency cpus latency tput-latency baseline; do
 done
 [ "$(wc -l <"$out/summary.csv")" -eq 17 ] || fail "summary.csv should hold 16 points + header"
 grep -q "Universal Scalability Law" "$out/summary.md" || fail "summary.md has no USL table"
+# Speedup and efficiency over the fewest-CPUs curve, per point and at the peak,
+# p95 beside tps; a superlinear point is marked with its reason (the fixture's
+# 1-CPU curve is 55% idle at one thread).
+grep -q "speedup vs fewest CPUs | CPU efficiency" "$out/summary.md" || fail "no CPU speedup columns"
+grep -q "## At the peak" "$out/summary.md" || fail "no at-the-peak table"
+grep -q "| median tps | p95 ms |" "$out/summary.md" || fail "no p95 beside tps"
+grep -q "superlinear.*idle at 1 thread" "$out/summary.md" || fail "superlinear point not explained"
+
+# One repeat and three thread counts: no interval, and no USL fit but why.
+mkdir "$out/thin"
+printf 'engine,variant,cpus,threads,tps\npgsql,up,1,1,100\npgsql,up,1,2,190\npgsql,up,1,4,300\n' \
+    >"$out/thin/results.csv"
+DBSCALE_DATADIR=$root "$bin" plot "$out/thin" --out "$out/thin/plots" >"$out/thin.out" 2>&1 ||
+    { cat "$out/thin.out"; fail "plot of a one-repeat sweep failed"; }
+grep -q "no fit: 3 points < 4" "$out/thin/plots/summary.md" || fail "a 3-point fit was not refused"
+grep -q '| c1 | 1 | 100.0 | 0.000 | - |' "$out/thin/plots/summary.md" || fail "a CI shown for n=1"
+grep -q "USL" "$out/thin/plots/throughput.gp" && fail "a meaningless fit reached the graph"
 
 # A user re-runs a script by hand.
 rm "$out/throughput.png"
@@ -80,5 +97,45 @@ grep -q "undefined function" "$out/broken.err" || fail "broken script: gnuplot's
 cat "$out/cmp.out"
 [ -s "$out/cmp/compare.md" ] && [ -s "$out/cmp/compare.csv" ] || fail "compare files missing"
 grep -q '+56\*' "$out/cmp.out" || fail "compare: expected a significant +56 at 8 threads"
+# Kernel baseline: every series (here 8 micro + 4 fs, more than the 8 once
+# kept), fs included, and one panel per CPU count, each database curve beside
+# the kernel figures measured at its own CPU count (micro at 1 and 2 CPUs).
+mkdir "$out/kb"
+cp "$data/pgsql-sweep/results.csv" "$data/pgsql-sweep/meta.json" "$out/kb/"
+{
+    cat "$data/pgsql-sweep/micro.csv"
+    for t in lock1 lock2; do
+        for tasks in 1 2; do
+            echo "$t,p,$tasks,1,$((tasks * 1000)),1,1,0,$((tasks * 1000)),,"
+        done
+    done
+} >"$out/kb/micro.csv"
+{
+    echo "files,pass,tasks,cpus,create_s,create_files_per_s,remove_s,remove_files_per_s,error,variant"
+    echo "2000,1,1,1,0.1,20000,0.1,20000,,up"
+    echo "2000,1,2,2,0.1,30000,0.1,25000,,smp"
+} >"$out/kb/fs.csv"
+DBSCALE_DATADIR=$root "$bin" plot "$out/kb" --out "$out/kb/plots" >"$out/kb.out" 2>&1 ||
+    { cat "$out/kb.out"; fail "plot with a wide kernel baseline failed"; }
+gp=$out/kb/plots/baseline.gp
+grep -q '^m = 12$' "$gp" || { grep '^m = ' "$gp"; fail "kernel series dropped or merged"; }
+grep -q "fs create" "$gp" || fail "fs not drawn in the baseline graph"
+grep -q '^npanel = 2$' "$gp" || fail "no panel per CPU count"
+grep -q "lock1 (processes), 1 CPU" "$gp" || fail "the 1-CPU kernel figures are missing"
+[ -s "$out/kb/plots/baseline.png" ] || fail "no baseline.png"
+grep -qi "gnuplot" "$out/kb.out" && { cat "$out/kb.out"; fail "gnuplot complained on the baseline"; }
+
+# Plotting again into a used directory leaves nothing of the old plot: the
+# thin sweep has one CPU count, no latency and no kernel baseline. A file
+# that is not plot's own stays.
+echo mine >"$out/notes.txt"
+DBSCALE_DATADIR=$root "$bin" plot "$out/thin" --out "$out" >"$out/again.out" 2>&1 ||
+    { cat "$out/again.out"; fail "plotting into a used directory failed"; }
+for f in cpus.png cpus.svg cpus.gp baseline.png latency.png tput-latency.svg curve02.dat \
+    curve01-usl.dat cpus01.dat micro01.dat throughput.svg graphs/cpus.gp graphs/baseline.gp; do
+    [ -e "$out/$f" ] && fail "a stale $f of the previous plot was left"
+done
+[ -s "$out/throughput.png" ] && [ -s "$out/curve01.dat" ] || fail "the new plot is missing"
+[ "$(cat "$out/notes.txt")" = mine ] || fail "a file plot did not write was removed"
 echo "plot_fixture: ok"
 exit 0

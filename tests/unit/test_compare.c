@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +153,7 @@ static void test_results_sets(void **state)
     assert_string_equal(t.cell[1 * t.ncols + r + 1], "~");
     assert_string_equal(t.cell[2 * t.ncols + r], "N/A");
     assert_string_equal(t.cell[3 * t.ncols + r], "+99"); /* floor(99.00497...) */
-    assert_string_equal(t.cell[3 * t.ncols + r + 1], "");
+    assert_string_equal(t.cell[3 * t.ncols + r + 1], "no test (n=1)");
     assert_string_equal(t.cell[3 * t.ncols + 2], "100.5");
 
     struct sbuf txt = {0}, md = {0}, csv = {0};
@@ -206,12 +207,153 @@ static void test_micro_csv(void **state)
     compare_sets_free(&ss);
 }
 
+/* ---- the unit of replication is the repeat ---- */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+
+static double unif(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return ((double)(rng_state >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+    return sqrt(-2 * log(unif())) * cos(6.283185307179586 * unif());
+}
+
+/* A micro.csv of nkeys points, each run `repeats` times (one row a run, as
+ * `dbscale micro --out` appends them), 5 samples a run. A run's level
+ * wanders by `between` (the noise between independent runs); the samples of
+ * one run only by 0.2% around it, so pooled samples look far surer than
+ * they are. */
+static void write_micro(const char *path, int nkeys, int repeats, double scale, double between)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant\n");
+    for (int k = 0; k < nkeys; k++)
+        for (int r = 0; r < repeats; r++) {
+            double level = 1e6 * scale * (1 + between * gauss()), s[5];
+            for (int i = 0; i < 5; i++)
+                s[i] = level * (1 + 0.002 * gauss());
+            fprintf(f, "t%d,t,1,2,%.1f,%.1f,%.1f,0.1,%.1f;%.1f;%.1f;%.1f;%.1f,,,\n", k, level,
+                    level, level, s[0], s[1], s[2], s[3], s[4]);
+        }
+    fclose(f);
+}
+
+/* Marks in the a-vs-b sig column of two micro.csv files. */
+static size_t count_marks(const char *a, const char *b, const char *mark, size_t *rows)
+{
+    struct compare_sets ss = {0};
+    char err[512];
+    assert_int_equal(compare_load(&ss, a, err, sizeof err), 0);
+    assert_int_equal(compare_load(&ss, b, err, sizeof err), 0);
+    compare_name_sets(&ss);
+    struct compare_table t;
+    compare_build(&ss, COMPARE_MICRO, &t);
+    size_t c = t.ncols, n = 0;
+    for (size_t i = 0; i < t.ncols; i++)
+        if (t.type[i] == CC_SIG)
+            c = i;
+    assert_true(c < t.ncols);
+    for (size_t r = 0; r < t.nrows; r++)
+        n += !strcmp(t.cell[r * t.ncols + c], mark);
+    *rows = t.nrows;
+    compare_table_free(&t);
+    compare_sets_free(&ss);
+    return n;
+}
+
+static void test_aa_noise_is_not_significant(void **state)
+{
+    (void)state;
+    char a[] = "/tmp/dbscale-aa-XXXXXX.csv", b[] = "/tmp/dbscale-ab-XXXXXX.csv";
+    close(mkstemps(a, 4));
+    close(mkstemps(b, 4));
+    /* 1000 A/A comparisons: both sides from one distribution, 5 repeats each. */
+    write_micro(a, 1000, 5, 1.0, 0.02);
+    write_micro(b, 1000, 5, 1.0, 0.02);
+    size_t rows, marked = count_marks(a, b, "*", &rows);
+    assert_int_equal(rows, 1000);
+    printf("A/A: %zu of 1000 marked significant at 95%%\n", marked);
+    assert_in_range(marked, 30, 70);
+    /* A true 10% difference with 5 repeats and 2% noise is found. */
+    write_micro(a, 200, 5, 1.1, 0.02);
+    write_micro(b, 200, 5, 1.0, 0.02);
+    marked = count_marks(a, b, "*", &rows);
+    printf("10%% apart: %zu of 200 found\n", marked);
+    assert_in_range(marked, 196, 200);
+    /* One run a side proves nothing, whatever its samples say. */
+    write_micro(a, 10, 1, 1.1, 0.02);
+    write_micro(b, 10, 1, 1.0, 0.02);
+    assert_int_equal(count_marks(a, b, "no test (n=1)", &rows), 10);
+    unlink(a);
+    unlink(b);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* [12.20] a TSV of 100 sets, a raw column of negative values, and a
+ * micro.csv header error that names a micro column, not "engine". */
+static void test_load_edges(void **state)
+{
+    (void)state;
+    char err[512];
+    struct compare_sets ss = {0};
+    char p[] = "/tmp/dbscale-wide-XXXXXX.tsv";
+    close(mkstemps(p, 4));
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fprintf(f, "test\tmode\ttasks");
+    for (int i = 0; i < 100; i++)
+        fprintf(f, "\ts%d", i);
+    fprintf(f, "\nt1\tp\t1");
+    for (int i = 0; i < 100; i++)
+        fprintf(f, "\t%d", 100 + i);
+    fprintf(f, "\n");
+    fclose(f);
+    assert_int_equal(compare_load(&ss, p, err, sizeof err), 0);
+    assert_int_equal(ss.n, 100);
+    compare_sets_free(&ss);
+
+    write_file(p, "test\tmode\ttasks\tA\tB\tAvB\n"
+                  "t1\tp\t1\t-5\t10\t-150\n"
+                  "t2\tp\t1\t-7\t10\t-170\n");
+    assert_int_equal(compare_load(&ss, p, err, sizeof err), 0);
+    assert_int_equal(ss.n, 2); /* A is data, negative or not; AvB is relative */
+    assert_string_equal(ss.s[0].name, "A");
+    compare_sets_free(&ss);
+    unlink(p);
+
+    char m[] = "/tmp/dbscale-mhdr-XXXXXX/micro.csv";
+    char *slash = strrchr(m, '/');
+    *slash = '\0';
+    assert_non_null(mkdtemp(m));
+    *slash = '/';
+    write_file(m, "mode,test,tasks,cpus,ops\np,getppid1,1,2,100\n");
+    assert_int_equal(compare_load(&ss, m, err, sizeof err), -1);
+    assert_null(strstr(err, "engine"));
+    assert_non_null(strstr(err, "ops_per_s"));
+    compare_sets_free(&ss);
+    unlink(m);
+    *slash = '\0';
+    rmdir(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reference_tsv),
-        cmocka_unit_test(test_results_sets),
-        cmocka_unit_test(test_micro_csv),
+        cmocka_unit_test(test_reference_tsv), cmocka_unit_test(test_results_sets),
+        cmocka_unit_test(test_micro_csv),     cmocka_unit_test(test_aa_noise_is_not_significant),
+        cmocka_unit_test(test_load_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

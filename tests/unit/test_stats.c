@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "stats.h"
 
 static void test_summary(void **state)
@@ -220,13 +222,65 @@ static void test_curve(void **state)
     assert_int_equal(stats_knee(n2, y2, 3), 2);
 }
 
+/* A fit is shown only when it means something. */
+static void test_usl_meaningful(void **state)
+{
+    (void)state;
+    char why[128];
+    struct stats_usl good = {1000, 0.05, 0.0002, 0.99, 69};
+    assert_int_equal(stats_usl_meaningful(&good, 5, why, sizeof why), 1);
+    assert_string_equal(why, "");
+    /* The fit the issue quotes: sigma 1.117, N* 0, R^2 0.18. */
+    struct stats_usl bad = {1000, 1.117, 0.01, 0.18, 0};
+    assert_int_equal(stats_usl_meaningful(&bad, 5, why, sizeof why), 0);
+    assert_non_null(strstr(why, "sigma"));
+    struct stats_usl lowr2 = {1000, 0.05, 0.0002, 0.18, 69};
+    assert_int_equal(stats_usl_meaningful(&lowr2, 5, why, sizeof why), 0);
+    assert_non_null(strstr(why, "R2 0.18"));
+    assert_int_equal(stats_usl_meaningful(&good, 3, why, sizeof why), 0);
+    assert_non_null(strstr(why, "3 points"));
+    struct stats_usl negk = {1000, 0.05, -1e-4, 0.99, 69};
+    assert_int_equal(stats_usl_meaningful(&negk, 5, why, sizeof why), 0);
+    assert_non_null(strstr(why, "kappa"));
+}
+
+/* The ideal of a thread curve is linear up to the server's CPU count and flat
+ * after: a server on 2 CPUs that doubles its throughput by 2 threads and
+ * holds it is 100% efficient at 32 threads, not 6%. */
+static void test_efficiency_vs_cpus(void **state)
+{
+    (void)state;
+    double n[] = {1, 2, 4, 8, 16, 32}, x[] = {100, 200, 200, 200, 200, 190};
+    assert_float_equal(stats_ideal(n, x, 0, 2), 100, 1e-9);
+    assert_float_equal(stats_ideal(n, x, 1, 2), 200, 1e-9);
+    assert_float_equal(stats_ideal(n, x, 5, 2), 200, 1e-9);
+    assert_float_equal(stats_efficiency_cpus(n, x, 3, 2), 1.0, 1e-9);
+    assert_float_equal(stats_efficiency_cpus(n, x, 5, 2), 0.95, 1e-9);
+    /* No CPU count known: linear throughout (the old definition). */
+    assert_float_equal(stats_efficiency_cpus(n, x, 5, 0), 190.0 / 3200, 1e-9);
+    /* A latency-bound first point on 1 CPU: more threads fill the idle CPU,
+     * the point is superlinear (264%), and stays so against the flat ideal. */
+    double n1[] = {1, 2, 4, 8}, x1[] = {100, 180, 250, 264};
+    assert_float_equal(stats_efficiency_cpus(n1, x1, 3, 1), 2.64, 1e-9);
+    assert_true(stats_superlinear(n1, x1, 3, 1));
+    assert_false(stats_superlinear(n, x, 5, 2));
+    /* A curve starting above the CPU count: the first point is the ideal. */
+    double n2[] = {4, 8}, x2[] = {400, 400};
+    assert_float_equal(stats_efficiency_cpus(n2, x2, 1, 2), 1.0, 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_summary),        cmocka_unit_test(test_t_quantiles),
-        cmocka_unit_test(test_welch_examples), cmocka_unit_test(test_relpct),
-        cmocka_unit_test(test_usl_fit),        cmocka_unit_test(test_usl_global),
+        cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_t_quantiles),
+        cmocka_unit_test(test_welch_examples),
+        cmocka_unit_test(test_relpct),
+        cmocka_unit_test(test_usl_fit),
+        cmocka_unit_test(test_usl_global),
         cmocka_unit_test(test_curve),
+        cmocka_unit_test(test_usl_meaningful),
+        cmocka_unit_test(test_efficiency_vs_cpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,46 @@
+/*
+ * input.c - opening the files plot and compare are handed (results.csv,
+ * micro.csv, TSVs, meta.json), which may come from anybody.
+ *
+ * The one idea: decide on the descriptor, not the name. The file is opened
+ * O_NONBLOCK (a FIFO without a writer then opens at once instead of
+ * blocking), fstat says whether it is a regular file of sane size, and only
+ * then is it handed out as an ordinary blocking FILE *. A check on the name
+ * before opening would race with a swap of the file.
+ *
+ * Never read here, and never accept a FIFO, device or socket: /dev/zero
+ * would feed a line reader without end.
+ */
+#include "input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+FILE *results_input_open(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    const char *why = NULL;
+    if (fstat(fd, &st) < 0)
+        why = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        why = "not a regular file";
+    else if ((long long)st.st_size > RESULTS_INPUT_MAX)
+        why = "too large for a results file";
+    int fl = why ? 0 : fcntl(fd, F_GETFL);
+    if (!why && (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0))
+        why = strerror(errno);
+    FILE *f = why ? NULL : fdopen(fd, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, why ? why : strerror(errno));
+        close(fd);
+    }
+    return f;
+}

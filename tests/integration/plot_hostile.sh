@@ -1,0 +1,72 @@
+#!/bin/sh
+# plot_hostile.sh - received results must never run as code when plotted.
+# gnuplot expands `cmd` inside double-quoted strings and @name macros, and a
+# newline ends a string and starts a command, so every field that reaches a
+# generated script (engine, workload, variant, the directory's name, the
+# host, kernel and server version from meta.json, the micro.csv test name)
+# is filled with backquotes, system(), macros and newlines; plotting must
+# draw the graphs and create no file anywhere. $1 = dbscale binary.
+# Exit 0 pass, 77 skip (no gnuplot), anything else fail.
+set -u
+bin=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed"; exit 77; }
+top=$(mktemp -d /tmp/dbscale-hostile-XXXXXX)
+trap 'rm -rf "$top"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# Each payload touches its own marker file pwned-NAME: gnuplot runs in the
+# out directory, and the check below looks for any pwned-* under $top.
+bq() { printf '`touch pwned-%s`' "$1"; }
+sy() { printf "'.system('touch pwned-%s').'" "$1"; }
+nl() { printf '"\nsystem("touch pwned-%s")\n#' "$1"; }
+# The directory's name carries payloads too, a newline among them.
+d=$top/$(printf 'r%s@x%s\n' "$(bq dir)" "$(nl dirnl)")
+mkdir -p "$d" || fail "mkdir"
+
+csvq() { printf '"%s"' "$(printf '%s' "$1" | sed 's/"/""/g')"; }
+# results.csv holds short fields (workload 31 bytes, variant 31), and refuses
+# an unknown engine; two variants give two curves, both payloads.
+eng=pgsql
+wl=$(csvq "w$(bq wl)")
+v1=$(csvq "v\"$(bq v1)\\")
+v2=$(csvq "$(sy v2)")
+{
+    echo "engine,workload,variant,cpus,threads,repeat,tps,lat_p50_ms,lat_p95_ms,lat_p99_ms"
+    for c in 1 2; do
+        for t in 1 2 4 8; do
+            for r in 0 1; do
+                echo "$eng,$wl,$v1,$c,$t,$r,$((c * t * 100 + r)),1.0,2.0,3.0"
+                echo "$eng,$wl,$v2,$c,$t,$r,$((c * t * 90 + r)),1.0,2.0,3.0"
+            done
+        done
+    done
+} >"$d/results.csv"
+jq() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | awk 'BEGIN{ORS=""} NR>1{print "\\n"} {print}'; }
+cat >"$d/meta.json" <<JSON
+{
+  "hostname": "$(jq "h$(bq host)@host")",
+  "kernel": "$(jq "k$(nl kernel)")",
+  "server_version": "$(jq "s$(bq server)$(sy server2)")"
+}
+JSON
+{
+    echo "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error"
+    for t in 1 2 4; do
+        echo "$(csvq "m$(bq micro)$(sy micro2)"),t,$t,2,$((t * 1000)),1,1,0,$((t * 1000)),,"
+    done
+} >"$d/micro.csv"
+
+cd "$top" || fail "cd"
+DBSCALE_DATADIR=$root "$bin" plot "$d" --out "$top/out" >"$top/stdout" 2>"$top/stderr"
+rc=$?
+cat "$top/stdout" "$top/stderr"
+left=$(find "$top" -name 'pwned-*' | head -5)
+[ -z "$left" ] || fail "plotting ran data as code: created $left"
+[ $rc -eq 0 ] || fail "dbscale plot exited $rc"
+for g in throughput speedup efficiency cpus baseline; do
+    [ -s "$top/out/$g.png" ] || fail "$g.png missing"
+done
+grep -q "gnuplot failed" "$top/stderr" && fail "gnuplot failed"
+echo "plot_hostile: ok"
+exit 0

@@ -1,0 +1,49 @@
+#!/bin/sh
+# plot_values.sh - values gnuplot cannot draw are refused before it runs,
+# naming the file, row and column: an empty, infinite, huge or negative
+# figure. All-zero throughput is real data (a server that did nothing) and
+# must still draw. $1 = dbscale binary. Exit 0 pass, 77 skip, else fail.
+set -u
+bin=$1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed"; exit 77; }
+top=$(mktemp -d /tmp/dbscale-values-XXXXXX)
+trap 'rm -rf "$top"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# sweep NAME ROW3: a 4-level sweep whose third line (second data row) is ROW3.
+sweep() {
+    mkdir -p "$top/$1"
+    {
+        echo "engine,variant,cpus,threads,tps,lat_p95_ms"
+        echo "pgsql,up,1,1,100,1.0"
+        echo "$2"
+        echo "pgsql,up,1,4,300,3.0"
+        echo "pgsql,up,1,8,310,4.0"
+    } >"$top/$1/results.csv"
+}
+
+# refused NAME ROW3 COLUMN: plot exits 2 naming results.csv:3 and COLUMN.
+refused() {
+    sweep "$1" "$2"
+    DBSCALE_DATADIR=$root "$bin" plot "$top/$1" --out "$top/$1/plots" >"$top/$1.out" 2>&1
+    rc=$?
+    [ $rc -eq 2 ] || { cat "$top/$1.out"; fail "$1: exit $rc, expected 2"; }
+    grep -q "results.csv:3: .*$3" "$top/$1.out" || { cat "$top/$1.out"; fail "$1: row/column not named"; }
+    grep -qi gnuplot "$top/$1.out" && fail "$1: reached gnuplot"
+    return 0
+}
+refused huge "pgsql,up,1,2,1e308,2.0" tps
+refused inf "pgsql,up,1,2,inf,2.0" tps
+refused empty "pgsql,up,1,2,,2.0" tps
+refused neglat "pgsql,up,1,2,200,-2.0" lat_p95_ms
+
+# All-zero throughput draws (no "empty y range").
+mkdir -p "$top/zero"
+printf 'engine,variant,cpus,threads,tps\npgsql,up,1,1,0\npgsql,up,1,2,0\npgsql,up,1,4,0\n' \
+    >"$top/zero/results.csv"
+DBSCALE_DATADIR=$root "$bin" plot "$top/zero" --out "$top/zero/plots" >"$top/zero.out" 2>&1 ||
+    { cat "$top/zero.out"; fail "all-zero throughput: plot failed"; }
+[ -s "$top/zero/plots/throughput.png" ] || fail "all-zero throughput: no graph"
+echo "plot_values: ok"
+exit 0
