@@ -9,6 +9,7 @@
  * write in place (write_file_atomic) and never trust a file: a broken one is
  * an error naming it, never a crash.
  */
+#include "input.h"
 #include "meta.h"
 
 #include <errno.h>
@@ -166,8 +167,14 @@ int meta_load(const char *path, struct meta *m, char *err, size_t errlen)
         snprintf(file, sizeof file, "%s", path);
     else
         snprintf(file, sizeof file, "%s/meta.json", path);
+    /* Through the one results opener: a FIFO or /dev/zero named meta.json
+     * is refused, not read forever. */
+    FILE *f = results_input_open(file, err, errlen);
+    if (!f)
+        return -1;
     json_error_t je;
-    json_t *o = json_load_file(file, 0, &je);
+    json_t *o = json_loadf(f, 0, &je);
+    fclose(f);
     if (!o) {
         if (je.line > 0)
             snprintf(err, errlen, "%s:%d: %s", file, je.line, je.text);

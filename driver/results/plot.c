@@ -25,47 +25,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "input.h"
+#include "meta.h"
 #include "plot_gp.h"
 #include "results.h"
 #include "stats.h"
 
 /* ---- meta.json: the few fields a label shows ---- */
 
-/* The one reader of meta.json in plot (to become results/meta.c's
- * meta_load() at merge). Top-level string fields by their first present
- * name; anything else, a missing file or bad JSON leaves "" (a label
- * without a host is still a graph). */
+/* Through meta.json's one owner (results/meta.c). A missing file or bad
+ * JSON leaves "" (a label without a host is still a graph). */
 static void read_meta(struct plot_dir *d)
 {
+    struct meta m;
     char path[600], err[600];
     snprintf(path, sizeof path, "%s/meta.json", d->path);
     d->host[0] = d->kernel[0] = d->server[0] = '\0';
-    FILE *f = access(path, F_OK) == 0 ? results_input_open(path, err, sizeof err) : NULL;
-    if (!f)
+    if (access(path, F_OK) < 0 || meta_load(path, &m, err, sizeof err) < 0)
         return;
-    json_error_t je;
-    json_t *js = json_loadf(f, 0, &je);
-    fclose(f);
-    if (!json_is_object(js)) {
-        json_decref(js);
-        return;
-    }
-    static const char *const host[] = {"hostname", "host", "nodename", NULL};
-    static const char *const kernel[] = {"kernel", "kernel_release", "uname", "release", NULL};
-    static const char *const server[] = {"server_version", NULL};
-    const char *const *keys[] = {host, kernel, server};
-    char *out[] = {d->host, d->kernel, d->server};
-    size_t len[] = {sizeof d->host, sizeof d->kernel, sizeof d->server};
-    for (int i = 0; i < 3; i++)
-        for (const char *const *k = keys[i]; *k && !out[i][0]; k++) {
-            const char *v = json_string_value(json_object_get(js, *k));
-            if (v)
-                snprintf(out[i], len[i], "%s", v);
-        }
-    json_decref(js);
+    snprintf(d->host, sizeof d->host, "%s", m.host);
+    snprintf(d->kernel, sizeof d->kernel, "%s", m.kernel);
+    snprintf(d->server, sizeof d->server, "%s", m.server_version);
+    meta_free(&m);
 }
 
 /* ---- curves ----

@@ -45,7 +45,7 @@ v2=$(csvq "$(sy v2)")
 jq() { printf '%s' "$1" | sed 's/\\/\\\\/g; s/"/\\"/g' | awk 'BEGIN{ORS=""} NR>1{print "\\n"} {print}'; }
 cat >"$d/meta.json" <<JSON
 {
-  "hostname": "$(jq "h$(bq host)@host")",
+  "host": "$(jq "h$(bq host)@host")",
   "kernel": "$(jq "k$(nl kernel)")",
   "server_version": "$(jq "s$(bq server)$(sy server2)")"
 }
