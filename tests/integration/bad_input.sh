@@ -32,6 +32,7 @@ done <<EOF2
 2|--db-driver|run oltp_read_only --db-driver=oracle
 2|never end|run oltp_read_only --time=0 --events=0
 2|--tables|prepare select_random_points --tables=3
+2|--tables|cleanup select_random_ranges --tables=2
 2|--percentile|run oltp_read_only --percentile=101
 2|--mysql-storage-engine|prepare oltp_read_only '--mysql-storage-engine=innodb*/;DROP'
 2|--pgsql-password|run oltp_read_only --pgsql-passwort=x
