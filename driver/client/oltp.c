@@ -69,7 +69,7 @@ const struct optdef oltp_optdefs[] = {
     /* connections */
     {"db-driver", OPT_CHOICE, "mysql", "database engine (sysbench's default is mysql)", "mysql|pgsql|mariadb|postgresql"},
     {"db-ps-mode", OPT_CHOICE, "auto", "server-side prepared statements", "auto|disable"},
-    {"db-ignore-errors", OPT_STR, NULL, "error codes retried after ROLLBACK, or 'all' (default: deadlocks, serialization failures, lock wait timeouts, duplicate keys)"},
+    {"db-ignore-errors", OPT_STR, NULL, "error codes retried after ROLLBACK, or 'all' (default, as sysbench: mysql 1213,1020,1205; pgsql 40P01,40001,23505)"},
     {"mysql-ignore-errors", OPT_STR, NULL, "sysbench's name for --db-ignore-errors"},
     {"pgsql-host", OPT_STR, "localhost", "PostgreSQL host(s), comma-separated: connections spread round-robin"},
     {"pgsql-port", OPT_INT, "5432", "PostgreSQL port", NULL, 1, 65535},
