@@ -122,6 +122,32 @@ static const char *conn_opt(const struct opts *o, const char *name, const char *
     return opts_str(o, name);
 }
 
+/* The shortest interim report period. A line every 10 ms is already more
+ * than anyone reads, and below that an interval holds too few transactions
+ * for its figures to mean anything, while the printing itself starts to
+ * load the client being measured (1e-12 gave 13,000 lines a second). */
+#define OLTP_MIN_REPORT_INTERVAL 0.01
+
+/* --db-ignore-errors: "all", or codes as the engines report them: MySQL
+ * error numbers (at most 5 digits) or SQLSTATEs (5 capitals and digits). */
+static int ignore_list_ok(const char *list)
+{
+    if (!strcmp(list, "all"))
+        return 1;
+    for (const char *p = list;;) {
+        size_t l = strcspn(p, ",");
+        size_t digits = strspn(p, "0123456789");
+        int alnum = 1;
+        for (size_t i = 0; i < l; i++)
+            alnum &= isdigit((unsigned char)p[i]) || isupper((unsigned char)p[i]);
+        if (l == 0 || !alnum || (digits != l && l != 5) || (digits == l && l > 5))
+            return 0;
+        if (!p[l])
+            return 1;
+        p += l + 1;
+    }
+}
+
 int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload, char *err,
                size_t errlen)
 {
@@ -215,13 +241,17 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
 
     /* percentiles */
     const char *pl = opts_str(o, "percentile");
+    if (pl && (!*pl || pl[strlen(pl) - 1] == ',')) {
+        snprintf(err, errlen, "--percentile: '%s' is not a list of numbers in 0..100", pl);
+        return -1;
+    }
     for (const char *p = pl; p && *p && s->npcts < 8;) {
         double v;
         char item[32];
         const char *comma = strchr(p, ',');
         size_t l = comma ? (size_t)(comma - p) : strlen(p);
         snprintf(item, sizeof item, "%.*s", (int)(l < 31 ? l : 31), p);
-        if (parse_num(item, &v) < 0 || v < 0 || v > 100) {
+        if (l == 0 || parse_num(item, &v) < 0 || v < 0 || v > 100) {
             snprintf(err, errlen, "--percentile: '%s' is not a number in 0..100", item);
             return -1;
         }
@@ -244,9 +274,23 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     w->time_s = opts_num(o, "time");
     w->warmup_s = opts_num(o, "warmup-time");
     w->report_interval = opts_num(o, "report-interval");
+    if (w->report_interval > 0 && w->report_interval < OLTP_MIN_REPORT_INTERVAL) {
+        snprintf(err, errlen,
+                 "--report-interval: %g s is below the %g s minimum (0 turns the reports off)",
+                 w->report_interval, OLTP_MIN_REPORT_INTERVAL);
+        return -1;
+    }
     w->report_pct = s->npcts ? s->pcts[0] : 95;
-    w->ignore_errors = opts_isset(o, "db-ignore-errors") ? opts_str(o, "db-ignore-errors")
-                                                         : opts_str(o, "mysql-ignore-errors");
+    const char *ign =
+        opts_isset(o, "db-ignore-errors") ? "db-ignore-errors" : "mysql-ignore-errors";
+    w->ignore_errors = opts_str(o, ign);
+    if (w->ignore_errors && !ignore_list_ok(w->ignore_errors)) {
+        snprintf(err, errlen,
+                 "--%s: '%s' is not 'all' or a comma list of error codes (MySQL numbers of up "
+                 "to 5 digits, PostgreSQL SQLSTATEs like 40P01)",
+                 ign, w->ignore_errors);
+        return -1;
+    }
     w->reconnect_timeout = opts_num(o, "reconnect-timeout");
     w->client_cpus = opts_str(o, "client-cpus");
     if (w->time_s == 0 && w->events == 0) {
