@@ -76,7 +76,7 @@ const struct optdef oltp_optdefs[] = {
     {"pgsql-user", OPT_STR, "sbtest", "PostgreSQL user"},
     {"pgsql-password", OPT_SECRET, NULL, "PostgreSQL password (prefer PGPASSWORD or PGPASSFILE)"},
     {"pgsql-db", OPT_STR, "sbtest", "PostgreSQL database"},
-    {"pgsql-conninfo", OPT_STR, NULL, "libpq conninfo string or URI; wins over the pgsql-* options"},
+    {"pgsql-conninfo", OPT_STR, NULL, "libpq conninfo string or URI; what it says wins over the pgsql-* options, which fill in the rest"},
     {"mysql-host", OPT_STR, "localhost", "MySQL host(s), comma-separated: connections spread round-robin"},
     {"mysql-port", OPT_INT, "3306", "MySQL port", NULL, 1, 65535},
     {"mysql-socket", OPT_STR, NULL, "MySQL unix socket"},
@@ -217,16 +217,10 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
             t->user = conn_opt(o, "pgsql-user", "PGUSER");
             t->password = opts_str(o, "pgsql-password");
             t->db = conn_opt(o, "pgsql-db", "PGDATABASE");
+            /* the engine lets what the conninfo says win; the fields above
+             * (options, else PG* variables, else sysbench's defaults) fill
+             * in only what it leaves out */
             t->conninfo = opts_str(o, "pgsql-conninfo");
-            if (t->conninfo) {
-                /* the conninfo says where; sysbench defaults must not override it */
-                if (!opts_isset(o, "pgsql-host"))
-                    t->host = NULL;
-                if (!opts_isset(o, "pgsql-port"))
-                    t->port = 0;
-                if (!opts_isset(o, "pgsql-user"))
-                    t->user = NULL;
-            }
         } else {
             t->port = (int)opts_int(o, "mysql-port");
             t->socket = opts_str(o, "mysql-socket");

@@ -81,13 +81,31 @@ static void quiet_notice(void *arg, const char *msg)
 
 static struct db_conn *pg_connect(const struct db_target *t, struct db_error *err)
 {
-    const char *kw[12], *val[12];
-    int n = 0;
-    char port[16];
+    /* A conninfo wins over the separate fields (the --pgsql-conninfo help
+     * promises it): libpq takes the last value of a repeated keyword, so the
+     * fields go first as defaults and the parsed conninfo after them. */
+    PQconninfoOption *ci = NULL;
+    size_t nci = 0;
     if (t->conninfo && *t->conninfo) {
-        kw[n] = "dbname";
-        val[n++] = t->conninfo; /* expanded by libpq: a conninfo string or URI */
+        char *perr = NULL;
+        ci = PQconninfoParse(t->conninfo, &perr);
+        if (!ci) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "--pgsql-conninfo: %s", perr ? perr : "libpq: out of memory");
+            seterr(err, DB_ERR_FATAL, "", msg);
+            PQfreemem(perr);
+            return NULL;
+        }
+        for (PQconninfoOption *o = ci; o->keyword; o++)
+            nci++;
     }
+    const char **kw = xcalloc(nci + 12, sizeof *kw), **val = xcalloc(nci + 12, sizeof *val);
+    size_t n = 0;
+    char port[16];
+    kw[n] = "application_name";
+    val[n++] = "dbscale";
+    kw[n] = "connect_timeout";
+    val[n++] = "10";
     if (t->host && *t->host) {
         kw[n] = "host";
         val[n++] = t->host;
@@ -105,17 +123,21 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
         kw[n] = "password";
         val[n++] = t->password;
     }
-    if (t->db && *t->db && !(t->conninfo && *t->conninfo)) {
+    if (t->db && *t->db) {
         kw[n] = "dbname";
         val[n++] = t->db;
     }
-    kw[n] = "application_name";
-    val[n++] = "dbscale";
-    kw[n] = "connect_timeout";
-    val[n++] = "10";
+    for (PQconninfoOption *o = ci; o && o->keyword; o++)
+        if (o->val && *o->val) {
+            kw[n] = o->keyword;
+            val[n++] = o->val;
+        }
     kw[n] = NULL;
     val[n] = NULL;
-    PGconn *pg = PQconnectdbParams(kw, val, 1);
+    PGconn *pg = PQconnectdbParams(kw, val, 0);
+    free(kw);
+    free(val);
+    PQconninfoFree(ci);
     if (!pg) {
         seterr(err, DB_ERR_FATAL, "", "libpq: out of memory");
         return NULL;
