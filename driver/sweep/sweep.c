@@ -1,15 +1,14 @@
 /*
- * sweep.c - threads x CPU count x repeats against one server, results kept.
+ * sweep.c - the run loop: threads x CPU count x repeats against one server,
+ * results kept.
  *
- * The plan is a flat list of levels (variant, CPUs, threads, repeat) in the
- * chosen order; interleaved order alternates CPU counts and thread levels on
- * every repeat, so slow drift (caches, vacuum, purge, heat) lands on all
- * curves alike instead of bending one. Connections are opened once for the
- * largest level and reused; before a level counts, the server's CPU mask is
- * applied again and read back from /proc. After every level the whole
- * results.csv is rewritten atomically, so an interrupt or a crash loses at
- * most the level in flight. Whatever the sweep changed (CPU masks, offline
- * CPUs, a server it started) is put back on every way out.
+ * Connections are opened once for the largest level and reused; before a
+ * level counts, the server's CPU mask is applied again and read back from
+ * /proc. After every level the whole results.csv is rewritten atomically, so
+ * an interrupt or a crash loses at most the level in flight. Whatever the
+ * sweep changed (CPU masks, offline CPUs, a server it started) is put back
+ * by the verb on every way out. This room never prints a report or decides
+ * an exit code: it returns errors and hands each finished level to a callback.
  */
 #include "sweep.h"
 
@@ -23,34 +22,12 @@
 #include <unistd.h>
 
 #include "baseline.h"
-#include "cpuset.h"
-#include "oltp.h"
+#include "meta.h"
 #include "report.h"
-#include "server.h"
-#include "sysinfo.h"
 #include "util.h"
-#include "verbs.h"
 
-#define MAX_LEVELS_T 64
-#define MAX_CPUS_K   64
-#define MAX_PIDS     4096
-
-/* clang-format off */
-static const struct optdef sweep_extra[] = {
-    {"workload", OPT_STR, NULL, "workload (or give it as the first word)"},
-    {"repeats", OPT_INT, "3", "measurements per (CPU count, threads) point", NULL, 1, 1000},
-    {"order", OPT_CHOICE, "sequential", "level order; interleaved alternates CPU counts and thread levels on every repeat", "sequential|interleaved"},
-    {"cpus", OPT_STR, "all", "CPU counts the server is held to, e.g. 1,2,4,all (clipped to the machine)"},
-    {"cpu-method", OPT_CHOICE, "affinity", "how the server is held to k CPUs", "affinity|cpuset|hotplug"},
-    {"variant", OPT_STR, NULL, "label for these results (default: up or smp-kN from the kernel)"},
-    {"server", OPT_CHOICE, "managed", "managed: a throwaway server started here; external: the one the connection options name", "managed|external"},
-    {"server-pid", OPT_STR, "auto", "external server's process id, or auto (the process listening on the port)"},
-    {"server-conf", OPT_LIST, NULL, "managed server: extra config line k=v (may be repeated)"},
-    {"prepare", OPT_BOOL, NULL, "create and load the tables first (default: on for managed, off for external)"},
-    {"out", OPT_STR, NULL, "results directory (default results/ENGINE-WORKLOAD-TIMESTAMP)"},
-    {"baseline", OPT_STR, NULL, "kernel baseline at each CPU count: micro tests and 'fs' (file create/remove); 'default' = getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1,fs"},
-};
-/* clang-format on */
+#define MAX_PIDS   4096
+#define MAX_CPUS_K SWEEP_MAX_CPUS_K
 
 void sweep_variant(char *buf, size_t len, const char *user_label, int up, int cpus)
 {
@@ -62,49 +39,7 @@ void sweep_variant(char *buf, size_t len, const char *user_label, int up, int cp
         snprintf(buf, len, "smp-k%d", cpus);
 }
 
-struct level {
-    int k; /* index into the CPU-count list */
-    int threads;
-    int repeat;
-};
-
-struct sweep {
-    struct opts o;
-    struct oltp_setup s;
-    struct sysinfo_facts facts;
-    struct server srv;
-    int managed, server_up;
-    pid_t ext_pid;
-    int online[MAX_CPUS_K], nonline;
-    int kcpus[MAX_CPUS_K], nk;                   /* CPU counts, ascending as given */
-    long long threads[MAX_CPUS_K][MAX_LEVELS_T]; /* per CPU count ("4k" = 4 x k) */
-    int nthreads[MAX_CPUS_K], repeats;
-    long long maxthreads;
-    struct level *plan;
-    int nplan;
-    struct cpuset_ctl *cpu;
-    int cpu_changed;
-    struct pool *pool;
-    struct result_row *rows;
-    int nrows;
-    char out[1024];
-    char started[32];
-    char server_version[64];
-    char settings[1024];
-    const char *workload;
-};
-
-static volatile sig_atomic_t got_signal;
-static struct pool *volatile sig_pool;
-
-static void on_signal(int sig)
-{
-    got_signal = sig;
-    if (sig_pool)
-        pool_stop(sig_pool);
-}
-
-static void iso_now(char *buf, size_t len)
+void sweep_iso_now(char *buf, size_t len)
 {
     time_t t = time(NULL);
     struct tm tm;
@@ -112,154 +47,64 @@ static void iso_now(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static int write_meta(struct sweep *w, const char *ended)
+/* The one place the sweep's options go into meta.json: what is stored here
+ * is what anyone reading the results sees (opts_json already leaves out
+ * OPT_SECRET values; anything else to hide belongs here too). */
+json_t *sweep_meta_options(const struct opts *o)
 {
     struct sbuf b = {0};
-    const struct sysinfo_facts *f = &w->facts;
-    sbuf_printf(&b, "{\n  \"dbscale_version\": \"%s\",\n  \"git_commit\": \"%s\",\n",
-                DBSCALE_VERSION, DBSCALE_GIT);
-    sbuf_printf(&b, "  \"engine\": \"%s\",\n  \"workload\": ", w->s.ops->name);
-    sbuf_json(&b, w->workload);
-    sbuf_printf(&b, ",\n  \"server\": \"%s\",\n  \"server_version\": ",
-                w->managed ? "managed" : "external");
-    sbuf_json(&b, w->server_version);
-    sbuf_printf(&b, ",\n  \"server_settings\": {%s},\n", w->settings);
-    sbuf_printf(&b, "  \"cpu_method\": \"%s\",\n  \"host\": ", opts_str(&w->o, "cpu-method"));
-    sbuf_json(&b, f->hostname);
-    sbuf_printf(&b, ",\n  \"kernel\": ");
-    sbuf_json(&b, f->kernel);
-    sbuf_printf(&b, ",\n  \"machine\": ");
-    sbuf_json(&b, f->machine);
-    sbuf_printf(&b, ",\n  \"cmdline\": ");
-    sbuf_json(&b, f->cmdline);
-    sbuf_printf(&b, ",\n  \"cpu_model\": ");
-    sbuf_json(&b, f->cpu_model);
-    sbuf_printf(&b,
-                ",\n  \"cpus_online\": \"%s\",\n  \"cpus_possible\": \"%s\",\n  \"uniprocessor\": "
-                "%s,\n  \"mem_kb\": %lld,\n",
-                f->online, f->possible, f->up ? "true" : "false", f->mem_kb);
-    sbuf_printf(&b, "  \"started\": \"%s\",\n  \"ended\": \"%s\",\n  \"levels_planned\": %d,\n",
-                w->started, ended ? ended : "", w->nplan);
-    sbuf_printf(&b, "  \"levels_done\": %d,\n  \"options\": ", w->nrows);
-    opts_json(&w->o, &b);
-    sbuf_printf(&b, "\n}\n");
-    char path[1100];
-    snprintf(path, sizeof path, "%s/meta.json", w->out);
-    int rc = write_file_atomic(path, b.s, b.len);
+    opts_json(o, &b);
+    json_t *j = json_loadb(b.s ? b.s : "{}", b.len, 0, NULL);
     sbuf_free(&b);
+    return j ? j : json_object();
+}
+
+int sweep_write_meta(struct sweep *w, const char *ended)
+{
+    struct meta m;
+    memset(&m, 0, sizeof m);
+    const struct sysinfo_facts *f = &w->facts;
+    snprintf(m.dbscale_version, sizeof m.dbscale_version, "%s", DBSCALE_VERSION);
+    snprintf(m.git_commit, sizeof m.git_commit, "%s", DBSCALE_GIT);
+    snprintf(m.engine, sizeof m.engine, "%s", w->s.ops->name);
+    snprintf(m.workload, sizeof m.workload, "%s", w->workload);
+    snprintf(m.server, sizeof m.server, "%s", w->managed ? "managed" : "external");
+    snprintf(m.server_version, sizeof m.server_version, "%s", w->server_version);
+    /* where the levels were measured: after a managed start the targets are
+     * the throwaway server's own address, not the connection options' */
+    const struct db_target *t = &w->s.targets[0];
+    snprintf(m.db_host, sizeof m.db_host, "%s", t->host ? t->host : t->socket ? t->socket : "");
+    m.db_port = t->port;
+    snprintf(m.cpu_method, sizeof m.cpu_method, "%s", opts_str(&w->o, "cpu-method"));
+    snprintf(m.host, sizeof m.host, "%s", f->hostname);
+    snprintf(m.kernel, sizeof m.kernel, "%s", f->kernel);
+    snprintf(m.machine, sizeof m.machine, "%s", f->machine);
+    snprintf(m.cmdline, sizeof m.cmdline, "%s", f->cmdline);
+    snprintf(m.cpu_model, sizeof m.cpu_model, "%s", f->cpu_model);
+    snprintf(m.cpus_online, sizeof m.cpus_online, "%s", f->online);
+    snprintf(m.cpus_possible, sizeof m.cpus_possible, "%s", f->possible);
+    m.uniprocessor = f->up;
+    m.mem_kb = f->mem_kb;
+    snprintf(m.started, sizeof m.started, "%s", w->started);
+    snprintf(m.ended, sizeof m.ended, "%s", ended ? ended : "");
+    m.time_s = opts_num(&w->o, "time");
+    m.warmup_s = opts_num(&w->o, "warmup-time");
+    m.repeats = w->plan.repeats;
+    m.levels_planned = w->plan.nlevels;
+    m.levels_done = w->nsaved - w->nold; /* this run's */
+    for (int i = 0; i < w->plan.nlevels; i++) {
+        char v[64];
+        sweep_variant(v, sizeof v, opts_str(&w->o, "variant"), f->up,
+                      w->plan.kcpus[w->plan.levels[i].k]);
+        meta_add_variant(&m, v);
+    }
+    char settings[sizeof w->settings + 2];
+    snprintf(settings, sizeof settings, "{%s}", w->settings);
+    m.server_settings = json_loads(settings, 0, NULL);
+    m.options = sweep_meta_options(&w->o);
+    int rc = meta_write(w->out, &m);
+    meta_free(&m);
     return rc;
-}
-
-/* ---- parsing the plan ---- */
-
-/* Expand "Nk" tokens (N times the CPU count k) in a thread list. */
-static void expand_k(const char *in, int k, char *out, size_t len)
-{
-    size_t o = 0;
-    for (const char *p = in; *p && o + 24 < len;) {
-        if (*p >= '0' && *p <= '9') {
-            char *end;
-            long long v = strtoll(p, &end, 10);
-            if (*end == 'k') {
-                o += (size_t)snprintf(out + o, len - o, "%lld", v * k);
-                p = end + 1;
-            } else {
-                o += (size_t)snprintf(out + o, len - o, "%.*s", (int)(end - p), p);
-                p = end;
-            }
-        } else {
-            out[o++] = *p++;
-        }
-    }
-    out[o] = '\0';
-}
-
-static int parse_plan(struct sweep *w, char *err, size_t errlen)
-{
-    const char *tl = opts_str(&w->o, "threads");
-    w->nonline = cpuset_online(w->online, MAX_CPUS_K);
-    if (w->nonline < 1) {
-        snprintf(err, errlen, "cannot read the online CPUs");
-        return -1;
-    }
-    /* --cpus: counts, "all"; values above the machine are dropped (with a note) */
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", opts_str(&w->o, "cpus"));
-    w->nk = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        long long v;
-        if (!strcmp(tok, "all"))
-            v = w->nonline;
-        else if (parse_int(tok, &v) < 0 || v < 1) {
-            snprintf(err, errlen, "--cpus: '%s' is not a CPU count (1, 2, ... or all)", tok);
-            return -1;
-        }
-        if (v > w->nonline) {
-            fprintf(stderr, "dbscale sweep: --cpus: %lld is more than the %d online; skipped\n", v,
-                    w->nonline);
-            continue;
-        }
-        int dup = 0;
-        for (int i = 0; i < w->nk; i++)
-            dup |= w->kcpus[i] == v;
-        if (!dup && w->nk < MAX_CPUS_K)
-            w->kcpus[w->nk++] = (int)v;
-    }
-    if (w->nk == 0) {
-        snprintf(err, errlen, "--cpus=%s leaves no CPU count to run", opts_str(&w->o, "cpus"));
-        return -1;
-    }
-    for (int k = 0; k < w->nk; k++) {
-        char ex[512];
-        expand_k(tl, w->kcpus[k], ex, sizeof ex);
-        int n = parse_int_list(ex, w->threads[k], MAX_LEVELS_T);
-        if (n <= 0) {
-            snprintf(err, errlen,
-                     "--threads=%s: expected a list like 1,2,4,8 or 1-64 or 1-256:x2 or 1-4k:x2 "
-                     "(k = the CPU count; at most %d levels)",
-                     tl, MAX_LEVELS_T);
-            return -1;
-        }
-        for (int i = 0; i < n; i++) {
-            if (w->threads[k][i] < 1 || w->threads[k][i] > 100000) {
-                snprintf(err, errlen, "--threads: %lld is not a thread count (1..100000)",
-                         w->threads[k][i]);
-                return -1;
-            }
-            if (w->threads[k][i] > w->maxthreads)
-                w->maxthreads = w->threads[k][i];
-        }
-        w->nthreads[k] = n;
-    }
-    w->repeats = (int)opts_int(&w->o, "repeats");
-    int total = 0;
-    for (int k = 0; k < w->nk; k++)
-        total += w->nthreads[k] * w->repeats;
-    w->plan = xcalloc((size_t)total, sizeof *w->plan);
-    int n = 0;
-    if (strcmp(opts_str(&w->o, "order"), "interleaved") != 0) {
-        for (int k = 0; k < w->nk; k++)
-            for (int t = 0; t < w->nthreads[k]; t++)
-                for (int r = 0; r < w->repeats; r++)
-                    w->plan[n++] = (struct level){k, (int)w->threads[k][t], r + 1};
-    } else {
-        /* each repeat walks thread levels and CPU counts, reversing direction
-         * on odd repeats so no point always comes first or last */
-        int maxn = 0;
-        for (int k = 0; k < w->nk; k++)
-            maxn = w->nthreads[k] > maxn ? w->nthreads[k] : maxn;
-        for (int r = 0; r < w->repeats; r++)
-            for (int t0 = 0; t0 < maxn; t0++)
-                for (int k0 = 0; k0 < w->nk; k0++) {
-                    int k = r % 2 ? w->nk - 1 - k0 : k0;
-                    int t = r % 2 ? maxn - 1 - t0 : t0;
-                    if (t < w->nthreads[k])
-                        w->plan[n++] = (struct level){k, (int)w->threads[k][t], r + 1};
-                }
-    }
-    w->nplan = n;
-    return 0;
 }
 
 /* ---- the server ---- */
@@ -271,7 +116,7 @@ static int server_family(struct sweep *w, pid_t *pids, int max)
     return w->ext_pid > 0 ? sysinfo_family(w->ext_pid, pids, max) : 0;
 }
 
-static void read_settings(struct sweep *w)
+void sweep_read_settings(struct sweep *w)
 {
     struct db_error e = {0};
     struct db_conn *c = w->s.ops->connect(&w->s.targets[0], &e);
@@ -302,10 +147,10 @@ static void read_settings(struct sweep *w)
     w->s.ops->close(c);
 }
 
-static int start_managed(struct sweep *w, char *err, size_t errlen)
+int sweep_start_managed(struct sweep *w, char *err, size_t errlen)
 {
     enum server_engine e = w->s.ops == &db_pgsql_ops ? SERVER_PGSQL : SERVER_MYSQL;
-    long long maxt = w->maxthreads;
+    long long maxt = w->plan.maxthreads;
     struct sbuf conf = {0};
     /* room for every client plus a few for the sweep's own admin queries */
     sbuf_printf(&conf, "max_connections=%lld\n", maxt + 20);
@@ -317,7 +162,6 @@ static int start_managed(struct sweep *w, char *err, size_t errlen)
         sbuf_add(&conf, "\n", 1);
         p += l + (comma ? 1 : 0);
     }
-    fprintf(stderr, "dbscale sweep: starting a throwaway %s server...\n", server_engine_name(e));
     int rc = server_start(&w->srv, e, NULL, 0, NULL, conf.s, err, errlen);
     sbuf_free(&conf);
     if (rc < 0)
@@ -340,15 +184,15 @@ static int hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *
                        int *shared, char *err, size_t errlen)
 {
     pid_t pids[MAX_PIDS];
-    cpuset_format(w->online, k, srv_list, sl);
+    cpuset_format(w->plan.online, k, srv_list, sl);
     const char *cc = opts_str(&w->o, "client-cpus");
     *shared = 1;
     cli_list[0] = '\0';
     if (cc && !strcmp(cc, "same")) {
         snprintf(cli_list, cl, "%s", srv_list);
     } else if (cc && !strcmp(cc, "rest")) {
-        if (k < w->nonline) {
-            cpuset_format(w->online + k, w->nonline - k, cli_list, cl);
+        if (k < w->plan.nonline) {
+            cpuset_format(w->plan.online + k, w->plan.nonline - k, cli_list, cl);
             *shared = 0;
         } else {
             snprintf(cli_list, cl, "%s", srv_list); /* nothing left: share */
@@ -359,13 +203,13 @@ static int hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *
         *shared = 0;
         for (int i = 0; i < n; i++)
             for (int j = 0; j < k; j++)
-                *shared |= ids[i] == w->online[j];
+                *shared |= ids[i] == w->plan.online[j];
     }
     pool_set_client_cpus(w->pool, cli_list[0] ? cli_list : NULL);
     if (!cli_list[0])
         snprintf(cli_list, cl, "%s", w->facts.online);
 
-    int all = k == w->nonline;
+    int all = k == w->plan.nonline;
     if (all && !w->cpu_changed && !w->cpu)
         return 0; /* nothing was ever restricted: the server has every CPU */
     if (!w->cpu) {
@@ -383,16 +227,16 @@ static int hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *
     /* apply, then read back; a backend that appeared in between gets a
      * second pass */
     for (int attempt = 0; attempt < 3; attempt++) {
-        if (cpuset_apply(w->cpu, pids, np, w->online, k, err, errlen) < 0)
+        if (cpuset_apply(w->cpu, pids, np, w->plan.online, k, err, errlen) < 0)
             return -1;
         np = server_family(w, pids, MAX_PIDS);
-        if (cpuset_verify(w->cpu, pids, np, w->online, k, err, errlen) == 0)
+        if (cpuset_verify(w->cpu, pids, np, w->plan.online, k, err, errlen) == 0)
             return 0;
     }
     return -1;
 }
 
-static void restore_cpus(struct sweep *w)
+void sweep_restore_cpus(struct sweep *w)
 {
     if (!w->cpu_changed && !w->cpu)
         return;
@@ -405,7 +249,7 @@ static void restore_cpus(struct sweep *w)
 
 /* ---- one level ---- */
 
-static void fill_row(struct sweep *w, struct result_row *r, const struct level *lv,
+static void fill_row(struct sweep *w, struct result_row *r, const struct sweep_level *lv,
                      const char *variant, const struct level_result *res, double srv_cpu,
                      double idle, const char *srv_list, const char *cli_list, int shared)
 {
@@ -413,9 +257,9 @@ static void fill_row(struct sweep *w, struct result_row *r, const struct level *
     snprintf(r->engine, sizeof r->engine, "%s", w->s.ops->name);
     snprintf(r->workload, sizeof r->workload, "%s", w->workload);
     snprintf(r->variant, sizeof r->variant, "%s", variant);
-    r->cpus = w->kcpus[lv->k];
+    r->cpus = w->plan.kcpus[lv->k];
     r->threads = lv->threads;
-    r->repeat = lv->repeat;
+    r->repeat = lv->repeat + w->repeat_base;
     double t = res->time_s > 0 ? res->time_s : 1e-9;
     r->time_s = res->time_s;
     r->tps = (double)res->txns / t;
@@ -439,65 +283,157 @@ static void fill_row(struct sweep *w, struct result_row *r, const struct level *
     snprintf(r->client_cpus, sizeof r->client_cpus, "%s", cli_list);
     snprintf(r->server_cpus, sizeof r->server_cpus, "%s", srv_list);
     r->shared_cpus = shared;
-    /* a level during which a connection was lost did not measure the server
-     * it meant to: kept, but marked */
-    r->disturbed = res->reconnects > 0 || res->lost > 0 || res->interrupted;
+    /* a level during which a connection was lost, the client stalled or
+     * nothing completed did not measure the server it meant to: kept, but
+     * marked, with the reason (the worker's own when it gives one) */
+    struct sbuf why = {0};
+    if (res->disturbed && res->disturbed_why[0])
+        sbuf_printf(&why, "%s", res->disturbed_why);
+    else {
+        if (res->reconnects)
+            sbuf_printf(&why, "%s%llu reconnects", why.len ? "; " : "",
+                        (unsigned long long)res->reconnects);
+        if (res->lost)
+            sbuf_printf(&why, "%s%llu lost", why.len ? "; " : "", (unsigned long long)res->lost);
+        if (res->unfinished)
+            sbuf_printf(&why, "%s%llu unfinished", why.len ? "; " : "",
+                        (unsigned long long)res->unfinished);
+        if (res->interrupted)
+            sbuf_printf(&why, "%sinterrupted", why.len ? "; " : "");
+    }
+    if (res->txns == 0)
+        sbuf_printf(&why, "%sno transaction completed", why.len ? "; " : "");
+    r->disturbed = res->disturbed || why.len > 0;
+    snprintf(r->disturbed_why, sizeof r->disturbed_why, "%s", why.s ? why.s : "");
+    sbuf_free(&why);
 }
 
-static void progress(struct sweep *w, int i, const struct level *lv, const char *variant,
-                     double tps, double per_level_s)
+/* 1 when the server's main process is known and gone (or a zombie), 0 when
+ * it runs or is not known (an external server without a pid). */
+static int server_gone(const struct sweep *w)
 {
-    int left = w->nplan - i - 1;
-    double eta = left * per_level_s;
-    int tty = isatty(2);
-    fprintf(stderr, "%s[%d/%d] %s cpus=%d threads=%d repeat %d/%d: %.1f tps  (ETA %dm%02ds)%s",
-            tty ? "\r\033[K" : "", i + 1, w->nplan, variant, w->kcpus[lv->k], lv->threads,
-            lv->repeat, w->repeats, tps, (int)eta / 60, (int)eta % 60, tty ? "" : "\n");
-    fflush(stderr);
+    pid_t pid = w->managed ? w->srv.pid : w->ext_pid;
+    if (pid <= 0)
+        return 0;
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* ") S PPID ..." */
+    return p && (p[2] == 'Z' || p[2] == 'X');
 }
 
-static int run_sweep(struct sweep *w, char *err, size_t errlen)
+static void server_gone_msg(const struct sweep *w, int level, char *err, size_t errlen,
+                            const char *detail)
+{
+    snprintf(err, errlen,
+             "the %s server (pid %ld) died during level %d; %d finished level(s) kept%s%s",
+             w->managed ? "managed" : "external", (long)(w->managed ? w->srv.pid : w->ext_pid),
+             level, w->nsaved - w->nold, detail && *detail ? ": " : "", detail ? detail : "");
+}
+
+/* From the timing thread, exactly at the measured window's edges: the
+ * server's CPU and the machine's idle are read there, so they leave out the
+ * warmup as TPS and client CPU do. */
+static void on_window(int begin, void *arg)
+{
+    struct sweep *w = arg;
+    pid_t pids[MAX_PIDS];
+    int np = server_family(w, pids, MAX_PIDS);
+    if (begin) {
+        w->win.srv_cpu0 = sysinfo_proc_cpu(pids, np);
+        sysinfo_cpu_times(&w->win.t0);
+        w->win.begun = 1;
+    } else if (w->win.begun) {
+        w->win.srv_cpu1 = sysinfo_proc_cpu(pids, np);
+        sysinfo_cpu_times(&w->win.t1);
+        w->win.ended = 1;
+    }
+}
+
+int sweep_open_pool(struct sweep *w, char *err, size_t errlen)
+{
+    w->s.wcfg.on_window = on_window;
+    w->s.wcfg.on_window_arg = w;
+    w->pool = pool_open(&w->s.wcfg, (int)w->plan.maxthreads, err, errlen);
+    return w->pool ? 0 : -1;
+}
+
+int sweep_run(struct sweep *w, char *err, size_t errlen)
 {
     int last_k = -1;
     int baseline_done[MAX_CPUS_K] = {0};
     char srv_list[256] = "", cli_list[256] = "";
     int shared = 1;
-    double per_level = opts_num(&w->o, "time") + opts_num(&w->o, "warmup-time") + 0.3;
-    w->rows = xcalloc((size_t)w->nplan, sizeof *w->rows);
-    for (int i = 0; i < w->nplan && !got_signal; i++) {
-        const struct level *lv = &w->plan[i];
+    double level_s = 0, baseline_s = 0; /* measured wall time, summed */
+    int nlevel_s = 0, nbaseline_s = 0;
+    w->rows = xcalloc((size_t)(w->nold + w->plan.nlevels), sizeof *w->rows);
+    if (w->nold)
+        memcpy(w->rows, w->old_rows, (size_t)w->nold * sizeof *w->rows);
+    w->nrows = w->nsaved = w->nold;
+    for (int i = 0; i < w->plan.nlevels && !*w->stop; i++) {
+        const struct sweep_level *lv = &w->plan.levels[i];
         char variant[64];
         sweep_variant(variant, sizeof variant, opts_str(&w->o, "variant"), w->facts.up,
-                      w->kcpus[lv->k]);
+                      w->plan.kcpus[lv->k]);
         if (lv->k != last_k) {
-            if (hold_server(w, w->kcpus[lv->k], srv_list, sizeof srv_list, cli_list,
+            if (hold_server(w, w->plan.kcpus[lv->k], srv_list, sizeof srv_list, cli_list,
                             sizeof cli_list, &shared, err, errlen) < 0)
                 return -1;
             last_k = lv->k;
             if (!baseline_done[lv->k]) {
                 baseline_done[lv->k] = 1;
-                if (baseline_run(opts_str(&w->o, "baseline"), w->online, w->kcpus[lv->k], w->out,
-                                 variant, &got_signal, err, errlen) < 0)
+                uint64_t b0 = now_ns();
+                if (baseline_run(opts_str(&w->o, "baseline"), w->plan.online, w->plan.kcpus[lv->k],
+                                 w->out, variant, w->stop, err, errlen) < 0)
                     return -1;
+                baseline_s += (double)(now_ns() - b0) / 1e9;
+                nbaseline_s++;
             }
         }
+        /* The fallback samples around the whole level (warmup included)
+         * serve only while the worker does not call on_window */
         pid_t pids[MAX_PIDS];
         int np = server_family(w, pids, MAX_PIDS);
         double cpu0 = sysinfo_proc_cpu(pids, np);
         struct sysinfo_cpu_times t0, t1;
         sysinfo_cpu_times(&t0);
+        memset(&w->win, 0, sizeof w->win);
         struct level_result res;
+        uint64_t l0 = now_ns();
         int rc = pool_run(w->pool, lv->threads, &res);
+        double wall = (double)(now_ns() - l0) / 1e9;
         sysinfo_cpu_times(&t1);
         np = server_family(w, pids, MAX_PIDS);
         double cpu1 = sysinfo_proc_cpu(pids, np);
+        if (w->win.begun && w->win.ended) {
+            cpu0 = w->win.srv_cpu0;
+            cpu1 = w->win.srv_cpu1;
+            t0 = w->win.t0;
+            t1 = w->win.t1;
+        }
         if (rc < 0) {
-            snprintf(err, errlen, "level %d (cpus=%d threads=%d): %s", i + 1, w->kcpus[lv->k],
-                     lv->threads, res.fatal_msg);
+            if (server_gone(w))
+                server_gone_msg(w, i + 1, err, errlen, res.fatal_msg);
+            else
+                snprintf(err, errlen, "level %d (cpus=%d threads=%d): %s", i + 1,
+                         w->plan.kcpus[lv->k], lv->threads, res.fatal_msg);
             level_result_free(&res);
             return -1;
         }
-        if (rc == 1 || got_signal) { /* interrupted mid-level: not a measurement */
+        /* a level that completed nothing against a server that is gone is no
+         * measurement, and neither would the rest be: stop with the reason */
+        if (rc == 0 && res.txns == 0 && server_gone(w)) {
+            server_gone_msg(w, i + 1, err, errlen,
+                            "no transaction completed; its process is gone, so it is unreachable");
+            level_result_free(&res);
+            return -1;
+        }
+        if (rc == 1 || *w->stop) { /* interrupted mid-level: not a measurement */
             level_result_free(&res);
             break;
         }
@@ -510,194 +446,23 @@ static int run_sweep(struct sweep *w, char *err, size_t errlen)
             level_result_free(&res);
             return -1;
         }
-        progress(w, i, lv, variant, w->rows[w->nrows - 1].tps, per_level);
+        w->nsaved = w->nrows;
+        /* meta.json follows every level, so after a crash or SIGKILL it
+         * still says how many levels results.csv holds */
+        wr = sweep_write_meta(w, NULL);
+        if (wr != 0) {
+            snprintf(err, errlen, "cannot write %s/meta.json: %s", w->out, strerror(-wr));
+            level_result_free(&res);
+            return -1;
+        }
+        level_s += wall;
+        nlevel_s++;
+        if (w->on_level)
+            w->on_level(w, i, variant,
+                        sweep_plan_eta(&w->plan, i + 1, level_s / nlevel_s,
+                                       nbaseline_s ? baseline_s / nbaseline_s : 0, baseline_done),
+                        w->on_level_arg);
         level_result_free(&res);
     }
-    if (isatty(2))
-        fputc('\n', stderr);
     return 0;
-}
-
-static void usage(const struct opts *o, FILE *f)
-{
-    fprintf(f, "usage: dbscale sweep [WORKLOAD] [options]\n"
-               "   or: dbscale sweep --config configs/NAME.ini [options]\n\n"
-               "Runs WORKLOAD at every thread count (--threads=1,2,4,8 | 1-64 | 1-256:x2) with\n"
-               "the server held to each CPU count (--cpus=1,2,4,all), --repeats times, and\n"
-               "writes results.csv + meta.json into --out after every level.\n\noptions:\n");
-    opts_help(o, f);
-}
-
-int sweep_main(int argc, char **argv)
-{
-    struct sweep w;
-    memset(&w, 0, sizeof w);
-    /* the OLTP vocabulary, with --threads as a list, plus the sweep's own */
-    size_t n;
-    struct optdef *defs =
-        oltp_optdefs_with(sweep_extra, sizeof sweep_extra / sizeof sweep_extra[0], &n);
-    for (size_t i = 0; i < oltp_noptdefs; i++) {
-        if (!strcmp(defs[i].name, "threads")) {
-            defs[i].def = "1,2,4,8";
-            defs[i].help = "client thread counts: 1,2,4,8 | 1-64 | 1-256:x2";
-        } else if (!strcmp(defs[i].name, "db-driver")) {
-            defs[i].def = "pgsql";
-        }
-    }
-    opts_init(&w.o, defs, n);
-    char err[1024], *pos[2];
-    int npos = 0, rc = 0;
-    int pr = opts_parse_argv(&w.o, argc, argv, 1, pos, 2, &npos, err, sizeof err);
-    if (pr == 1) {
-        usage(&w.o, stdout);
-        goto done;
-    }
-    if (pr < 0) {
-        fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    char wname[128];
-    const char *wl = npos ? pos[0] : opts_str(&w.o, "workload");
-    if (!wl) {
-        fprintf(stderr, "dbscale sweep: which workload? give it first or as workload= in the "
-                        "config\n(see: dbscale sweep --help)\n");
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    w.workload = oltp_workload_name(wl, wname, sizeof wname);
-    if (oltp_setup(&w.s, &w.o, w.workload, err, sizeof err) < 0 ||
-        parse_plan(&w, err, sizeof err) < 0) {
-        fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if (baseline_check(opts_str(&w.o, "baseline"), err, sizeof err) < 0) {
-        fprintf(stderr, "dbscale sweep: %s\n", err);
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if (cpuset_method_parse(opts_str(&w.o, "cpu-method")) < 0) {
-        fprintf(stderr, "dbscale sweep: --cpu-method: unknown method\n");
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    sysinfo_read(&w.facts);
-    iso_now(w.started, sizeof w.started);
-    w.managed = !strcmp(opts_str(&w.o, "server"), "managed");
-
-    /* results directory first: a typo'd path fails before any server starts */
-    if (opts_str(&w.o, "out"))
-        snprintf(w.out, sizeof w.out, "%s", opts_str(&w.o, "out"));
-    else {
-        char ts[32];
-        time_t t = time(NULL);
-        struct tm tm;
-        localtime_r(&t, &tm);
-        strftime(ts, sizeof ts, "%Y%m%d-%H%M%S", &tm);
-        snprintf(w.out, sizeof w.out, "results/%s-%s-%s", w.s.ops->name, w.workload, ts);
-    }
-    int mk = mkdir_p(w.out, 0755);
-    if (mk < 0) {
-        fprintf(stderr, "dbscale sweep: cannot create results directory %s: %s\n", w.out,
-                strerror(-mk));
-        rc = EXIT_RUNTIME;
-        goto done;
-    }
-
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-
-    if (w.managed) {
-        if (start_managed(&w, err, sizeof err) < 0) {
-            fprintf(stderr, "dbscale sweep: %s\n", err);
-            rc = EXIT_RUNTIME;
-            goto done;
-        }
-    } else {
-        const char *sp = opts_str(&w.o, "server-pid");
-        int port = w.s.targets[0].port;
-        if (sp && strcmp(sp, "auto") != 0)
-            w.ext_pid = (pid_t)atoi(sp);
-        else if (port > 0)
-            w.ext_pid = sysinfo_pid_by_port(port);
-        int restricted = w.kcpus[0] != w.nonline || w.nk > 1;
-        if (w.ext_pid <= 0 && restricted) {
-            fprintf(stderr,
-                    "dbscale sweep: cannot find the process listening on port %d; give "
-                    "--server-pid=PID to hold the server to fewer CPUs\n",
-                    port);
-            rc = EXIT_USAGE;
-            goto done;
-        }
-    }
-    int want_prepare = opts_isset(&w.o, "prepare") ? opts_bool(&w.o, "prepare") : w.managed;
-    long long maxt = w.maxthreads;
-    if (oltp_check_connections(&w.s, maxt, err, sizeof err) < 0) {
-        fprintf(stderr, "dbscale sweep: %s%s\n", err,
-                w.managed ? " (--server-conf max_connections=N raises it here)" : "");
-        rc = EXIT_USAGE;
-        goto cleanup;
-    }
-    if (want_prepare && !got_signal) {
-        fprintf(stderr, "dbscale sweep: preparing %d table(s) of %lld rows...\n", w.s.wl.cfg.tables,
-                (long long)w.s.wl.cfg.table_size);
-        if (oltp_prepare(&w.s, NULL, err, sizeof err) < 0) {
-            fprintf(stderr, "dbscale sweep: prepare: %s\n", err);
-            rc = EXIT_RUNTIME;
-            goto cleanup;
-        }
-    }
-    read_settings(&w);
-    write_meta(&w, NULL);
-    if (!got_signal) {
-        w.pool = pool_open(&w.s.wcfg, (int)maxt, err, sizeof err);
-        if (!w.pool) {
-            fprintf(stderr, "dbscale sweep: %s\n", err);
-            rc = EXIT_RUNTIME;
-            goto cleanup;
-        }
-        sig_pool = w.pool;
-        fprintf(stderr, "dbscale sweep: %d levels (%d CPU count(s), %d repeat(s)), results in %s\n",
-                w.nplan, w.nk, w.repeats, w.out);
-        if (run_sweep(&w, err, sizeof err) < 0) {
-            fprintf(stderr, "\ndbscale sweep: stopped: %s\n", err);
-            rc = EXIT_RUNTIME;
-        }
-        sig_pool = NULL;
-    }
-cleanup:
-    if (w.pool)
-        pool_close(w.pool);
-    restore_cpus(&w);
-    {
-        char ended[32];
-        iso_now(ended, sizeof ended);
-        write_meta(&w, ended);
-    }
-    if (w.nrows > 0) {
-        report_sweep_summary(stdout, w.rows, (size_t)w.nrows);
-        printf("\nresults: %s/results.csv (%d level%s), %s/meta.json\n", w.out, w.nrows,
-               w.nrows == 1 ? "" : "s", w.out);
-    }
-    if (w.managed && w.server_up) {
-        char e2[512];
-        if (server_stop(&w.srv, e2, sizeof e2) < 0)
-            fprintf(stderr, "dbscale sweep: stopping the server: %s\n", e2);
-    }
-    if (got_signal) {
-        fprintf(stderr, "dbscale sweep: interrupted; %d finished level(s) kept in %s\n", w.nrows,
-                w.out);
-        rc = 128 + got_signal;
-    }
-done:
-    free(w.rows);
-    free(w.plan);
-    oltp_setup_free(&w.s);
-    opts_free(&w.o);
-    free(defs);
-    return rc;
 }
