@@ -233,25 +233,26 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
         }
     } while ((tok = strtok_r(NULL, ",", &save)) != NULL);
 
-    /* percentiles */
-    const char *pl = opts_str(o, "percentile");
-    if (pl && (!*pl || pl[strlen(pl) - 1] == ',')) {
-        snprintf(err, errlen, "--percentile: '%s' is not a list of numbers in 0..100", pl);
-        return -1;
-    }
-    for (const char *p = pl; p && *p && s->npcts < 8;) {
-        double v;
-        char item[32];
-        const char *comma = strchr(p, ',');
-        size_t l = comma ? (size_t)(comma - p) : strlen(p);
-        snprintf(item, sizeof item, "%.*s", (int)(l < 31 ? l : 31), p);
-        if (l == 0 || parse_num(item, &v) < 0 || v < 0 || v > 100) {
-            snprintf(err, errlen, "--percentile: '%s' is not a number in 0..100", item);
-            return -1;
+    /* percentiles: each --percentile, itself perhaps "95,99" */
+    size_t npl;
+    const char *const *pl = opts_list(o, "percentile", &npl);
+    for (size_t k = 0; k < npl; k++) {
+        const char *p = pl[k];
+        for (;;) {
+            double v;
+            char item[32];
+            size_t l = strcspn(p, ",");
+            snprintf(item, sizeof item, "%.*s", (int)(l < 31 ? l : 31), p);
+            if (l == 0 || parse_num(item, &v) < 0 || v < 0 || v > 100) {
+                snprintf(err, errlen, "--percentile: '%s' is not a number in 0..100", item);
+                return -1;
+            }
+            if (v > 0 && s->npcts < 8)
+                s->pcts[s->npcts++] = v;
+            if (!p[l])
+                break;
+            p += l + 1;
         }
-        if (v > 0)
-            s->pcts[s->npcts++] = v;
-        p += l + (comma ? 1 : 0);
     }
 
     struct worker_cfg *w = &s->wcfg;

@@ -154,14 +154,11 @@ int sweep_start_managed(struct sweep *w, char *err, size_t errlen)
     struct sbuf conf = {0};
     /* room for every client plus a few for the sweep's own admin queries */
     sbuf_printf(&conf, "max_connections=%lld\n", maxt + 20);
-    const char *extra = opts_str(&w->o, "server-conf");
-    for (const char *p = extra; p && *p;) {
-        const char *comma = strchr(p, ',');
-        size_t l = comma ? (size_t)(comma - p) : strlen(p);
-        sbuf_add(&conf, p, l);
-        sbuf_add(&conf, "\n", 1);
-        p += l + (comma ? 1 : 0);
-    }
+    /* one line per --server-conf, a comma inside a value kept */
+    char *extra = opts_lines(&w->o, "server-conf");
+    if (extra)
+        sbuf_printf(&conf, "%s\n", extra);
+    free(extra);
     int rc = server_start(&w->srv, e, NULL, 0, NULL, conf.s, err, errlen);
     sbuf_free(&conf);
     if (rc < 0)
