@@ -207,6 +207,18 @@ int sweep_main(int argc, char **argv)
     sysinfo_read(&w.facts);
     sweep_iso_now(w.started, sizeof w.started);
     w.managed = !strcmp(opts_str(&w.o, "server"), "managed");
+    if (w.managed) {
+        /* a --server-conf the managed server refuses is bad input: say so
+         * (exit 2) before a results directory or a server exists */
+        char *conf = opts_lines(&w.o, "server-conf");
+        int bad = server_check_request(NULL, NULL, conf, err, sizeof err) < 0;
+        free(conf);
+        if (bad) {
+            fprintf(stderr, "dbscale sweep: --server-conf: %s\n", err);
+            rc = EXIT_USAGE;
+            goto done;
+        }
+    }
 
     /* results directory first: a typo'd path, a directory that already holds
      * results, a read-only or full disk all fail before any server starts */
