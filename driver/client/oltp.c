@@ -157,7 +157,7 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     int pg = s->ops == &db_pgsql_ops;
     struct wl_config c = {0};
     c.name = workload;
-    c.engine = pg ? "pgsql" : "mysql";
+    c.ops = s->ops;
     c.tables = (int)opts_int(o, "tables");
     c.table_size = (uint32_t)opts_int(o, "table-size");
     c.range_size = (unsigned)opts_int(o, "range-size");
@@ -311,12 +311,10 @@ int oltp_check_connections(const struct oltp_setup *s, long long threads, char *
     struct db_conn *c = s->ops->connect(&s->targets[0], &e);
     if (!c)
         return 0;
-    int pg = s->ops == &db_pgsql_ops;
-    /* SHOW, not SELECT: the check must not add to the server's Com_select */
-    char *v = s->ops->query_value(
-        c, pg ? "SHOW max_connections" : "SHOW GLOBAL VARIABLES LIKE 'max_connections'", &e);
-    /* PostgreSQL keeps superuser_reserved_connections (3) out of reach */
-    char *r = pg ? s->ops->query_value(c, "SHOW superuser_reserved_connections", &e) : NULL;
+    char *v = s->ops->query_value(c, s->ops->max_connections_sql, &e);
+    char *r = s->ops->reserved_connections_sql
+                  ? s->ops->query_value(c, s->ops->reserved_connections_sql, &e)
+                  : NULL;
     long long limit = v ? atoll(v) - (r ? atoll(r) : 0) : -1;
     free(v);
     free(r);

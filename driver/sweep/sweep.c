@@ -123,22 +123,12 @@ void sweep_read_settings(struct sweep *w)
     if (!c)
         return;
     snprintf(w->server_version, sizeof w->server_version, "%s", w->s.ops->server_version(c));
-    static const char *pg[][2] = {{"shared_buffers", "SHOW shared_buffers"},
-                                  {"max_connections", "SHOW max_connections"},
-                                  {"fsync", "SHOW fsync"},
-                                  {"synchronous_commit", "SHOW synchronous_commit"},
-                                  {"wal_level", "SHOW wal_level"}};
-    static const char *my[][2] = {
-        {"innodb_buffer_pool_size", "SELECT @@innodb_buffer_pool_size"},
-        {"max_connections", "SELECT @@max_connections"},
-        {"innodb_flush_log_at_trx_commit", "SELECT @@innodb_flush_log_at_trx_commit"},
-        {"sync_binlog", "SELECT @@sync_binlog"},
-        {"log_bin", "SELECT @@log_bin"}};
-    int ispg = w->s.ops == &db_pgsql_ops;
+    /* which settings, and how to read them, is the engine's knowledge */
+    const struct db_ops *ops = w->s.ops;
     struct sbuf b = {0};
-    for (int i = 0; i < 5; i++) {
-        char *v = w->s.ops->query_value(c, ispg ? pg[i][1] : my[i][1], &e);
-        sbuf_printf(&b, "%s\"%s\": ", i ? ", " : "", ispg ? pg[i][0] : my[i][0]);
+    for (int i = 0; i < ops->nsettings; i++) {
+        char *v = ops->query_value(c, ops->settings[i][1], &e);
+        sbuf_printf(&b, "%s\"%s\": ", i ? ", " : "", ops->settings[i][0]);
         sbuf_json(&b, v ? v : "");
         free(v);
     }
