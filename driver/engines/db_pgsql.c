@@ -145,10 +145,12 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
     if (PQstatus(pg) != CONNECTION_OK) {
         char msg[400];
         snprintf(msg, sizeof msg, "%s", PQerrorMessage(pg));
-        const char *where = t->host && *t->host ? t->host : "(default host)";
+        /* where libpq really went: a conninfo may have overridden the fields */
+        const char *where = PQhost(pg), *wport = PQport(pg);
         char full[sizeof err->msg];
-        snprintf(full, sizeof full, "cannot connect to PostgreSQL at %s port %s: %s", where,
-                 t->port > 0 ? port : "(default)", msg);
+        snprintf(full, sizeof full, "cannot connect to PostgreSQL at %s port %s: %s",
+                 where && *where ? where : "(default host)", wport && *wport ? wport : "(default)",
+                 msg);
         /* bad password or database: retrying will not help */
         int fatal = strstr(msg, "password") || strstr(msg, "does not exist") ||
                     strstr(msg, "no pg_hba.conf");
