@@ -28,7 +28,7 @@ const struct optdef oltp_optdefs[] = {
     {"time", OPT_NUM, "10", "measured seconds (0 = no limit)", NULL, 0, 1e9},
     {"warmup-time", OPT_NUM, "0", "seconds run before measuring, excluded from all figures", NULL, 0, 1e9},
     {"rate", OPT_NUM, "0", "average transactions/s, Poisson arrivals (0 = unlimited)", NULL, 0, 1e9},
-    {"report-interval", OPT_NUM, "0", "print interim figures every N seconds (fractions allowed; 0 = off)", NULL, 0, 1e6},
+    {"report-interval", OPT_NUM, "0", "print interim figures every N seconds (fractions down to 0.01 allowed; 0 = off)", NULL, 0, 1e6},
     {"percentile", OPT_LIST, "95", "latency percentile to report (may be repeated)"},
     {"histogram", OPT_BOOL, "off", "accepted for sysbench compatibility"},
     {"verbosity", OPT_INT, "3", "accepted for sysbench compatibility", NULL, 0, 5},
