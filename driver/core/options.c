@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 void opts_init(struct opts *o, const struct optdef *defs, size_t n)
 {
@@ -20,6 +21,16 @@ void opts_init(struct opts *o, const struct optdef *defs, size_t n)
     o->n = n;
     o->val = xcalloc(n, sizeof *o->val);
     o->where = xcalloc(n, sizeof *o->where);
+    o->list = xcalloc(n, sizeof *o->list);
+}
+
+static void list_clear(struct opts_list *l)
+{
+    for (size_t k = 0; k < l->n; k++)
+        free(l->v[k]);
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
 }
 
 void opts_free(struct opts *o)
@@ -27,10 +38,13 @@ void opts_free(struct opts *o)
     for (size_t i = 0; i < o->n; i++) {
         free(o->val[i]);
         free(o->where[i]);
+        list_clear(&o->list[i]);
     }
     free(o->val);
     free(o->where);
+    free(o->list);
     o->val = o->where = NULL;
+    o->list = NULL;
 }
 
 static long find(const struct opts *o, const char *name, size_t len)
@@ -214,10 +228,24 @@ int opts_set(struct opts *o, const char *name, const char *value, const char *wh
         return -1;
     }
     const struct optdef *d = &o->defs[i];
+    /* "--out=" is a mistake, not a choice: no text option means "" (a
+     * password may be empty) */
+    if (!*value && (d->type == OPT_STR || d->type == OPT_LIST)) {
+        snprintf(err, errlen, "%s: --%s: empty value", where, d->name);
+        return -1;
+    }
     if (validate(d, value, err, errlen, where) < 0)
         return -1;
+    if (d->type == OPT_LIST) {
+        /* a repeated option on the same source appends; another source
+         * (the command line over a file) replaces the list */
+        struct opts_list *l = &o->list[i];
+        if (!(o->where[i] && same_source(o->where[i], where)))
+            list_clear(l);
+        l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+        l->v[l->n++] = xstrdup(value);
+    }
     if (d->type == OPT_LIST && o->val[i] && o->where[i] && same_source(o->where[i], where)) {
-        /* a repeated option on the same source appends */
         size_t l = strlen(o->val[i]) + strlen(value) + 2;
         char *j = xmalloc(l);
         snprintf(j, l, "%s,%s", o->val[i], value);
@@ -289,11 +317,26 @@ static int ini_cb(void *user, const char *section, const char *key, const char *
     return 1;
 }
 
+/* A config is a small regular file: a directory reads as empty and
+ * /dev/zero never ends, so both are refused before reading. */
+#define OPTS_INI_MAX (1 << 20)
+
 int opts_parse_ini(struct opts *o, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(err, errlen, "cannot read config '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "--config: cannot read config '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    const char *why = fstat(fileno(f), &st) < 0   ? strerror(errno)
+                      : S_ISDIR(st.st_mode)       ? "a directory, not a file"
+                      : !S_ISREG(st.st_mode)      ? "not a regular file"
+                      : st.st_size > OPTS_INI_MAX ? "larger than 1 MiB"
+                                                  : NULL;
+    if (why) {
+        snprintf(err, errlen, "--config: cannot read config '%s': %s", path, why);
+        fclose(f);
         return -1;
     }
     struct ini_ctx c = {o, path, err, errlen, 0, 0, f, 0};
@@ -388,6 +431,10 @@ int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos
             snprintf(err, errlen, "unknown option '%s' (options are --name=value)", argv[i]);
             return -1;
         }
+        if (!argv[i][0]) {
+            snprintf(err, errlen, "an empty argument ('') names nothing");
+            return -1;
+        }
         if (*npos >= maxpos) {
             snprintf(err, errlen, "unexpected argument '%s'", argv[i]);
             return -1;
@@ -416,6 +463,29 @@ const char *opts_str(const struct opts *o, const char *name)
 int opts_isset(const struct opts *o, const char *name)
 {
     return o->val[must_find(o, name)] != NULL;
+}
+
+const char *const *opts_list(const struct opts *o, const char *name, size_t *n)
+{
+    long i = must_find(o, name);
+    if (o->list[i].n) {
+        *n = o->list[i].n;
+        return (const char *const *)o->list[i].v;
+    }
+    *n = o->defs[i].def ? 1 : 0;
+    return *n ? &o->defs[i].def : NULL;
+}
+
+char *opts_lines(const struct opts *o, const char *name)
+{
+    size_t n;
+    const char *const *v = opts_list(o, name, &n);
+    if (!n)
+        return NULL;
+    struct sbuf b = {0};
+    for (size_t k = 0; k < n; k++)
+        sbuf_printf(&b, "%s%s", k ? "\n" : "", v[k]);
+    return b.s ? b.s : xstrdup("");
 }
 
 long long opts_int(const struct opts *o, const char *name)

@@ -95,7 +95,8 @@ static enum db_errclass dbm_class(unsigned e)
     case ER_LOCK_DEADLOCK:     /* 1213 */
     case ER_LOCK_WAIT_TIMEOUT: /* 1205 */
     case ER_CHECKREAD:         /* 1020 record changed since last read */
-    case ER_DUP_ENTRY:         /* 1062 */
+        /* sysbench's --mysql-ignore-errors default; a duplicate key (1062)
+         * is retried only when --db-ignore-errors names it */
         return DB_ERR_RETRY;
     case CR_CONNECTION_ERROR:  /* 2002 */
     case CR_CONN_HOST_ERROR:   /* 2003 */
@@ -834,6 +835,14 @@ static const char *dbm_server_version(struct db_conn *c)
     return mysql_get_server_info(c->m);
 }
 
+static const char *const dbm_settings[][2] = {
+    {"innodb_buffer_pool_size", "SELECT @@innodb_buffer_pool_size"},
+    {"max_connections", "SELECT @@max_connections"},
+    {"innodb_flush_log_at_trx_commit", "SELECT @@innodb_flush_log_at_trx_commit"},
+    {"sync_binlog", "SELECT @@sync_binlog"},
+    {"log_bin", "SELECT @@log_bin"},
+};
+
 const struct db_ops db_mysql_ops = {
     .name = "mysql",
     .connect = dbm_connect,
@@ -847,4 +856,12 @@ const struct db_ops db_mysql_ops = {
     .bulk_end = dbm_bulk_end,
     .query_value = dbm_query_value,
     .server_version = dbm_server_version,
+    .max_connections_sql = "SHOW GLOBAL VARIABLES LIKE 'max_connections'",
+    .reserved_connections_sql = NULL,
+    .settings = dbm_settings,
+    .nsettings = sizeof dbm_settings / sizeof dbm_settings[0],
+    .schema = "mysql",
+    .auto_id_def = "INTEGER NOT NULL AUTO_INCREMENT",
+    .secondary_key = "KEY xid",
+    .auto_id_omitted = 0,
 };

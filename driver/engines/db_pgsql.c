@@ -49,16 +49,17 @@ static void seterr(struct db_error *e, enum db_errclass cls, const char *code, c
 }
 
 /* The engine decides what an error is: SQLSTATE classes per the manual's
- * appendix A. Unique violations are retried because sysbench's delete/insert
- * pairs collide under concurrency, as sysbench itself treats them. */
+ * appendix A. Retried by default is exactly what sysbench's pgsql driver
+ * ignores: deadlocks, serialization failures, and unique violations (its
+ * delete/insert pairs collide under concurrency). Anything else, a lock
+ * timeout (55P03) too, is retried only when --db-ignore-errors names it. */
 static enum db_errclass classify(const char *state, PGconn *pg)
 {
     if (PQstatus(pg) == CONNECTION_BAD)
         return DB_ERR_RECONNECT;
     if (!state)
         return DB_ERR_FATAL;
-    if (!strcmp(state, "40P01") || !strcmp(state, "40001") || !strcmp(state, "23505") ||
-        !strcmp(state, "55P03"))
+    if (!strcmp(state, "40P01") || !strcmp(state, "40001") || !strcmp(state, "23505"))
         return DB_ERR_RETRY;
     if (!strncmp(state, "08", 2) || !strcmp(state, "57P01") || !strcmp(state, "57P02") ||
         !strcmp(state, "57P03"))
@@ -80,13 +81,31 @@ static void quiet_notice(void *arg, const char *msg)
 
 static struct db_conn *pg_connect(const struct db_target *t, struct db_error *err)
 {
-    const char *kw[12], *val[12];
-    int n = 0;
-    char port[16];
+    /* A conninfo wins over the separate fields (the --pgsql-conninfo help
+     * promises it): libpq takes the last value of a repeated keyword, so the
+     * fields go first as defaults and the parsed conninfo after them. */
+    PQconninfoOption *ci = NULL;
+    size_t nci = 0;
     if (t->conninfo && *t->conninfo) {
-        kw[n] = "dbname";
-        val[n++] = t->conninfo; /* expanded by libpq: a conninfo string or URI */
+        char *perr = NULL;
+        ci = PQconninfoParse(t->conninfo, &perr);
+        if (!ci) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "--pgsql-conninfo: %s", perr ? perr : "libpq: out of memory");
+            seterr(err, DB_ERR_FATAL, "", msg);
+            PQfreemem(perr);
+            return NULL;
+        }
+        for (PQconninfoOption *o = ci; o->keyword; o++)
+            nci++;
     }
+    const char **kw = xcalloc(nci + 12, sizeof *kw), **val = xcalloc(nci + 12, sizeof *val);
+    size_t n = 0;
+    char port[16];
+    kw[n] = "application_name";
+    val[n++] = "dbscale";
+    kw[n] = "connect_timeout";
+    val[n++] = "10";
     if (t->host && *t->host) {
         kw[n] = "host";
         val[n++] = t->host;
@@ -104,17 +123,21 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
         kw[n] = "password";
         val[n++] = t->password;
     }
-    if (t->db && *t->db && !(t->conninfo && *t->conninfo)) {
+    if (t->db && *t->db) {
         kw[n] = "dbname";
         val[n++] = t->db;
     }
-    kw[n] = "application_name";
-    val[n++] = "dbscale";
-    kw[n] = "connect_timeout";
-    val[n++] = "10";
+    for (PQconninfoOption *o = ci; o && o->keyword; o++)
+        if (o->val && *o->val) {
+            kw[n] = o->keyword;
+            val[n++] = o->val;
+        }
     kw[n] = NULL;
     val[n] = NULL;
-    PGconn *pg = PQconnectdbParams(kw, val, 1);
+    PGconn *pg = PQconnectdbParams(kw, val, 0);
+    free(kw);
+    free(val);
+    PQconninfoFree(ci);
     if (!pg) {
         seterr(err, DB_ERR_FATAL, "", "libpq: out of memory");
         return NULL;
@@ -122,10 +145,12 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
     if (PQstatus(pg) != CONNECTION_OK) {
         char msg[400];
         snprintf(msg, sizeof msg, "%s", PQerrorMessage(pg));
-        const char *where = t->host && *t->host ? t->host : "(default host)";
+        /* where libpq really went: a conninfo may have overridden the fields */
+        const char *where = PQhost(pg), *wport = PQport(pg);
         char full[sizeof err->msg];
-        snprintf(full, sizeof full, "cannot connect to PostgreSQL at %s port %s: %s", where,
-                 t->port > 0 ? port : "(default)", msg);
+        snprintf(full, sizeof full, "cannot connect to PostgreSQL at %s port %s: %s",
+                 where && *where ? where : "(default host)", wport && *wport ? wport : "(default)",
+                 msg);
         /* bad password or database: retrying will not help */
         int fatal = strstr(msg, "password") || strstr(msg, "does not exist") ||
                     strstr(msg, "no pg_hba.conf");
@@ -436,6 +461,14 @@ static const char *pg_server_version(struct db_conn *c)
     return c->version;
 }
 
+static const char *const pg_settings[][2] = {
+    {"shared_buffers", "SHOW shared_buffers"},
+    {"max_connections", "SHOW max_connections"},
+    {"fsync", "SHOW fsync"},
+    {"synchronous_commit", "SHOW synchronous_commit"},
+    {"wal_level", "SHOW wal_level"},
+};
+
 const struct db_ops db_pgsql_ops = {
     .name = "pgsql",
     .connect = pg_connect,
@@ -449,4 +482,14 @@ const struct db_ops db_pgsql_ops = {
     .bulk_end = pg_bulk_end,
     .query_value = pg_query_value,
     .server_version = pg_server_version,
+    .max_connections_sql = "SHOW max_connections",
+    /* superuser_reserved_connections (3) are out of sbtest's reach */
+    .reserved_connections_sql = "SHOW superuser_reserved_connections",
+    .settings = pg_settings,
+    .nsettings = sizeof pg_settings / sizeof pg_settings[0],
+    .schema = "pgsql",
+    .auto_id_def = "SERIAL",
+    /* PostgreSQL has no KEY clause; sysbench's own DDL fails there */
+    .secondary_key = "UNIQUE",
+    .auto_id_omitted = 1,
 };

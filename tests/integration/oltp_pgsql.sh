@@ -42,3 +42,29 @@ fi
 [ $((ours * 10)) -ge $((theirs * 9)) ] && [ $((ours * 10)) -le $((theirs * 11)) ] ||
     fail "distinct k in 10,000 prepared rows: dbscale $ours, sysbench $theirs (want within 10%)"
 echo "distinct k in 10,000 rows: dbscale $ours, sysbench $theirs"
+
+# --pgsql-conninfo wins over the --pgsql-* options, as the help says; they
+# (and sysbench's defaults, user sbtest among them) fill in only what the
+# conninfo leaves out. PGUSER is unset so the default user is the one tried.
+P="--db-driver=pgsql --tables=1 --table-size=100"
+ok "$DBSCALE" prepare oltp_point_select $CONN --tables=1 --table-size=100
+env -u PGUSER "$DBSCALE" run oltp_point_select $P --events=1 --time=0 \
+    --pgsql-conninfo="host=127.0.0.1 port=$SERVER_PORT dbname=$SERVER_DB" >/dev/null 2>&1 ||
+    fail "a conninfo without user= did not take the default user sbtest"
+env -u PGUSER "$DBSCALE" run oltp_point_select $P --events=1 --time=0 --pgsql-port=1 \
+    --pgsql-host=192.0.2.1 --pgsql-conninfo="postgresql://$SERVER_USER@127.0.0.1:$SERVER_PORT/$SERVER_DB" \
+    >/dev/null 2>&1 || fail "--pgsql-port/--pgsql-host overrode the conninfo's host and port"
+ok "$DBSCALE" cleanup oltp_point_select $CONN --tables=1
+echo "--pgsql-conninfo: wins over --pgsql-*, defaults fill the rest"
+
+# A --server-conf value with a comma in it is one config line (repeated
+# options are a list, never split on ','): PostgreSQL refused to start when
+# shared_preload_libraries='a,b' became two lines.
+res=$(mktemp -d)
+"$DBSCALE" sweep oltp_point_select --db-driver=pgsql --cpus=1 --threads=1 --time=1 --repeats=1 \
+    --table-size=100 --out="$res/r" \
+    "--server-conf=shared_preload_libraries='pg_stat_statements,auto_explain'" \
+    --server-conf=auto_explain.log_min_duration=-1 >"$res/out" 2>&1 ||
+    fail "sweep with a comma in --server-conf failed: $(cat "$res/out")"
+rm -rf "$res"
+echo "--server-conf: a value with a comma stays one line"
