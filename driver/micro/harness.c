@@ -15,7 +15,7 @@
  */
 #include "micro.h"
 
-#include "cpuset.h"
+#include "cpulist.h"
 #include "stats.h"
 
 #include <errno.h>
@@ -79,38 +79,46 @@ void micro_config_default(struct micro_config *c)
     c->repeats = 1;
 }
 
-int micro_cpus(const char *list, int *ids, int max, char *err, size_t errlen)
+int micro_cpus(const char *list, int **ids, char *err, size_t errlen)
 {
-    int n = 0;
-    if (!list || !*list) {
-        cpu_set_t set;
-        if (sched_getaffinity(0, sizeof set, &set) < 0) {
-            snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
-            return -1;
-        }
-        for (int c = 0; c < CPU_SETSIZE && n < max; c++)
-            if (CPU_ISSET(c, &set))
-                ids[n++] = c;
-        return n;
-    }
-    n = cpuset_parse(list, ids, max);
-    if (n <= 0) {
-        snprintf(err, errlen, "--cpus: '%s' is not a CPU list like 0-3,6", list);
+    struct cpulist want, online;
+    char why[256];
+    int n = -1;
+    *ids = NULL;
+    if (cpulist_init(&want) < 0 || cpulist_init(&online) < 0) {
+        cpulist_free(&want);
+        snprintf(err, errlen, "out of memory");
         return -1;
     }
-    int online[MICRO_MAX_CPUS], non = cpuset_online(online, MICRO_MAX_CPUS);
-    for (int i = 0; i < n && non > 0; i++) {
-        int found = 0;
-        for (int j = 0; j < non && !found; j++)
-            found = online[j] == ids[i];
-        if (!found) {
-            char on[256];
-            cpuset_format(online, non, on, sizeof on);
-            snprintf(err, errlen, "--cpus: CPU %d is not online (online: %s)", ids[i], on);
-            return -1;
-        }
+    if (!list || !*list) {
+        if (sched_getaffinity(0, want.size, want.set) < 0)
+            snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+        else
+            n = cpulist_ids(&want, ids);
+        goto out;
     }
+    if (cpulist_parse(&want, list, 0, why, sizeof why) <= 0) {
+        snprintf(err, errlen, "--cpus: %s", why);
+        goto out;
+    }
+    if (cpulist_online(&online, why, sizeof why) > 0)
+        for (int c = cpulist_next(&want, 0); c >= 0; c = cpulist_next(&want, c + 1))
+            if (!cpulist_has(&online, c)) {
+                char on[256];
+                cpulist_format(&online, on, sizeof on);
+                snprintf(err, errlen, "--cpus: CPU %d is not online (online: %s)", c, on);
+                goto out;
+            }
+    n = cpulist_ids(&want, ids);
+out:
+    cpulist_free(&want);
+    cpulist_free(&online);
     return n;
+}
+
+int micro_task_cpu(const int *ids, int n, int i)
+{
+    return n > 0 && i >= 0 ? ids[i % n] : -1;
 }
 
 int micro_fail(struct micro_task *t, const char *call)
@@ -187,14 +195,16 @@ static void *task_main(void *p)
 {
     struct task_arg *a = p;
     struct slot *s = &a->sh->slot[a->t.id];
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(a->t.cpu, &set);
+    struct cpulist set;
     int rc;
-    if (sched_setaffinity(0, sizeof set, &set) < 0)
+    /* Sized from the machine: CPU ids past CPU_SETSIZE are real on big hosts. */
+    if (cpulist_init(&set) < 0 || cpulist_add(&set, a->t.cpu) < 0)
+        rc = micro_na(&a->t, "cannot build the task's CPU set");
+    else if (sched_setaffinity(0, set.size, set.set) < 0)
         rc = micro_fail(&a->t, "sched_setaffinity");
     else
         rc = a->test->setup ? a->test->setup(&a->t) : 0;
+    cpulist_free(&set);
     if (rc == 0) {
         atomic_fetch_add(&a->sh->ready, 1);
         while (!atomic_load_explicit(&a->sh->start, memory_order_acquire))
@@ -328,8 +338,11 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
     for (int i = 0; i < tasks; i++) {
         args[i].test = test;
         args[i].sh = sh;
-        args[i].t = (struct micro_task){
-            .id = i, .ntasks = tasks, .cpu = cpus[i % ncpus], .threaded = mode == 't', .dir = dir};
+        args[i].t = (struct micro_task){.id = i,
+                                        .ntasks = tasks,
+                                        .cpu = micro_task_cpu(cpus, ncpus, i),
+                                        .threaded = mode == 't',
+                                        .dir = dir};
     }
     struct micro_task prep = {
         .id = -1, .ntasks = tasks, .cpu = -1, .threaded = mode == 't', .dir = dir};
@@ -418,11 +431,12 @@ int micro_run_point(const struct micro_test *test, char mode, int tasks,
     snprintf(p->test, sizeof p->test, "%s", test->name);
     p->mode = mode;
     p->tasks = tasks;
-    int cpus[MICRO_MAX_CPUS];
-    int ncpus = micro_cpus(c->cpus, cpus, MICRO_MAX_CPUS, p->error, sizeof p->error);
+    int *cpus = NULL;
+    int ncpus = micro_cpus(c->cpus, &cpus, p->error, sizeof p->error);
     if (ncpus <= 0) {
         if (ncpus == 0)
             snprintf(p->error, sizeof p->error, "no CPUs allowed");
+        free(cpus);
         return 0;
     }
     p->cpus = ncpus;
@@ -448,6 +462,7 @@ int micro_run_point(const struct micro_test *test, char mode, int tasks,
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    free(cpus);
     if (p->error[0])
         p->nsamples = 0;
     summarize(p);

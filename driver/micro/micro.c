@@ -265,8 +265,9 @@ static int plan_make(struct plan *pl, char **words, int nwords, const char *cpus
                      const char *mode, char *err, size_t errlen)
 {
     memset(pl, 0, sizeof *pl);
-    int ids[MICRO_MAX_CPUS];
-    pl->ncpus = micro_cpus(cpus, ids, MICRO_MAX_CPUS, err, errlen);
+    int *ids = NULL;
+    pl->ncpus = micro_cpus(cpus, &ids, err, errlen);
+    free(ids);
     if (pl->ncpus == 0)
         snprintf(err, errlen, "--cpus: no CPUs allowed");
     if (pl->ncpus <= 0)

@@ -24,7 +24,6 @@
 #include "util.h"
 
 #define MICRO_CSV_HEADER "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant"
-#define MICRO_MAX_CPUS   1024
 
 struct micro_config {
     const char *cpus; /* CPU ids "0-3,6"; NULL or "" = this process's allowed set */
@@ -52,9 +51,12 @@ struct micro_point {
     char error[MICRO_ERRLEN]; /* empty = ok */
 };
 
-/* Parse a CPU id list ("0-3,6"; NULL/"" = the allowed set) into ids.
- * Returns the count, or -1 with a message in err. */
-int micro_cpus(const char *list, int *ids, int max, char *err, size_t errlen);
+/* Parse a CPU id list ("0-3,6"; NULL/"" = the allowed set) into a malloc'd
+ * array of ids (*ids; free it), each one online. Returns the count, or -1
+ * with a message naming --cpus in err. */
+int micro_cpus(const char *list, int **ids, char *err, size_t errlen);
+/* The CPU task number i runs on: the list's CPUs in turn. */
+int micro_task_cpu(const int *ids, int n, int i);
 
 /* Run one point. Returns 0 (check p->error for N/A), or -1 if interrupted
  * by SIGINT/SIGTERM (children are killed and reaped, scratch removed). */
