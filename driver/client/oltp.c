@@ -1,27 +1,23 @@
 /*
- * oltp.c - prepare, run and cleanup, the way sysbench users type them.
+ * oltp.c - the set-up of prepare, run and cleanup: sysbench's option
+ * vocabulary, and the workload and connection targets built from it.
  *
  * A sysbench command line works after swapping the program name: options
  * keep sysbench's names and defaults, the workload may be given as a .lua
  * path, and the command word may come last (main.c reorders). What sysbench
  * lacks but engineers need (host lists, conninfo strings, option files, the
- * client's own CPU per transaction) is added beside, never instead.
+ * client's own CPU per transaction) is added beside, never instead. This room
+ * turns options into a struct oltp_setup; it never prints and never decides
+ * an exit code (verbs/oltp_verb.c does).
  */
 #include "oltp.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "report.h"
 #include "util.h"
-#include "verbs.h"
 
 /* clang-format off */
 const struct optdef oltp_optdefs[] = {
@@ -268,154 +264,7 @@ void oltp_setup_free(struct oltp_setup *s)
     memset(s, 0, sizeof *s);
 }
 
-/* ---- prepare / cleanup: one connection per table, in parallel ---- */
-
-struct table_job {
-    const struct oltp_setup *s;
-    int table;
-    FILE *log;
-    int rc;
-    char err[600];
-    pthread_mutex_t *log_mu;
-};
-
-static int ddl(const struct oltp_setup *s, struct db_conn *c, const char *section, int n, char *err,
-               size_t errlen)
-{
-    char *sql = workload_ddl(&s->wl, section, n, err, errlen);
-    if (!sql)
-        return -1;
-    struct db_error e = {0};
-    int rc = db_exec(s->ops, c, sql, &e);
-    if (rc < 0)
-        snprintf(err, errlen, "sbtest%d: %s", n, e.msg);
-    free(sql);
-    return rc;
-}
-
-static void say(struct table_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void say(struct table_job *j, const char *fmt, ...)
-{
-    if (!j->log)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    pthread_mutex_lock(j->log_mu);
-    vfprintf(j->log, fmt, ap);
-    fflush(j->log);
-    pthread_mutex_unlock(j->log_mu);
-    va_end(ap);
-}
-
-static void *prepare_table(void *arg)
-{
-    struct table_job *j = arg;
-    const struct oltp_setup *s = j->s;
-    struct db_error e = {0};
-    struct db_conn *c = s->ops->connect(&s->targets[j->table % s->ntargets], &e);
-    j->rc = -1;
-    if (!c) {
-        snprintf(j->err, sizeof j->err, "%s", e.msg);
-        return NULL;
-    }
-    int n = j->table;
-    say(j, "Creating table 'sbtest%d'...\n", n);
-    if (ddl(s, c, "create", n, j->err, sizeof j->err) < 0)
-        goto out;
-    /* oltp_insert with client-generated ids starts empty, as in sysbench */
-    uint32_t rows = s->wl.cfg.table_size;
-    if (!strcmp(s->wl.cfg.name, "oltp_insert") && !s->wl.cfg.auto_inc)
-        rows = 0;
-    if (rows > 0) {
-        say(j, "Inserting %u records into 'sbtest%d'\n", rows, n);
-        char table[32], vals[4][128];
-        const char *vp[4] = {vals[0], vals[1], vals[2], vals[3]};
-        snprintf(table, sizeof table, "sbtest%d", n);
-        struct rng r;
-        rng_seed(&r, s->wcfg.seed, 1000003u * (uint64_t)n);
-        if (s->ops->bulk_begin(c, table, workload_load_cols(&s->wl), &e) < 0)
-            goto dberr;
-        for (uint32_t i = 1; i <= rows; i++) {
-            int nv = workload_load_row(&s->wl, &r, i, vals);
-            if (s->ops->bulk_row(c, vp, nv, &e) < 0)
-                goto dberr;
-        }
-        if (s->ops->bulk_end(c, &e) < 0)
-            goto dberr;
-    }
-    if (s->wl.cfg.create_secondary) {
-        say(j, "Creating a secondary index on 'sbtest%d'...\n", n);
-        if (ddl(s, c, "index", n, j->err, sizeof j->err) < 0)
-            goto out;
-    }
-    j->rc = 0;
-    goto out;
-dberr:
-    snprintf(j->err, sizeof j->err, "sbtest%d: %s", n, e.msg);
-out:
-    s->ops->close(c);
-    return NULL;
-}
-
-static void *cleanup_table(void *arg)
-{
-    struct table_job *j = arg;
-    const struct oltp_setup *s = j->s;
-    struct db_error e = {0};
-    struct db_conn *c = s->ops->connect(&s->targets[0], &e);
-    j->rc = -1;
-    if (!c) {
-        snprintf(j->err, sizeof j->err, "%s", e.msg);
-        return NULL;
-    }
-    say(j, "Dropping table 'sbtest%d'...\n", j->table);
-    j->rc = ddl(s, c, "drop", j->table, j->err, sizeof j->err);
-    s->ops->close(c);
-    return NULL;
-}
-
-static int for_each_table(const struct oltp_setup *s, void *(*fn)(void *), FILE *log, char *err,
-                          size_t errlen)
-{
-    int n = s->wl.cfg.tables;
-    struct table_job *jobs = xcalloc((size_t)n, sizeof *jobs);
-    pthread_t *th = xcalloc((size_t)n, sizeof *th);
-    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-    /* sbtest1 first on its own: if the server is unreachable or the table
-     * exists, one clear message instead of one per table */
-    int rc = 0;
-    for (int i = 0; i < n; i++) {
-        jobs[i] = (struct table_job){.s = s, .table = i + 1, .log = log, .log_mu = &mu};
-        if (i == 0) {
-            fn(&jobs[0]);
-            if (jobs[0].rc < 0)
-                break;
-            continue;
-        }
-        pthread_create(&th[i], NULL, fn, &jobs[i]);
-    }
-    for (int i = 1; i < n && jobs[0].rc == 0; i++)
-        pthread_join(th[i], NULL);
-    for (int i = 0; i < n; i++)
-        if (jobs[i].rc < 0 && rc == 0) {
-            snprintf(err, errlen, "%s", jobs[i].err);
-            rc = -1;
-        }
-    free(jobs);
-    free(th);
-    return rc;
-}
-
-int oltp_prepare(const struct oltp_setup *s, FILE *log, char *err, size_t errlen)
-{
-    return for_each_table(s, prepare_table, log, err, errlen);
-}
-
-int oltp_cleanup(const struct oltp_setup *s, FILE *log, char *err, size_t errlen)
-{
-    return for_each_table(s, cleanup_table, log, err, errlen);
-}
+/* ---- the server's connection limit ---- */
 
 int oltp_check_connections(const struct oltp_setup *s, long long threads, char *err, size_t errlen)
 {
@@ -442,129 +291,4 @@ int oltp_check_connections(const struct oltp_setup *s, long long threads, char *
         return -1;
     }
     return 0;
-}
-
-/* ---- the verbs ---- */
-
-static struct pool *volatile running_pool;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    if (running_pool)
-        pool_stop(running_pool);
-}
-
-static void usage(const char *verb, const struct opts *o, FILE *f)
-{
-    fprintf(f,
-            "usage: dbscale %s WORKLOAD [options]\n"
-            "   or: dbscale WORKLOAD [options] %s      (sysbench's order)\n\n"
-            "WORKLOAD: oltp_read_only oltp_read_write oltp_write_only oltp_point_select\n"
-            "  oltp_update_index oltp_update_non_index oltp_insert oltp_delete\n"
-            "  select_random_points select_random_ranges\n\noptions:\n",
-            verb, verb);
-    opts_help(o, f);
-}
-
-int oltp_main(const char *verb, int argc, char **argv)
-{
-    struct opts o;
-    opts_init(&o, oltp_optdefs, oltp_noptdefs);
-    char err[700], *pos[2];
-    int npos = 0;
-    int r = opts_parse_argv(&o, argc, argv, 1, pos, 2, &npos, err, sizeof err);
-    if (r == 1) {
-        usage(verb, &o, stdout);
-        opts_free(&o);
-        return 0;
-    }
-    if (r < 0 || npos != 1) {
-        if (r < 0)
-            fprintf(stderr, "dbscale %s: %s\n", verb, err);
-        else
-            fprintf(stderr, "dbscale %s: %s\n", verb,
-                    npos ? "give one workload" : "which workload? (e.g. oltp_read_only)");
-        fprintf(stderr, "(see: dbscale %s --help)\n", verb);
-        opts_free(&o);
-        return EXIT_USAGE;
-    }
-    char name[128];
-    oltp_workload_name(pos[0], name, sizeof name);
-    struct oltp_setup s;
-    if (oltp_setup(&s, &o, name, err, sizeof err) < 0) {
-        fprintf(stderr, "dbscale %s: %s\n(see: dbscale %s --help)\n", verb, err, verb);
-        oltp_setup_free(&s);
-        opts_free(&o);
-        return EXIT_USAGE;
-    }
-    int rc = 0;
-    if (!strcmp(verb, "prepare") || !strcmp(verb, "cleanup")) {
-        printf("dbscale %s (sysbench-compatible)\n\n", DBSCALE_VERSION);
-        int (*fn)(const struct oltp_setup *, FILE *, char *, size_t) =
-            verb[0] == 'p' ? oltp_prepare : oltp_cleanup;
-        if (fn(&s, stdout, err, sizeof err) < 0) {
-            fprintf(stderr, "dbscale %s: %s\n", verb, err);
-            rc = EXIT_RUNTIME;
-        }
-    } else {
-        const char *out = opts_str(&o, "output");
-        int text = !strcmp(out, "text");
-        FILE *rep = text ? stdout : stderr; /* machine output stays clean */
-        if (text) {
-            printf("dbscale %s (sysbench-compatible)\n\nRunning the test with following "
-                   "options:\nNumber of threads: %lld\n",
-                   DBSCALE_VERSION, opts_int(&o, "threads"));
-            if (s.wcfg.report_interval > 0)
-                printf("Report intermediate results every %g second(s)\n", s.wcfg.report_interval);
-            printf("Initializing random number generator from %s\n\n",
-                   opts_int(&o, "rand-seed") ? "seed" : "current time");
-            printf("Initializing worker threads...\n\n");
-            fflush(stdout);
-        }
-        s.wcfg.on_interval = report_interval;
-        s.wcfg.on_interval_arg = rep;
-        int threads = (int)opts_int(&o, "threads");
-        struct pool *p = NULL;
-        if (oltp_check_connections(&s, threads, err, sizeof err) < 0) {
-            fprintf(stderr, "dbscale run: %s\n", err);
-            rc = EXIT_USAGE;
-        } else if (!(p = pool_open(&s.wcfg, threads, err, sizeof err))) {
-            fprintf(stderr, "dbscale run: %s\n", err);
-            rc = EXIT_RUNTIME;
-        } else {
-            struct sigaction sa = {0}, old_int, old_term;
-            sa.sa_handler = on_signal;
-            sigemptyset(&sa.sa_mask);
-            running_pool = p;
-            sigaction(SIGINT, &sa, &old_int);
-            sigaction(SIGTERM, &sa, &old_term);
-            if (text) {
-                printf("Threads started!\n\n");
-                fflush(stdout);
-            }
-            struct level_result res;
-            int pr = pool_run(p, threads, &res);
-            sigaction(SIGINT, &old_int, NULL);
-            sigaction(SIGTERM, &old_term, NULL);
-            running_pool = NULL;
-            if (pr < 0)
-                fprintf(stderr, "dbscale run: stopped: %s\n", res.fatal_msg);
-            if (text) {
-                if (s.wcfg.report_interval > 0)
-                    printf("\n");
-                report_text(stdout, &res, s.pcts, s.npcts);
-            } else if (!strcmp(out, "json")) {
-                report_json(stdout, &res, s.pcts, s.npcts);
-            } else {
-                report_csv(stdout, &res, 1);
-            }
-            rc = pr < 0 ? EXIT_RUNTIME : pr == 1 ? 130 : 0;
-            level_result_free(&res);
-            pool_close(p);
-        }
-    }
-    oltp_setup_free(&s);
-    opts_free(&o);
-    return rc;
 }

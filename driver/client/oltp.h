@@ -37,7 +37,7 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
                size_t errlen);
 void oltp_setup_free(struct oltp_setup *s);
 
-/* Create and load the sbtest tables, one connection per table in parallel.
+/* Create and load the sbtest tables (oltp_load.c), one connection per table in parallel.
  * Progress lines go to log. 0 or -1 with err. */
 int oltp_prepare(const struct oltp_setup *s, FILE *log, char *err, size_t errlen);
 /* Drop the tables prepare created. */

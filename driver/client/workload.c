@@ -226,10 +226,8 @@ int workload_init(struct workload *w, const struct wl_config *cfg, char *err, si
         add_phase(w, K_NEW_ROW, 1);
     } else if (!strcmp(n, "select_random_points")) {
         add_phase(w, K_RAND_POINTS, 1);
-        w->per_thread_segments = 1;
     } else if (!strcmp(n, "select_random_ranges")) {
         add_phase(w, K_RAND_RANGES, 1);
-        w->per_thread_segments = 1;
     }
     for (int i = 0; i < w->nph; i++) {
         enum wl_kind k = w->ph[i].kind;

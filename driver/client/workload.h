@@ -64,7 +64,6 @@ struct workload {
     int *stmt_id; /* [K_NKINDS * tables]: id of (kind, table), -1 if unused */
     struct wl_phase ph[WL_MAX_PHASES];
     int nph;
-    int per_thread_segments; /* select_random_*: each thread has its own key range */
 };
 
 /* One statement to send: prepared id and parameters. Strings live in buf. */

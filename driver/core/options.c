@@ -20,7 +20,6 @@ void opts_init(struct opts *o, const struct optdef *defs, size_t n)
     o->n = n;
     o->val = xcalloc(n, sizeof *o->val);
     o->where = xcalloc(n, sizeof *o->where);
-    o->set_count = 0;
 }
 
 void opts_free(struct opts *o)
@@ -230,7 +229,6 @@ int opts_set(struct opts *o, const char *name, const char *value, const char *wh
     }
     free(o->where[i]);
     o->where[i] = xstrdup(where);
-    o->set_count++;
     return 0;
 }
 

@@ -37,9 +37,8 @@ struct optdef {
 struct opts {
     const struct optdef *defs;
     size_t n;
-    char **val;    /* set value per def, NULL = default */
-    char **where;  /* "command line" or "FILE:LINE" */
-    int set_count; /* how many values were set explicitly */
+    char **val;   /* set value per def, NULL = default */
+    char **where; /* "command line" or "FILE:LINE" */
 };
 
 void opts_init(struct opts *o, const struct optdef *defs, size_t n);

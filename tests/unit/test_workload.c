@@ -376,7 +376,6 @@ static void check_segment(const char *name, int thread, int nthreads, uint32_t l
     c.table_size = 1000;
     struct workload w;
     init_ok(&w, &c);
-    assert_int_equal(w.per_thread_segments, 1);
     struct rng r;
     rng_seed(&r, 3, (uint64_t)thread);
     uint32_t mn = UINT32_MAX, mx = 0;

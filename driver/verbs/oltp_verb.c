@@ -1,0 +1,141 @@
+/*
+ * oltp_verb.c - the prepare, run and cleanup verbs: usage, the sysbench-style
+ * report, signals and exit codes.
+ *
+ * The one idea: a sysbench command line works after swapping the program
+ * name, so what is printed keeps sysbench's shape. Everything below the
+ * command line (options to a set-up, the load, the run) lives in client/;
+ * this file only turns it into text and an exit code.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oltp.h"
+#include "report.h"
+#include "util.h"
+#include "verbs.h"
+
+static struct pool *volatile running_pool;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (running_pool)
+        pool_stop(running_pool);
+}
+
+static void usage(const char *verb, const struct opts *o, FILE *f)
+{
+    fprintf(f,
+            "usage: dbscale %s WORKLOAD [options]\n"
+            "   or: dbscale WORKLOAD [options] %s      (sysbench's order)\n\n"
+            "WORKLOAD: oltp_read_only oltp_read_write oltp_write_only oltp_point_select\n"
+            "  oltp_update_index oltp_update_non_index oltp_insert oltp_delete\n"
+            "  select_random_points select_random_ranges\n\noptions:\n",
+            verb, verb);
+    opts_help(o, f);
+}
+
+int oltp_main(const char *verb, int argc, char **argv)
+{
+    struct opts o;
+    opts_init(&o, oltp_optdefs, oltp_noptdefs);
+    char err[700], *pos[2];
+    int npos = 0;
+    int r = opts_parse_argv(&o, argc, argv, 1, pos, 2, &npos, err, sizeof err);
+    if (r == 1) {
+        usage(verb, &o, stdout);
+        opts_free(&o);
+        return 0;
+    }
+    if (r < 0 || npos != 1) {
+        if (r < 0)
+            fprintf(stderr, "dbscale %s: %s\n", verb, err);
+        else
+            fprintf(stderr, "dbscale %s: %s\n", verb,
+                    npos ? "give one workload" : "which workload? (e.g. oltp_read_only)");
+        fprintf(stderr, "(see: dbscale %s --help)\n", verb);
+        opts_free(&o);
+        return EXIT_USAGE;
+    }
+    char name[128];
+    oltp_workload_name(pos[0], name, sizeof name);
+    struct oltp_setup s;
+    if (oltp_setup(&s, &o, name, err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale %s: %s\n(see: dbscale %s --help)\n", verb, err, verb);
+        oltp_setup_free(&s);
+        opts_free(&o);
+        return EXIT_USAGE;
+    }
+    int rc = 0;
+    if (!strcmp(verb, "prepare") || !strcmp(verb, "cleanup")) {
+        printf("dbscale %s (sysbench-compatible)\n\n", DBSCALE_VERSION);
+        int (*fn)(const struct oltp_setup *, FILE *, char *, size_t) =
+            verb[0] == 'p' ? oltp_prepare : oltp_cleanup;
+        if (fn(&s, stdout, err, sizeof err) < 0) {
+            fprintf(stderr, "dbscale %s: %s\n", verb, err);
+            rc = EXIT_RUNTIME;
+        }
+    } else {
+        const char *out = opts_str(&o, "output");
+        int text = !strcmp(out, "text");
+        FILE *rep = text ? stdout : stderr; /* machine output stays clean */
+        if (text) {
+            printf("dbscale %s (sysbench-compatible)\n\nRunning the test with following "
+                   "options:\nNumber of threads: %lld\n",
+                   DBSCALE_VERSION, opts_int(&o, "threads"));
+            if (s.wcfg.report_interval > 0)
+                printf("Report intermediate results every %g second(s)\n", s.wcfg.report_interval);
+            printf("Initializing random number generator from %s\n\n",
+                   opts_int(&o, "rand-seed") ? "seed" : "current time");
+            printf("Initializing worker threads...\n\n");
+            fflush(stdout);
+        }
+        s.wcfg.on_interval = report_interval;
+        s.wcfg.on_interval_arg = rep;
+        int threads = (int)opts_int(&o, "threads");
+        struct pool *p = NULL;
+        if (oltp_check_connections(&s, threads, err, sizeof err) < 0) {
+            fprintf(stderr, "dbscale run: %s\n", err);
+            rc = EXIT_USAGE;
+        } else if (!(p = pool_open(&s.wcfg, threads, err, sizeof err))) {
+            fprintf(stderr, "dbscale run: %s\n", err);
+            rc = EXIT_RUNTIME;
+        } else {
+            struct sigaction sa = {0}, old_int, old_term;
+            sa.sa_handler = on_signal;
+            sigemptyset(&sa.sa_mask);
+            running_pool = p;
+            sigaction(SIGINT, &sa, &old_int);
+            sigaction(SIGTERM, &sa, &old_term);
+            if (text) {
+                printf("Threads started!\n\n");
+                fflush(stdout);
+            }
+            struct level_result res;
+            int pr = pool_run(p, threads, &res);
+            sigaction(SIGINT, &old_int, NULL);
+            sigaction(SIGTERM, &old_term, NULL);
+            running_pool = NULL;
+            if (pr < 0)
+                fprintf(stderr, "dbscale run: stopped: %s\n", res.fatal_msg);
+            if (text) {
+                if (s.wcfg.report_interval > 0)
+                    printf("\n");
+                report_text(stdout, &res, s.pcts, s.npcts);
+            } else if (!strcmp(out, "json")) {
+                report_json(stdout, &res, s.pcts, s.npcts);
+            } else {
+                report_csv(stdout, &res, 1);
+            }
+            rc = pr < 0 ? EXIT_RUNTIME : pr == 1 ? 130 : 0;
+            level_result_free(&res);
+            pool_close(p);
+        }
+    }
+    oltp_setup_free(&s);
+    opts_free(&o);
+    return rc;
+}
