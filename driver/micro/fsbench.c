@@ -27,16 +27,10 @@
 
 #include "micro.h"
 #include "options.h"
+#include "signals.h"
 #include "verbs.h"
 
 #define MAX_COUNTS 64
-
-static volatile sig_atomic_t fs_stop;
-
-static void on_stop(int sig)
-{
-    fs_stop = sig;
-}
 
 void fs_hms(double s, char *buf, size_t len)
 {
@@ -127,7 +121,8 @@ static int phase(int tasks, int go, int done, double *secs, char *shm, struct fs
     for (int got = 0; got < tasks;) {
         ssize_t n = read(done, b, 1);
         if (n <= 0) {
-            snprintf(r->error, sizeof r->error, "%s", fs_stop ? "interrupted" : "a worker died");
+            snprintf(r->error, sizeof r->error, "%s",
+                     signals_caught() ? "interrupted" : "a worker died");
             return -1;
         }
         if (b[0] == 'E')
@@ -148,11 +143,7 @@ int fs_run_pass(const struct fs_config *c, int files, int pass, struct fs_result
     memset(r, 0, sizeof *r);
     r->files = files;
     r->pass = pass;
-    fs_stop = 0;
-    struct sigaction sa = {.sa_handler = on_stop}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    signals_install(); /* idempotent; a signal ends the pass and is kept for the verb */
     char root[4096];
     snprintf(root, sizeof root, "%s/dbscale-fs.XXXXXX", micro_scratch_base(c->dir));
     if (!mkdtemp(root)) {
@@ -218,9 +209,7 @@ out:
     free(pids);
     micro_rmtree(root);
 restore:
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    return fs_stop ? -1 : 0;
+    return signals_caught() ? -1 : 0;
 }
 
 static const struct optdef fs_opts[] = {
@@ -336,8 +325,8 @@ int fs_main(int argc, char **argv)
             struct fs_result res;
             if (fs_run_pass(&c, (int)counts[i], p, &res) < 0) {
                 warnx_("fs: interrupted by signal %d; workers killed, scratch removed",
-                       (int)fs_stop);
-                rc = 128 + fs_stop;
+                       signals_caught());
+                rc = signals_exit_code();
                 break;
             }
             size_t at = csv.len;

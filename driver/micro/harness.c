@@ -16,6 +16,7 @@
 #include "micro.h"
 
 #include "cpulist.h"
+#include "signals.h"
 #include "stats.h"
 
 #include <errno.h>
@@ -57,18 +58,6 @@ struct task_arg {
     struct shared *sh;
     struct micro_task t;
 };
-
-static volatile sig_atomic_t stop_sig;
-
-static void on_stop(int sig)
-{
-    stop_sig = sig;
-}
-
-int micro_interrupted(void)
-{
-    return stop_sig;
-}
 
 void micro_config_default(struct micro_config *c)
 {
@@ -288,7 +277,7 @@ const char *micro_scratch_base(const char *dir)
 static void sleep_until(uint64_t deadline)
 {
     struct timespec ts = {(time_t)(deadline / 1000000000ull), (long)(deadline % 1000000000ull)};
-    while (!stop_sig && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+    while (!signals_caught() && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
         ;
 }
 
@@ -374,7 +363,7 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
         pids[npids++] = pid;
     }
     uint64_t t0 = now_ns();
-    while (atomic_load(&sh->ready) < tasks && !stop_sig) {
+    while (atomic_load(&sh->ready) < tasks && !signals_caught()) {
         if (check_tasks(sh, tasks, pids, npids, p->error) < 0)
             goto out;
         if (now_ns() - t0 > SETUP_TIMEOUT_NS) {
@@ -387,10 +376,10 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
     uint64_t t = now_ns();
     sleep_until(t + (uint64_t)(c->warmup * 1e9));
     uint64_t prev_n = total(sh, tasks), prev_t = now_ns();
-    for (int s = 0; s < c->samples && !stop_sig; s++) {
+    for (int s = 0; s < c->samples && !signals_caught(); s++) {
         sleep_until(prev_t + (uint64_t)(c->interval * 1e9));
         uint64_t n = total(sh, tasks), tn = now_ns();
-        if (stop_sig)
+        if (signals_caught())
             break;
         if (check_tasks(sh, tasks, pids, npids, p->error) < 0)
             goto out;
@@ -409,7 +398,7 @@ out:
     free(pids);
     free(args);
     munmap(sh, len);
-    return stop_sig ? -1 : 0;
+    return signals_caught() ? -1 : 0;
 }
 
 static void summarize(struct micro_point *p)
@@ -444,12 +433,9 @@ int micro_run_point(const struct micro_test *test, char mode, int tasks,
     const char *base = micro_scratch_base(c->dir);
     snprintf(p->fs_type, sizeof p->fs_type, "%s", micro_fs_type(base));
 
-    stop_sig = 0;
-    struct sigaction sa = {.sa_handler = on_stop}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    int rc = 0;
+    /* Idempotent: the verb installed it already; the sweep and tests may not have. */
+    signals_install();
+    int rc = signals_caught() ? -1 : 0;
     for (int r = 0; r < c->repeats && !p->error[0] && rc == 0; r++) {
         char dir[4096];
         snprintf(dir, sizeof dir, "%s/dbscale-micro.XXXXXX", base);
@@ -460,8 +446,6 @@ int micro_run_point(const struct micro_test *test, char mode, int tasks,
         rc = run_once(test, mode, tasks, cpus, ncpus, c, dir, p);
         micro_rmtree(dir);
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
     free(cpus);
     if (p->error[0])
         p->nsamples = 0;

@@ -20,6 +20,7 @@
 #include <sys/utsname.h>
 
 #include "options.h"
+#include "signals.h"
 #include "verbs.h"
 
 #define MAX_LEVELS 64
@@ -302,8 +303,8 @@ static int plan_run(const struct plan *pl, const struct micro_config *c, const c
                     micro_point_free(&p);
                     fflush(stdout);
                     warnx_("interrupted by signal %d; tasks killed, scratch removed",
-                           micro_interrupted());
-                    return 128 + micro_interrupted();
+                           signals_caught());
+                    return signals_exit_code();
                 }
                 if (fmt)
                     print_point(fmt, &p, variant, first);
@@ -332,10 +333,8 @@ int micro_run_set(const char *tests_csv, const char *cpus_list, const char *task
     if (out_dir && micro_csv_append(out_dir, &rows, err, errlen) < 0 && rc == 0)
         rc = EXIT_RUNTIME;
     sbuf_free(&rows);
-    if (rc >= 128) {
+    if (rc >= 128) /* the signal room keeps the signal for the caller's exit code */
         snprintf(err, errlen, "interrupted by signal %d", rc - 128);
-        raise(rc - 128); /* the harness caught it; the caller's handler must see it too */
-    }
     return rc;
 }
 
@@ -387,6 +386,7 @@ int micro_main(int argc, char **argv)
     }
     const char *fmt = opts_str(&o, "output"), *variant = opts_str(&o, "variant");
     const char *out = opts_str(&o, "out");
+    signals_install();
     print_header(fmt, &c, pl.ncpus);
     struct sbuf rows = {0};
     int rc = plan_run(&pl, &c, fmt, variant, &rows);

@@ -59,7 +59,8 @@ int micro_cpus(const char *list, int **ids, char *err, size_t errlen);
 int micro_task_cpu(const int *ids, int n, int i);
 
 /* Run one point. Returns 0 (check p->error for N/A), or -1 if interrupted
- * by SIGINT/SIGTERM (children are killed and reaped, scratch removed). */
+ * by SIGINT/SIGTERM (children are killed and reaped, scratch removed; the
+ * signal is signals_caught()). Installs the signal room if nobody has. */
 int micro_run_point(const struct micro_test *test, char mode, int tasks,
                     const struct micro_config *c, struct micro_point *p);
 void micro_point_free(struct micro_point *p);
@@ -74,9 +75,6 @@ void micro_rmtree(const char *dir);
  * default dispositions for SIGINT/SIGTERM and the crash signals. 0 or -1. */
 int micro_child_init(pid_t parent);
 
-/* The signal that interrupted the last run, 0 if none. */
-int micro_interrupted(void);
-
 /* Append p as a CSV row to b (no header). */
 void micro_csv_row(struct sbuf *b, const struct micro_point *p, const char *variant);
 /* Append rows to dir/micro.csv atomically (creating it with the header).
@@ -89,9 +87,8 @@ int micro_csv_append(const char *dir, const struct sbuf *rows, char *err, size_t
  * default sampling, and append the rows, labelled variant_label, to
  * out_dir/micro.csv. 0, 1 runtime failure, 2 bad input (message in err).
  * Points that fail are N/A rows, not failures. On SIGINT/SIGTERM the tasks
- * are killed, the finished points still appended, the signal raised again
- * once the caller's own handlers are back (so they see it), and 128+signal
- * returned.
+ * are killed, the finished points still appended, and 128+signal returned;
+ * the signal stays in the signal room (signals_caught) for the caller.
  */
 int micro_run_set(const char *tests_csv, const char *cpus_list, const char *tasks_list,
                   const char *mode, const char *out_dir, const char *variant_label, char *err,

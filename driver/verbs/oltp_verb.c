@@ -7,23 +7,20 @@
  * command line (options to a set-up, the load, the run) lives in client/;
  * this file only turns it into text and an exit code.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "oltp.h"
 #include "report.h"
+#include "signals.h"
 #include "util.h"
 #include "verbs.h"
 
-static struct pool *volatile running_pool;
-
-static void on_signal(int sig)
+/* The pool's stop, as the signal room's stop action (async-signal-safe). */
+static void stop_pool(void *p)
 {
-    (void)sig;
-    if (running_pool)
-        pool_stop(running_pool);
+    pool_stop(p);
 }
 
 static void usage(const char *verb, const struct opts *o, FILE *f)
@@ -104,21 +101,17 @@ int oltp_main(const char *verb, int argc, char **argv)
             fprintf(stderr, "dbscale run: %s\n", err);
             rc = EXIT_RUNTIME;
         } else {
-            struct sigaction sa = {0}, old_int, old_term;
-            sa.sa_handler = on_signal;
-            sigemptyset(&sa.sa_mask);
-            running_pool = p;
-            sigaction(SIGINT, &sa, &old_int);
-            sigaction(SIGTERM, &sa, &old_term);
+            /* Caught only from here: prepare/cleanup keep the default
+             * disposition (a load is ended by dying, the server rolls back). */
+            signals_install();
+            int slot = signals_on_stop(stop_pool, p);
             if (text) {
                 printf("Threads started!\n\n");
                 fflush(stdout);
             }
             struct level_result res;
             int pr = pool_run(p, threads, &res);
-            sigaction(SIGINT, &old_int, NULL);
-            sigaction(SIGTERM, &old_term, NULL);
-            running_pool = NULL;
+            signals_off(slot);
             if (pr < 0)
                 fprintf(stderr, "dbscale run: stopped: %s\n", res.fatal_msg);
             if (text) {
@@ -130,7 +123,7 @@ int oltp_main(const char *verb, int argc, char **argv)
             } else {
                 report_csv(stdout, &res, 1);
             }
-            rc = pr < 0 ? EXIT_RUNTIME : pr == 1 ? 130 : 0;
+            rc = pr < 0 ? EXIT_RUNTIME : signals_caught() ? signals_exit_code() : 0;
             level_result_free(&res);
             pool_close(p);
         }
