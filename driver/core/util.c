@@ -91,12 +91,21 @@ void die(int code, const char *fmt, ...)
 
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
+    /* The temp name is made by mkostemp (O_EXCL, a name nobody can predict):
+     * a fixed PATH.tmp.PID opened with O_CREAT|O_TRUNC would follow a symlink
+     * planted there and overwrite whatever it points at. */
     char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path) >= (int)sizeof tmp)
         return -ENAMETOOLONG;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0)
         return -errno;
+    if (fchmod(fd, 0644) < 0) { /* mkostemp makes it 0600; results are for reading */
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        return -e;
+    }
     const char *p = data;
     size_t left = len;
     while (left > 0) {

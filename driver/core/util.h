@@ -25,7 +25,8 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same, then exit(code). */
 _Noreturn void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Write len bytes to path atomically: path.tmp.PID, fsync, rename. 0 or -errno. */
+/* Write len bytes to path atomically: a fresh path.tmp.XXXXXX (O_EXCL, never
+ * a planted symlink), fsync, rename. 0 or -errno. */
 int write_file_atomic(const char *path, const void *data, size_t len);
 
 /* Growable string buffer, for building files before an atomic write. */

@@ -1,15 +1,69 @@
 /*
- * sweep.h - the scaling study as one command: client threads x server CPU
- * count x repeats, each level labelled with the variant that produced it,
- * results written after every level. Entry point: sweep_main (verbs.h).
+ * sweep.h - the scaling study's run loop: client threads x server CPU count x
+ * repeats against one server, each level labelled with the variant that
+ * produced it, results written after every level. The plan comes from plan.h;
+ * the verb (verbs/sweep_verb.c) parses options, prints and picks exit codes.
  */
 #ifndef DBSCALE_SWEEP_H
 #define DBSCALE_SWEEP_H
 
+#include <signal.h>
+#include <sys/types.h>
+
+#include "cpuset.h"
+#include "oltp.h"
+#include "options.h"
+#include "plan.h"
 #include "results.h"
+#include "server.h"
+#include "sysinfo.h"
+
+struct sweep {
+    struct opts o;
+    struct oltp_setup s;
+    struct sysinfo_facts facts;
+    struct server srv;
+    int managed, server_up;
+    pid_t ext_pid;
+    struct sweep_plan plan;
+    struct cpuset_ctl *cpu;
+    int cpu_changed;
+    struct pool *pool;
+    struct result_row *rows;
+    int nrows;
+    char out[1024];
+    char started[32];
+    char server_version[64];
+    char settings[1024];
+    const char *workload;
+    volatile sig_atomic_t *stop; /* set by the verb's signal handler */
+    /* after each finished level (row w->rows[w->nrows-1]); the verb prints */
+    void (*on_level)(const struct sweep *w, int i, const char *variant, double per_level_s,
+                     void *arg);
+    void *on_level_arg;
+};
 
 /* Label for a level: "up" on a uniprocessor boot, "smp-kN" for N CPUs held,
  * or the user's --variant. */
 void sweep_variant(char *buf, size_t len, const char *user_label, int up, int cpus);
+
+/* "2026-01-31T12:00:00Z" */
+void sweep_iso_now(char *buf, size_t len);
+
+/* Start the throwaway server and point the connection options at it. */
+int sweep_start_managed(struct sweep *w, char *err, size_t errlen);
+
+/* Version and the few settings that decide what a figure means, for meta.json. */
+void sweep_read_settings(struct sweep *w);
+
+/* meta.json, atomically; ended NULL while running. 0 or -errno. */
+int sweep_write_meta(struct sweep *w, const char *ended);
+
+/* Every level of the plan, results.csv rewritten after each. 0, or -1 with
+ * the reason in err (finished levels stay in w->rows and on disk). */
+int sweep_run(struct sweep *w, char *err, size_t errlen);
+
+/* Put the server's CPUs back as they were. */
+void sweep_restore_cpus(struct sweep *w);
 
 #endif

@@ -7,7 +7,7 @@
 #define DBSCALE_VERBS_H
 
 int oltp_main(const char *verb, int argc, char **argv); /* prepare, run, cleanup: oltp_verb.c */
-int sweep_main(int argc, char **argv);                  /* sweep.c */
+int sweep_main(int argc, char **argv);                  /* verbs/sweep_verb.c */
 int micro_main(int argc, char **argv);                  /* micro/micro.c */
 int fs_main(int argc, char **argv);                     /* micro/fsbench.c */
 int plot_main(int argc, char **argv);                   /* plot.c */

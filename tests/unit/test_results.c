@@ -13,9 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "results.h"
+#include "util.h"
 
 static char dir[] = "/tmp/dbscale-results-XXXXXX";
 
@@ -137,12 +139,47 @@ static void test_malformed(void **state)
     assert_non_null(strstr(err, "/nonexistent/dir"));
 }
 
+/* A symlink planted where the temp file goes must not be followed: the
+ * file it points at stays as it was, and the target gets the data. */
+static void test_atomic_planted_symlink(void **state)
+{
+    (void)state;
+    char target[600], tmp[700], victim[600];
+    snprintf(target, sizeof target, "%s/meta.json", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", target, (long)getpid());
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    FILE *f = fopen(victim, "w");
+    assert_non_null(f);
+    fputs("precious\n", f);
+    fclose(f);
+    assert_int_equal(symlink(victim, tmp), 0);
+    assert_int_equal(write_file_atomic(target, "new\n", 4), 0);
+    char buf[64] = "";
+    f = fopen(victim, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(buf, sizeof buf, f));
+    fclose(f);
+    assert_string_equal(buf, "precious\n");
+    struct stat st;
+    assert_int_equal(lstat(target, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    f = fopen(target, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(buf, sizeof buf, f));
+    fclose(f);
+    assert_string_equal(buf, "new\n");
+    unlink(tmp);
+    unlink(target);
+    unlink(victim);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_by_header),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_atomic_planted_symlink),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

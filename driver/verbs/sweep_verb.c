@@ -1,0 +1,290 @@
+/*
+ * sweep_verb.c - `dbscale sweep`: argv to a plan and a run, then the report
+ * and the exit code.
+ *
+ * The plan (sweep/plan.c) and the run loop (sweep/sweep.c) return errors and
+ * hand finished levels up through a callback; everything a person reads on
+ * the terminal about a sweep is printed here, and only here is it decided
+ * what exit code a sweep ends with (0 ok, 1 runtime failure, 2 bad input,
+ * 128+N on signal N).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "report.h"
+#include "sweep.h"
+#include "util.h"
+#include "verbs.h"
+
+/* clang-format off */
+static const struct optdef sweep_extra[] = {
+    {"workload", OPT_STR, NULL, "workload (or give it as the first word)"},
+    {"repeats", OPT_INT, "3", "measurements per (CPU count, threads) point", NULL, 1, 1000},
+    {"order", OPT_CHOICE, "sequential", "level order; interleaved alternates CPU counts and thread levels on every repeat", "sequential|interleaved"},
+    {"cpus", OPT_STR, "all", "CPU counts the server is held to, e.g. 1,2,4,all (clipped to the machine)"},
+    {"cpu-method", OPT_CHOICE, "affinity", "how the server is held to k CPUs", "affinity|cpuset|hotplug"},
+    {"variant", OPT_STR, NULL, "label for these results, 1-31 of A-Za-z0-9._-+=: (default: up or smp-kN from the kernel)"},
+    {"server", OPT_CHOICE, "managed", "managed: a throwaway server started here; external: the one the connection options name", "managed|external"},
+    {"server-pid", OPT_STR, "auto", "external server's process id, or auto (the process listening on the port)"},
+    {"server-conf", OPT_LIST, NULL, "managed server: extra config line k=v (may be repeated)"},
+    {"prepare", OPT_BOOL, NULL, "create and load the tables first (default: on for managed, off for external)"},
+    {"out", OPT_STR, NULL, "results directory (default results/ENGINE-WORKLOAD-TIMESTAMP)"},
+    {"baseline", OPT_STR, NULL, "kernel baseline at each CPU count: micro tests and 'fs' (file create/remove); 'default' = getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1,fs"},
+};
+/* clang-format on */
+
+static volatile sig_atomic_t got_signal;
+static struct pool *volatile sig_pool;
+
+static void on_signal(int sig)
+{
+    got_signal = sig;
+    if (sig_pool)
+        pool_stop(sig_pool);
+}
+
+static void progress(const struct sweep *w, int i, const char *variant, double per_level_s,
+                     void *arg)
+{
+    (void)arg;
+    const struct sweep_level *lv = &w->plan.levels[i];
+    double tps = w->rows[w->nrows - 1].tps;
+    int left = w->plan.nlevels - i - 1;
+    double eta = left * per_level_s;
+    int tty = isatty(2);
+    fprintf(stderr, "%s[%d/%d] %s cpus=%d threads=%d repeat %d/%d: %.1f tps  (ETA %dm%02ds)%s",
+            tty ? "\r\033[K" : "", i + 1, w->plan.nlevels, variant, w->plan.kcpus[lv->k],
+            lv->threads, lv->repeat, w->plan.repeats, tps, (int)eta / 60, (int)eta % 60,
+            tty ? "" : "\n");
+    fflush(stderr);
+}
+
+/* The plan from the options; the online CPUs are read here, the plan itself
+ * is pure. */
+static int parse_plan(struct sweep *w, char *err, size_t errlen)
+{
+    w->plan.nonline = cpuset_online(w->plan.online, SWEEP_MAX_CPUS_K);
+    int rc =
+        sweep_plan_build(&w->plan, opts_str(&w->o, "threads"), opts_str(&w->o, "cpus"),
+                         opts_str(&w->o, "order"), (int)opts_int(&w->o, "repeats"), err, errlen);
+    for (int i = 0; i < w->plan.nskipped; i++)
+        fprintf(stderr, "dbscale sweep: --cpus: %lld is more than the %d online; skipped\n",
+                w->plan.skipped[i], w->plan.nonline);
+    return rc;
+}
+
+static void usage(const struct opts *o, FILE *f)
+{
+    fprintf(f, "usage: dbscale sweep [WORKLOAD] [options]\n"
+               "   or: dbscale sweep --config configs/NAME.ini [options]\n\n"
+               "Runs WORKLOAD at every thread count (--threads=1,2,4,8 | 1-64 | 1-256:x2) with\n"
+               "the server held to each CPU count (--cpus=1,2,4,all), --repeats times, and\n"
+               "writes results.csv + meta.json into --out after every level.\n\noptions:\n");
+    opts_help(o, f);
+}
+
+int sweep_main(int argc, char **argv)
+{
+    struct sweep w;
+    memset(&w, 0, sizeof w);
+    w.stop = &got_signal;
+    /* the OLTP vocabulary, with --threads as a list, plus the sweep's own */
+    size_t n;
+    struct optdef *defs =
+        oltp_optdefs_with(sweep_extra, sizeof sweep_extra / sizeof sweep_extra[0], &n);
+    for (size_t i = 0; i < oltp_noptdefs; i++) {
+        if (!strcmp(defs[i].name, "threads")) {
+            defs[i].def = "1,2,4,8";
+            defs[i].help = "client thread counts: 1,2,4,8 | 1-64 | 1-256:x2";
+        } else if (!strcmp(defs[i].name, "db-driver")) {
+            defs[i].def = "pgsql";
+        }
+    }
+    opts_init(&w.o, defs, n);
+    char err[1024], *pos[1];
+    int npos = 0, rc = 0;
+    /* one positional at most: a second is a mistake, named (exit 2) */
+    int pr = opts_parse_argv(&w.o, argc, argv, 1, pos, 1, &npos, err, sizeof err);
+    if (pr == 1) {
+        usage(&w.o, stdout);
+        goto done;
+    }
+    if (pr < 0) {
+        fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    char wname[128];
+    const char *wl = npos ? pos[0] : opts_str(&w.o, "workload");
+    if (!wl) {
+        fprintf(stderr, "dbscale sweep: which workload? give it first or as workload= in the "
+                        "config\n(see: dbscale sweep --help)\n");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    w.workload = oltp_workload_name(wl, wname, sizeof wname);
+    if (npos && opts_str(&w.o, "workload")) {
+        char other[128];
+        oltp_workload_name(opts_str(&w.o, "workload"), other, sizeof other);
+        if (strcmp(other, w.workload) != 0) {
+            fprintf(stderr,
+                    "dbscale sweep: workload '%s' conflicts with --workload=%s; give one\n(see: "
+                    "dbscale sweep --help)\n",
+                    pos[0], opts_str(&w.o, "workload"));
+            rc = EXIT_USAGE;
+            goto done;
+        }
+    }
+    const char *vl = opts_str(&w.o, "variant");
+    if (vl && sweep_plan_check_variant(vl, err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (oltp_setup(&w.s, &w.o, w.workload, err, sizeof err) < 0 ||
+        parse_plan(&w, err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (baseline_check(opts_str(&w.o, "baseline"), err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale sweep: %s\n", err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (cpuset_method_parse(opts_str(&w.o, "cpu-method")) < 0) {
+        fprintf(stderr, "dbscale sweep: --cpu-method: unknown method\n");
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    sysinfo_read(&w.facts);
+    sweep_iso_now(w.started, sizeof w.started);
+    w.managed = !strcmp(opts_str(&w.o, "server"), "managed");
+
+    /* results directory first: a typo'd path fails before any server starts */
+    if (opts_str(&w.o, "out"))
+        snprintf(w.out, sizeof w.out, "%s", opts_str(&w.o, "out"));
+    else {
+        char ts[32];
+        time_t t = time(NULL);
+        struct tm tm;
+        localtime_r(&t, &tm);
+        strftime(ts, sizeof ts, "%Y%m%d-%H%M%S", &tm);
+        snprintf(w.out, sizeof w.out, "results/%s-%s-%s", w.s.ops->name, w.workload, ts);
+    }
+    int mk = mkdir_p(w.out, 0755);
+    if (mk < 0) {
+        fprintf(stderr, "dbscale sweep: cannot create results directory %s: %s\n", w.out,
+                strerror(-mk));
+        rc = EXIT_RUNTIME;
+        goto done;
+    }
+
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    if (w.managed) {
+        fprintf(stderr, "dbscale sweep: starting a throwaway %s server...\n",
+                server_engine_name(w.s.ops == &db_pgsql_ops ? SERVER_PGSQL : SERVER_MYSQL));
+        if (sweep_start_managed(&w, err, sizeof err) < 0) {
+            fprintf(stderr, "dbscale sweep: %s\n", err);
+            rc = EXIT_RUNTIME;
+            goto done;
+        }
+    } else {
+        const char *sp = opts_str(&w.o, "server-pid");
+        int port = w.s.targets[0].port;
+        if (sp && strcmp(sp, "auto") != 0)
+            w.ext_pid = (pid_t)atoi(sp);
+        else if (port > 0)
+            w.ext_pid = sysinfo_pid_by_port(port);
+        int restricted = w.plan.kcpus[0] != w.plan.nonline || w.plan.nk > 1;
+        if (w.ext_pid <= 0 && restricted) {
+            fprintf(stderr,
+                    "dbscale sweep: cannot find the process listening on port %d; give "
+                    "--server-pid=PID to hold the server to fewer CPUs\n",
+                    port);
+            rc = EXIT_USAGE;
+            goto done;
+        }
+    }
+    int want_prepare = opts_isset(&w.o, "prepare") ? opts_bool(&w.o, "prepare") : w.managed;
+    long long maxt = w.plan.maxthreads;
+    if (oltp_check_connections(&w.s, maxt, err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale sweep: %s%s\n", err,
+                w.managed ? " (--server-conf max_connections=N raises it here)" : "");
+        rc = EXIT_USAGE;
+        goto cleanup;
+    }
+    if (want_prepare && !got_signal) {
+        fprintf(stderr, "dbscale sweep: preparing %d table(s) of %lld rows...\n", w.s.wl.cfg.tables,
+                (long long)w.s.wl.cfg.table_size);
+        if (oltp_prepare(&w.s, NULL, err, sizeof err) < 0) {
+            fprintf(stderr, "dbscale sweep: prepare: %s\n", err);
+            rc = EXIT_RUNTIME;
+            goto cleanup;
+        }
+    }
+    sweep_read_settings(&w);
+    sweep_write_meta(&w, NULL);
+    if (!got_signal) {
+        w.pool = pool_open(&w.s.wcfg, (int)maxt, err, sizeof err);
+        if (!w.pool) {
+            fprintf(stderr, "dbscale sweep: %s\n", err);
+            rc = EXIT_RUNTIME;
+            goto cleanup;
+        }
+        sig_pool = w.pool;
+        fprintf(stderr, "dbscale sweep: %d levels (%d CPU count(s), %d repeat(s)), results in %s\n",
+                w.plan.nlevels, w.plan.nk, w.plan.repeats, w.out);
+        w.on_level = progress;
+        int run = sweep_run(&w, err, sizeof err);
+        if (run == 0 && isatty(2))
+            fputc('\n', stderr);
+        if (run < 0) {
+            fprintf(stderr, "\ndbscale sweep: stopped: %s\n", err);
+            rc = EXIT_RUNTIME;
+        }
+        sig_pool = NULL;
+    }
+cleanup:
+    if (w.pool)
+        pool_close(w.pool);
+    sweep_restore_cpus(&w);
+    {
+        char ended[32];
+        sweep_iso_now(ended, sizeof ended);
+        sweep_write_meta(&w, ended);
+    }
+    if (w.nrows > 0) {
+        report_sweep_summary(stdout, w.rows, (size_t)w.nrows);
+        printf("\nresults: %s/results.csv (%d level%s), %s/meta.json\n", w.out, w.nrows,
+               w.nrows == 1 ? "" : "s", w.out);
+    }
+    if (w.managed && w.server_up) {
+        char e2[512];
+        if (server_stop(&w.srv, e2, sizeof e2) < 0)
+            fprintf(stderr, "dbscale sweep: stopping the server: %s\n", e2);
+    }
+    if (got_signal) {
+        fprintf(stderr, "dbscale sweep: interrupted; %d finished level(s) kept in %s\n", w.nrows,
+                w.out);
+        rc = 128 + got_signal;
+    }
+done:
+    free(w.rows);
+    sweep_plan_free(&w.plan);
+    oltp_setup_free(&w.s);
+    opts_free(&w.o);
+    free(defs);
+    return rc;
+}

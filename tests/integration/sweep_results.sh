@@ -1,0 +1,79 @@
+#!/bin/sh
+# A sweep's results directory is never lost or mixed up: meta.json is
+# rewritten after every level (a SIGKILL leaves levels_done = the rows on
+# disk) and names the server actually used; an existing --out is refused
+# (exit 2) unless --append; two sweeps started in the same second get two
+# directories; bad --variant labels and stray positionals are refused
+# (exit 2) before anything starts.
+. "$(dirname "$0")/lib.sh" "$1"
+need_engine pgsql
+work=$(mktemp -d)
+trap 'rm -rf "$work"; stop_server' EXIT
+start_server pgsql
+D="$SERVER_OPTS --tables=1 --table-size=200"
+C="$D --server=external --warmup-time=0"
+ok "$DBSCALE" prepare oltp_point_select $D
+
+# -- refused before anything runs: exit 2 naming the option
+expect_rc2() { # WHAT NEEDLE CMD...
+    what=$1 needle=$2
+    shift 2
+    "$@" >"$work/log2" 2>&1
+    rc=$?
+    expect_eq "$what: exit" $rc 2
+    grep -q -- "$needle" "$work/log2" || fail "$what: message does not name $needle: $(cat "$work/log2")"
+}
+nl='a
+b'
+expect_rc2 "newline variant" --variant "$DBSCALE" sweep oltp_point_select $C --threads=1 \
+    --repeats=1 --time=0.2 --variant "$nl" --out "$work/v1"
+expect_rc2 "long variant" --variant "$DBSCALE" sweep oltp_point_select $C --threads=1 \
+    --repeats=1 --time=0.2 --variant=abcdefghijklmnopqrstuvwxyz0123456789 --out "$work/v2"
+expect_rc2 "extra positional" extra "$DBSCALE" sweep oltp_point_select extra $C --threads=1 \
+    --repeats=1 --time=0.2 --out "$work/v3"
+expect_rc2 "positional vs --workload" --workload "$DBSCALE" sweep oltp_point_select $C \
+    --workload=oltp_read_only --threads=1 --repeats=1 --time=0.2 --out "$work/v4"
+for d in v1 v2 v3 v4; do [ ! -e "$work/$d/results.csv" ] || fail "$d: a refused sweep wrote results"; done
+
+# -- SIGKILL mid-sweep: meta.json already says how many levels are on disk
+out=$work/k
+"$DBSCALE" sweep oltp_point_select $C --threads=1 --repeats=50 --time=0.2 --out "$out" \
+    >"$work/logk" 2>&1 &
+sweep=$!
+i=0
+while [ $i -lt 300 ] && [ "$(cat "$out/results.csv" 2>/dev/null | wc -l)" -lt 3 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+kill -KILL $sweep
+wait $sweep 2>/dev/null
+rows=$(($(wc -l <"$out/results.csv") - 1))
+[ "$rows" -ge 2 ] || fail "no levels before the kill: $(cat "$work/logk")"
+done_=$(jq -r .levels_done "$out/meta.json") || fail "meta.json is not JSON: $(cat "$out/meta.json")"
+[ "$done_" -ge $((rows - 1)) ] && [ "$done_" -le "$rows" ] ||
+    fail "meta.json levels_done $done_ with $rows rows on disk"
+expect_eq "meta.json db_port" "$(jq -r .db_port "$out/meta.json")" "$SERVER_PORT"
+expect_eq "meta.json db_host" "$(jq -r .db_host "$out/meta.json")" "127.0.0.1"
+
+# -- an existing --out is refused, and left as it was
+cp "$out/results.csv" "$work/before.csv"
+expect_rc2 "existing --out" --out "$DBSCALE" sweep oltp_point_select $C --threads=1 --repeats=1 \
+    --time=0.2 --out "$out"
+cmp -s "$out/results.csv" "$work/before.csv" || fail "refused sweep changed $out/results.csv"
+
+# -- two sweeps in the same second: two directories, each whole
+mkdir "$work/cwd"
+(cd "$work/cwd" && "$DBSCALE" sweep oltp_point_select $C --threads=1 --repeats=2 --time=0.2 \
+    >"$work/la" 2>&1) &
+a=$!
+(cd "$work/cwd" && "$DBSCALE" sweep oltp_point_select $C --threads=1 --repeats=2 --time=0.2 \
+    >"$work/lb" 2>&1) &
+b=$!
+wait $a || fail "first sweep: $(cat "$work/la")"
+wait $b || fail "second sweep: $(cat "$work/lb")"
+ndirs=$(ls "$work/cwd/results" | wc -l)
+expect_eq "result directories of two sweeps" "$ndirs" 2
+for d in "$work"/cwd/results/*; do
+    expect_eq "rows in $d" "$(($(wc -l <"$d/results.csv") - 1))" 2
+done
+echo "sweep results ok: meta after every level, --out never overwritten, labels checked"
