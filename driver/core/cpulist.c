@@ -301,3 +301,27 @@ int cpulist_online(struct cpulist *l, char *err, size_t errlen)
     cpulist_sysfs_path(path, sizeof path, "online");
     return cpulist_read(l, path, 0, err, errlen);
 }
+
+int cpulist_check_online(const char *text, char *err, size_t errlen)
+{
+    struct cpulist want, on;
+    int n = -1;
+    if (cpulist_init(&want) < 0 || cpulist_init(&on) < 0) {
+        cpulist_free(&want);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (cpulist_parse(&want, text, 0, err, errlen) > 0 && cpulist_online(&on, err, errlen) > 0) {
+        n = cpulist_count(&want);
+        for (int c = cpulist_next(&want, 0); c >= 0 && n > 0; c = cpulist_next(&want, c + 1))
+            if (!cpulist_has(&on, c)) {
+                char o[256];
+                cpulist_format(&on, o, sizeof o);
+                snprintf(err, errlen, "CPU %d is not online (online: %s)", c, o);
+                n = -1;
+            }
+    }
+    cpulist_free(&want);
+    cpulist_free(&on);
+    return n;
+}

@@ -62,4 +62,8 @@ int cpulist_read(struct cpulist *l, const char *path, int flags, char *err, size
 /* The online CPUs into l. Count, or -1 with a message. */
 int cpulist_online(struct cpulist *l, char *err, size_t errlen);
 
+/* A CPU list given by a user (an option): well formed, and every CPU in it
+ * exists and is online. Its count, or -1 with the reason in err. */
+int cpulist_check_online(const char *text, char *err, size_t errlen);
+
 #endif

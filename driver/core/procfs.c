@@ -5,11 +5,12 @@
  * the room exists so that every reader does that the same way (retry on
  * EINTR, whole file, always terminated) instead of six slightly different
  * fgets/fread loops. The one idea: nothing here allocates or uses stdio, so
- * the sweep's signal path and the hotplug guardian can call it. It never
- * prints and never interprets what it reads.
+ * the sweep's signal path and the hotplug guardian can call the file and
+ * task helpers (the children walk uses opendir). It never prints.
  */
 #include "procfs.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -83,4 +84,41 @@ int procfs_each_task(pid_t pid, procfs_task_fn fn, void *arg)
     }
     close(fd);
     return rc;
+}
+
+int procfs_children(pid_t pid, pid_t *out, int max)
+{
+    int n = 0;
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    for (struct dirent *e; n < max && (e = readdir(d)) != NULL;) {
+        if (!isdigit((unsigned char)e->d_name[0]))
+            continue;
+        char path[300], buf[1024];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        if (procfs_read(path, buf, sizeof buf) <= 0)
+            continue;
+        char *p = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
+        int ppid = 0;
+        if (p && sscanf(p + 2, "%*c %d", &ppid) == 1 && ppid == pid)
+            out[n++] = (pid_t)atoi(e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+int procfs_cpu_jiffies(unsigned long long *idle, unsigned long long *total)
+{
+    char buf[1024];
+    unsigned long long v[10] = {0};
+    *idle = *total = 0;
+    if (procfs_read("/proc/stat", buf, sizeof buf) <= 0 ||
+        sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+               &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) < 4)
+        return -1;
+    *idle = v[3] + v[4];
+    for (int i = 0; i < 8; i++) /* guest time is already inside user */
+        *total += v[i];
+    return 0;
 }

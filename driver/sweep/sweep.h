@@ -26,6 +26,7 @@ struct sweep {
     int managed, server_up;
     pid_t ext_pid;
     struct sweep_plan plan;
+    int *online; /* the online CPU ids the plan borrows (malloc'd, any count) */
     struct cpuset_ctl *cpu;
     int cpu_changed;
     struct pool *pool;
@@ -36,7 +37,7 @@ struct sweep {
     char server_version[64];
     char settings[1024];
     const char *workload;
-    volatile sig_atomic_t *stop; /* set by the verb's signal handler */
+    volatile sig_atomic_t *stop; /* nonzero once a stop signal came (signals_flag()) */
     /* after each finished level (row w->rows[w->nrows-1]); the verb prints */
     void (*on_level)(const struct sweep *w, int i, const char *variant, double per_level_s,
                      void *arg);

@@ -56,7 +56,7 @@ want_msg=--tasks expect2 micro getppid1 --tasks=0
 want_msg=--mode expect2 micro getppid1 --mode=fibers
 want_msg=--samples expect2 micro getppid1 --samples=x
 want_msg=--cpus expect2 micro getppid1 --cpus=a-b
-want_msg="CPU 999 is not online" expect2 micro getppid1 --cpus=0,999
+want_msg="CPU 999 does not exist" expect2 micro getppid1 --cpus=0,999
 want_msg=--bogus expect2 micro --bogus=1
 want_msg=--files expect2 fs --files=0
 want_msg=--passes expect2 fs --passes=-1

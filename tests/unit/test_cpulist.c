@@ -150,7 +150,32 @@ static void test_malformed(void **state)
     assert_int_equal(cpulist_parse(&l, "banana", 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "banana"));
     assert_int_equal(cpulist_parse(&l, "\n", CPULIST_EMPTY_OK, err, sizeof err), 0);
+    assert_int_equal(cpulist_parse(&l, NULL, 0, err, sizeof err), -1);
+    char buf[8];
+    cpulist_format(&l, buf, sizeof buf);
+    assert_string_equal(buf, "");
+    for (int c = 0; c <= 10; c += 2)
+        cpulist_add(&l, c);
+    cpulist_format(&l, buf, sizeof buf); /* truncated, but terminated */
+    assert_true(strlen(buf) < sizeof buf);
     cpulist_free(&l);
+}
+
+/* A user's list (--client-cpus): well formed, existing and online CPUs only. */
+static void test_check_online(void **state)
+{
+    (void)state;
+    char err[256];
+    fake_machine(8);
+    put("devices/system/cpu/online", "0-3\n");
+    assert_int_equal(cpulist_check_online("0-3", err, sizeof err), 4);
+    assert_int_equal(cpulist_check_online("5", err, sizeof err), -1);
+    assert_non_null(strstr(err, "CPU 5 is not online (online: 0-3)"));
+    assert_int_equal(cpulist_check_online("9999", err, sizeof err), -1);
+    assert_non_null(strstr(err, "CPU 9999 does not exist"));
+    assert_int_equal(cpulist_check_online("banana", err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a CPU list"));
+    assert_int_equal(cpulist_check_online("", err, sizeof err), -1);
 }
 
 /* The micro harness places task i on the i-th CPU of its list, wrapping. */
@@ -179,6 +204,7 @@ int main(void)
         cmocka_unit_test_teardown(test_1024, teardown),
         cmocka_unit_test_teardown(test_4096, teardown),
         cmocka_unit_test_teardown(test_malformed, teardown),
+        cmocka_unit_test_teardown(test_check_online, teardown),
         cmocka_unit_test_teardown(test_micro_placement, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,9 +16,11 @@
 
 static void machine(struct sweep_plan *p, int n)
 {
+    static int ids[4096]; /* the plan borrows the caller's online ids */
     memset(p, 0, sizeof *p);
     for (int i = 0; i < n; i++)
-        p->online[i] = i;
+        ids[i] = i;
+    p->online = ids;
     p->nonline = n;
 }
 
