@@ -66,6 +66,16 @@ int oltp_main(const char *verb, int argc, char **argv)
         opts_free(&o);
         return EXIT_USAGE;
     }
+    const char *cc = opts_str(&o, "client-cpus");
+    if (!strcmp(verb, "run") && cc && (!strcmp(cc, "same") || !strcmp(cc, "rest"))) {
+        fprintf(stderr,
+                "dbscale run: --client-cpus=%s: same and rest are relative to the server's CPUs "
+                "in a sweep; give a CPU list (e.g. 1 or 0-3)\n",
+                cc);
+        oltp_setup_free(&s);
+        opts_free(&o);
+        return EXIT_USAGE;
+    }
     int rc = 0;
     if (!strcmp(verb, "prepare") || !strcmp(verb, "cleanup")) {
         printf("dbscale %s (sysbench-compatible)\n\n", DBSCALE_VERSION);
