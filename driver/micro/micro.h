@@ -75,6 +75,30 @@ void micro_rmtree(const char *dir);
  * default dispositions for SIGINT/SIGTERM and the crash signals. 0 or -1. */
 int micro_child_init(pid_t parent);
 
+/* A run's points, from the command line's words and options. */
+struct micro_plan {
+    const struct micro_test *tests[128];
+    int ntests;
+    int tasks[64], ntasks;
+    char modes[3];
+    int ncpus;
+};
+
+/* Tests (words: names, comma lists or "all"; none = all), --cpus, --tasks
+ * ("1,2,all" or "1-all:x2"), --mode (process|thread|both) into pl. 0, or -1
+ * with the option at fault named in err. */
+int micro_plan_make(struct micro_plan *pl, char **words, int nwords, const char *cpus,
+                    const char *tasks, const char *mode, char *err, size_t errlen);
+
+/* Called as each point is measured (first: the run's first point). */
+typedef void (*micro_point_fn)(const struct micro_point *p, int first, void *arg);
+
+/* Runs the plan, handing each point to on_point (NULL = none) and adding its
+ * CSV row, labelled variant, to rows. Prints nothing. 0, or 128+signal when
+ * interrupted (tasks killed, scratch removed; the signal room keeps it). */
+int micro_plan_run(const struct micro_plan *pl, const struct micro_config *c,
+                   micro_point_fn on_point, void *arg, const char *variant, struct sbuf *rows);
+
 /* Append p as a CSV row to b (no header). */
 void micro_csv_row(struct sbuf *b, const struct micro_point *p, const char *variant);
 /* Append rows to dir/micro.csv atomically (creating it with the header).

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -122,6 +123,16 @@ static void test_every_test_counts(void **state)
             for (int tasks = 1; tasks <= 2; tasks++) {
                 struct micro_point p;
                 assert_int_equal(micro_run_point(micro_tests[i], *m, tasks, &c, &p), 0);
+                if (!p.error[0] && p.iterations == 0) {
+                    /* 2 x 40 ms can pass with no work done on a loaded
+                     * machine (a file op stuck behind other I/O): once more,
+                     * longer, before calling it a failure. */
+                    struct micro_config slow = c;
+                    slow.warmup = 0.2;
+                    slow.interval = 0.5;
+                    micro_point_free(&p);
+                    assert_int_equal(micro_run_point(micro_tests[i], *m, tasks, &slow, &p), 0);
+                }
                 if (p.error[0]) {
                     print_message("%s %c %d: %s\n", p.test, *m, tasks, p.error);
                     assert_memory_equal(p.error, "N/A: ", 5);
@@ -355,10 +366,26 @@ static void test_run_set_passes_signal_on(void **state)
     signals_reset();
     char dir[300], err[256];
     snprintf(dir, sizeof dir, "%s/sig", scratch);
+    /* The library returns the story in err and prints nothing: the sweep's
+     * verb decides what the terminal shows. */
+    char log[320];
+    snprintf(log, sizeof log, "%s/stderr.log", scratch);
+    fflush(stderr);
+    int saved = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    assert_true(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
     pthread_t th;
     pthread_create(&th, NULL, send_term_late, NULL);
     int rc = micro_run_set("getppid1,pipe1", "0", "1", "both", dir, "", err, sizeof err);
     pthread_join(th, NULL);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    struct stat st;
+    assert_int_equal(stat(log, &st), 0);
+    unlink(log);
+    assert_int_equal(st.st_size, 0);
     assert_int_equal(rc, 128 + SIGTERM);
     assert_int_equal(signals_caught(), SIGTERM);
     assert_int_equal(signals_exit_code(), 143);
