@@ -46,6 +46,8 @@ struct worker_cfg {
     /* called from the timing thread every report_interval, never from a loop */
     void (*on_interval)(const struct interval_stats *st, void *arg);
     void *on_interval_arg;
+    void (*on_window)(int begin, void *arg); /* 1 at the window's start, 0 at its end */
+    void *on_window_arg;
 };
 
 #define WORKER_MAX_CODES 16
@@ -70,6 +72,9 @@ struct level_result {
     double setup_s;                         /* dead time before the level (connects) */
     int interrupted;                        /* stopped by pool_stop() */
     char fatal_msg[640];                    /* set when the run failed */
+    uint64_t unfinished;    /* in flight at the window's end, given up, not counted */
+    int disturbed;          /* stall, reconnects, lost connections or unfinished work */
+    char disturbed_why[96]; /* short reason, e.g. "stall 20.1s; 3 reconnects" */
 };
 
 struct pool;

@@ -77,6 +77,7 @@ static const struct col cols[] = {
     S(server_cpus, 0),
     I(shared_cpus, 0),
     I(disturbed, 0),
+    S(disturbed_why, 0),
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 

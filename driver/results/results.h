@@ -15,10 +15,13 @@
  *   qps_write,qps_other,lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,
  *   lat_p99_ms,lat_max_ms,errors,reconnects,error_codes,client_cpu_s,
  *   client_cpu_per_txn_us,server_cpu_s,idle_pct,client_cpus,server_cpus,
- *   shared_cpus,disturbed
+ *   shared_cpus,disturbed,disturbed_why
  * error_codes is "CODE:COUNT;CODE:COUNT" (empty when none). cpus is the
  * number of CPUs the server was held to; server_cpus/client_cpus the lists
  * ("0-1"); shared_cpus 1 when client and server could run on the same CPU.
+ * disturbed 1 when the level did not measure what it meant to (connections
+ * lost or reconnected, a stall, work left unfinished, nothing completed);
+ * disturbed_why says which ("3 reconnects; 1 lost"); graphs can mark those.
  * Readers find columns by header name, so a newer writer may add columns.
  */
 #ifndef DBSCALE_RESULTS_H
@@ -38,6 +41,7 @@ struct result_row {
     double client_cpu_s, client_cpu_per_txn_us, server_cpu_s, idle_pct;
     char client_cpus[32], server_cpus[32];
     int shared_cpus, disturbed;
+    char disturbed_why[96]; /* why the level is marked disturbed, "" when it is not */
 };
 
 struct result_set {

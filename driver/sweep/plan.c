@@ -182,3 +182,22 @@ int sweep_plan_check_variant(const char *label, char *err, size_t errlen)
              n, n == 1 ? "" : "s", n > 31 ? "" : ", with one outside that set");
     return -1;
 }
+
+double sweep_plan_eta(const struct sweep_plan *p, int next, double level_s, double baseline_s,
+                      const int *baseline_done)
+{
+    /* one flag per CPU count of the plan: no ceiling on how many */
+    int *pending = xcalloc((size_t)(p->nk > 0 ? p->nk : 1), sizeof *pending);
+    int nb = 0;
+    double eta = 0;
+    for (int i = next < 0 ? 0 : next; i < p->nlevels; i++) {
+        int k = p->levels[i].k;
+        eta += level_s;
+        if (!baseline_done[k] && !pending[k]) {
+            pending[k] = 1;
+            nb++;
+        }
+    }
+    free(pending);
+    return eta + nb * baseline_s;
+}

@@ -42,6 +42,12 @@ int sweep_plan_build(struct sweep_plan *p, const char *threads, const char *cpus
 
 void sweep_plan_free(struct sweep_plan *p);
 
+/* Seconds left before levels[next..] are done, from measured times only:
+ * level_s per level (the mean of those measured so far) plus baseline_s for
+ * each CPU count still to get its kernel baseline (baseline_done[k] 0). */
+double sweep_plan_eta(const struct sweep_plan *p, int next, double level_s, double baseline_s,
+                      const int *baseline_done);
+
 /* A --variant label names a curve in results.csv, plot and compare: 1 to 31
  * characters from A-Z a-z 0-9 and . _ - + = : (no spaces, commas, quotes or
  * line ends, which would split or merge curves). 0, or -1 with the rule in err. */

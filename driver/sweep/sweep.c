@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "meta.h"
 #include "report.h"
 #include "util.h"
 
@@ -45,41 +46,63 @@ void sweep_iso_now(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-int sweep_write_meta(struct sweep *w, const char *ended)
+/* The one place the sweep's options go into meta.json: what is stored here
+ * is what anyone reading the results sees (opts_json already leaves out
+ * OPT_SECRET values; anything else to hide belongs here too). */
+json_t *sweep_meta_options(const struct opts *o)
 {
     struct sbuf b = {0};
-    const struct sysinfo_facts *f = &w->facts;
-    sbuf_printf(&b, "{\n  \"dbscale_version\": \"%s\",\n  \"git_commit\": \"%s\",\n",
-                DBSCALE_VERSION, DBSCALE_GIT);
-    sbuf_printf(&b, "  \"engine\": \"%s\",\n  \"workload\": ", w->s.ops->name);
-    sbuf_json(&b, w->workload);
-    sbuf_printf(&b, ",\n  \"server\": \"%s\",\n  \"server_version\": ",
-                w->managed ? "managed" : "external");
-    sbuf_json(&b, w->server_version);
-    sbuf_printf(&b, ",\n  \"server_settings\": {%s},\n", w->settings);
-    sbuf_printf(&b, "  \"cpu_method\": \"%s\",\n  \"host\": ", opts_str(&w->o, "cpu-method"));
-    sbuf_json(&b, f->hostname);
-    sbuf_printf(&b, ",\n  \"kernel\": ");
-    sbuf_json(&b, f->kernel);
-    sbuf_printf(&b, ",\n  \"machine\": ");
-    sbuf_json(&b, f->machine);
-    sbuf_printf(&b, ",\n  \"cmdline\": ");
-    sbuf_json(&b, f->cmdline);
-    sbuf_printf(&b, ",\n  \"cpu_model\": ");
-    sbuf_json(&b, f->cpu_model);
-    sbuf_printf(&b,
-                ",\n  \"cpus_online\": \"%s\",\n  \"cpus_possible\": \"%s\",\n  \"uniprocessor\": "
-                "%s,\n  \"mem_kb\": %lld,\n",
-                f->online, f->possible, f->up ? "true" : "false", f->mem_kb);
-    sbuf_printf(&b, "  \"started\": \"%s\",\n  \"ended\": \"%s\",\n  \"levels_planned\": %d,\n",
-                w->started, ended ? ended : "", w->plan.nlevels);
-    sbuf_printf(&b, "  \"levels_done\": %d,\n  \"options\": ", w->nrows);
-    opts_json(&w->o, &b);
-    sbuf_printf(&b, "\n}\n");
-    char path[1100];
-    snprintf(path, sizeof path, "%s/meta.json", w->out);
-    int rc = write_file_atomic(path, b.s, b.len);
+    opts_json(o, &b);
+    json_t *j = json_loadb(b.s ? b.s : "{}", b.len, 0, NULL);
     sbuf_free(&b);
+    return j ? j : json_object();
+}
+
+int sweep_write_meta(struct sweep *w, const char *ended)
+{
+    struct meta m;
+    memset(&m, 0, sizeof m);
+    const struct sysinfo_facts *f = &w->facts;
+    snprintf(m.dbscale_version, sizeof m.dbscale_version, "%s", DBSCALE_VERSION);
+    snprintf(m.git_commit, sizeof m.git_commit, "%s", DBSCALE_GIT);
+    snprintf(m.engine, sizeof m.engine, "%s", w->s.ops->name);
+    snprintf(m.workload, sizeof m.workload, "%s", w->workload);
+    snprintf(m.server, sizeof m.server, "%s", w->managed ? "managed" : "external");
+    snprintf(m.server_version, sizeof m.server_version, "%s", w->server_version);
+    /* where the levels were measured: after a managed start the targets are
+     * the throwaway server's own address, not the connection options' */
+    const struct db_target *t = &w->s.targets[0];
+    snprintf(m.db_host, sizeof m.db_host, "%s", t->host ? t->host : t->socket ? t->socket : "");
+    m.db_port = t->port;
+    snprintf(m.cpu_method, sizeof m.cpu_method, "%s", opts_str(&w->o, "cpu-method"));
+    snprintf(m.host, sizeof m.host, "%s", f->hostname);
+    snprintf(m.kernel, sizeof m.kernel, "%s", f->kernel);
+    snprintf(m.machine, sizeof m.machine, "%s", f->machine);
+    snprintf(m.cmdline, sizeof m.cmdline, "%s", f->cmdline);
+    snprintf(m.cpu_model, sizeof m.cpu_model, "%s", f->cpu_model);
+    snprintf(m.cpus_online, sizeof m.cpus_online, "%s", f->online);
+    snprintf(m.cpus_possible, sizeof m.cpus_possible, "%s", f->possible);
+    m.uniprocessor = f->up;
+    m.mem_kb = f->mem_kb;
+    snprintf(m.started, sizeof m.started, "%s", w->started);
+    snprintf(m.ended, sizeof m.ended, "%s", ended ? ended : "");
+    m.time_s = opts_num(&w->o, "time");
+    m.warmup_s = opts_num(&w->o, "warmup-time");
+    m.repeats = w->plan.repeats;
+    m.levels_planned = w->plan.nlevels;
+    m.levels_done = w->nsaved - w->nold; /* this run's */
+    for (int i = 0; i < w->plan.nlevels; i++) {
+        char v[64];
+        sweep_variant(v, sizeof v, opts_str(&w->o, "variant"), f->up,
+                      w->plan.kcpus[w->plan.levels[i].k]);
+        meta_add_variant(&m, v);
+    }
+    char settings[sizeof w->settings + 2];
+    snprintf(settings, sizeof settings, "{%s}", w->settings);
+    m.server_settings = json_loads(settings, 0, NULL);
+    m.options = sweep_meta_options(&w->o);
+    int rc = meta_write(w->out, &m);
+    meta_free(&m);
     return rc;
 }
 
@@ -257,7 +280,7 @@ static void fill_row(struct sweep *w, struct result_row *r, const struct sweep_l
     snprintf(r->variant, sizeof r->variant, "%s", variant);
     r->cpus = w->plan.kcpus[lv->k];
     r->threads = lv->threads;
-    r->repeat = lv->repeat;
+    r->repeat = lv->repeat + w->repeat_base;
     double t = res->time_s > 0 ? res->time_s : 1e-9;
     r->time_s = res->time_s;
     r->tps = (double)res->txns / t;
@@ -281,9 +304,84 @@ static void fill_row(struct sweep *w, struct result_row *r, const struct sweep_l
     snprintf(r->client_cpus, sizeof r->client_cpus, "%s", cli_list);
     snprintf(r->server_cpus, sizeof r->server_cpus, "%s", srv_list);
     r->shared_cpus = shared;
-    /* a level during which a connection was lost did not measure the server
-     * it meant to: kept, but marked */
-    r->disturbed = res->reconnects > 0 || res->lost > 0 || res->interrupted;
+    /* a level during which a connection was lost, the client stalled or
+     * nothing completed did not measure the server it meant to: kept, but
+     * marked, with the reason (the worker's own when it gives one) */
+    struct sbuf why = {0};
+    if (res->disturbed && res->disturbed_why[0])
+        sbuf_printf(&why, "%s", res->disturbed_why);
+    else {
+        if (res->reconnects)
+            sbuf_printf(&why, "%s%llu reconnects", why.len ? "; " : "",
+                        (unsigned long long)res->reconnects);
+        if (res->lost)
+            sbuf_printf(&why, "%s%llu lost", why.len ? "; " : "", (unsigned long long)res->lost);
+        if (res->unfinished)
+            sbuf_printf(&why, "%s%llu unfinished", why.len ? "; " : "",
+                        (unsigned long long)res->unfinished);
+        if (res->interrupted)
+            sbuf_printf(&why, "%sinterrupted", why.len ? "; " : "");
+    }
+    if (res->txns == 0)
+        sbuf_printf(&why, "%sno transaction completed", why.len ? "; " : "");
+    r->disturbed = res->disturbed || why.len > 0;
+    snprintf(r->disturbed_why, sizeof r->disturbed_why, "%s", why.s ? why.s : "");
+    sbuf_free(&why);
+}
+
+/* 1 when the server's main process is known and gone (or a zombie), 0 when
+ * it runs or is not known (an external server without a pid). */
+static int server_gone(const struct sweep *w)
+{
+    pid_t pid = w->managed ? w->srv.pid : w->ext_pid;
+    if (pid <= 0)
+        return 0;
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* ") S PPID ..." */
+    return p && (p[2] == 'Z' || p[2] == 'X');
+}
+
+static void server_gone_msg(const struct sweep *w, int level, char *err, size_t errlen,
+                            const char *detail)
+{
+    snprintf(err, errlen,
+             "the %s server (pid %ld) died during level %d; %d finished level(s) kept%s%s",
+             w->managed ? "managed" : "external", (long)(w->managed ? w->srv.pid : w->ext_pid),
+             level, w->nsaved - w->nold, detail && *detail ? ": " : "", detail ? detail : "");
+}
+
+/* From the timing thread, exactly at the measured window's edges: the
+ * server's CPU and the machine's idle are read there, so they leave out the
+ * warmup as TPS and client CPU do. */
+static void on_window(int begin, void *arg)
+{
+    struct sweep *w = arg;
+    pid_t pids[MAX_PIDS];
+    int np = server_family(w, pids, MAX_PIDS);
+    if (begin) {
+        w->win.srv_cpu0 = sysinfo_proc_cpu(pids, np);
+        sysinfo_cpu_times(&w->win.t0);
+        w->win.begun = 1;
+    } else if (w->win.begun) {
+        w->win.srv_cpu1 = sysinfo_proc_cpu(pids, np);
+        sysinfo_cpu_times(&w->win.t1);
+        w->win.ended = 1;
+    }
+}
+
+int sweep_open_pool(struct sweep *w, char *err, size_t errlen)
+{
+    w->s.wcfg.on_window = on_window;
+    w->s.wcfg.on_window_arg = w;
+    w->pool = pool_open(&w->s.wcfg, (int)w->plan.maxthreads, err, errlen);
+    return w->pool ? 0 : -1;
 }
 
 static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t errlen)
@@ -291,8 +389,12 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
     int last_k = -1;
     char srv_list[256] = "", cli_list[256] = "";
     int shared = 1;
-    double per_level = opts_num(&w->o, "time") + opts_num(&w->o, "warmup-time") + 0.3;
-    w->rows = xcalloc((size_t)w->plan.nlevels, sizeof *w->rows);
+    double level_s = 0, baseline_s = 0; /* measured wall time, summed */
+    int nlevel_s = 0, nbaseline_s = 0;
+    w->rows = xcalloc((size_t)(w->nold + w->plan.nlevels), sizeof *w->rows);
+    if (w->nold)
+        memcpy(w->rows, w->old_rows, (size_t)w->nold * sizeof *w->rows);
+    w->nrows = w->nsaved = w->nold;
     for (int i = 0; i < w->plan.nlevels && !*w->stop; i++) {
         const struct sweep_level *lv = &w->plan.levels[i];
         char variant[64];
@@ -305,24 +407,49 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
             last_k = lv->k;
             if (!baseline_done[lv->k]) {
                 baseline_done[lv->k] = 1;
+                uint64_t b0 = now_ns();
                 if (baseline_run(opts_str(&w->o, "baseline"), w->plan.online, w->plan.kcpus[lv->k],
                                  w->out, variant, w->stop, err, errlen) < 0)
                     return -1;
+                baseline_s += (double)(now_ns() - b0) / 1e9;
+                nbaseline_s++;
             }
         }
+        /* The fallback samples around the whole level (warmup included)
+         * serve only while the worker does not call on_window */
         pid_t pids[MAX_PIDS];
         int np = server_family(w, pids, MAX_PIDS);
         double cpu0 = sysinfo_proc_cpu(pids, np);
         struct sysinfo_cpu_times t0, t1;
         sysinfo_cpu_times(&t0);
+        memset(&w->win, 0, sizeof w->win);
         struct level_result res;
+        uint64_t l0 = now_ns();
         int rc = pool_run(w->pool, lv->threads, &res);
+        double wall = (double)(now_ns() - l0) / 1e9;
         sysinfo_cpu_times(&t1);
         np = server_family(w, pids, MAX_PIDS);
         double cpu1 = sysinfo_proc_cpu(pids, np);
+        if (w->win.begun && w->win.ended) {
+            cpu0 = w->win.srv_cpu0;
+            cpu1 = w->win.srv_cpu1;
+            t0 = w->win.t0;
+            t1 = w->win.t1;
+        }
         if (rc < 0) {
-            snprintf(err, errlen, "level %d (cpus=%d threads=%d): %s", i + 1, w->plan.kcpus[lv->k],
-                     lv->threads, res.fatal_msg);
+            if (server_gone(w))
+                server_gone_msg(w, i + 1, err, errlen, res.fatal_msg);
+            else
+                snprintf(err, errlen, "level %d (cpus=%d threads=%d): %s", i + 1,
+                         w->plan.kcpus[lv->k], lv->threads, res.fatal_msg);
+            level_result_free(&res);
+            return -1;
+        }
+        /* a level that completed nothing against a server that is gone is no
+         * measurement, and neither would the rest be: stop with the reason */
+        if (rc == 0 && res.txns == 0 && server_gone(w)) {
+            server_gone_msg(w, i + 1, err, errlen,
+                            "no transaction completed; its process is gone, so it is unreachable");
             level_result_free(&res);
             return -1;
         }
@@ -339,8 +466,22 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
             level_result_free(&res);
             return -1;
         }
+        w->nsaved = w->nrows;
+        /* meta.json follows every level, so after a crash or SIGKILL it
+         * still says how many levels results.csv holds */
+        wr = sweep_write_meta(w, NULL);
+        if (wr != 0) {
+            snprintf(err, errlen, "cannot write %s/meta.json: %s", w->out, strerror(-wr));
+            level_result_free(&res);
+            return -1;
+        }
+        level_s += wall;
+        nlevel_s++;
         if (w->on_level)
-            w->on_level(w, i, variant, per_level, w->on_level_arg);
+            w->on_level(w, i, variant,
+                        sweep_plan_eta(&w->plan, i + 1, level_s / nlevel_s,
+                                       nbaseline_s ? baseline_s / nbaseline_s : 0, baseline_done),
+                        w->on_level_arg);
         level_result_free(&res);
     }
     return 0;

@@ -7,6 +7,7 @@
 #ifndef DBSCALE_SWEEP_H
 #define DBSCALE_SWEEP_H
 
+#include <jansson.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -31,16 +32,26 @@ struct sweep {
     int cpu_changed;
     struct pool *pool;
     struct result_row *rows;
-    int nrows;
+    int nrows;                   /* levels measured */
+    int nsaved;                  /* of those, the ones results.csv on disk holds */
+    struct result_row *old_rows; /* --append: rows of the earlier runs, kept first */
+    int nold, repeat_base;       /* their count; their highest repeat number */
     char out[1024];
     char started[32];
     char server_version[64];
     char settings[1024];
     const char *workload;
     volatile sig_atomic_t *stop; /* nonzero once a stop signal came (signals_flag()) */
-    /* after each finished level (row w->rows[w->nrows-1]); the verb prints */
-    void (*on_level)(const struct sweep *w, int i, const char *variant, double per_level_s,
-                     void *arg);
+    /* server CPU and machine idle sampled at the measured window's edges
+     * (worker_cfg.on_window), so they cover what TPS and client CPU cover */
+    struct sweep_window {
+        int begun, ended;
+        double srv_cpu0, srv_cpu1;
+        struct sysinfo_cpu_times t0, t1;
+    } win;
+    /* after each finished level (row w->rows[w->nrows-1]), with the time
+     * left estimated from measured level and baseline times; the verb prints */
+    void (*on_level)(const struct sweep *w, int i, const char *variant, double eta_s, void *arg);
     void *on_level_arg;
 };
 
@@ -54,8 +65,15 @@ void sweep_iso_now(char *buf, size_t len);
 /* Start the throwaway server and point the connection options at it. */
 int sweep_start_managed(struct sweep *w, char *err, size_t errlen);
 
+/* Open the connections for the largest level, with the window hooks set. */
+int sweep_open_pool(struct sweep *w, char *err, size_t errlen);
+
 /* Version and the few settings that decide what a figure means, for meta.json. */
 void sweep_read_settings(struct sweep *w);
+
+/* The sweep's options as they go into meta.json: the one function to redact
+ * in. A new object (the caller owns it). */
+json_t *sweep_meta_options(const struct opts *o);
 
 /* meta.json, atomically; ended NULL while running. 0 or -errno. */
 int sweep_write_meta(struct sweep *w, const char *ended);

@@ -18,6 +18,7 @@
 #include "baseline.h"
 #include "cpulist.h"
 #include "report.h"
+#include "resdir.h"
 #include "signals.h"
 #include "sweep.h"
 #include "util.h"
@@ -35,7 +36,8 @@ static const struct optdef sweep_extra[] = {
     {"server-pid", OPT_STR, "auto", "external server's process id, or auto (the process listening on the port)"},
     {"server-conf", OPT_LIST, NULL, "managed server: extra config line k=v (may be repeated)"},
     {"prepare", OPT_BOOL, NULL, "create and load the tables first (default: on for managed, off for external)"},
-    {"out", OPT_STR, NULL, "results directory (default results/ENGINE-WORKLOAD-TIMESTAMP)"},
+    {"out", OPT_STR, NULL, "results directory, new or empty (default results/ENGINE-WORKLOAD-TIMESTAMP, made unique)"},
+    {"append", OPT_BOOL, "off", "add this run to an --out that already holds results (earlier meta.json kept as meta.N.json)"},
     {"baseline", OPT_STR, NULL, "kernel baseline at each CPU count: micro tests and 'fs' (file create/remove); 'default' = getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1,fs"},
 };
 /* clang-format on */
@@ -46,14 +48,11 @@ static void stop_pool(void *p)
     pool_stop(p);
 }
 
-static void progress(const struct sweep *w, int i, const char *variant, double per_level_s,
-                     void *arg)
+static void progress(const struct sweep *w, int i, const char *variant, double eta, void *arg)
 {
     (void)arg;
     const struct sweep_level *lv = &w->plan.levels[i];
     double tps = w->rows[w->nrows - 1].tps;
-    int left = w->plan.nlevels - i - 1;
-    double eta = left * per_level_s;
     int tty = isatty(2);
     fprintf(stderr, "%s[%d/%d] %s cpus=%d threads=%d repeat %d/%d: %.1f tps  (ETA %dm%02ds)%s",
             tty ? "\r\033[K" : "", i + 1, w->plan.nlevels, variant, w->plan.kcpus[lv->k],
@@ -85,6 +84,48 @@ static int parse_plan(struct sweep *w, char *err, size_t errlen)
     return rc;
 }
 
+/* --append: the rows already in results.csv stay (rewritten with the new
+ * ones after each level), new repeats are numbered after theirs, and the
+ * earlier run's meta.json is kept as meta.N.json. */
+static int load_earlier_run(struct sweep *w, char *err, size_t errlen)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/results.csv", w->out);
+    if (access(path, F_OK) == 0) {
+        struct result_set rs = {0};
+        if (results_read(w->out, &rs, err, errlen) < 0)
+            return -1;
+        w->old_rows = rs.rows;
+        w->nold = (int)rs.n;
+        w->nsaved = w->nold;
+        for (int i = 0; i < w->nold; i++)
+            if (w->old_rows[i].repeat > w->repeat_base)
+                w->repeat_base = w->old_rows[i].repeat;
+    }
+    return results_dir_keep_meta(w->out, err, errlen);
+}
+
+/* The summary's figures include disturbed levels; say which they are. */
+static void print_disturbed(const struct result_row *rows, int n)
+{
+    int nd = 0;
+    for (int i = 0; i < n; i++)
+        nd += rows[i].disturbed != 0;
+    if (!nd)
+        return;
+    printf("\n%d disturbed level%s (marked in results.csv, column disturbed):\n", nd,
+           nd == 1 ? "" : "s");
+    for (int i = 0, shown = 0; i < n && shown < 10; i++)
+        if (rows[i].disturbed) {
+            printf("  %s cpus=%d threads=%d repeat %d: %s\n", rows[i].variant, rows[i].cpus,
+                   rows[i].threads, rows[i].repeat,
+                   rows[i].disturbed_why[0] ? rows[i].disturbed_why : "disturbed");
+            shown++;
+        }
+    if (nd > 10)
+        printf("  ... and %d more\n", nd - 10);
+}
+
 static void usage(const struct opts *o, FILE *f)
 {
     fprintf(f, "usage: dbscale sweep [WORKLOAD] [options]\n"
@@ -114,7 +155,7 @@ int sweep_main(int argc, char **argv)
     }
     opts_init(&w.o, defs, n);
     char err[1024], *pos[1];
-    int npos = 0, rc = 0;
+    int npos = 0, rc = 0, mw = 0;
     /* one positional at most: a second is a mistake, named (exit 2) */
     int pr = opts_parse_argv(&w.o, argc, argv, 1, pos, 1, &npos, err, sizeof err);
     if (pr == 1) {
@@ -173,21 +214,33 @@ int sweep_main(int argc, char **argv)
     sweep_iso_now(w.started, sizeof w.started);
     w.managed = !strcmp(opts_str(&w.o, "server"), "managed");
 
-    /* results directory first: a typo'd path fails before any server starts */
-    if (opts_str(&w.o, "out"))
-        snprintf(w.out, sizeof w.out, "%s", opts_str(&w.o, "out"));
-    else {
-        char ts[32];
+    /* results directory first: a typo'd path, a directory that already holds
+     * results, a read-only or full disk all fail before any server starts */
+    {
+        char base[600], ts[32];
         time_t t = time(NULL);
         struct tm tm;
         localtime_r(&t, &tm);
         strftime(ts, sizeof ts, "%Y%m%d-%H%M%S", &tm);
-        snprintf(w.out, sizeof w.out, "results/%s-%s-%s", w.s.ops->name, w.workload, ts);
+        snprintf(base, sizeof base, "results/%s-%s-%s", w.s.ops->name, w.workload, ts);
+        int append = opts_bool(&w.o, "append");
+        int dr = results_dir_create(opts_str(&w.o, "out"), base, append, w.out, sizeof w.out, err,
+                                    sizeof err);
+        if (dr < 0) {
+            fprintf(stderr, "dbscale sweep: %s\n", err);
+            rc = dr == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+            goto done;
+        }
+        if (append && load_earlier_run(&w, err, sizeof err) < 0) {
+            fprintf(stderr, "dbscale sweep: --append: %s\n", err);
+            rc = EXIT_RUNTIME;
+            goto done;
+        }
     }
-    int mk = mkdir_p(w.out, 0755);
-    if (mk < 0) {
-        fprintf(stderr, "dbscale sweep: cannot create results directory %s: %s\n", w.out,
-                strerror(-mk));
+    /* the first meta.json doubles as the check that the disk takes writes */
+    mw = sweep_write_meta(&w, NULL);
+    if (mw != 0) {
+        fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w.out, strerror(-mw));
         rc = EXIT_RUNTIME;
         goto done;
     }
@@ -240,10 +293,14 @@ int sweep_main(int argc, char **argv)
         }
     }
     sweep_read_settings(&w);
-    sweep_write_meta(&w, NULL);
+    mw = sweep_write_meta(&w, NULL); /* now with the server's version and settings */
+    if (mw != 0) {
+        fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w.out, strerror(-mw));
+        rc = EXIT_RUNTIME;
+        goto cleanup;
+    }
     if (!signals_caught()) {
-        w.pool = pool_open(&w.s.wcfg, (int)maxt, err, sizeof err);
-        if (!w.pool) {
+        if (sweep_open_pool(&w, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale sweep: %s\n", err);
             rc = EXIT_RUNTIME;
             goto cleanup;
@@ -265,15 +322,26 @@ cleanup:
     if (w.pool)
         pool_close(w.pool);
     sweep_restore_cpus(&w);
-    {
+    int meta_ok = 0;
+    if (w.plan.levels && w.out[0]) {
         char ended[32];
         sweep_iso_now(ended, sizeof ended);
-        sweep_write_meta(&w, ended);
+        int e = sweep_write_meta(&w, ended);
+        meta_ok = e == 0;
+        if (e != 0 && mw == 0) {
+            fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w.out, strerror(-e));
+            if (rc == 0)
+                rc = EXIT_RUNTIME;
+        }
     }
-    if (w.nrows > 0) {
-        report_sweep_summary(stdout, w.rows, (size_t)w.nrows);
-        printf("\nresults: %s/results.csv (%d level%s), %s/meta.json\n", w.out, w.nrows,
-               w.nrows == 1 ? "" : "s", w.out);
+    /* only what is on disk: a level whose write failed is not reported */
+    int saved = w.nsaved > w.nold ? w.nsaved - w.nold : 0;
+    if (saved > 0) {
+        report_sweep_summary(stdout, w.rows + w.nold, (size_t)saved);
+        print_disturbed(w.rows + w.nold, saved);
+        printf("\nresults: %s/results.csv (%d level%s%s)%s%s/meta.json\n", w.out, saved,
+               saved == 1 ? "" : "s", w.nold ? " added" : "",
+               meta_ok ? ", " : "; not written: ", w.out);
     }
     if (w.managed && w.server_up) {
         char e2[512];
@@ -281,12 +349,13 @@ cleanup:
             fprintf(stderr, "dbscale sweep: stopping the server: %s\n", e2);
     }
     if (signals_caught()) {
-        fprintf(stderr, "dbscale sweep: interrupted; %d finished level(s) kept in %s\n", w.nrows,
+        fprintf(stderr, "dbscale sweep: interrupted; %d finished level(s) kept in %s\n", saved,
                 w.out);
         rc = signals_exit_code();
     }
 done:
     free(w.rows);
+    free(w.old_rows);
     sweep_plan_free(&w.plan);
     free(w.online);
     oltp_setup_free(&w.s);

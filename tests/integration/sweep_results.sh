@@ -60,6 +60,13 @@ cp "$out/results.csv" "$work/before.csv"
 expect_rc2 "existing --out" --out "$DBSCALE" sweep oltp_point_select $C --threads=1 --repeats=1 \
     --time=0.2 --out "$out"
 cmp -s "$out/results.csv" "$work/before.csv" || fail "refused sweep changed $out/results.csv"
+# ... and --append adds a run beside the earlier one, losing nothing
+ok "$DBSCALE" sweep oltp_point_select $C --threads=1 --repeats=1 --time=0.2 --out "$out" --append
+expect_eq "rows after --append" "$(($(wc -l <"$out/results.csv") - 1))" $((rows + 1))
+head -n "$((rows + 1))" "$out/results.csv" | cmp -s - "$work/before.csv" ||
+    fail "--append changed the earlier rows"
+[ -s "$out/meta.1.json" ] || fail "--append lost the earlier meta.json"
+expect_eq "appended run's levels_done" "$(jq -r .levels_done "$out/meta.json")" 1
 
 # -- two sweeps in the same second: two directories, each whole
 mkdir "$work/cwd"

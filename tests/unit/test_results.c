@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "meta.h"
 #include "results.h"
 #include "util.h"
 
@@ -68,6 +69,8 @@ static void test_round_trip(void **state)
         snprintf(r->client_cpus, sizeof r->client_cpus, "0-1");
         snprintf(r->server_cpus, sizeof r->server_cpus, "0,1");
         r->shared_cpus = 1, r->disturbed = i;
+        snprintf(r->disturbed_why, sizeof r->disturbed_why,
+                 i ? "stall 2.1s, \"3\" reconnects" : "");
     }
     assert_int_equal(results_write_csv(dir, w, 2), 0);
     struct result_set s;
@@ -173,13 +176,82 @@ static void test_atomic_planted_symlink(void **state)
     unlink(victim);
 }
 
+/* meta.json round trip: every field and the variant list come back, strings
+ * with quotes, backslashes and newlines intact; broken files are errors. */
+static void test_meta_round_trip(void **state)
+{
+    (void)state;
+    struct meta m, r;
+    char err[512];
+    memset(&m, 0, sizeof m);
+    snprintf(m.engine, sizeof m.engine, "pgsql");
+    snprintf(m.workload, sizeof m.workload, "oltp_read_only");
+    snprintf(m.host, sizeof m.host, "h\"o\\st\nx");
+    snprintf(m.kernel, sizeof m.kernel, "6.1.0");
+    snprintf(m.cpu_model, sizeof m.cpu_model, "Some CPU @ 2.0GHz");
+    snprintf(m.server_version, sizeof m.server_version, "PostgreSQL 15.1");
+    snprintf(m.db_host, sizeof m.db_host, "127.0.0.1");
+    m.db_port = 5433;
+    snprintf(m.started, sizeof m.started, "2026-01-01T00:00:00Z");
+    m.time_s = 2.5;
+    m.warmup_s = 5;
+    m.repeats = 3;
+    m.levels_planned = 12;
+    m.levels_done = 4;
+    m.uniprocessor = 1;
+    m.mem_kb = 1LL << 40;
+    meta_add_variant(&m, "smp-k1");
+    meta_add_variant(&m, "smp-k2");
+    meta_add_variant(&m, "smp-k1");
+    m.options = json_pack("{ss}", "threads", "1,2");
+    assert_int_equal(meta_write(dir, &m), 0);
+    assert_int_equal(meta_load(dir, &r, err, sizeof err), 0);
+    assert_string_equal(r.engine, "pgsql");
+    assert_string_equal(r.workload, "oltp_read_only");
+    assert_string_equal(r.host, m.host);
+    assert_string_equal(r.kernel, "6.1.0");
+    assert_string_equal(r.cpu_model, m.cpu_model);
+    assert_string_equal(r.server_version, "PostgreSQL 15.1");
+    assert_string_equal(r.db_host, "127.0.0.1");
+    assert_int_equal(r.db_port, 5433);
+    assert_string_equal(r.started, m.started);
+    assert_string_equal(r.ended, "");
+    assert_true(r.time_s == 2.5 && r.warmup_s == 5);
+    assert_int_equal(r.repeats, 3);
+    assert_int_equal(r.levels_planned, 12);
+    assert_int_equal(r.levels_done, 4);
+    assert_int_equal(r.uniprocessor, 1);
+    assert_true(r.mem_kb == 1LL << 40);
+    assert_int_equal(r.nvariants, 2);
+    assert_string_equal(r.variants[1], "smp-k2");
+    assert_string_equal(json_string_value(json_object_get(r.options, "threads")), "1,2");
+    meta_free(&r);
+    meta_free(&m);
+
+    char p[600];
+    snprintf(p, sizeof p, "%s/meta.json", dir);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("{\"engine\": \"pgsql\",\n\"host\": \n", f);
+    fclose(f);
+    assert_int_equal(meta_load(dir, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "meta.json:"));
+    f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("[1, 2]\n", f);
+    fclose(f);
+    assert_int_equal(meta_load(p, &r, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a JSON object"));
+    unlink(p);
+    assert_int_equal(meta_load(dir, &r, err, sizeof err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_by_header),
-        cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_atomic_planted_symlink),
+        cmocka_unit_test(test_round_trip),      cmocka_unit_test(test_by_header),
+        cmocka_unit_test(test_malformed),       cmocka_unit_test(test_atomic_planted_symlink),
+        cmocka_unit_test(test_meta_round_trip),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -129,6 +129,26 @@ static void test_interleaved(void **state)
     sweep_plan_free(&p);
 }
 
+/* ETA: measured level time for each level left, plus one measured baseline
+ * for each CPU count still to reach (the old ETA left baselines out). */
+static void test_eta(void **state)
+{
+    (void)state;
+    struct sweep_plan p;
+    char err[256];
+    machine(&p, 4);
+    assert_int_equal(sweep_plan_build(&p, "1,2", "1,2,4", "sequential", 2, err, sizeof err), 0);
+    assert_int_equal(p.nlevels, 12);
+    int done[3] = {1, 0, 0}; /* one per CPU count of the plan */
+    /* after the first level: 11 levels of 2 s, two baselines of 10 s */
+    assert_true(sweep_plan_eta(&p, 1, 2.0, 10.0, done) == 11 * 2.0 + 2 * 10.0);
+    done[1] = 1;
+    assert_true(sweep_plan_eta(&p, 8, 2.0, 10.0, done) == 4 * 2.0 + 10.0);
+    done[2] = 1;
+    assert_true(sweep_plan_eta(&p, 12, 2.0, 10.0, done) == 0);
+    sweep_plan_free(&p);
+}
+
 static void test_variant_labels(void **state)
 {
     (void)state;
@@ -150,7 +170,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_expand_k),       cmocka_unit_test(test_k_threads),
         cmocka_unit_test(test_skipped_cpus),   cmocka_unit_test(test_interleaved),
-        cmocka_unit_test(test_variant_labels),
+        cmocka_unit_test(test_variant_labels), cmocka_unit_test(test_eta),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
