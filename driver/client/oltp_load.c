@@ -124,6 +124,8 @@ static void *cleanup_table(void *arg)
 static int for_each_table(const struct oltp_setup *s, void *(*fn)(void *), FILE *log, char *err,
                           size_t errlen)
 {
+    if (workload_check_load(&s->wl, err, errlen) < 0)
+        return -1;
     int n = s->wl.cfg.tables;
     struct table_job *jobs = xcalloc((size_t)n, sizeof *jobs);
     pthread_t *th = xcalloc((size_t)n, sizeof *th);

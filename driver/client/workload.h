@@ -91,6 +91,9 @@ extern const char *const workload_names[];
 /* 0, or -1 with a message naming the bad option/value. */
 int workload_init(struct workload *w, const struct wl_config *cfg, char *err, size_t errlen);
 void workload_free(struct workload *w);
+/* What prepare and cleanup refuse beyond workload_init: select_random_*
+ * with --tables > 1 (a run accepts it: they read sbtest1 only). 0 or -1. */
+int workload_check_load(const struct workload *w, char *err, size_t errlen);
 /* Start a new transaction for a connection (thread_id of nthreads). */
 void workload_txn_begin(const struct workload *w, struct wl_state *s, int thread_id, int nthreads);
 /* Next statement of the transaction: 1 and *out filled, or 0 when done. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 void opts_init(struct opts *o, const struct optdef *defs, size_t n)
 {
@@ -214,6 +215,12 @@ int opts_set(struct opts *o, const char *name, const char *value, const char *wh
         return -1;
     }
     const struct optdef *d = &o->defs[i];
+    /* "--out=" is a mistake, not a choice: no text option means "" (a
+     * password may be empty) */
+    if (!*value && (d->type == OPT_STR || d->type == OPT_LIST)) {
+        snprintf(err, errlen, "%s: --%s: empty value", where, d->name);
+        return -1;
+    }
     if (validate(d, value, err, errlen, where) < 0)
         return -1;
     if (d->type == OPT_LIST && o->val[i] && o->where[i] && same_source(o->where[i], where)) {
@@ -289,11 +296,26 @@ static int ini_cb(void *user, const char *section, const char *key, const char *
     return 1;
 }
 
+/* A config is a small regular file: a directory reads as empty and
+ * /dev/zero never ends, so both are refused before reading. */
+#define OPTS_INI_MAX (1 << 20)
+
 int opts_parse_ini(struct opts *o, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(err, errlen, "cannot read config '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "--config: cannot read config '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    const char *why = fstat(fileno(f), &st) < 0   ? strerror(errno)
+                      : S_ISDIR(st.st_mode)       ? "a directory, not a file"
+                      : !S_ISREG(st.st_mode)      ? "not a regular file"
+                      : st.st_size > OPTS_INI_MAX ? "larger than 1 MiB"
+                                                  : NULL;
+    if (why) {
+        snprintf(err, errlen, "--config: cannot read config '%s': %s", path, why);
+        fclose(f);
         return -1;
     }
     struct ini_ctx c = {o, path, err, errlen, 0, 0, f, 0};
@@ -386,6 +408,10 @@ int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos
         }
         if (!only_pos && argv[i][0] == '-' && argv[i][1] != '\0') {
             snprintf(err, errlen, "unknown option '%s' (options are --name=value)", argv[i]);
+            return -1;
+        }
+        if (!argv[i][0]) {
+            snprintf(err, errlen, "an empty argument ('') names nothing");
             return -1;
         }
         if (*npos >= maxpos) {

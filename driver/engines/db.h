@@ -25,7 +25,8 @@ enum db_status {
 
 enum db_errclass {
     DB_ERR_NONE = 0,
-    DB_ERR_RETRY,     /* deadlock, serialization failure, lock wait timeout, duplicate key:
+    DB_ERR_RETRY,     /* the engine's retry list, sysbench's: deadlocks, serialization
+                         failures, lock wait timeouts (mysql), unique violations (pgsql):
                          the transaction is rolled back and restarted */
     DB_ERR_RECONNECT, /* the connection is gone: reconnect with backoff */
     DB_ERR_FATAL,     /* anything else: the run stops with the server's message */

@@ -95,7 +95,8 @@ static enum db_errclass dbm_class(unsigned e)
     case ER_LOCK_DEADLOCK:     /* 1213 */
     case ER_LOCK_WAIT_TIMEOUT: /* 1205 */
     case ER_CHECKREAD:         /* 1020 record changed since last read */
-    case ER_DUP_ENTRY:         /* 1062 */
+        /* sysbench's --mysql-ignore-errors default; a duplicate key (1062)
+         * is retried only when --db-ignore-errors names it */
         return DB_ERR_RETRY;
     case CR_CONNECTION_ERROR:  /* 2002 */
     case CR_CONN_HOST_ERROR:   /* 2003 */

@@ -49,16 +49,17 @@ static void seterr(struct db_error *e, enum db_errclass cls, const char *code, c
 }
 
 /* The engine decides what an error is: SQLSTATE classes per the manual's
- * appendix A. Unique violations are retried because sysbench's delete/insert
- * pairs collide under concurrency, as sysbench itself treats them. */
+ * appendix A. Retried by default is exactly what sysbench's pgsql driver
+ * ignores: deadlocks, serialization failures, and unique violations (its
+ * delete/insert pairs collide under concurrency). Anything else, a lock
+ * timeout (55P03) too, is retried only when --db-ignore-errors names it. */
 static enum db_errclass classify(const char *state, PGconn *pg)
 {
     if (PQstatus(pg) == CONNECTION_BAD)
         return DB_ERR_RECONNECT;
     if (!state)
         return DB_ERR_FATAL;
-    if (!strcmp(state, "40P01") || !strcmp(state, "40001") || !strcmp(state, "23505") ||
-        !strcmp(state, "55P03"))
+    if (!strcmp(state, "40P01") || !strcmp(state, "40001") || !strcmp(state, "23505"))
         return DB_ERR_RETRY;
     if (!strncmp(state, "08", 2) || !strcmp(state, "57P01") || !strcmp(state, "57P02") ||
         !strcmp(state, "57P03"))
@@ -80,13 +81,31 @@ static void quiet_notice(void *arg, const char *msg)
 
 static struct db_conn *pg_connect(const struct db_target *t, struct db_error *err)
 {
-    const char *kw[12], *val[12];
-    int n = 0;
-    char port[16];
+    /* A conninfo wins over the separate fields (the --pgsql-conninfo help
+     * promises it): libpq takes the last value of a repeated keyword, so the
+     * fields go first as defaults and the parsed conninfo after them. */
+    PQconninfoOption *ci = NULL;
+    size_t nci = 0;
     if (t->conninfo && *t->conninfo) {
-        kw[n] = "dbname";
-        val[n++] = t->conninfo; /* expanded by libpq: a conninfo string or URI */
+        char *perr = NULL;
+        ci = PQconninfoParse(t->conninfo, &perr);
+        if (!ci) {
+            char msg[400];
+            snprintf(msg, sizeof msg, "--pgsql-conninfo: %s", perr ? perr : "libpq: out of memory");
+            seterr(err, DB_ERR_FATAL, "", msg);
+            PQfreemem(perr);
+            return NULL;
+        }
+        for (PQconninfoOption *o = ci; o->keyword; o++)
+            nci++;
     }
+    const char **kw = xcalloc(nci + 12, sizeof *kw), **val = xcalloc(nci + 12, sizeof *val);
+    size_t n = 0;
+    char port[16];
+    kw[n] = "application_name";
+    val[n++] = "dbscale";
+    kw[n] = "connect_timeout";
+    val[n++] = "10";
     if (t->host && *t->host) {
         kw[n] = "host";
         val[n++] = t->host;
@@ -104,17 +123,21 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
         kw[n] = "password";
         val[n++] = t->password;
     }
-    if (t->db && *t->db && !(t->conninfo && *t->conninfo)) {
+    if (t->db && *t->db) {
         kw[n] = "dbname";
         val[n++] = t->db;
     }
-    kw[n] = "application_name";
-    val[n++] = "dbscale";
-    kw[n] = "connect_timeout";
-    val[n++] = "10";
+    for (PQconninfoOption *o = ci; o && o->keyword; o++)
+        if (o->val && *o->val) {
+            kw[n] = o->keyword;
+            val[n++] = o->val;
+        }
     kw[n] = NULL;
     val[n] = NULL;
-    PGconn *pg = PQconnectdbParams(kw, val, 1);
+    PGconn *pg = PQconnectdbParams(kw, val, 0);
+    free(kw);
+    free(val);
+    PQconninfoFree(ci);
     if (!pg) {
         seterr(err, DB_ERR_FATAL, "", "libpq: out of memory");
         return NULL;

@@ -81,7 +81,10 @@ int oltp_main(const char *verb, int argc, char **argv)
         printf("dbscale %s (sysbench-compatible)\n\n", DBSCALE_VERSION);
         int (*fn)(const struct oltp_setup *, FILE *, char *, size_t) =
             verb[0] == 'p' ? oltp_prepare : oltp_cleanup;
-        if (fn(&s, stdout, err, sizeof err) < 0) {
+        if (workload_check_load(&s.wl, err, sizeof err) < 0) {
+            fprintf(stderr, "dbscale %s: %s\n(see: dbscale %s --help)\n", verb, err, verb);
+            rc = EXIT_USAGE;
+        } else if (fn(&s, stdout, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale %s: %s\n", verb, err);
             rc = EXIT_RUNTIME;
         }

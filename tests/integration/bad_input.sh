@@ -14,7 +14,8 @@ while IFS='|' read -r want word args; do
     case $want in \#*) continue ;; esac
     n=$((n + 1))
     eval "set -- $args"
-    out=$("$DBSCALE" "$@" 2>&1)
+    # a hang (--config=/dev/zero once read forever) is a failure too
+    out=$(timeout 20 "$DBSCALE" "$@" 2>&1)
     rc=$?
     [ $rc -eq "$want" ] || fail "dbscale $args: exit $rc, want $want: $out"
     echo "$out" | grep -qi -- "$word" || fail "dbscale $args: message lacks '$word': $out"
@@ -32,6 +33,7 @@ done <<EOF2
 2|--db-driver|run oltp_read_only --db-driver=oracle
 2|never end|run oltp_read_only --time=0 --events=0
 2|--tables|prepare select_random_points --tables=3
+2|--tables|cleanup select_random_ranges --tables=2
 2|--percentile|run oltp_read_only --percentile=101
 2|--mysql-storage-engine|prepare oltp_read_only '--mysql-storage-engine=innodb*/;DROP'
 2|--pgsql-password|run oltp_read_only --pgsql-passwort=x
@@ -44,6 +46,21 @@ done <<EOF2
 2|--cpu-method|sweep oltp_read_only --cpu-method=magic
 2|which workload|sweep
 2|cannot read config|sweep --config=$work/missing.ini
+2|--config|sweep oltp_read_only --config=$work
+2|--config|run oltp_read_only --config=$work
+2|--config|micro getppid1 --config=$work
+2|--config|run oltp_read_only --config=/dev/zero
+2|--config|sweep oltp_read_only --config=/dev/zero
+2|--percentile|run oltp_read_only --percentile=
+2|--percentile|run oltp_read_only --percentile=95,,99
+2|--db-ignore-errors|run oltp_read_only --db-ignore-errors=abc
+2|--db-ignore-errors|run oltp_read_only --db-ignore-errors=,,
+2|--db-ignore-errors|run oltp_read_only --db-ignore-errors=12345678901234567890
+2|--mysql-ignore-errors|run oltp_read_only --mysql-ignore-errors=1213,x
+2|--report-interval|run oltp_read_only --report-interval=1e-12
+2|empty|micro ""
+2|--out|sweep oltp_read_only --out=
+2|--out|micro getppid1 --out=
 2|unknown.ini:2|sweep --config=$work/unknown.ini
 2|badval.ini:1|sweep --config=$work/badval.ini
 2|malformed.ini:1|sweep --config=$work/malformed.ini

@@ -103,8 +103,9 @@ static void test_defaults(void **state)
 static void test_forms(void **state)
 {
     struct fixture *f = *state;
-    const char *argv[] = {"dbscale", "run",     "--threads=4",       "--time",   "2.5", "--verbose",
-                          "second",  "--name=", "--db-driver=mysql", "--offset", "-7",  NULL};
+    const char *argv[] = {
+        "dbscale", "run",      "--threads=4",       "--time",   "2.5", "--verbose",
+        "second",  "--name=x", "--db-driver=mysql", "--offset", "-7",  NULL};
     assert_int_equal(parse(f, argv), 0);
     assert_int_equal(f->npos, 2);
     assert_string_equal(f->pos[0], "run");
@@ -112,7 +113,7 @@ static void test_forms(void **state)
     assert_int_equal(opts_int(&f->o, "threads"), 4);
     assert_float_equal(opts_num(&f->o, "time"), 2.5, 0);
     assert_int_equal(opts_bool(&f->o, "verbose"), 1);
-    assert_string_equal(opts_str(&f->o, "name"), "");
+    assert_string_equal(opts_str(&f->o, "name"), "x");
     assert_string_equal(opts_str(&f->o, "db-driver"), "mysql");
     assert_int_equal(opts_int(&f->o, "offset"), -7); /* min == max: unbounded */
     assert_true(opts_isset(&f->o, "threads"));
@@ -199,6 +200,9 @@ static void test_bad_values(void **state)
     expect_bad(f, "--db-driver=pg", "--db-driver", "not one of"); /* no prefix match */
     expect_bad(f, "--db-driver=pgsql|mysql", "--db-driver", "not one of");
     expect_bad(f, "--db-driver=", "--db-driver", "not one of");
+    /* an empty text or list value is a slip (--out=), never a choice */
+    expect_bad(f, "--name=", "--name", "empty value");
+    expect_bad(f, "--tag=", "--tag", "empty value");
     /* the bounds themselves are allowed */
     const char *edge[] = {"dbscale", "--threads=1024", "--time=0.5", NULL};
     assert_int_equal(parse_fresh(f, edge), 0);

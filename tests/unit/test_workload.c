@@ -337,8 +337,6 @@ static void test_placeholders(void **state)
                     c.auto_inc = ai;
                     c.random_points = 7;
                     c.number_of_ranges = 4;
-                    if (!strncmp(workload_names[i], "select_random", 13) && tables > 1)
-                        continue;
                     c.tables = tables;
                     struct workload w;
                     init_ok(&w, &c);
@@ -484,14 +482,24 @@ static void test_init_errors(void **state)
         if (!strstr(err, workload_names[i]))
             fail_msg("message '%s' does not list %s", err, workload_names[i]);
 
+    /* select_random_* run on sbtest1 whatever --tables says; as in
+     * sysbench, only prepare and cleanup refuse --tables > 1 */
     c = defaults("select_random_points", "pgsql");
     c.tables = 2;
+    init_ok(&w, &c);
     err[0] = '\0';
-    assert_int_equal(workload_init(&w, &c, err, sizeof err), -1);
+    assert_int_equal(workload_check_load(&w, err, sizeof err), -1);
     assert_non_null(strstr(err, "--tables"));
+    workload_free(&w);
     c = defaults("select_random_ranges", "mysql");
     c.tables = 3;
-    assert_int_equal(workload_init(&w, &c, err, sizeof err), -1);
+    init_ok(&w, &c);
+    assert_int_equal(workload_check_load(&w, err, sizeof err), -1);
+    workload_free(&w);
+    c.tables = 1;
+    init_ok(&w, &c);
+    assert_int_equal(workload_check_load(&w, err, sizeof err), 0);
+    workload_free(&w);
 
     int bad_tables[] = {0, -1, 101};
     for (size_t i = 0; i < 3; i++) {
@@ -614,6 +622,41 @@ static void test_load_row(void **state)
     workload_free(&w);
 }
 
+/* sysbench's prepare draws k with sb_rand, which is sysbench.rand.default:
+ * the --rand-type distribution ("special" by default), so 10,000 rows hold
+ * about 1,750 distinct k; uniform draws would give about 6,300. With
+ * --rand-type=uniform the load is uniform too. */
+static int distinct_k(const char *dist)
+{
+    struct wl_config c = defaults("oltp_read_write", "pgsql");
+    assert_int_equal(rng_dist_init(&c.dist, dist, 12, 1, 75, 0.2, 0.8), 0);
+    struct workload w;
+    init_ok(&w, &c);
+    struct rng r;
+    rng_seed(&r, 5, 0);
+    static unsigned char seen[10001];
+    memset(seen, 0, sizeof seen);
+    int n = 0;
+    char vals[4][128];
+    for (uint32_t i = 1; i <= c.table_size; i++) {
+        workload_load_row(&w, &r, i, vals);
+        int k = atoi(vals[0]);
+        assert_true(k >= 1 && k <= 10000);
+        n += !seen[k];
+        seen[k] = 1;
+    }
+    workload_free(&w);
+    return n;
+}
+
+static void test_load_k_follows_rand_type(void **state)
+{
+    (void)state;
+    int special = distinct_k("special"), uniform = distinct_k("uniform");
+    assert_in_range(special, 1400, 2200);
+    assert_in_range(uniform, 6000, 6700);
+}
+
 int main(void)
 {
     /* workload_ddl reads schemas/ENGINE.sql under datadir(), which caches
@@ -630,7 +673,7 @@ int main(void)
         cmocka_unit_test(test_params),      cmocka_unit_test(test_placeholders),
         cmocka_unit_test(test_segments),    cmocka_unit_test(test_insert),
         cmocka_unit_test(test_init_errors), cmocka_unit_test(test_ddl),
-        cmocka_unit_test(test_load_row),
+        cmocka_unit_test(test_load_row),    cmocka_unit_test(test_load_k_follows_rand_type),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
