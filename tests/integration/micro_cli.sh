@@ -7,7 +7,9 @@ bin=${1:?usage: micro_cli.sh DBSCALE}
 tmp=$(mktemp -d /tmp/micro_cli.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-quick="--warmup=0.05 --samples=3 --interval=0.05"
+# 0.1 s samples: at 0.05 s a loaded 2-CPU machine sometimes gave a task no
+# time at all in a sample (median 0 ops)
+quick="--warmup=0.05 --samples=3 --interval=0.1"
 
 # micro: table layout, then micro.csv with its exact header and one row a point
 "$bin" micro getppid1 pipe1,open3 --tasks=1,all --mode=both $quick --out "$tmp/res" \
