@@ -39,8 +39,10 @@ static int parse_tasks(const char *s, int ncpus, int *out, int max, char *err, s
     long long v[MAX_LEVELS];
     int n = parse_int_list(b.s, v, MAX_LEVELS);
     sbuf_free(&b);
+    /* up to MAX_TASKS, or one a CPU on machines bigger than that */
+    long long most = ncpus > MAX_TASKS ? ncpus : MAX_TASKS;
     for (int i = 0; i < n; i++) {
-        if (v[i] < 1 || v[i] > MAX_TASKS)
+        if (v[i] < 1 || v[i] > most)
             n = -1;
         else if (i < max)
             out[i] = (int)v[i];

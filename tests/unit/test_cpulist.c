@@ -197,6 +197,21 @@ static void test_micro_placement(void **state)
     free(ids);
 }
 
+/* --tasks=all on a machine past the old 4096-task limit: one task a CPU. */
+static void test_micro_all_tasks(void **state)
+{
+    (void)state;
+    fake_machine(8192);
+    struct micro_plan pl;
+    char err[256];
+    char *words[1] = {"getppid1"};
+    if (micro_plan_make(&pl, words, 1, "0-8191", "1,all", "process", err, sizeof err) < 0)
+        fail_msg("%s", err);
+    assert_int_equal(pl.ncpus, 8192);
+    assert_int_equal(pl.ntasks, 2);
+    assert_int_equal(pl.tasks[1], 8192);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -206,6 +221,7 @@ int main(void)
         cmocka_unit_test_teardown(test_malformed, teardown),
         cmocka_unit_test_teardown(test_check_online, teardown),
         cmocka_unit_test_teardown(test_micro_placement, teardown),
+        cmocka_unit_test_teardown(test_micro_all_tasks, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
