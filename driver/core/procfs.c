@@ -101,7 +101,8 @@ int procfs_children(pid_t pid, pid_t *out, int max)
             continue;
         char *p = strrchr(buf, ')'); /* comm may hold spaces and parentheses */
         int ppid = 0;
-        if (p && sscanf(p + 2, "%*c %d", &ppid) == 1 && ppid == pid)
+        /* a zombie has exited: no task left to hold or measure */
+        if (p && sscanf(p + 2, "%*c %d", &ppid) == 1 && ppid == pid && p[2] != 'Z')
             out[n++] = (pid_t)atoi(e->d_name);
     }
     closedir(d);

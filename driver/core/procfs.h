@@ -21,8 +21,8 @@ int procfs_write(const char *path, const char *s);
 typedef int (*procfs_task_fn)(pid_t pid, pid_t tid, void *arg);
 int procfs_each_task(pid_t pid, procfs_task_fn fn, void *arg);
 
-/* The children of pid (processes whose parent is pid, from each
- * /proc/N/stat), at most max into out. Count. */
+/* The live children of pid (processes whose parent is pid, from each
+ * /proc/N/stat; zombies left out), at most max into out. Count. */
 int procfs_children(pid_t pid, pid_t *out, int max);
 
 /* /proc/stat's aggregate "cpu" line: idle (idle + iowait) and total
