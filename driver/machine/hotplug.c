@@ -35,10 +35,10 @@
 
 #define WAIT_MS 5000 /* for the online list to settle, the guardian to start */
 
-/* "/sys/devices/system/cpu/cpuN/online" without stdio: the guardian runs
- * between fork and _exit of a possibly multi-threaded program. */
 static char cpu_prefix[1100]; /* sysfs ".../devices/system/cpu/cpu", set before any fork */
 
+/* "/sys/devices/system/cpu/cpuN/online" without stdio: the guardian runs
+ * between fork and _exit of a possibly multi-threaded program. */
 static void online_path(int cpu, char *buf)
 {
     static const char post[] = "/online";
@@ -233,8 +233,8 @@ int hotplug_init(struct hotplug *h)
         return -1;
     cpulist_clear(&h->off);
     h->fd = -1;
-    if (!cpu_prefix[0])
-        cpulist_sysfs_path(cpu_prefix, sizeof cpu_prefix, "cpu");
+    /* each open: the sysfs root can be moved (tests), never after the fork */
+    cpulist_sysfs_path(cpu_prefix, sizeof cpu_prefix, "cpu");
     return 0;
 }
 
