@@ -250,7 +250,6 @@ static void test_close_null(void **state)
     char err[512], all[256];
     int non;
     struct cpulist online = online_set(&non, all, sizeof all), zero = set_of("0");
-    (void)online;
     struct child k;
     child_start(&k);
     pid_t pids[] = {k.pid};
@@ -267,6 +266,8 @@ static void test_close_null(void **state)
     assert_int_equal(cpuset_verify(c, pids, 1, &zero, err, sizeof err), -1);
     assert_non_null(strstr(err, "exists"));
     cpuset_close(c, pids, 1);
+    cpulist_free(&zero);
+    cpulist_free(&online);
 }
 
 /* ---- hotplug, only when asked (DBSCALE_TEST_HOTPLUG=1, as root) ---- */
