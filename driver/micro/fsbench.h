@@ -29,11 +29,8 @@ struct fs_result {
  * removed). */
 int fs_run_pass(const struct fs_config *c, int files, int pass, struct fs_result *r);
 
-/* fs.csv: the header, and one row for a pass (errors' commas and quotes
- * become spaces). fs_rate: files per second, 0 for no time. */
-#define FS_CSV_HEADER                                                                              \
-    "files,pass,create_s,create_files_per_s,remove_s,remove_files_per_s,tasks,shared_dir,size,"    \
-    "fsync,fs_type,error"
+/* One fs.csv row for a pass (the file is results/benchcsv.c's: FSCSV_HEADER).
+ * fs_rate: files per second, 0 for no time. */
 struct sbuf;
 void fs_csv_row(struct sbuf *b, const struct fs_config *c, const struct fs_result *r,
                 const char *fs_type);

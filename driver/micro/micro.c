@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchcsv.h"
 #include "options.h"
 #include "signals.h"
 
@@ -88,79 +89,29 @@ static int pick_tests(char **words, int nwords, const struct micro_test **out, i
     return n;
 }
 
-static void csv_num(struct sbuf *b, const struct micro_point *p, double v)
-{
-    if (p->error[0])
-        sbuf_add(b, ",", 1);
-    else
-        sbuf_printf(b, ",%.1f", v);
-}
-
-/* Text fields must not break the CSV: commas, quotes and newlines become spaces. */
-static void csv_text(struct sbuf *b, const char *s)
-{
-    sbuf_add(b, ",", 1);
-    for (; *s; s++)
-        sbuf_add(b, strchr(",\"\n\r", *s) ? " " : s, 1);
-}
-
+/* micro.csv's one owner is results/benchcsv.c; this only fills its row. */
 void micro_csv_row(struct sbuf *b, const struct micro_point *p, const char *variant)
 {
-    sbuf_printf(b, "%s,%c,%d,%d", p->test, p->mode, p->tasks, p->cpus);
-    csv_num(b, p, p->ops);
-    csv_num(b, p, p->min);
-    csv_num(b, p, p->max);
-    if (p->error[0])
-        sbuf_add(b, ",", 1);
-    else
-        sbuf_printf(b, ",%.2f", p->cv);
-    sbuf_add(b, ",", 1);
-    for (int i = 0; i < p->nsamples; i++)
-        sbuf_printf(b, "%s%.1f", i ? ";" : "", p->samples[i]);
-    csv_text(b, p->fs_type);
-    csv_text(b, p->error);
-    csv_text(b, variant ? variant : "");
-    sbuf_add(b, "\n", 1);
+    struct microcsv_row r;
+    memset(&r, 0, sizeof r);
+    snprintf(r.test, sizeof r.test, "%s", p->test);
+    r.mode[0] = p->mode;
+    r.tasks = p->tasks;
+    r.cpus = p->cpus;
+    r.ops = p->ops, r.min = p->min, r.max = p->max, r.cv = p->cv;
+    size_t o = 0;
+    for (int i = 0; i < p->nsamples && o + 32 < sizeof r.samples; i++)
+        o += (size_t)snprintf(r.samples + o, sizeof r.samples - o, "%s%.1f", i ? ";" : "",
+                              p->samples[i]);
+    snprintf(r.fs_type, sizeof r.fs_type, "%s", p->fs_type);
+    snprintf(r.error, sizeof r.error, "%s", p->error);
+    snprintf(r.variant, sizeof r.variant, "%s", variant ? variant : "");
+    microcsv_format(b, &r);
 }
 
 int micro_csv_append(const char *dir, const struct sbuf *rows, char *err, size_t errlen)
 {
-    char path[4096];
-    int e = mkdir_p(dir, 0755);
-    if (e < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", dir, strerror(-e));
-        return -1;
-    }
-    snprintf(path, sizeof path, "%s/micro.csv", dir);
-    struct sbuf b = {0};
-    FILE *f = fopen(path, "r");
-    if (f) {
-        char buf[65536];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-            sbuf_add(&b, buf, n);
-        fclose(f);
-        if (b.len < sizeof MICRO_CSV_HEADER ||
-            strncmp(b.s, MICRO_CSV_HEADER "\n", sizeof MICRO_CSV_HEADER) != 0) {
-            snprintf(err, errlen, "%s: not a micro.csv of this version (header differs)", path);
-            sbuf_free(&b);
-            return -1;
-        }
-    } else if (errno != ENOENT) {
-        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-        return -1;
-    } else {
-        sbuf_printf(&b, "%s\n", MICRO_CSV_HEADER);
-    }
-    if (rows->len)
-        sbuf_add(&b, rows->s, rows->len);
-    e = write_file_atomic(path, b.s, b.len);
-    sbuf_free(&b);
-    if (e < 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(-e));
-        return -1;
-    }
-    return 0;
+    return microcsv_append(dir, rows, err, errlen);
 }
 
 int micro_plan_make(struct micro_plan *pl, char **words, int nwords, const char *cpus,

@@ -20,10 +20,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "benchcsv.h"
 #include "harness.h"
 #include "util.h"
 
-#define MICRO_CSV_HEADER "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant"
+#define MICRO_CSV_HEADER MICROCSV_HEADER /* micro.csv is results/benchcsv.c's */
 
 struct micro_config {
     const char *cpus; /* CPU ids "0-3,6"; NULL or "" = this process's allowed set */

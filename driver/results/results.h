@@ -6,9 +6,13 @@
  *
  * A results directory holds:
  *   results.csv  one row per (variant, cpus, threads, repeat), columns below
+ *                (this file)
  *   meta.json    dbscale version/commit, options (no passwords), kernel, CPUs,
- *                server version and settings, start/end times
- *   micro.csv    (optional) kernel baseline rows, see micro/micro.h
+ *                server address, version and settings, timing, variants,
+ *                start/end times, levels done (meta.h)
+ *   meta.N.json  earlier runs' meta.json when --append added a run (resdir.h)
+ *   micro.csv    (optional) kernel baseline rows (benchcsv.h)
+ *   fs.csv       (optional) file create/remove baseline rows (benchcsv.h)
  *
  * results.csv columns, in this order (header line first, '#' lines ignored):
  *   engine,workload,variant,cpus,threads,repeat,time_s,tps,qps,qps_read,

@@ -3,7 +3,8 @@
  * tests (micro.h) and the file create/remove benchmark (fsbench.h), held to
  * the same CPUs the server gets, so that a database curve that bends can be
  * told apart from a kernel that bends. Results land beside results.csv in
- * micro.csv and fs.csv, labelled with the sweep's variant.
+ * micro.csv and fs.csv, labelled with the sweep's variant. Prints nothing:
+ * errors come back in err, and the verb says what is running.
  */
 #include "baseline.h"
 
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchcsv.h"
 #include "cpuset.h"
 #include "micro/fsbench.h"
 #include "micro/micro.h"
@@ -23,7 +25,7 @@ static const char DEFAULT_BASELINE[] =
     "getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1,fs";
 
 /* The file create/remove benchmark on the same k CPUs: FS_FILES files,
- * FS_PASSES passes, k tasks, rows appended to DIR/fs.csv (rewritten whole). */
+ * FS_PASSES passes, k tasks, rows added to DIR/fs.csv (benchcsv.c's). */
 #define FS_FILES  2000
 #define FS_PASSES 3
 
@@ -40,29 +42,31 @@ static int run_fs(const int *cpus, int k, const char *dir, const char *variant,
     for (int i = 0; i < k; i++)
         cpulist_add(&set, cpus[i]);
     sched_setaffinity(0, set.size, set.set); /* the tasks fork from here */
-    char path[1100];
-    snprintf(path, sizeof path, "%s/fs.csv", dir);
     struct sbuf b = {0};
-    if (sbuf_read_file(&b, path) < 0 || b.len == 0) {
-        sbuf_free(&b);
-        sbuf_printf(&b, "files,pass,tasks,cpus,create_s,create_files_per_s,remove_s,"
-                        "remove_files_per_s,error,variant\n");
-    }
     struct fs_config fc = {.tasks = k, .shared_dir = 1};
     int rc = 0;
     for (int pass = 1; pass <= FS_PASSES && !*stop; pass++) {
         struct fs_result r;
         memset(&r, 0, sizeof r);
         fs_run_pass(&fc, FS_FILES, pass, &r);
-        sbuf_printf(&b, "%d,%d,%d,%d,%.6f,%.1f,%.6f,%.1f,%s,%s\n", FS_FILES, pass, k, k, r.create_s,
-                    r.create_s > 0 ? FS_FILES / r.create_s : 0, r.remove_s,
-                    r.remove_s > 0 ? FS_FILES / r.remove_s : 0, r.error, variant);
+        struct fscsv_row row = {.files = FS_FILES,
+                                .pass = pass,
+                                .tasks = k,
+                                .cpus = k,
+                                .create_s = r.create_s,
+                                .create_per_s = r.create_s > 0 ? FS_FILES / r.create_s : 0,
+                                .remove_s = r.remove_s,
+                                .remove_per_s = r.remove_s > 0 ? FS_FILES / r.remove_s : 0,
+                                .shared_dir = fc.shared_dir,
+                                .size = (long long)fc.size,
+                                .fsync = fc.fsync};
+        snprintf(row.error, sizeof row.error, "%s", r.error);
+        snprintf(row.fs_type, sizeof row.fs_type, "%s", micro_fs_type(micro_scratch_base(NULL)));
+        snprintf(row.variant, sizeof row.variant, "%s", variant);
+        fscsv_format(&b, &row);
     }
-    int wr = write_file_atomic(path, b.s, b.len);
-    if (wr < 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(-wr));
+    if (fscsv_append(dir, &b, err, errlen) < 0)
         rc = -1;
-    }
     sbuf_free(&b);
     sched_setaffinity(0, old.size, old.set);
     cpulist_free(&old);
@@ -86,6 +90,16 @@ int baseline_check(const char *list, char *err, size_t errlen)
             return -1;
         }
     return 0;
+}
+
+int baseline_enabled(const char *list)
+{
+    return list && *list && strcmp(list, "none") != 0 && strcmp(list, "off") != 0;
+}
+
+const char *baseline_list(const char *list)
+{
+    return list && (!strcmp(list, "default") || !strcmp(list, "on")) ? DEFAULT_BASELINE : list;
 }
 
 int baseline_run(const char *list, const int *cpus, int k, const char *dir, const char *variant,
@@ -123,7 +137,6 @@ int baseline_run(const char *list, const int *cpus, int k, const char *dir, cons
         snprintf(tl, sizeof tl, "1,%d", k);
     else
         snprintf(tl, sizeof tl, "1");
-    fprintf(stderr, "dbscale sweep: kernel baseline on CPUs %s (%s)\n", cl, list);
     /* 0 ok; 1 or 2 a failure or a bad test list (err says which); 128+sig
      * when interrupted, which the sweep's own handler has seen as well */
     int mr = tests[0] ? micro_run_set(tests, cl, tl, "both", dir, variant, err, errlen) : 0;

@@ -13,6 +13,11 @@
  * sweep starts anything. */
 int baseline_check(const char *list, char *err, size_t errlen);
 
+/* 1 when list asks for any baseline; the tests it names ("default"/"on"
+ * expanded), for the verb to print. */
+int baseline_enabled(const char *list);
+const char *baseline_list(const char *list);
+
 /* Run list on cpus[0..k-1] (1 and k tasks), appending rows labelled variant
  * to dir/micro.csv and dir/fs.csv (each rewritten atomically). Stops early
  * once *stop is set. 0, or -1 with a message in err. */

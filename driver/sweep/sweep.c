@@ -407,6 +407,8 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
             last_k = lv->k;
             if (!baseline_done[lv->k]) {
                 baseline_done[lv->k] = 1;
+                if (w->on_baseline && baseline_enabled(opts_str(&w->o, "baseline")))
+                    w->on_baseline(w, w->plan.kcpus[lv->k], w->on_level_arg);
                 uint64_t b0 = now_ns();
                 if (baseline_run(opts_str(&w->o, "baseline"), w->plan.online, w->plan.kcpus[lv->k],
                                  w->out, variant, w->stop, err, errlen) < 0)

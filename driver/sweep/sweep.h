@@ -53,6 +53,9 @@ struct sweep {
      * left estimated from measured level and baseline times; the verb prints */
     void (*on_level)(const struct sweep *w, int i, const char *variant, double eta_s, void *arg);
     void *on_level_arg;
+    /* before the kernel baseline at CPU count k starts (it takes a while);
+     * called with on_level_arg */
+    void (*on_baseline)(const struct sweep *w, int k, void *arg);
 };
 
 /* Label for a level: "up" on a uniprocessor boot, "smp-kN" for N CPUs held,

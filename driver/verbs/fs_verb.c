@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "benchcsv.h"
 #include "micro/fsbench.h"
 #include "micro/micro.h"
 #include "options.h"
@@ -101,7 +102,7 @@ int fs_main(int argc, char **argv)
     const char *fs_type = micro_fs_type(micro_scratch_base(c.dir));
     int table = strcmp(opts_str(&o, "output"), "table") == 0, passes = (int)opts_int(&o, "passes");
     struct sbuf csv = {0};
-    sbuf_printf(&csv, "%s\n", FS_CSV_HEADER);
+    sbuf_printf(&csv, "%s\n", FSCSV_HEADER);
     if (table)
         table_header(&c, fs_type);
     else

@@ -48,6 +48,23 @@ static void stop_pool(void *p)
     pool_stop(p);
 }
 
+static void baseline_note(const struct sweep *w, int k, void *arg)
+{
+    (void)arg;
+    char cl[1024] = "?";
+    struct cpulist set;
+    if (cpulist_init(&set) == 0) {
+        for (int i = 0; i < k; i++)
+            cpulist_add(&set, w->plan.online[i]);
+        cpulist_format(&set, cl, sizeof cl);
+    }
+    cpulist_free(&set);
+    if (isatty(2))
+        fputc('\n', stderr);
+    fprintf(stderr, "dbscale sweep: kernel baseline on CPUs %s (%s)\n", cl,
+            baseline_list(opts_str(&w->o, "baseline")));
+}
+
 static void progress(const struct sweep *w, int i, const char *variant, double eta, void *arg)
 {
     (void)arg;
@@ -309,6 +326,7 @@ int sweep_main(int argc, char **argv)
         fprintf(stderr, "dbscale sweep: %d levels (%d CPU count(s), %d repeat(s)), results in %s\n",
                 w.plan.nlevels, w.plan.nk, w.plan.repeats, w.out);
         w.on_level = progress;
+        w.on_baseline = baseline_note;
         int run = sweep_run(&w, err, sizeof err);
         if (run == 0 && isatty(2))
             fputc('\n', stderr);

@@ -300,7 +300,7 @@ static void test_csv(void **state)
     micro_csv_row(&b, &ok, "smp-k2");
     micro_csv_row(&b, &bad, NULL);
     assert_string_equal(b.s, "getppid1,p,2,2,15.0,10.0,20.0,47.14,10.0;20.0,ext4,,smp-k2\n"
-                             "open1,t,1,2,,,,,,tmpfs,open: No such file  really,\n");
+                             "open1,t,1,2,,,,,,tmpfs,\"open: No such file, really\",\n");
     char dir[300], path[320], buf[512] = "";
     snprintf(dir, sizeof dir, "%s/out", scratch);
     char err[256];
