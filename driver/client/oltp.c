@@ -30,7 +30,7 @@ const struct optdef oltp_optdefs[] = {
     {"time", OPT_NUM, "10", "measured seconds (0 = no limit)", NULL, 0, 1e9},
     {"warmup-time", OPT_NUM, "0", "seconds run before measuring, excluded from all figures", NULL, 0, 1e9},
     {"rate", OPT_NUM, "0", "average transactions/s, Poisson arrivals (0 = unlimited)", NULL, 0, 1e9},
-    {"report-interval", OPT_NUM, "0", "print interim figures every N seconds (fractions allowed; 0 = off)", NULL, 0, 1e6},
+    {"report-interval", OPT_NUM, "0", "print interim figures every N seconds (fractions down to 0.01 allowed; 0 = off)", NULL, 0, 1e6},
     {"percentile", OPT_LIST, "95", "latency percentile to report (may be repeated)"},
     {"histogram", OPT_BOOL, "off", "accepted for sysbench compatibility"},
     {"verbosity", OPT_INT, "3", "accepted for sysbench compatibility", NULL, 0, 5},
@@ -159,7 +159,7 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     int pg = s->ops == &db_pgsql_ops;
     struct wl_config c = {0};
     c.name = workload;
-    c.engine = pg ? "pgsql" : "mysql";
+    c.ops = s->ops;
     c.tables = (int)opts_int(o, "tables");
     c.table_size = (uint32_t)opts_int(o, "table-size");
     c.range_size = (unsigned)opts_int(o, "range-size");
@@ -235,25 +235,26 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
         }
     } while ((tok = strtok_r(NULL, ",", &save)) != NULL);
 
-    /* percentiles */
-    const char *pl = opts_str(o, "percentile");
-    if (pl && (!*pl || pl[strlen(pl) - 1] == ',')) {
-        snprintf(err, errlen, "--percentile: '%s' is not a list of numbers in 0..100", pl);
-        return -1;
-    }
-    for (const char *p = pl; p && *p && s->npcts < 8;) {
-        double v;
-        char item[32];
-        const char *comma = strchr(p, ',');
-        size_t l = comma ? (size_t)(comma - p) : strlen(p);
-        snprintf(item, sizeof item, "%.*s", (int)(l < 31 ? l : 31), p);
-        if (l == 0 || parse_num(item, &v) < 0 || v < 0 || v > 100) {
-            snprintf(err, errlen, "--percentile: '%s' is not a number in 0..100", item);
-            return -1;
+    /* percentiles: each --percentile, itself perhaps "95,99" */
+    size_t npl;
+    const char *const *pl = opts_list(o, "percentile", &npl);
+    for (size_t k = 0; k < npl; k++) {
+        const char *p = pl[k];
+        for (;;) {
+            double v;
+            char item[32];
+            size_t l = strcspn(p, ",");
+            snprintf(item, sizeof item, "%.*s", (int)(l < 31 ? l : 31), p);
+            if (l == 0 || parse_num(item, &v) < 0 || v < 0 || v > 100) {
+                snprintf(err, errlen, "--percentile: '%s' is not a number in 0..100", item);
+                return -1;
+            }
+            if (v > 0 && s->npcts < 8)
+                s->pcts[s->npcts++] = v;
+            if (!p[l])
+                break;
+            p += l + 1;
         }
-        if (v > 0)
-            s->pcts[s->npcts++] = v;
-        p += l + (comma ? 1 : 0);
     }
 
     struct worker_cfg *w = &s->wcfg;
@@ -322,12 +323,10 @@ int oltp_check_connections(const struct oltp_setup *s, long long threads, char *
     struct db_conn *c = s->ops->connect(&s->targets[0], &e);
     if (!c)
         return 0;
-    int pg = s->ops == &db_pgsql_ops;
-    /* SHOW, not SELECT: the check must not add to the server's Com_select */
-    char *v = s->ops->query_value(
-        c, pg ? "SHOW max_connections" : "SHOW GLOBAL VARIABLES LIKE 'max_connections'", &e);
-    /* PostgreSQL keeps superuser_reserved_connections (3) out of reach */
-    char *r = pg ? s->ops->query_value(c, "SHOW superuser_reserved_connections", &e) : NULL;
+    char *v = s->ops->query_value(c, s->ops->max_connections_sql, &e);
+    char *r = s->ops->reserved_connections_sql
+                  ? s->ops->query_value(c, s->ops->reserved_connections_sql, &e)
+                  : NULL;
     long long limit = v ? atoll(v) - (r ? atoll(r) : 0) : -1;
     free(v);
     free(r);

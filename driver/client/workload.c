@@ -99,7 +99,7 @@ static char *kind_sql(const struct workload *w, enum wl_kind k, int t)
     case K_NEW_ROW:
         /* PostgreSQL's SERIAL fills id only when the column is left out;
          * MySQL's AUTO_INCREMENT takes id 0 (sysbench's oltp_insert). */
-        if (c->auto_inc && !strcmp(c->engine, "pgsql"))
+        if (c->auto_inc && c->ops->auto_id_omitted)
             sbuf_printf(&b, "INSERT INTO sbtest%d (k, c, pad) VALUES (?, ?, ?)", t);
         else
             sbuf_printf(&b, "INSERT INTO sbtest%d (id, k, c, pad) VALUES (?, ?, ?, ?)", t);
@@ -137,7 +137,7 @@ static int kind_nparams(const struct workload *w, enum wl_kind k)
     case K_INSERT:
         return 4;
     case K_NEW_ROW:
-        return w->cfg.auto_inc && !strcmp(w->cfg.engine, "pgsql") ? 3 : 4;
+        return w->cfg.auto_inc && w->cfg.ops->auto_id_omitted ? 3 : 4;
     case K_RAND_POINTS:
         return (int)w->cfg.random_points;
     case K_RAND_RANGES:
@@ -168,6 +168,10 @@ int workload_init(struct workload *w, const struct wl_config *cfg, char *err, si
     memset(w, 0, sizeof *w);
     w->cfg = *cfg;
     const char *n = cfg->name;
+    if (!cfg->ops) {
+        snprintf(err, errlen, "no database engine given (--db-driver)");
+        return -1;
+    }
     int known = 0;
     for (int i = 0; workload_names[i]; i++)
         known |= !strcmp(n, workload_names[i]);
@@ -422,7 +426,7 @@ char *workload_ddl(const struct workload *w, const char *section, int n, char *e
 {
     const struct wl_config *c = &w->cfg;
     char path[1024];
-    snprintf(path, sizeof path, "%s/schemas/%s.sql", datadir(), c->engine);
+    snprintf(path, sizeof path, "%s/schemas/%s.sql", datadir(), c->ops->schema);
     struct sbuf file = {0};
     int rc = sbuf_read_file(&file, path);
     if (rc < 0 || !file.s) {
@@ -450,15 +454,10 @@ char *workload_ddl(const struct workload *w, const char *section, int n, char *e
         start[--l] = '\0';
     char num[16];
     snprintf(num, sizeof num, "%d", n);
-    int pg = !strcmp(c->engine, "pgsql");
-    const char *id_def =
-        pg ? (c->auto_inc ? "SERIAL" : "INTEGER NOT NULL")
-           : (c->auto_inc ? "INTEGER NOT NULL AUTO_INCREMENT" : "INTEGER NOT NULL");
+    const char *id_def = c->auto_inc ? c->ops->auto_id_def : "INTEGER NOT NULL";
     const char *keys[] = {"N", "ID_DEF", "ID_INDEX", "ENGINE"};
-    const char *vals[] = {num, id_def, c->secondary ? "KEY xid" : "PRIMARY KEY",
+    const char *vals[] = {num, id_def, c->secondary ? c->ops->secondary_key : "PRIMARY KEY",
                           c->mysql_storage_engine ? c->mysql_storage_engine : "innodb"};
-    if (pg && c->secondary)
-        vals[2] = "UNIQUE"; /* PostgreSQL has no KEY clause; sysbench's DDL fails there */
     char *sql = expand(start, keys, vals, 4);
     free(all);
     return sql;

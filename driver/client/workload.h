@@ -39,8 +39,8 @@ enum wl_kind {
 #define WL_MAX_PHASES 16
 
 struct wl_config {
-    const char *name;   /* workload name, e.g. "oltp_read_only" */
-    const char *engine; /* "pgsql" or "mysql": DDL and oltp_insert differ */
+    const char *name;         /* workload name, e.g. "oltp_read_only" */
+    const struct db_ops *ops; /* the engine's caps: DDL and oltp_insert differ */
     int tables;
     uint32_t table_size;
     unsigned range_size, point_selects, simple_ranges, sum_ranges, order_ranges, distinct_ranges,

@@ -21,6 +21,16 @@ void opts_init(struct opts *o, const struct optdef *defs, size_t n)
     o->n = n;
     o->val = xcalloc(n, sizeof *o->val);
     o->where = xcalloc(n, sizeof *o->where);
+    o->list = xcalloc(n, sizeof *o->list);
+}
+
+static void list_clear(struct opts_list *l)
+{
+    for (size_t k = 0; k < l->n; k++)
+        free(l->v[k]);
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
 }
 
 void opts_free(struct opts *o)
@@ -28,10 +38,13 @@ void opts_free(struct opts *o)
     for (size_t i = 0; i < o->n; i++) {
         free(o->val[i]);
         free(o->where[i]);
+        list_clear(&o->list[i]);
     }
     free(o->val);
     free(o->where);
+    free(o->list);
     o->val = o->where = NULL;
+    o->list = NULL;
 }
 
 static long find(const struct opts *o, const char *name, size_t len)
@@ -223,8 +236,16 @@ int opts_set(struct opts *o, const char *name, const char *value, const char *wh
     }
     if (validate(d, value, err, errlen, where) < 0)
         return -1;
+    if (d->type == OPT_LIST) {
+        /* a repeated option on the same source appends; another source
+         * (the command line over a file) replaces the list */
+        struct opts_list *l = &o->list[i];
+        if (!(o->where[i] && same_source(o->where[i], where)))
+            list_clear(l);
+        l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+        l->v[l->n++] = xstrdup(value);
+    }
     if (d->type == OPT_LIST && o->val[i] && o->where[i] && same_source(o->where[i], where)) {
-        /* a repeated option on the same source appends */
         size_t l = strlen(o->val[i]) + strlen(value) + 2;
         char *j = xmalloc(l);
         snprintf(j, l, "%s,%s", o->val[i], value);
@@ -442,6 +463,29 @@ const char *opts_str(const struct opts *o, const char *name)
 int opts_isset(const struct opts *o, const char *name)
 {
     return o->val[must_find(o, name)] != NULL;
+}
+
+const char *const *opts_list(const struct opts *o, const char *name, size_t *n)
+{
+    long i = must_find(o, name);
+    if (o->list[i].n) {
+        *n = o->list[i].n;
+        return (const char *const *)o->list[i].v;
+    }
+    *n = o->defs[i].def ? 1 : 0;
+    return *n ? &o->defs[i].def : NULL;
+}
+
+char *opts_lines(const struct opts *o, const char *name)
+{
+    size_t n;
+    const char *const *v = opts_list(o, name, &n);
+    if (!n)
+        return NULL;
+    struct sbuf b = {0};
+    for (size_t k = 0; k < n; k++)
+        sbuf_printf(&b, "%s%s", k ? "\n" : "", v[k]);
+    return b.s ? b.s : xstrdup("");
 }
 
 long long opts_int(const struct opts *o, const char *name)

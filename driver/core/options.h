@@ -20,7 +20,7 @@ enum opt_type {
     OPT_BOOL,   /* on/off/true/false/yes/no/1/0; a bare --flag means on */
     OPT_STR,    /* free text */
     OPT_CHOICE, /* one of choices, "a|b|c" */
-    OPT_LIST,   /* may be repeated; values are joined with ',' */
+    OPT_LIST,   /* may be repeated: a list of values (opts_list); never split on ',' */
     OPT_SECRET, /* free text that is never printed (passwords) */
     OPT_COUNTS, /* counts >= 1: "1,2,8", "1-64", "1-256:x2"; "4k" = 4 x a CPU count */
 };
@@ -37,8 +37,13 @@ struct optdef {
 struct opts {
     const struct optdef *defs;
     size_t n;
-    char **val;   /* set value per def, NULL = default */
+    char **val;   /* set value per def, NULL = default (OPT_LIST: the values joined
+                     with ',', for display only) */
     char **where; /* "command line" or "FILE:LINE" */
+    struct opts_list {
+        char **v;
+        size_t n;
+    } * list; /* per def: OPT_LIST values, one per time the option was given */
 };
 
 void opts_init(struct opts *o, const struct optdef *defs, size_t n);
@@ -63,6 +68,12 @@ long long opts_int(const struct opts *o, const char *name);
 double opts_num(const struct opts *o, const char *name);
 int opts_bool(const struct opts *o, const char *name);
 int opts_isset(const struct opts *o, const char *name); /* set explicitly, not by default */
+/* An OPT_LIST's values, one per time given (a comma inside a value stays);
+ * unset, the default as one value, or none. */
+const char *const *opts_list(const struct opts *o, const char *name, size_t *n);
+/* The same values one per line (server config lines): malloc'd, or NULL
+ * when there are none. */
+char *opts_lines(const struct opts *o, const char *name);
 
 /* --help text: one line per option with its default. */
 void opts_help(const struct opts *o, FILE *f);

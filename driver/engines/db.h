@@ -99,6 +99,25 @@ struct db_ops {
     char *(*query_value)(struct db_conn *c, const char *sql, struct db_error *err);
     /* The server's version string, e.g. "15.20" or "10.11.6-MariaDB". */
     const char *(*server_version)(struct db_conn *c);
+
+    /* What the engine is, as sysbench's drv_caps_t: the core asks these and
+     * never compares an engine's name. */
+    /* One value: the server's connection limit. SHOW, not SELECT, so the
+     * check does not add to the server's statement counters. */
+    const char *max_connections_sql;
+    /* NULL, or one value: slots of that limit ordinary users cannot take. */
+    const char *reserved_connections_sql;
+    /* Server settings recorded beside results: {name, one-value query}. */
+    const char *const (*settings)[2];
+    int nsettings;
+    /* sbtest DDL: the schemas/NAME.sql file, the id column with --auto-inc,
+     * the id index clause with --secondary. */
+    const char *schema;
+    const char *auto_id_def;
+    const char *secondary_key;
+    /* 1: an INSERT fills an auto id by leaving the column out (SERIAL);
+     * 0: by passing 0 for it (AUTO_INCREMENT, sysbench's oltp_insert). */
+    int auto_id_omitted;
 };
 
 extern const struct db_ops db_pgsql_ops;

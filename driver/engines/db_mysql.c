@@ -835,6 +835,14 @@ static const char *dbm_server_version(struct db_conn *c)
     return mysql_get_server_info(c->m);
 }
 
+static const char *const dbm_settings[][2] = {
+    {"innodb_buffer_pool_size", "SELECT @@innodb_buffer_pool_size"},
+    {"max_connections", "SELECT @@max_connections"},
+    {"innodb_flush_log_at_trx_commit", "SELECT @@innodb_flush_log_at_trx_commit"},
+    {"sync_binlog", "SELECT @@sync_binlog"},
+    {"log_bin", "SELECT @@log_bin"},
+};
+
 const struct db_ops db_mysql_ops = {
     .name = "mysql",
     .connect = dbm_connect,
@@ -848,4 +856,12 @@ const struct db_ops db_mysql_ops = {
     .bulk_end = dbm_bulk_end,
     .query_value = dbm_query_value,
     .server_version = dbm_server_version,
+    .max_connections_sql = "SHOW GLOBAL VARIABLES LIKE 'max_connections'",
+    .reserved_connections_sql = NULL,
+    .settings = dbm_settings,
+    .nsettings = sizeof dbm_settings / sizeof dbm_settings[0],
+    .schema = "mysql",
+    .auto_id_def = "INTEGER NOT NULL AUTO_INCREMENT",
+    .secondary_key = "KEY xid",
+    .auto_id_omitted = 0,
 };

@@ -145,10 +145,12 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
     if (PQstatus(pg) != CONNECTION_OK) {
         char msg[400];
         snprintf(msg, sizeof msg, "%s", PQerrorMessage(pg));
-        const char *where = t->host && *t->host ? t->host : "(default host)";
+        /* where libpq really went: a conninfo may have overridden the fields */
+        const char *where = PQhost(pg), *wport = PQport(pg);
         char full[sizeof err->msg];
-        snprintf(full, sizeof full, "cannot connect to PostgreSQL at %s port %s: %s", where,
-                 t->port > 0 ? port : "(default)", msg);
+        snprintf(full, sizeof full, "cannot connect to PostgreSQL at %s port %s: %s",
+                 where && *where ? where : "(default host)", wport && *wport ? wport : "(default)",
+                 msg);
         /* bad password or database: retrying will not help */
         int fatal = strstr(msg, "password") || strstr(msg, "does not exist") ||
                     strstr(msg, "no pg_hba.conf");
@@ -459,6 +461,14 @@ static const char *pg_server_version(struct db_conn *c)
     return c->version;
 }
 
+static const char *const pg_settings[][2] = {
+    {"shared_buffers", "SHOW shared_buffers"},
+    {"max_connections", "SHOW max_connections"},
+    {"fsync", "SHOW fsync"},
+    {"synchronous_commit", "SHOW synchronous_commit"},
+    {"wal_level", "SHOW wal_level"},
+};
+
 const struct db_ops db_pgsql_ops = {
     .name = "pgsql",
     .connect = pg_connect,
@@ -472,4 +482,14 @@ const struct db_ops db_pgsql_ops = {
     .bulk_end = pg_bulk_end,
     .query_value = pg_query_value,
     .server_version = pg_server_version,
+    .max_connections_sql = "SHOW max_connections",
+    /* superuser_reserved_connections (3) are out of sbtest's reach */
+    .reserved_connections_sql = "SHOW superuser_reserved_connections",
+    .settings = pg_settings,
+    .nsettings = sizeof pg_settings / sizeof pg_settings[0],
+    .schema = "pgsql",
+    .auto_id_def = "SERIAL",
+    /* PostgreSQL has no KEY clause; sysbench's own DDL fails there */
+    .secondary_key = "UNIQUE",
+    .auto_id_omitted = 1,
 };

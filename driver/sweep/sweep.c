@@ -122,22 +122,12 @@ void sweep_read_settings(struct sweep *w)
     if (!c)
         return;
     snprintf(w->server_version, sizeof w->server_version, "%s", w->s.ops->server_version(c));
-    static const char *pg[][2] = {{"shared_buffers", "SHOW shared_buffers"},
-                                  {"max_connections", "SHOW max_connections"},
-                                  {"fsync", "SHOW fsync"},
-                                  {"synchronous_commit", "SHOW synchronous_commit"},
-                                  {"wal_level", "SHOW wal_level"}};
-    static const char *my[][2] = {
-        {"innodb_buffer_pool_size", "SELECT @@innodb_buffer_pool_size"},
-        {"max_connections", "SELECT @@max_connections"},
-        {"innodb_flush_log_at_trx_commit", "SELECT @@innodb_flush_log_at_trx_commit"},
-        {"sync_binlog", "SELECT @@sync_binlog"},
-        {"log_bin", "SELECT @@log_bin"}};
-    int ispg = w->s.ops == &db_pgsql_ops;
+    /* which settings, and how to read them, is the engine's knowledge */
+    const struct db_ops *ops = w->s.ops;
     struct sbuf b = {0};
-    for (int i = 0; i < 5; i++) {
-        char *v = w->s.ops->query_value(c, ispg ? pg[i][1] : my[i][1], &e);
-        sbuf_printf(&b, "%s\"%s\": ", i ? ", " : "", ispg ? pg[i][0] : my[i][0]);
+    for (int i = 0; i < ops->nsettings; i++) {
+        char *v = ops->query_value(c, ops->settings[i][1], &e);
+        sbuf_printf(&b, "%s\"%s\": ", i ? ", " : "", ops->settings[i][0]);
         sbuf_json(&b, v ? v : "");
         free(v);
     }
@@ -153,14 +143,11 @@ int sweep_start_managed(struct sweep *w, char *err, size_t errlen)
     struct sbuf conf = {0};
     /* room for every client plus a few for the sweep's own admin queries */
     sbuf_printf(&conf, "max_connections=%lld\n", maxt + 20);
-    const char *extra = opts_str(&w->o, "server-conf");
-    for (const char *p = extra; p && *p;) {
-        const char *comma = strchr(p, ',');
-        size_t l = comma ? (size_t)(comma - p) : strlen(p);
-        sbuf_add(&conf, p, l);
-        sbuf_add(&conf, "\n", 1);
-        p += l + (comma ? 1 : 0);
-    }
+    /* one line per --server-conf, a comma inside a value kept */
+    char *extra = opts_lines(&w->o, "server-conf");
+    if (extra)
+        sbuf_printf(&conf, "%s\n", extra);
+    free(extra);
     int rc = server_start(&w->srv, e, NULL, 0, NULL, conf.s, err, errlen);
     sbuf_free(&conf);
     if (rc < 0)

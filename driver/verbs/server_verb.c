@@ -4,7 +4,6 @@
  * sweeps, a database to poke at by hand). Bad input exits 2 before anything
  * is created; a start that fails exits 1 with the engine's own words.
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,33 +33,6 @@ static void server_usage(FILE *f, const struct opts *o)
     opts_help(o, f);
 }
 
-/* --conf values arrive joined with ','; split where the next piece starts "name=". */
-static char *conf_lines(const char *joined)
-{
-    if (!joined)
-        return NULL;
-    char *out = xstrdup(joined);
-    for (char *p = out; *p; p++) {
-        if (*p != ',')
-            continue;
-        const char *q = p + 1;
-        while (*q == ' ')
-            q++;
-        if (!isalpha((unsigned char)*q) && *q != '_')
-            continue;
-        while (isalnum((unsigned char)*q) || *q == '_' || *q == '-' || *q == '.')
-            q++;
-        while (*q == ' ')
-            q++;
-        if (*q == '=' || *q == '\0' || *q == ',') {
-            *p = '\n';
-            size_t sp = strspn(p + 1, " ");
-            memmove(p + 1, p + 1 + sp, strlen(p + 1 + sp) + 1);
-        }
-    }
-    return out;
-}
-
 static int verb_start(const struct opts *o, const char *engine)
 {
     int e = server_engine_parse(engine);
@@ -69,7 +41,7 @@ static int verb_start(const struct opts *o, const char *engine)
         return EXIT_USAGE;
     }
     const char *cpus = opts_str(o, "cpus"), *dir = opts_str(o, "dir");
-    char *conf = conf_lines(opts_str(o, "conf"));
+    char *conf = opts_lines(o, "conf"); /* one line per --conf */
     char err[2048];
     /* one check per option, so the message names it */
     const char *bad = server_check_request(NULL, cpus, NULL, err, sizeof err) < 0   ? "--cpus"

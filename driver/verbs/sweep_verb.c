@@ -42,6 +42,22 @@ static const struct optdef sweep_extra[] = {
 };
 /* clang-format on */
 
+struct optdef *sweep_verb_optdefs(size_t *n)
+{
+    /* the OLTP vocabulary, with --threads as a list, plus the sweep's own */
+    struct optdef *defs =
+        oltp_optdefs_with(sweep_extra, sizeof sweep_extra / sizeof sweep_extra[0], n);
+    for (size_t i = 0; i < oltp_noptdefs; i++) {
+        if (!strcmp(defs[i].name, "threads")) {
+            defs[i].def = "1,2,4,8";
+            defs[i].help = "client thread counts: 1,2,4,8 | 1-64 | 1-256:x2";
+        } else if (!strcmp(defs[i].name, "db-driver")) {
+            defs[i].def = "pgsql";
+        }
+    }
+    return defs;
+}
+
 /* The pool's stop, as the signal room's stop action (async-signal-safe). */
 static void stop_pool(void *p)
 {
@@ -158,18 +174,8 @@ int sweep_main(int argc, char **argv)
     struct sweep w;
     memset(&w, 0, sizeof w);
     w.stop = signals_flag();
-    /* the OLTP vocabulary, with --threads as a list, plus the sweep's own */
     size_t n;
-    struct optdef *defs =
-        oltp_optdefs_with(sweep_extra, sizeof sweep_extra / sizeof sweep_extra[0], &n);
-    for (size_t i = 0; i < oltp_noptdefs; i++) {
-        if (!strcmp(defs[i].name, "threads")) {
-            defs[i].def = "1,2,4,8";
-            defs[i].help = "client thread counts: 1,2,4,8 | 1-64 | 1-256:x2";
-        } else if (!strcmp(defs[i].name, "db-driver")) {
-            defs[i].def = "pgsql";
-        }
-    }
+    struct optdef *defs = sweep_verb_optdefs(&n);
     opts_init(&w.o, defs, n);
     char err[1024], *pos[1];
     int npos = 0, rc = 0, mw = 0;
@@ -230,6 +236,18 @@ int sweep_main(int argc, char **argv)
     sysinfo_read(&w.facts);
     sweep_iso_now(w.started, sizeof w.started);
     w.managed = !strcmp(opts_str(&w.o, "server"), "managed");
+    if (w.managed) {
+        /* a --server-conf the managed server refuses is bad input: say so
+         * (exit 2) before a results directory or a server exists */
+        char *conf = opts_lines(&w.o, "server-conf");
+        int bad = server_check_request(NULL, NULL, conf, err, sizeof err) < 0;
+        free(conf);
+        if (bad) {
+            fprintf(stderr, "dbscale sweep: --server-conf: %s\n", err);
+            rc = EXIT_USAGE;
+            goto done;
+        }
+    }
 
     /* results directory first: a typo'd path, a directory that already holds
      * results, a read-only or full disk all fail before any server starts */

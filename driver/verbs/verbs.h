@@ -6,6 +6,8 @@
 #ifndef DBSCALE_VERBS_H
 #define DBSCALE_VERBS_H
 
+#include <stddef.h>
+
 int oltp_main(const char *verb, int argc, char **argv); /* prepare, run, cleanup: oltp_verb.c */
 int sweep_main(int argc, char **argv);                  /* verbs/sweep_verb.c */
 int micro_main(int argc, char **argv);                  /* verbs/micro_verb.c */
@@ -13,5 +15,10 @@ int fs_main(int argc, char **argv);                     /* verbs/fs_verb.c */
 int plot_main(int argc, char **argv);                   /* plot.c */
 int compare_main(int argc, char **argv);                /* compare.c */
 int server_main(int argc, char **argv);                 /* server_verb.c */
+
+/* The option tables the verbs parse, for the fuzzers (tests/fuzz/), which
+ * must fuzz the real ones. oltp's is oltp_optdefs (oltp.h). */
+struct optdef;
+struct optdef *sweep_verb_optdefs(size_t *n); /* the caller frees it */
 
 #endif

@@ -4,8 +4,8 @@
  *
  * opts_parse_ini takes a path, so the input is written to a memfd made once
  * and read back through /proc/self/fd/N: no file on disk, nothing to clean
- * up. The table is oltp's with --threads as OPT_COUNTS plus one option of
- * each remaining kind, so every validator is reached from a file too.
+ * up. The table is the sweep's own (sweep_verb_optdefs), the one config
+ * files are read with.
  *
  * Built with FUZZ_NO_MAIN, this file gives fuzz_config_one() alone, which
  * tests/unit/test_fuzz_regressions.c feeds the saved crash inputs through.
@@ -20,28 +20,15 @@
 #include "oltp.h"
 #include "options.h"
 #include "util.h"
+#include "verbs.h"
 
-/* clang-format off */
-static const struct optdef cfg_extra[] = {
-    {"workload", OPT_STR, NULL, "workload"},
-    {"repeats", OPT_INT, "3", "measurements per point", NULL, 1, 1000},
-    {"order", OPT_CHOICE, "sequential", "level order", "sequential|interleaved"},
-    {"cpus", OPT_STR, "all", "CPU counts"},
-    {"server", OPT_CHOICE, "managed", "server", "managed|external"},
-    {"server-conf", OPT_LIST, NULL, "extra config line k=v (may be repeated)"},
-    {"prepare", OPT_BOOL, NULL, "create and load the tables first"},
-    {"cpu-method", OPT_CHOICE, "affinity", "how the server is held", "affinity|cpuset|hotplug"},
-    {"baseline", OPT_STR, NULL, "kernel baseline tests"},
-    {"counts", OPT_COUNTS, "1", "a list of counts"},
-};
-/* clang-format on */
-
+/* The sweep's real table: configs/NAME.ini files are sweep configs. */
 static const struct optdef *cfg_defs(size_t *n)
 {
     static struct optdef *defs;
     static size_t ndefs;
     if (!defs)
-        defs = oltp_optdefs_with(cfg_extra, sizeof cfg_extra / sizeof cfg_extra[0], &ndefs);
+        defs = sweep_verb_optdefs(&ndefs);
     *n = ndefs;
     return defs;
 }

@@ -2,11 +2,10 @@
  * fuzz_options.c - libFuzzer target for the command-line option parser
  * (options.c), the one users feed by hand on every run.
  *
- * The input is split into an argv on NUL and newline bytes and parsed twice:
- * against oltp_optdefs as it is, and against a sweep-like table (oltp's
- * options with --threads as OPT_COUNTS, plus a list and a choice of its own)
- * so every OPT_* type is reached. On success the getters, --help and the
- * JSON dump run too. The whole input also goes through parse_int_list.
+ * The input is split into an argv on NUL and newline bytes and parsed twice,
+ * against the real tables: oltp_optdefs (run, prepare, cleanup) and the
+ * sweep's (sweep_verb_optdefs: --threads as OPT_COUNTS, lists, choices). On success the getters,
+ * --help and the JSON dump run too. The whole input also goes through parse_int_list.
  *
  * --config makes the parser open a file: an input naming a path with a '/'
  * is skipped, so only names in the current directory can be read (run.sh
@@ -23,25 +22,16 @@
 #include "oltp.h"
 #include "options.h"
 #include "util.h"
+#include "verbs.h"
 
-/* clang-format off */
-static const struct optdef fuzz_extra[] = {
-    {"repeats", OPT_INT, "3", "measurements per point", NULL, 1, 1000},
-    {"order", OPT_CHOICE, "sequential", "level order", "sequential|interleaved"},
-    {"server-conf", OPT_LIST, NULL, "extra config line k=v (may be repeated)"},
-    {"cpus", OPT_COUNTS, "1,2,4", "CPU counts"},
-    {"scale", OPT_NUM, "1", "an unbounded number"},
-    {"count", OPT_INT, "0", "an unbounded whole number"},
-};
-/* clang-format on */
-
-/* oltp's table with --threads as a list of counts, plus fuzz_extra. */
-static struct optdef *sweep_defs(size_t *n)
+/* The sweep's own table (oltp's with --threads as a list of counts, plus
+ * the sweep's options), built once: every OPT_* type but one is reached. */
+static const struct optdef *sweep_defs(size_t *n)
 {
     static struct optdef *defs;
     static size_t ndefs;
     if (!defs)
-        defs = oltp_optdefs_with(fuzz_extra, sizeof fuzz_extra / sizeof fuzz_extra[0], &ndefs);
+        defs = sweep_verb_optdefs(&ndefs);
     *n = ndefs;
     return defs;
 }

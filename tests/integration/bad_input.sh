@@ -60,6 +60,7 @@ done <<EOF2
 2|--report-interval|run oltp_read_only --report-interval=1e-12
 2|empty|micro ""
 2|--out|sweep oltp_read_only --out=
+2|--server-conf|sweep oltp_read_only --db-driver=pgsql --out=$work/sw --server-conf=port=5999
 2|--out|micro getppid1 --out=
 2|unknown.ini:2|sweep --config=$work/unknown.ini
 2|badval.ini:1|sweep --config=$work/badval.ini

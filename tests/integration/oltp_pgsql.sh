@@ -56,3 +56,15 @@ env -u PGUSER "$DBSCALE" run oltp_point_select $P --events=1 --time=0 --pgsql-po
     >/dev/null 2>&1 || fail "--pgsql-port/--pgsql-host overrode the conninfo's host and port"
 ok "$DBSCALE" cleanup oltp_point_select $CONN --tables=1
 echo "--pgsql-conninfo: wins over --pgsql-*, defaults fill the rest"
+
+# A --server-conf value with a comma in it is one config line (repeated
+# options are a list, never split on ','): PostgreSQL refused to start when
+# shared_preload_libraries='a,b' became two lines.
+res=$(mktemp -d)
+"$DBSCALE" sweep oltp_point_select --db-driver=pgsql --cpus=1 --threads=1 --time=1 --repeats=1 \
+    --table-size=100 --out="$res/r" \
+    "--server-conf=shared_preload_libraries='pg_stat_statements,auto_explain'" \
+    --server-conf=auto_explain.log_min_duration=-1 >"$res/out" 2>&1 ||
+    fail "sweep with a comma in --server-conf failed: $(cat "$res/out")"
+rm -rf "$res"
+echo "--server-conf: a value with a comma stays one line"

@@ -215,6 +215,28 @@ static void test_list(void **state)
     const char *argv[] = {"dbscale", "--tag=a", "--tag", "b", "--tag=c,d", NULL};
     assert_int_equal(parse(f, argv), 0);
     assert_string_equal(opts_str(&f->o, "tag"), "a,b,c,d");
+    /* the values themselves, as given: a comma inside one is not a split
+     * (shared_preload_libraries='a,b' is one server setting) */
+    size_t n = 0;
+    const char *const *v = opts_list(&f->o, "tag", &n);
+    assert_int_equal(n, 3);
+    assert_string_equal(v[0], "a");
+    assert_string_equal(v[1], "b");
+    assert_string_equal(v[2], "c,d");
+    char *lines = opts_lines(&f->o, "tag");
+    assert_string_equal(lines, "a\nb\nc,d");
+    free(lines);
+    const char *argv2[] = {"dbscale", "--tag=x='p,q'", "--tag", "y=1", NULL};
+    assert_int_equal(parse_fresh(f, argv2), 0);
+    v = opts_list(&f->o, "tag", &n);
+    assert_int_equal(n, 2);
+    assert_string_equal(v[0], "x='p,q'");
+    /* unset and no default: no values */
+    const char *argv3[] = {"dbscale", NULL};
+    assert_int_equal(parse_fresh(f, argv3), 0);
+    (void)opts_list(&f->o, "tag", &n);
+    assert_int_equal(n, 0);
+    assert_null(opts_lines(&f->o, "tag"));
 }
 
 static void test_config(void **state)

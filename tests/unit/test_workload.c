@@ -28,7 +28,7 @@ static struct wl_config defaults(const char *name, const char *engine)
 {
     struct wl_config c = {
         .name = name,
-        .engine = engine,
+        .ops = db_find(engine),
         .tables = 1,
         .table_size = 10000,
         .range_size = 100,
@@ -657,6 +657,35 @@ static void test_load_k_follows_rand_type(void **state)
     assert_in_range(uniform, 6000, 6700);
 }
 
+/* Engine knowledge sits in the engines' tables, found by one lookup; the
+ * DDL follows those caps, never a comparison of engine names. */
+static void test_engine_caps(void **state)
+{
+    (void)state;
+    const char *names[] = {"pgsql", "postgresql", "mysql", "mariadb"};
+    for (int i = 0; i < 4; i++) {
+        const struct db_ops *ops = db_find(names[i]);
+        assert_non_null(ops);
+        assert_non_null(ops->max_connections_sql);
+        assert_true(ops->nsettings > 0);
+        assert_non_null(ops->schema);
+        assert_non_null(ops->auto_id_def);
+        assert_non_null(ops->secondary_key);
+    }
+    assert_null(db_find("oracle"));
+    struct wl_config c = defaults("oltp_insert", "pgsql");
+    struct workload w;
+    char err[256];
+    init_ok(&w, &c);
+    char *sql = workload_ddl(&w, "create", 1, err, sizeof err);
+    assert_non_null(sql);
+    assert_non_null(strstr(sql, db_pgsql_ops.auto_id_def));
+    free(sql);
+    workload_free(&w);
+    c.ops = NULL;
+    assert_int_equal(workload_init(&w, &c, err, sizeof err), -1);
+}
+
 int main(void)
 {
     /* workload_ddl reads schemas/ENGINE.sql under datadir(), which caches
@@ -674,6 +703,7 @@ int main(void)
         cmocka_unit_test(test_segments),    cmocka_unit_test(test_insert),
         cmocka_unit_test(test_init_errors), cmocka_unit_test(test_ddl),
         cmocka_unit_test(test_load_row),    cmocka_unit_test(test_load_k_follows_rand_type),
+        cmocka_unit_test(test_engine_caps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
