@@ -12,6 +12,8 @@
  */
 #include "oltp.h"
 
+#include "cpulist.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,6 +292,16 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     }
     w->reconnect_timeout = opts_num(o, "reconnect-timeout");
     w->client_cpus = opts_str(o, "client-cpus");
+    /* checked here, once, for run and sweep: a bad list must not run unpinned
+     * (same/rest are the sweep's words; the run verb refuses them) */
+    if (w->client_cpus && strcmp(w->client_cpus, "same") != 0 &&
+        strcmp(w->client_cpus, "rest") != 0) {
+        char why[256];
+        if (cpulist_check_online(w->client_cpus, why, sizeof why) < 0) {
+            snprintf(err, errlen, "--client-cpus=%.64s: %s", w->client_cpus, why);
+            return -1;
+        }
+    }
     if (w->time_s == 0 && w->events == 0) {
         snprintf(err, errlen, "--time=0 and --events=0: the run would never end");
         return -1;

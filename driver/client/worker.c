@@ -15,6 +15,8 @@
  */
 #include "worker.h"
 
+#include "cpulist.h"
+
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -137,12 +139,17 @@ void pool_set_client_cpus(struct pool *p, const char *list)
     p->client_set_used = 0;
     if (!list || !*list)
         return;
-    long long cpus[1024];
-    int n = parse_int_list(list, cpus, 1024);
-    for (int i = 0; i < n; i++)
-        if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
-            CPU_SET((int)cpus[i], &p->client_set);
-    p->client_set_used = n > 0;
+    /* The one CPU-list parser; the list was checked in option set-up
+     * (oltp_setup), so a failure here leaves the loops unpinned. */
+    struct cpulist want;
+    char why[160];
+    if (cpulist_init(&want) == 0 && cpulist_parse(&want, list, 0, why, sizeof why) > 0)
+        for (int c = cpulist_next(&want, 0); c >= 0 && c < CPU_SETSIZE;
+             c = cpulist_next(&want, c + 1)) {
+            CPU_SET(c, &p->client_set);
+            p->client_set_used = 1;
+        }
+    cpulist_free(&want);
 }
 
 struct pool *pool_open(const struct worker_cfg *cfg, int nconns, char *err, size_t errlen)

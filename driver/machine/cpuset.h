@@ -15,18 +15,15 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "cpulist.h"
+
 enum cpu_method { CPU_AFFINITY, CPU_CPUSET, CPU_HOTPLUG };
 
 /* "affinity" | "cpuset" | "hotplug"; -1 if unknown. */
 int cpuset_method_parse(const char *s);
 const char *cpuset_method_name(enum cpu_method m);
 
-/* Online CPU ids (ascending). Count, or -1. */
-int cpuset_online(int *ids, int max);
-/* Parse "0-3,6" into ids (ascending, no duplicates). Count, or -1 if malformed. */
-int cpuset_parse(const char *list, int *ids, int max);
-/* Format ids as "0-3,6". */
-void cpuset_format(const int *ids, int n, char *buf, size_t len);
+/* CPU lists, the online set and their parsing: core/cpulist.h. */
 
 struct cpuset_ctl;
 
@@ -39,19 +36,20 @@ struct cpuset_ctl *cpuset_open(enum cpu_method m, char *err, size_t errlen);
  * to cpus. hotplug: offline every CPU not in cpus (CPU 0 is never offlined,
  * so cpus must contain it) and online those in it. Re-applying is cheap and
  * catches tasks that appeared since (new backends, new threads). */
-int cpuset_apply(struct cpuset_ctl *c, const pid_t *pids, int npids, const int *cpus, int ncpus,
+int cpuset_apply(struct cpuset_ctl *c, const pid_t *pids, int npids, const struct cpulist *cpus,
                  char *err, size_t errlen);
 
 /* Read back Cpus_allowed_list of every task (and, for hotplug, the online
  * set): 0 when each task can run on exactly cpus (affinity/cpuset), or on a
  * subset of online CPUs equal to cpus (hotplug). -1 with the first mismatch
  * named (pid/tid, what it has, what was wanted). */
-int cpuset_verify(struct cpuset_ctl *c, const pid_t *pids, int npids, const int *cpus, int ncpus,
+int cpuset_verify(struct cpuset_ctl *c, const pid_t *pids, int npids, const struct cpulist *cpus,
                   char *err, size_t errlen);
 
 /* Undo everything: all CPUs back online, the cgroup removed (its tasks moved
  * back to the parent), affinity of the given tasks reset to every online CPU.
- * Idempotent. Also called from the signal path of the sweep. */
+ * Idempotent; no malloc when c is an open control (the sweep's clean-up after
+ * a signal). */
 void cpuset_close(struct cpuset_ctl *c, const pid_t *pids, int npids);
 
 #endif

@@ -23,6 +23,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -30,21 +31,25 @@
 #include <unistd.h>
 
 #include "cpuset_internal.h"
+#include "procfs.h"
 
 #define WAIT_MS 5000 /* for the online list to settle, the guardian to start */
+
+static char cpu_prefix[1100]; /* sysfs ".../devices/system/cpu/cpu", set before any fork */
 
 /* "/sys/devices/system/cpu/cpuN/online" without stdio: the guardian runs
  * between fork and _exit of a possibly multi-threaded program. */
 static void online_path(int cpu, char *buf)
 {
-    static const char pre[] = SYSCPU "/cpu", post[] = "/online";
+    static const char post[] = "/online";
     char digits[12];
     int n = 0;
+    size_t pre = strlen(cpu_prefix);
     do
         digits[n++] = (char)('0' + cpu % 10);
     while ((cpu /= 10) > 0);
-    memcpy(buf, pre, sizeof pre - 1);
-    buf += sizeof pre - 1;
+    memcpy(buf, cpu_prefix, pre);
+    buf += pre;
     while (n > 0)
         *buf++ = digits[--n];
     memcpy(buf, post, sizeof post);
@@ -52,9 +57,9 @@ static void online_path(int cpu, char *buf)
 
 static int set_online(int cpu, int on)
 {
-    char path[64];
+    char path[1200];
     online_path(cpu, path);
-    return cpuset_write_text(path, on ? "1" : "0");
+    return procfs_write(path, on ? "1" : "0");
 }
 
 /* Bring cpu back, retrying while the kernel is busy with another hotplug. */
@@ -72,7 +77,7 @@ static void restore_cpu(int cpu)
  * every remembered CPU back and exits on "R\n", on EOF, or when the owner
  * process has exited (a pidfd: a child the owner forked without exec still
  * holds the socket open). Async-signal-safe calls only. */
-static _Noreturn void guardian(int sock, pid_t owner)
+static _Noreturn void guardian(int sock, pid_t owner, unsigned char *cpus, int ncpus)
 {
     static const int ign[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU};
     struct sigaction sa;
@@ -99,12 +104,11 @@ static _Noreturn void guardian(int sock, pid_t owner)
             close(i);
     if (chdir("/") < 0)
         _exit(1);
-    cpuset_write_text("/proc/self/oom_score_adj", "-1000"); /* best effort */
+    procfs_write("/proc/self/oom_score_adj", "-1000"); /* best effort */
     /* The owner is alive: it waits for our "R". No pidfd (kernel < 5.3):
      * the socket's EOF alone tells. */
     int pfd = (int)syscall(SYS_pidfd_open, owner, 0U);
 
-    static unsigned char cpus[MAXCPU];
     if (write(3, "R", 1) != 1)
         _exit(1);
     char buf[256];
@@ -128,16 +132,16 @@ static _Noreturn void guardian(int sock, pid_t owner)
                 char ch = buf[i];
                 if (ch == '+')
                     num = 0;
-                else if (ch >= '0' && ch <= '9' && num >= 0 && num < MAXCPU)
+                else if (ch >= '0' && ch <= '9' && num >= 0 && num < ncpus)
                     num = num * 10 + (ch - '0');
-                else if (ch == '\n' && num >= 0 && num < MAXCPU)
+                else if (ch == '\n' && num >= 0 && num < ncpus)
                     cpus[num] = 1, num = -1;
                 else if (ch == 'R')
                     done = 1;
             }
         }
     }
-    for (int i = 1; i < MAXCPU; i++)
+    for (int i = 1; i < ncpus; i++)
         if (cpus[i])
             restore_cpu(i);
     _exit(0);
@@ -146,8 +150,17 @@ static _Noreturn void guardian(int sock, pid_t owner)
 static int start_guardian(struct hotplug *h, char *err, size_t errlen)
 {
     int sv[2];
+    /* The guardian's table of CPUs to bring back, sized from the machine and
+     * allocated before the fork (no malloc in a child of a threaded parent). */
+    int ncpus = h->off.ncpus;
+    unsigned char *cpus = calloc((size_t)ncpus, 1);
+    if (!cpus) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
         snprintf(err, errlen, "socketpair: %s", strerror(errno));
+        free(cpus);
         return -1;
     }
     /* Signals stay blocked from fork until the guardian ignores them, so a
@@ -164,11 +177,12 @@ static int start_guardian(struct hotplug *h, char *err, size_t errlen)
         setsid();
         pid_t g = fork();
         if (g == 0)
-            guardian(sv[1], owner);
+            guardian(sv[1], owner, cpus, ncpus);
         _exit(g < 0);
     }
     int fork_errno = errno;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    free(cpus);
     close(sv[1]);
     if (mid < 0) {
         close(sv[0]);
@@ -213,38 +227,55 @@ static int hotplug_refused(int rc)
            rc == -EOPNOTSUPP;
 }
 
+int hotplug_init(struct hotplug *h)
+{
+    if (!h->off.set && cpulist_init(&h->off) < 0)
+        return -1;
+    cpulist_clear(&h->off);
+    h->fd = -1;
+    /* each open: the sysfs root can be moved (tests), never after the fork */
+    cpulist_sysfs_path(cpu_prefix, sizeof cpu_prefix, "cpu");
+    return 0;
+}
+
 int hotplug_open(struct hotplug *h, char *err, size_t errlen)
 {
+    struct cpulist online;
+    char path[1200];
     h->fd = -1;
-    CPU_ZERO(&h->off);
-    cpu_set_t online;
-    char path[64];
+    if (hotplug_init(h) < 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     if (geteuid() != 0) {
         snprintf(err, errlen, "CPU hotplug is not allowed here: it needs root");
         return -1;
     }
-    if (cpuset_read_mask(SYSCPU "/online", &online, 0, err, errlen) < 0)
+    if (cpulist_init(&online) < 0 || cpulist_online(&online, err, errlen) < 0) {
+        cpulist_free(&online);
         return -1;
+    }
     /* Writing "1" to an online CPU is a no-op where hotplug works, and fails
      * where sysfs is read-only or locked down. */
     int probed = 0;
-    for (int i = 1; i < MAXCPU && !probed; i++) {
-        if (!CPU_ISSET(i, &online))
-            continue;
+    for (int i = cpulist_next(&online, 1); i >= 0 && !probed; i = cpulist_next(&online, i + 1)) {
         online_path(i, path);
         if (access(path, F_OK) < 0)
             continue;
         int rc = set_online(i, 1);
         if (rc < 0) {
             snprintf(err, errlen, "CPU hotplug is not allowed here: %s: %s", path, strerror(-rc));
+            cpulist_free(&online);
             return -1;
         }
         probed = 1;
     }
+    cpulist_free(&online);
     if (!probed) {
         snprintf(err, errlen,
                  "CPU hotplug is not allowed here: no online CPU besides 0 has an online switch "
-                 "in " SYSCPU);
+                 "in %s",
+                 cpu_prefix);
         return -1;
     }
     return start_guardian(h, err, errlen);
@@ -254,82 +285,99 @@ int hotplug_open(struct hotplug *h, char *err, size_t errlen)
  * second restore of an online CPU is a no-op). */
 static void restore_all(struct hotplug *h)
 {
-    for (int i = 1; i < MAXCPU; i++)
-        if (CPU_ISSET(i, &h->off)) {
-            restore_cpu(i);
-            CPU_CLR(i, &h->off);
-        }
+    if (!h->off.set)
+        return;
+    for (int i = cpulist_next(&h->off, 1); i >= 0; i = cpulist_next(&h->off, i + 1)) {
+        restore_cpu(i);
+        cpulist_del(&h->off, i);
+    }
 }
 
 /* A cgroup v1 cpuset below dir that holds one of cpus: v1 drops an offlined
  * CPU from every cpuset for good (it is not put back when the CPU returns),
  * so offlining it would shrink that cgroup, a container's say, for ever.
  * 1 with its path in where, else 0. */
-static int v1_holder(const char *dir, int depth, const cpu_set_t *cpus, char *where, size_t len)
+static int v1_holder(const char *dir, int depth, const struct cpulist *cpus, struct cpulist *have,
+                     char *where, size_t len)
 {
     DIR *d = opendir(dir);
     if (!d)
         return 0;
     int found = 0;
     for (struct dirent *e; !found && (e = readdir(d));) {
-        char sub[PATH_MAX], path[PATH_MAX + 16], buf[4096], list[256];
-        cpu_set_t have;
+        char sub[PATH_MAX], path[PATH_MAX + 16], buf[4096], list[256], why[160];
         if (e->d_type != DT_DIR || e->d_name[0] == '.' ||
             snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name) >= (int)sizeof sub)
             continue;
         snprintf(path, sizeof path, "%s/cpuset.cpus", sub);
-        if (cpuset_read_text(path, buf, sizeof buf) >= 0 && cpuset_mask_parse(buf, &have, 1) > 0) {
-            cpuset_mask_format(&have, list, sizeof list);
-            CPU_AND(&have, &have, cpus);
-            if (CPU_COUNT(&have) > 0) {
+        if (procfs_read(path, buf, sizeof buf) >= 0 &&
+            cpulist_parse(have, buf, CPULIST_EMPTY_OK, why, sizeof why) > 0) {
+            cpulist_format(have, list, sizeof list);
+            cpulist_and(have, have, cpus);
+            if (cpulist_count(have) > 0) {
                 snprintf(where, len, "%s (cpuset.cpus %s)", sub, list);
                 found = 1;
             }
         }
         if (!found && depth < 16)
-            found = v1_holder(sub, depth + 1, cpus, where, len);
+            found = v1_holder(sub, depth + 1, cpus, have, where, len);
     }
     closedir(d);
     return found;
 }
 
-int hotplug_apply(struct hotplug *h, const pid_t *pids, int npids, const cpu_set_t *want, char *err,
-                  size_t errlen)
+/* The sets hotplug_apply works with; allocated per call (apply is never on
+ * the signal path). */
+struct sets {
+    struct cpulist present, online, now, down;
+};
+
+static void sets_free(struct sets *s)
 {
-    cpu_set_t present, online, now;
-    char w[1024], o[1024], path[64], msg[32];
-    cpuset_mask_format(want, w, sizeof w);
-    if (!CPU_ISSET(0, want)) {
+    cpulist_free(&s->present);
+    cpulist_free(&s->online);
+    cpulist_free(&s->now);
+    cpulist_free(&s->down);
+}
+
+static int apply(struct hotplug *h, const pid_t *pids, int npids, const struct cpulist *want,
+                 struct sets *s, char *err, size_t errlen)
+{
+    char w[1024], o[1024], path[1200], msg[32], rpath[1200];
+    cpulist_format(want, w, sizeof w);
+    if (!cpulist_has(want, 0)) {
         snprintf(err, errlen,
                  "hotplug never takes CPU 0 offline, so the CPU list must hold 0 "
                  "(got %s)",
                  w);
         return -1;
     }
-    if (cpuset_read_mask(SYSCPU "/present", &present, 0, err, errlen) < 0 ||
-        cpuset_read_mask(SYSCPU "/online", &online, 0, err, errlen) < 0)
+    cpulist_sysfs_path(rpath, sizeof rpath, "present");
+    if (cpulist_read(&s->present, rpath, 0, err, errlen) < 0 ||
+        cpulist_online(&s->online, err, errlen) < 0)
         return -1;
-    for (int i = 0; i < MAXCPU; i++) {
-        if (CPU_ISSET(i, want) && !CPU_ISSET(i, &present)) {
-            cpuset_mask_format(&present, o, sizeof o);
+    int ncpus = cpulist_ncpus(&s->present);
+    for (int i = 0; i < ncpus; i++) {
+        if (cpulist_has(want, i) && !cpulist_has(&s->present, i)) {
+            cpulist_format(&s->present, o, sizeof o);
             snprintf(err, errlen, "CPU %d is not present (present: %s)", i, o);
             return -1;
         }
+        if (!cpulist_has(&s->online, i) || cpulist_has(want, i))
+            continue;
         online_path(i, path);
-        if (CPU_ISSET(i, &online) && !CPU_ISSET(i, want) && access(path, F_OK) < 0) {
+        if (access(path, F_OK) < 0) {
             snprintf(err, errlen, "CPU %d cannot be taken offline (no %s)", i, path);
             return -1;
         }
     }
-    cpu_set_t down;
-    CPU_ZERO(&down);
-    for (int i = 1; i < MAXCPU; i++)
-        if (CPU_ISSET(i, &online) && !CPU_ISSET(i, want))
-            CPU_SET(i, &down);
+    for (int i = 1; i < ncpus; i++)
+        if (cpulist_has(&s->online, i) && !cpulist_has(want, i))
+            cpulist_add(&s->down, i);
     char root[PATH_MAX], where[PATH_MAX + 64];
     int v2;
-    if (CPU_COUNT(&down) > 0 && cpuset_find_root(root, sizeof root, &v2) == 0 && !v2 &&
-        v1_holder(root, 0, &down, where, sizeof where)) {
+    if (cpulist_count(&s->down) > 0 && cpuset_find_root(root, sizeof root, &v2) == 0 && !v2 &&
+        v1_holder(root, 0, &s->down, &s->now, where, sizeof where)) {
         snprintf(err, errlen,
                  "CPU hotplug is not safe here: the cgroup v1 cpuset %s would lose the CPUs "
                  "for good; use the affinity or cpuset method",
@@ -337,8 +385,8 @@ int hotplug_apply(struct hotplug *h, const pid_t *pids, int npids, const cpu_set
         return -1;
     }
     /* Up first, so we never run on fewer CPUs than either list. */
-    for (int i = 1; i < MAXCPU; i++) {
-        if (!CPU_ISSET(i, want) || CPU_ISSET(i, &online))
+    for (int i = 1; i < ncpus; i++) {
+        if (!cpulist_has(want, i) || cpulist_has(&s->online, i))
             continue;
         int rc = set_online(i, 1);
         if (rc < 0) {
@@ -347,10 +395,10 @@ int hotplug_apply(struct hotplug *h, const pid_t *pids, int npids, const cpu_set
                      strerror(-rc));
             return -1;
         }
-        CPU_CLR(i, &h->off);
+        cpulist_del(&h->off, i);
     }
-    for (int i = MAXCPU - 1; i > 0; i--) {
-        if (CPU_ISSET(i, want) || !CPU_ISSET(i, &online))
+    for (int i = ncpus - 1; i > 0; i--) {
+        if (cpulist_has(want, i) || !cpulist_has(&s->online, i))
             continue;
         /* The guardian hears of each CPU before it goes down. */
         snprintf(msg, sizeof msg, "+%d\n", i);
@@ -367,22 +415,36 @@ int hotplug_apply(struct hotplug *h, const pid_t *pids, int npids, const cpu_set
                      strerror(-rc));
             return -1;
         }
-        CPU_SET(i, &h->off);
+        cpulist_add(&h->off, i);
     }
     for (int waited = 0;; waited++) {
-        if (cpuset_read_mask(SYSCPU "/online", &now, 0, err, errlen) < 0)
+        if (cpulist_online(&s->now, err, errlen) < 0)
             return -1;
-        if (CPU_EQUAL(&now, want))
+        if (cpulist_equal(&s->now, want))
             break;
         if (waited >= WAIT_MS) {
-            cpuset_mask_format(&now, o, sizeof o);
+            cpulist_format(&s->now, o, sizeof o);
             snprintf(err, errlen, "online CPUs are %s after %d ms, wanted %s", o, WAIT_MS, w);
             return -1;
         }
         cpuset_sleep_ms(1);
     }
     /* Tasks may use every CPU, so the online set alone decides. */
-    return cpuset_set_affinity(pids, npids, &present, err, errlen);
+    return cpuset_set_affinity(pids, npids, &s->present, err, errlen);
+}
+
+int hotplug_apply(struct hotplug *h, const pid_t *pids, int npids, const struct cpulist *want,
+                  char *err, size_t errlen)
+{
+    struct sets s = {0};
+    int rc = -1;
+    if (cpulist_init(&s.present) < 0 || cpulist_init(&s.online) < 0 || cpulist_init(&s.now) < 0 ||
+        cpulist_init(&s.down) < 0)
+        snprintf(err, errlen, "out of memory");
+    else
+        rc = apply(h, pids, npids, want, &s, err, errlen);
+    sets_free(&s);
+    return rc;
 }
 
 void hotplug_close(struct hotplug *h)

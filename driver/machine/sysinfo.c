@@ -4,6 +4,9 @@
  */
 #include "sysinfo.h"
 
+#include "cpulist.h"
+#include "procfs.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -12,36 +15,15 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+/* The first line of a small file, trailing blanks cut; "" when unreadable. */
 static void read_line(const char *path, char *buf, size_t len)
 {
-    buf[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    if (fgets(buf, (int)len, f)) {
-        size_t l = strlen(buf);
-        while (l && (buf[l - 1] == '\n' || buf[l - 1] == ' '))
-            buf[--l] = '\0';
-    }
-    fclose(f);
-}
-
-static int count_list(const char *list)
-{
-    int n = 0;
-    for (const char *p = list; *p;) {
-        char *end;
-        long a = strtol(p, &end, 10), b = a;
-        if (end == p)
-            break;
-        if (*end == '-')
-            b = strtol(end + 1, &end, 10);
-        n += (int)(b - a + 1);
-        p = *end == ',' ? end + 1 : end;
-        if (!*end)
-            break;
-    }
-    return n;
+    if (procfs_read(path, buf, len) < 0)
+        buf[0] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    size_t l = strlen(buf);
+    while (l && buf[l - 1] == ' ')
+        buf[--l] = '\0';
 }
 
 static int has_word(const char *cmdline, const char *w)
@@ -64,9 +46,17 @@ void sysinfo_read(struct sysinfo_facts *f)
         snprintf(f->machine, sizeof f->machine, "%s", u.machine);
     }
     read_line("/proc/cmdline", f->cmdline, sizeof f->cmdline);
-    read_line("/sys/devices/system/cpu/online", f->online, sizeof f->online);
-    read_line("/sys/devices/system/cpu/possible", f->possible, sizeof f->possible);
-    f->nonline = count_list(f->online);
+    char path[1200];
+    cpulist_sysfs_path(path, sizeof path, "online");
+    read_line(path, f->online, sizeof f->online);
+    cpulist_sysfs_path(path, sizeof path, "possible");
+    read_line(path, f->possible, sizeof f->possible);
+    struct cpulist on;
+    char why[256];
+    f->nonline = 0;
+    if (cpulist_init(&on) == 0 && cpulist_online(&on, why, sizeof why) > 0)
+        f->nonline = cpulist_count(&on);
+    cpulist_free(&on);
     FILE *c = fopen("/proc/cpuinfo", "r");
     char line[512];
     if (c) {
@@ -95,7 +85,7 @@ void sysinfo_read(struct sysinfo_facts *f)
     const char *mc = strstr(cl, "maxcpus=");
     const char *nc = strstr(cl, "nr_cpus=");
     f->up = has_word(cl, "nosmp") || (mc && atoi(mc + 8) <= 1) || (nc && atoi(nc + 8) == 1) ||
-            count_list(f->possible) == 1;
+            cpulist_possible() == 1;
 }
 
 /* utime + stime of /proc/PID/stat, which sums all the process's threads. */
@@ -125,15 +115,10 @@ double sysinfo_proc_cpu(const pid_t *pids, int n)
 
 void sysinfo_cpu_times(struct sysinfo_cpu_times *t)
 {
-    char buf[512];
-    read_line("/proc/stat", buf, sizeof buf);
-    unsigned long long v[10] = {0};
-    sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-           &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]);
-    t->idle = v[3] + v[4];
-    t->total = 0;
-    for (int i = 0; i < 8; i++) /* guest time is already inside user */
-        t->total += v[i];
+    unsigned long long idle, total;
+    procfs_cpu_jiffies(&idle, &total); /* zeros when unreadable */
+    t->idle = idle;
+    t->total = total;
 }
 
 double sysinfo_idle_pct(const struct sysinfo_cpu_times *a, const struct sysinfo_cpu_times *b)
@@ -209,25 +194,8 @@ pid_t sysinfo_pid_by_port(int port)
 
 int sysinfo_family(pid_t pid, pid_t *out, int max)
 {
-    int n = 0;
     if (max < 1)
         return 0;
-    out[n++] = pid;
-    DIR *d = opendir("/proc");
-    if (!d)
-        return n;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL && n < max) {
-        if (!isdigit((unsigned char)e->d_name[0]))
-            continue;
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        read_line(path, buf, sizeof buf);
-        char *p = strrchr(buf, ')');
-        int ppid = 0;
-        if (p && sscanf(p + 2, "%*c %d", &ppid) == 1 && ppid == pid)
-            out[n++] = (pid_t)atoi(e->d_name);
-    }
-    closedir(d);
-    return n;
+    out[0] = pid;
+    return 1 + procfs_children(pid, out + 1, max - 1);
 }

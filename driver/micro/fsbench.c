@@ -1,7 +1,7 @@
 /*
- * micro/fsbench.c - `dbscale fs`: how fast a directory takes new files and
- * gives them back, the fsbench table (files, pass, create time, files/s,
- * remove time, files/s) measured to the millisecond.
+ * micro/fsbench.c - how fast a directory takes new files and gives them
+ * back (files, pass, create time, remove time), measured to the millisecond;
+ * `dbscale fs` (verbs/fs_verb.c) prints it, the sweep's baseline calls it.
  *
  * The idea: the workers are forked and parked on a pipe before the clock
  * starts, so a phase's time is only the creating (or removing) itself; each
@@ -9,7 +9,8 @@
  * parent's blocking read of the last byte stops the clock.
  *
  * It must never leave a worker or a file behind: on an error or a signal the
- * workers are killed and reaped and the scratch directory removed.
+ * workers are killed and reaped and the scratch directory removed. It never
+ * prints: errors come back in the result.
  */
 #include "fsbench.h"
 
@@ -21,23 +22,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "benchcsv.h"
 #include "micro.h"
-#include "options.h"
-#include "verbs.h"
-
-#define MAX_COUNTS 64
-
-static volatile sig_atomic_t fs_stop;
-
-static void on_stop(int sig)
-{
-    fs_stop = sig;
-}
+#include "signals.h"
 
 void fs_hms(double s, char *buf, size_t len)
 {
@@ -128,7 +118,8 @@ static int phase(int tasks, int go, int done, double *secs, char *shm, struct fs
     for (int got = 0; got < tasks;) {
         ssize_t n = read(done, b, 1);
         if (n <= 0) {
-            snprintf(r->error, sizeof r->error, "%s", fs_stop ? "interrupted" : "a worker died");
+            snprintf(r->error, sizeof r->error, "%s",
+                     signals_caught() ? "interrupted" : "a worker died");
             return -1;
         }
         if (b[0] == 'E')
@@ -149,11 +140,7 @@ int fs_run_pass(const struct fs_config *c, int files, int pass, struct fs_result
     memset(r, 0, sizeof *r);
     r->files = files;
     r->pass = pass;
-    fs_stop = 0;
-    struct sigaction sa = {.sa_handler = on_stop}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    signals_install(); /* idempotent; a signal ends the pass and is kept for the verb */
     char root[4096];
     snprintf(root, sizeof root, "%s/dbscale-fs.XXXXXX", micro_scratch_base(c->dir));
     if (!mkdtemp(root)) {
@@ -219,153 +206,30 @@ out:
     free(pids);
     micro_rmtree(root);
 restore:
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    return fs_stop ? -1 : 0;
+    return signals_caught() ? -1 : 0;
 }
 
-static const struct optdef fs_opts[] = {
-    {"config", OPT_STR, NULL, "read options from this INI file first"},
-    {"files", OPT_STR, "100,1000,10000,50000", "file counts, a list/ranges as in the sweep"},
-    {"passes", OPT_INT, "3", "passes per file count", NULL, 1, 1000},
-    {"dir", OPT_STR, NULL, "where the scratch dir goes (default: $TMPDIR or /tmp)"},
-    {"size", OPT_INT, "0", "bytes written to each file", NULL, 0, 1 << 30},
-    {"fsync", OPT_BOOL, "off", "fsync each file before closing it"},
-    {"tasks", OPT_INT, "1", "processes splitting the files", NULL, 1, 1024},
-    {"shared-dir", OPT_BOOL, "on", "all tasks in one directory (off: one directory each)"},
-    {"output", OPT_CHOICE, "table", "stdout format", "table|csv"},
-    {"out", OPT_STR, NULL, "also write DIR/fs.csv (atomically)"},
-};
-
-static double rate(int files, double s)
+double fs_rate(int files, double s)
 {
     return s > 0 ? files / s : 0;
 }
 
-static void table_header(const struct fs_config *c, const char *fs_type)
-{
-    struct utsname u;
-    char host[256] = "";
-    uname(&u);
-    gethostname(host, sizeof host - 1);
-    printf("Statistics for %s\n  %s %s %s, %s on %s, %zu bytes/file%s, %d task(s)%s\n\n", host,
-           u.sysname, u.release, u.machine, micro_scratch_base(c->dir), fs_type, c->size,
-           c->fsync ? ", fsync" : "", c->tasks,
-           c->tasks > 1 ? (c->shared_dir ? " in one dir" : " in own dirs") : "");
-    printf("No. of  Pass    Create         Files/      Remove         Files/\n"
-           "Files   Number  Time           Second      Time           Second\n"
-           "----------------------------------------------------------------\n");
-}
-
-static void table_row(const struct fs_result *r)
-{
-    char ct[32], rt[32];
-    if (r->error[0]) {
-        printf("%6d  %4d    N/A  %s\n", r->files, r->pass, r->error);
-        return;
-    }
-    fs_hms(r->create_s, ct, sizeof ct);
-    fs_hms(r->remove_s, rt, sizeof rt);
-    printf("%6d  %4d    %s %11.2f   %s %11.2f\n", r->files, r->pass, ct,
-           rate(r->files, r->create_s), rt, rate(r->files, r->remove_s));
-}
-
 /* fs.csv's one owner is results/benchcsv.c; this only fills its row. */
-static void csv_row(struct sbuf *b, const struct fs_config *c, const struct fs_result *r,
-                    const char *fs_type)
+void fs_csv_row(struct sbuf *b, const struct fs_config *c, const struct fs_result *r,
+                const char *fs_type)
 {
     struct fscsv_row row = {.files = r->files,
                             .pass = r->pass,
                             .tasks = c->tasks,
                             .cpus = 0,
                             .create_s = r->create_s,
-                            .create_per_s = rate(r->files, r->create_s),
+                            .create_per_s = fs_rate(r->files, r->create_s),
                             .remove_s = r->remove_s,
-                            .remove_per_s = rate(r->files, r->remove_s),
+                            .remove_per_s = fs_rate(r->files, r->remove_s),
                             .shared_dir = c->shared_dir,
                             .size = (long long)c->size,
                             .fsync = c->fsync};
     snprintf(row.error, sizeof row.error, "%s", r->error);
     snprintf(row.fs_type, sizeof row.fs_type, "%s", fs_type);
     fscsv_format(b, &row);
-}
-
-int fs_main(int argc, char **argv)
-{
-    struct opts o;
-    char err[1024], *pos[1];
-    int npos;
-    opts_init(&o, fs_opts, sizeof fs_opts / sizeof *fs_opts);
-    int r = opts_parse_argv(&o, argc, argv, 1, pos, 0, &npos, err, sizeof err);
-    if (r == 1) {
-        printf("usage: dbscale fs [options]\n\n");
-        opts_help(&o, stdout);
-        opts_free(&o);
-        return 0;
-    }
-    if (r < 0) {
-        opts_free(&o);
-        die(EXIT_USAGE, "fs: %s", err);
-    }
-    long long counts[MAX_COUNTS];
-    int ncounts = parse_int_list(opts_str(&o, "files"), counts, MAX_COUNTS);
-    for (int i = 0; i < ncounts; i++)
-        if (counts[i] < 1 || counts[i] > 100000000)
-            ncounts = -1;
-    if (ncounts <= 0)
-        die(EXIT_USAGE, "fs: --files: '%s' is not a list of file counts like 100,1000",
-            opts_str(&o, "files"));
-    struct fs_config c = {
-        .dir = opts_str(&o, "dir"),
-        .size = (size_t)opts_int(&o, "size"),
-        .fsync = opts_bool(&o, "fsync"),
-        .tasks = (int)opts_int(&o, "tasks"),
-        .shared_dir = opts_bool(&o, "shared-dir"),
-    };
-    struct stat st;
-    if (c.dir && (stat(c.dir, &st) < 0 || !S_ISDIR(st.st_mode)))
-        die(EXIT_USAGE, "fs: --dir: '%s' is not a directory", c.dir);
-    const char *fs_type = micro_fs_type(micro_scratch_base(c.dir));
-    int table = strcmp(opts_str(&o, "output"), "table") == 0, passes = (int)opts_int(&o, "passes");
-    struct sbuf csv = {0};
-    sbuf_printf(&csv, "%s\n", FSCSV_HEADER);
-    if (table)
-        table_header(&c, fs_type);
-    else
-        fputs(csv.s, stdout);
-    int rc = 0;
-    for (int i = 0; i < ncounts && rc == 0; i++)
-        for (int p = 1; p <= passes && rc == 0; p++) {
-            struct fs_result res;
-            if (fs_run_pass(&c, (int)counts[i], p, &res) < 0) {
-                warnx_("fs: interrupted by signal %d; workers killed, scratch removed",
-                       (int)fs_stop);
-                rc = 128 + fs_stop;
-                break;
-            }
-            size_t at = csv.len;
-            csv_row(&csv, &c, &res, fs_type);
-            if (table)
-                table_row(&res);
-            else
-                fputs(csv.s + at, stdout);
-            fflush(stdout);
-            if (res.error[0])
-                rc = EXIT_RUNTIME;
-        }
-    const char *out = opts_str(&o, "out");
-    if (out && rc < 128) {
-        char path[4096];
-        int e = mkdir_p(out, 0755);
-        snprintf(path, sizeof path, "%s/fs.csv", out);
-        if (e == 0)
-            e = write_file_atomic(path, csv.s, csv.len);
-        if (e < 0) {
-            warnx_("fs: cannot write %s: %s", path, strerror(-e));
-            rc = EXIT_RUNTIME;
-        }
-    }
-    sbuf_free(&csv);
-    opts_free(&o);
-    return rc;
 }

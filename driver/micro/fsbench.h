@@ -29,6 +29,13 @@ struct fs_result {
  * removed). */
 int fs_run_pass(const struct fs_config *c, int files, int pass, struct fs_result *r);
 
+/* One fs.csv row for a pass (the file is results/benchcsv.c's: FSCSV_HEADER).
+ * fs_rate: files per second, 0 for no time. */
+struct sbuf;
+void fs_csv_row(struct sbuf *b, const struct fs_config *c, const struct fs_result *r,
+                const char *fs_type);
+double fs_rate(int files, double s);
+
 /* "00:01:02.345" for seconds s. */
 void fs_hms(double s, char *buf, size_t len);
 

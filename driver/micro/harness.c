@@ -15,7 +15,8 @@
  */
 #include "micro.h"
 
-#include "cpuset.h"
+#include "cpulist.h"
+#include "signals.h"
 #include "stats.h"
 
 #include <errno.h>
@@ -58,18 +59,6 @@ struct task_arg {
     struct micro_task t;
 };
 
-static volatile sig_atomic_t stop_sig;
-
-static void on_stop(int sig)
-{
-    stop_sig = sig;
-}
-
-int micro_interrupted(void)
-{
-    return stop_sig;
-}
-
 void micro_config_default(struct micro_config *c)
 {
     memset(c, 0, sizeof *c);
@@ -79,38 +68,46 @@ void micro_config_default(struct micro_config *c)
     c->repeats = 1;
 }
 
-int micro_cpus(const char *list, int *ids, int max, char *err, size_t errlen)
+int micro_cpus(const char *list, int **ids, char *err, size_t errlen)
 {
-    int n = 0;
-    if (!list || !*list) {
-        cpu_set_t set;
-        if (sched_getaffinity(0, sizeof set, &set) < 0) {
-            snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
-            return -1;
-        }
-        for (int c = 0; c < CPU_SETSIZE && n < max; c++)
-            if (CPU_ISSET(c, &set))
-                ids[n++] = c;
-        return n;
-    }
-    n = cpuset_parse(list, ids, max);
-    if (n <= 0) {
-        snprintf(err, errlen, "--cpus: '%s' is not a CPU list like 0-3,6", list);
+    struct cpulist want, online;
+    char why[256];
+    int n = -1;
+    *ids = NULL;
+    if (cpulist_init(&want) < 0 || cpulist_init(&online) < 0) {
+        cpulist_free(&want);
+        snprintf(err, errlen, "out of memory");
         return -1;
     }
-    int online[MICRO_MAX_CPUS], non = cpuset_online(online, MICRO_MAX_CPUS);
-    for (int i = 0; i < n && non > 0; i++) {
-        int found = 0;
-        for (int j = 0; j < non && !found; j++)
-            found = online[j] == ids[i];
-        if (!found) {
-            char on[256];
-            cpuset_format(online, non, on, sizeof on);
-            snprintf(err, errlen, "--cpus: CPU %d is not online (online: %s)", ids[i], on);
-            return -1;
-        }
+    if (!list || !*list) {
+        if (sched_getaffinity(0, want.size, want.set) < 0)
+            snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+        else
+            n = cpulist_ids(&want, ids);
+        goto out;
     }
+    if (cpulist_parse(&want, list, 0, why, sizeof why) <= 0) {
+        snprintf(err, errlen, "--cpus: %s", why);
+        goto out;
+    }
+    if (cpulist_online(&online, why, sizeof why) > 0)
+        for (int c = cpulist_next(&want, 0); c >= 0; c = cpulist_next(&want, c + 1))
+            if (!cpulist_has(&online, c)) {
+                char on[256];
+                cpulist_format(&online, on, sizeof on);
+                snprintf(err, errlen, "--cpus: CPU %d is not online (online: %s)", c, on);
+                goto out;
+            }
+    n = cpulist_ids(&want, ids);
+out:
+    cpulist_free(&want);
+    cpulist_free(&online);
     return n;
+}
+
+int micro_task_cpu(const int *ids, int n, int i)
+{
+    return n > 0 && i >= 0 ? ids[i % n] : -1;
 }
 
 int micro_fail(struct micro_task *t, const char *call)
@@ -187,11 +184,14 @@ static void *task_main(void *p)
 {
     struct task_arg *a = p;
     struct slot *s = &a->sh->slot[a->t.id];
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(a->t.cpu, &set);
     int rc;
-    if (sched_setaffinity(0, sizeof set, &set) < 0)
+    /* A mask just big enough for this CPU, on the stack: no ceiling (ids past
+     * CPU_SETSIZE are real on big hosts) and no malloc in a forked child. */
+    size_t words = (size_t)a->t.cpu / (8 * sizeof(unsigned long)) + 1;
+    unsigned long mask[words];
+    memset(mask, 0, sizeof mask);
+    CPU_SET_S((size_t)a->t.cpu, sizeof mask, (cpu_set_t *)mask);
+    if (sched_setaffinity(0, sizeof mask, (cpu_set_t *)mask) < 0)
         rc = micro_fail(&a->t, "sched_setaffinity");
     else
         rc = a->test->setup ? a->test->setup(&a->t) : 0;
@@ -278,7 +278,7 @@ const char *micro_scratch_base(const char *dir)
 static void sleep_until(uint64_t deadline)
 {
     struct timespec ts = {(time_t)(deadline / 1000000000ull), (long)(deadline % 1000000000ull)};
-    while (!stop_sig && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+    while (!signals_caught() && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
         ;
 }
 
@@ -328,8 +328,11 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
     for (int i = 0; i < tasks; i++) {
         args[i].test = test;
         args[i].sh = sh;
-        args[i].t = (struct micro_task){
-            .id = i, .ntasks = tasks, .cpu = cpus[i % ncpus], .threaded = mode == 't', .dir = dir};
+        args[i].t = (struct micro_task){.id = i,
+                                        .ntasks = tasks,
+                                        .cpu = micro_task_cpu(cpus, ncpus, i),
+                                        .threaded = mode == 't',
+                                        .dir = dir};
     }
     struct micro_task prep = {
         .id = -1, .ntasks = tasks, .cpu = -1, .threaded = mode == 't', .dir = dir};
@@ -361,7 +364,7 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
         pids[npids++] = pid;
     }
     uint64_t t0 = now_ns();
-    while (atomic_load(&sh->ready) < tasks && !stop_sig) {
+    while (atomic_load(&sh->ready) < tasks && !signals_caught()) {
         if (check_tasks(sh, tasks, pids, npids, p->error) < 0)
             goto out;
         if (now_ns() - t0 > SETUP_TIMEOUT_NS) {
@@ -374,10 +377,10 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
     uint64_t t = now_ns();
     sleep_until(t + (uint64_t)(c->warmup * 1e9));
     uint64_t prev_n = total(sh, tasks), prev_t = now_ns();
-    for (int s = 0; s < c->samples && !stop_sig; s++) {
+    for (int s = 0; s < c->samples && !signals_caught(); s++) {
         sleep_until(prev_t + (uint64_t)(c->interval * 1e9));
         uint64_t n = total(sh, tasks), tn = now_ns();
-        if (stop_sig)
+        if (signals_caught())
             break;
         if (check_tasks(sh, tasks, pids, npids, p->error) < 0)
             goto out;
@@ -396,7 +399,7 @@ out:
     free(pids);
     free(args);
     munmap(sh, len);
-    return stop_sig ? -1 : 0;
+    return signals_caught() ? -1 : 0;
 }
 
 static void summarize(struct micro_point *p)
@@ -418,11 +421,12 @@ int micro_run_point(const struct micro_test *test, char mode, int tasks,
     snprintf(p->test, sizeof p->test, "%s", test->name);
     p->mode = mode;
     p->tasks = tasks;
-    int cpus[MICRO_MAX_CPUS];
-    int ncpus = micro_cpus(c->cpus, cpus, MICRO_MAX_CPUS, p->error, sizeof p->error);
+    int *cpus = NULL;
+    int ncpus = micro_cpus(c->cpus, &cpus, p->error, sizeof p->error);
     if (ncpus <= 0) {
         if (ncpus == 0)
             snprintf(p->error, sizeof p->error, "no CPUs allowed");
+        free(cpus);
         return 0;
     }
     p->cpus = ncpus;
@@ -430,12 +434,9 @@ int micro_run_point(const struct micro_test *test, char mode, int tasks,
     const char *base = micro_scratch_base(c->dir);
     snprintf(p->fs_type, sizeof p->fs_type, "%s", micro_fs_type(base));
 
-    stop_sig = 0;
-    struct sigaction sa = {.sa_handler = on_stop}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    int rc = 0;
+    /* Idempotent: the verb installed it already; the sweep and tests may not have. */
+    signals_install();
+    int rc = signals_caught() ? -1 : 0;
     for (int r = 0; r < c->repeats && !p->error[0] && rc == 0; r++) {
         char dir[4096];
         snprintf(dir, sizeof dir, "%s/dbscale-micro.XXXXXX", base);
@@ -446,8 +447,7 @@ int micro_run_point(const struct micro_test *test, char mode, int tasks,
         rc = run_once(test, mode, tasks, cpus, ncpus, c, dir, p);
         micro_rmtree(dir);
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    free(cpus);
     if (p->error[0])
         p->nsamples = 0;
     summarize(p);

@@ -25,7 +25,6 @@
 #include "util.h"
 
 #define MICRO_CSV_HEADER MICROCSV_HEADER /* micro.csv is results/benchcsv.c's */
-#define MICRO_MAX_CPUS   1024
 
 struct micro_config {
     const char *cpus; /* CPU ids "0-3,6"; NULL or "" = this process's allowed set */
@@ -53,12 +52,16 @@ struct micro_point {
     char error[MICRO_ERRLEN]; /* empty = ok */
 };
 
-/* Parse a CPU id list ("0-3,6"; NULL/"" = the allowed set) into ids.
- * Returns the count, or -1 with a message in err. */
-int micro_cpus(const char *list, int *ids, int max, char *err, size_t errlen);
+/* Parse a CPU id list ("0-3,6"; NULL/"" = the allowed set) into a malloc'd
+ * array of ids (*ids; free it), each one online. Returns the count, or -1
+ * with a message naming --cpus in err. */
+int micro_cpus(const char *list, int **ids, char *err, size_t errlen);
+/* The CPU task number i runs on: the list's CPUs in turn. */
+int micro_task_cpu(const int *ids, int n, int i);
 
 /* Run one point. Returns 0 (check p->error for N/A), or -1 if interrupted
- * by SIGINT/SIGTERM (children are killed and reaped, scratch removed). */
+ * by SIGINT/SIGTERM (children are killed and reaped, scratch removed; the
+ * signal is signals_caught()). Installs the signal room if nobody has. */
 int micro_run_point(const struct micro_test *test, char mode, int tasks,
                     const struct micro_config *c, struct micro_point *p);
 void micro_point_free(struct micro_point *p);
@@ -73,8 +76,29 @@ void micro_rmtree(const char *dir);
  * default dispositions for SIGINT/SIGTERM and the crash signals. 0 or -1. */
 int micro_child_init(pid_t parent);
 
-/* The signal that interrupted the last run, 0 if none. */
-int micro_interrupted(void);
+/* A run's points, from the command line's words and options. */
+struct micro_plan {
+    const struct micro_test *tests[128];
+    int ntests;
+    int tasks[64], ntasks;
+    char modes[3];
+    int ncpus;
+};
+
+/* Tests (words: names, comma lists or "all"; none = all), --cpus, --tasks
+ * ("1,2,all" or "1-all:x2"), --mode (process|thread|both) into pl. 0, or -1
+ * with the option at fault named in err. */
+int micro_plan_make(struct micro_plan *pl, char **words, int nwords, const char *cpus,
+                    const char *tasks, const char *mode, char *err, size_t errlen);
+
+/* Called as each point is measured (first: the run's first point). */
+typedef void (*micro_point_fn)(const struct micro_point *p, int first, void *arg);
+
+/* Runs the plan, handing each point to on_point (NULL = none) and adding its
+ * CSV row, labelled variant, to rows. Prints nothing. 0, or 128+signal when
+ * interrupted (tasks killed, scratch removed; the signal room keeps it). */
+int micro_plan_run(const struct micro_plan *pl, const struct micro_config *c,
+                   micro_point_fn on_point, void *arg, const char *variant, struct sbuf *rows);
 
 /* Append p as a CSV row to b (no header). */
 void micro_csv_row(struct sbuf *b, const struct micro_point *p, const char *variant);
@@ -88,9 +112,8 @@ int micro_csv_append(const char *dir, const struct sbuf *rows, char *err, size_t
  * default sampling, and append the rows, labelled variant_label, to
  * out_dir/micro.csv. 0, 1 runtime failure, 2 bad input (message in err).
  * Points that fail are N/A rows, not failures. On SIGINT/SIGTERM the tasks
- * are killed, the finished points still appended, the signal raised again
- * once the caller's own handlers are back (so they see it), and 128+signal
- * returned.
+ * are killed, the finished points still appended, and 128+signal returned;
+ * the signal stays in the signal room (signals_caught) for the caller.
  */
 int micro_run_set(const char *tests_csv, const char *cpus_list, const char *tasks_list,
                   const char *mode, const char *out_dir, const char *variant_label, char *err,

@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpulist.h"
 #include "cpuset.h"
 #include "server_engine.h"
 #include "spawn.h"
@@ -48,7 +49,6 @@
 
 #define STOP_TIMEOUT_MS 30000
 #define KILL_TIMEOUT_MS 5000
-#define MAX_CPUS        1024
 
 static const struct server_engine_ops *ops_of(enum server_engine e)
 {
@@ -488,18 +488,16 @@ static int reachable(const char *dir, const struct spawn_ident *id, char *err, s
     return 0;
 }
 
-/* The first of the n CPUs in ids we may not run on, or -1 if all are ours. */
-static int cpu_unavailable(const int *ids, int n)
+/* The first CPU of want we may not run on, or -1 if all are ours. */
+static int cpu_unavailable(const struct cpulist *want)
 {
-    cpu_set_t *own = CPU_ALLOC(MAX_CPUS);
-    size_t sz = CPU_ALLOC_SIZE(MAX_CPUS);
+    struct cpulist own;
     int bad = -1;
-    if (own && sched_getaffinity(0, sz, own) == 0)
-        for (int i = 0; i < n && bad < 0; i++)
-            if (!CPU_ISSET_S((size_t)ids[i], sz, own))
-                bad = ids[i];
-    if (own)
-        CPU_FREE(own);
+    if (cpulist_init(&own) == 0 && sched_getaffinity(0, own.size, own.set) == 0)
+        for (int c = cpulist_next(want, 0); c >= 0 && bad < 0; c = cpulist_next(want, c + 1))
+            if (!cpulist_has(&own, c))
+                bad = c;
+    cpulist_free(&own);
     return bad;
 }
 
@@ -507,13 +505,15 @@ int server_check_request(const char *dir, const char *cpus, const char *extra_co
                          size_t errlen)
 {
     if (cpus && *cpus) {
-        int ids[MAX_CPUS];
-        int n = cpuset_parse(cpus, ids, MAX_CPUS);
-        if (n <= 0) {
+        struct cpulist want;
+        char why[160];
+        if (cpulist_init(&want) < 0 || cpulist_parse(&want, cpus, 0, why, sizeof why) <= 0) {
             snprintf(err, errlen, "bad CPU list '%s' (expected e.g. 0, 0-1, 0,2)", cpus);
+            cpulist_free(&want);
             return -1;
         }
-        int bad = cpu_unavailable(ids, n);
+        int bad = cpu_unavailable(&want);
+        cpulist_free(&want);
         if (bad >= 0) {
             snprintf(err, errlen,
                      "CPU list '%s': CPU %d is not available to us (see nproc, taskset -p $$)",
@@ -548,14 +548,17 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
     if (server_check_request(dir, cpus, extra_conf, err, errlen) < 0)
         return -1;
     cpu_set_t *mask = NULL;
-    size_t mask_size = CPU_ALLOC_SIZE(MAX_CPUS);
+    size_t mask_size = 0;
     if (cpus && *cpus) {
-        int ids[MAX_CPUS];
-        int n = cpuset_parse(cpus, ids, MAX_CPUS);
-        mask = CPU_ALLOC(MAX_CPUS);
-        CPU_ZERO_S(mask_size, mask);
-        for (int i = 0; i < n; i++)
-            CPU_SET_S((size_t)ids[i], mask_size, mask);
+        /* checked just above; sized from the machine (core/cpulist.h) */
+        struct cpulist ml;
+        char why[160];
+        if (cpulist_init(&ml) == 0 && cpulist_parse(&ml, cpus, 0, why, sizeof why) > 0) {
+            mask = ml.set;
+            mask_size = ml.size;
+        } else {
+            cpulist_free(&ml);
+        }
     }
     int made = 0;
     if (!dir) {

@@ -8,6 +8,8 @@
  */
 #include "baseline.h"
 
+#include "cpulist.h"
+
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,12 +32,16 @@ static const char DEFAULT_BASELINE[] =
 static int run_fs(const int *cpus, int k, const char *dir, const char *variant,
                   volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
-    cpu_set_t old, set;
-    sched_getaffinity(0, sizeof old, &old);
-    CPU_ZERO(&set);
+    struct cpulist old, set;
+    if (cpulist_init(&old) < 0 || cpulist_init(&set) < 0) {
+        cpulist_free(&old);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    sched_getaffinity(0, old.size, old.set);
     for (int i = 0; i < k; i++)
-        CPU_SET(cpus[i], &set);
-    sched_setaffinity(0, sizeof set, &set); /* the tasks fork from here */
+        cpulist_add(&set, cpus[i]);
+    sched_setaffinity(0, set.size, set.set); /* the tasks fork from here */
     struct sbuf b = {0};
     struct fs_config fc = {.tasks = k, .shared_dir = 1};
     int rc = 0;
@@ -62,7 +68,9 @@ static int run_fs(const int *cpus, int k, const char *dir, const char *variant,
     if (fscsv_append(dir, &b, err, errlen) < 0)
         rc = -1;
     sbuf_free(&b);
-    sched_setaffinity(0, sizeof old, &old);
+    sched_setaffinity(0, old.size, old.set);
+    cpulist_free(&old);
+    cpulist_free(&set);
     return rc;
 }
 
@@ -114,8 +122,16 @@ int baseline_run(const char *list, const int *cpus, int k, const char *dir, cons
             snprintf(tests + strlen(tests), sizeof tests - strlen(tests), "%s%s",
                      tests[0] ? "," : "", t);
     }
-    char cl[256];
-    cpuset_format(cpus, k, cl, sizeof cl);
+    char cl[8192];
+    struct cpulist set;
+    if (cpulist_init(&set) < 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < k; i++)
+        cpulist_add(&set, cpus[i]);
+    cpulist_format(&set, cl, sizeof cl);
+    cpulist_free(&set);
     char tl[32];
     if (k > 1)
         snprintf(tl, sizeof tl, "1,%d", k);

@@ -41,10 +41,17 @@ void sweep_plan_expand_k(const char *in, int k, char *out, size_t len)
  * p->skipped for the caller to mention */
 static int parse_cpus(struct sweep_plan *p, const char *cpus, char *err, size_t errlen)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", cpus);
+    char *buf = xstrdup(cpus);
+    size_t ntok = 1;
+    for (const char *c = cpus; *c; c++)
+        ntok += *c == ',';
     p->nk = 0;
     p->nskipped = 0;
+    /* no more counts than tokens: the arrays are sized from the list itself */
+    free(p->kcpus);
+    free(p->skipped);
+    p->kcpus = xcalloc(ntok, sizeof *p->kcpus);
+    p->skipped = xcalloc(ntok, sizeof *p->skipped);
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
         long long v;
@@ -52,19 +59,20 @@ static int parse_cpus(struct sweep_plan *p, const char *cpus, char *err, size_t 
             v = p->nonline;
         else if (parse_int(tok, &v) < 0 || v < 1) {
             snprintf(err, errlen, "--cpus: '%s' is not a CPU count (1, 2, ... or all)", tok);
+            free(buf);
             return -1;
         }
         if (v > p->nonline) {
-            if (p->nskipped < SWEEP_MAX_CPUS_K)
-                p->skipped[p->nskipped++] = v;
+            p->skipped[p->nskipped++] = v;
             continue;
         }
         int dup = 0;
         for (int i = 0; i < p->nk; i++)
             dup |= p->kcpus[i] == v;
-        if (!dup && p->nk < SWEEP_MAX_CPUS_K)
+        if (!dup)
             p->kcpus[p->nk++] = (int)v;
     }
+    free(buf);
     if (p->nk == 0) {
         snprintf(err, errlen, "--cpus=%s leaves no CPU count to run", cpus);
         return -1;
@@ -74,6 +82,10 @@ static int parse_cpus(struct sweep_plan *p, const char *cpus, char *err, size_t 
 
 static int parse_threads(struct sweep_plan *p, const char *tl, char *err, size_t errlen)
 {
+    free(p->threads);
+    free(p->nthreads);
+    p->threads = xcalloc((size_t)p->nk, sizeof *p->threads);
+    p->nthreads = xcalloc((size_t)p->nk, sizeof *p->nthreads);
     for (int k = 0; k < p->nk; k++) {
         char ex[512];
         sweep_plan_expand_k(tl, p->kcpus[k], ex, sizeof ex);
@@ -142,8 +154,15 @@ int sweep_plan_build(struct sweep_plan *p, const char *threads, const char *cpus
 void sweep_plan_free(struct sweep_plan *p)
 {
     free(p->levels);
+    free(p->kcpus);
+    free(p->threads);
+    free(p->nthreads);
+    free(p->skipped);
     p->levels = NULL;
-    p->nlevels = 0;
+    p->kcpus = p->nthreads = NULL;
+    p->threads = NULL;
+    p->skipped = NULL;
+    p->nlevels = p->nk = p->nskipped = 0;
 }
 
 int sweep_plan_check_variant(const char *label, char *err, size_t errlen)
@@ -167,7 +186,8 @@ int sweep_plan_check_variant(const char *label, char *err, size_t errlen)
 double sweep_plan_eta(const struct sweep_plan *p, int next, double level_s, double baseline_s,
                       const int *baseline_done)
 {
-    int pending[SWEEP_MAX_CPUS_K] = {0};
+    /* one flag per CPU count of the plan: no ceiling on how many */
+    int *pending = xcalloc((size_t)(p->nk > 0 ? p->nk : 1), sizeof *pending);
     int nb = 0;
     double eta = 0;
     for (int i = next < 0 ? 0 : next; i < p->nlevels; i++) {
@@ -178,5 +198,6 @@ double sweep_plan_eta(const struct sweep_plan *p, int next, double level_s, doub
             nb++;
         }
     }
+    free(pending);
     return eta + nb * baseline_s;
 }

@@ -9,7 +9,6 @@
 #include <stddef.h>
 
 #define SWEEP_MAX_LEVELS_T 64
-#define SWEEP_MAX_CPUS_K   64
 
 struct sweep_level {
     int k; /* index into the CPU-count list */
@@ -17,13 +16,16 @@ struct sweep_level {
     int repeat; /* 1-based */
 };
 
+/* No CPU ceiling: the arrays below are sized from the --cpus list and the
+ * machine's online CPUs (which the caller reads through cpulist.h). */
 struct sweep_plan {
-    int online[SWEEP_MAX_CPUS_K], nonline;                   /* input: the online CPU ids */
-    int kcpus[SWEEP_MAX_CPUS_K], nk;                         /* CPU counts, as given */
-    long long threads[SWEEP_MAX_CPUS_K][SWEEP_MAX_LEVELS_T]; /* per CPU count ("4k" = 4 x k) */
-    int nthreads[SWEEP_MAX_CPUS_K], repeats;
+    const int *online; /* input: the online CPU ids, ascending (the caller's) */
+    int nonline;
+    int *kcpus, nk;                           /* CPU counts, as given */
+    long long (*threads)[SWEEP_MAX_LEVELS_T]; /* per CPU count ("4k" = 4 x k) */
+    int *nthreads, repeats;
     long long maxthreads;
-    long long skipped[SWEEP_MAX_CPUS_K]; /* --cpus values above the online count, dropped */
+    long long *skipped; /* --cpus values above the online count, dropped */
     int nskipped;
     struct sweep_level *levels; /* in run order */
     int nlevels;
@@ -33,8 +35,8 @@ struct sweep_plan {
 void sweep_plan_expand_k(const char *in, int k, char *out, size_t len);
 
 /* Build the plan from --threads, --cpus, --order (sequential|interleaved) and
- * --repeats, given p->online[0..p->nonline-1] filled by the caller. 0, or -1
- * with a message in err. Free with sweep_plan_free. */
+ * --repeats, given p->online / p->nonline set by the caller (kept, not
+ * copied or freed). 0, or -1 with a message in err. Free with sweep_plan_free. */
 int sweep_plan_build(struct sweep_plan *p, const char *threads, const char *cpus, const char *order,
                      int repeats, char *err, size_t errlen);
 

@@ -26,8 +26,7 @@
 #include "report.h"
 #include "util.h"
 
-#define MAX_PIDS   4096
-#define MAX_CPUS_K SWEEP_MAX_CPUS_K
+#define MAX_PIDS 4096
 
 void sweep_variant(char *buf, size_t len, const char *user_label, int up, int cpus)
 {
@@ -166,12 +165,27 @@ int sweep_start_managed(struct sweep *w, char *err, size_t errlen)
 
 /* ---- CPUs ---- */
 
+/* The first k online CPUs (from) or the rest (from = k) into set. */
+static void online_range(const struct sweep *w, int from, int to, struct cpulist *set)
+{
+    cpulist_clear(set);
+    for (int i = from; i < to; i++)
+        cpulist_add(set, w->plan.online[i]);
+}
+
 /* Hold the server to the first k online CPUs, read it back, place the client. */
 static int hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *cli_list, size_t cl,
                        int *shared, char *err, size_t errlen)
 {
     pid_t pids[MAX_PIDS];
-    cpuset_format(w->plan.online, k, srv_list, sl);
+    struct cpulist srv, cli;
+    if (cpulist_init(&srv) < 0 || cpulist_init(&cli) < 0) {
+        cpulist_free(&srv);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    online_range(w, 0, k, &srv);
+    cpulist_format(&srv, srv_list, sl);
     const char *cc = opts_str(&w->o, "client-cpus");
     *shared = 1;
     cli_list[0] = '\0';
@@ -179,48 +193,55 @@ static int hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *
         snprintf(cli_list, cl, "%s", srv_list);
     } else if (cc && !strcmp(cc, "rest")) {
         if (k < w->plan.nonline) {
-            cpuset_format(w->plan.online + k, w->plan.nonline - k, cli_list, cl);
+            online_range(w, k, w->plan.nonline, &cli);
+            cpulist_format(&cli, cli_list, cl);
             *shared = 0;
         } else {
             snprintf(cli_list, cl, "%s", srv_list); /* nothing left: share */
         }
     } else if (cc && *cc) {
+        /* validated in option set-up (oltp_setup): a list of online CPUs */
+        char why[160];
         snprintf(cli_list, cl, "%s", cc);
-        int ids[MAX_CPUS_K], n = cpuset_parse(cc, ids, MAX_CPUS_K);
         *shared = 0;
-        for (int i = 0; i < n; i++)
-            for (int j = 0; j < k; j++)
-                *shared |= ids[i] == w->plan.online[j];
+        if (cpulist_parse(&cli, cc, 0, why, sizeof why) > 0)
+            for (int c = cpulist_next(&cli, 0); c >= 0; c = cpulist_next(&cli, c + 1))
+                *shared |= cpulist_has(&srv, c);
     }
+    cpulist_free(&cli);
     pool_set_client_cpus(w->pool, cli_list[0] ? cli_list : NULL);
     if (!cli_list[0])
         snprintf(cli_list, cl, "%s", w->facts.online);
 
-    int all = k == w->plan.nonline;
-    if (all && !w->cpu_changed && !w->cpu)
-        return 0; /* nothing was ever restricted: the server has every CPU */
+    int rc = -1, all = k == w->plan.nonline;
+    if (all && !w->cpu_changed && !w->cpu) {
+        rc = 0; /* nothing was ever restricted: the server has every CPU */
+        goto out;
+    }
     if (!w->cpu) {
         int m = cpuset_method_parse(opts_str(&w->o, "cpu-method"));
         w->cpu = cpuset_open((enum cpu_method)m, err, errlen);
         if (!w->cpu)
-            return -1;
+            goto out;
     }
     w->cpu_changed = 1;
     int np = server_family(w, pids, MAX_PIDS);
     if (np <= 0) {
         snprintf(err, errlen, "cannot find the server's processes to hold them to %d CPUs", k);
-        return -1;
+        goto out;
     }
     /* apply, then read back; a backend that appeared in between gets a
      * second pass */
-    for (int attempt = 0; attempt < 3; attempt++) {
-        if (cpuset_apply(w->cpu, pids, np, w->plan.online, k, err, errlen) < 0)
-            return -1;
+    for (int attempt = 0; attempt < 3 && rc < 0; attempt++) {
+        if (cpuset_apply(w->cpu, pids, np, &srv, err, errlen) < 0)
+            goto out;
         np = server_family(w, pids, MAX_PIDS);
-        if (cpuset_verify(w->cpu, pids, np, w->plan.online, k, err, errlen) == 0)
-            return 0;
+        if (cpuset_verify(w->cpu, pids, np, &srv, err, errlen) == 0)
+            rc = 0;
     }
-    return -1;
+out:
+    cpulist_free(&srv);
+    return rc;
 }
 
 void sweep_restore_cpus(struct sweep *w)
@@ -350,10 +371,9 @@ int sweep_open_pool(struct sweep *w, char *err, size_t errlen)
     return w->pool ? 0 : -1;
 }
 
-int sweep_run(struct sweep *w, char *err, size_t errlen)
+static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t errlen)
 {
     int last_k = -1;
-    int baseline_done[MAX_CPUS_K] = {0};
     char srv_list[256] = "", cli_list[256] = "";
     int shared = 1;
     double level_s = 0, baseline_s = 0; /* measured wall time, summed */
@@ -454,4 +474,13 @@ int sweep_run(struct sweep *w, char *err, size_t errlen)
         level_result_free(&res);
     }
     return 0;
+}
+
+int sweep_run(struct sweep *w, char *err, size_t errlen)
+{
+    /* one flag per CPU count of the plan: no ceiling on how many */
+    int *baseline_done = xcalloc((size_t)(w->plan.nk > 0 ? w->plan.nk : 1), sizeof *baseline_done);
+    int rc = run_levels(w, baseline_done, err, errlen);
+    free(baseline_done);
+    return rc;
 }

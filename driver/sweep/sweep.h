@@ -27,6 +27,7 @@ struct sweep {
     int managed, server_up;
     pid_t ext_pid;
     struct sweep_plan plan;
+    int *online; /* the online CPU ids the plan borrows (malloc'd, any count) */
     struct cpuset_ctl *cpu;
     int cpu_changed;
     struct pool *pool;
@@ -40,7 +41,7 @@ struct sweep {
     char server_version[64];
     char settings[1024];
     const char *workload;
-    volatile sig_atomic_t *stop; /* set by the verb's signal handler */
+    volatile sig_atomic_t *stop; /* nonzero once a stop signal came (signals_flag()) */
     /* server CPU and machine idle sampled at the measured window's edges
      * (worker_cfg.on_window), so they cover what TPS and client CPU cover */
     struct sweep_window {

@@ -8,23 +8,20 @@
  * this file only turns it into text and an exit code.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "oltp.h"
 #include "report.h"
+#include "signals.h"
 #include "util.h"
 #include "verbs.h"
 
-static struct pool *volatile running_pool;
-
-static void on_signal(int sig)
+/* The pool's stop, as the signal room's stop action (async-signal-safe). */
+static void stop_pool(void *p)
 {
-    (void)sig;
-    if (running_pool)
-        pool_stop(running_pool);
+    pool_stop(p);
 }
 
 /* For the machine-readable report: the version the server gave on a
@@ -80,6 +77,16 @@ int oltp_main(const char *verb, int argc, char **argv)
     struct oltp_setup s;
     if (oltp_setup(&s, &o, name, err, sizeof err) < 0) {
         fprintf(stderr, "dbscale %s: %s\n(see: dbscale %s --help)\n", verb, err, verb);
+        oltp_setup_free(&s);
+        opts_free(&o);
+        return EXIT_USAGE;
+    }
+    const char *cc = opts_str(&o, "client-cpus");
+    if (!strcmp(verb, "run") && cc && (!strcmp(cc, "same") || !strcmp(cc, "rest"))) {
+        fprintf(stderr,
+                "dbscale run: --client-cpus=%s: same and rest are relative to the server's CPUs "
+                "in a sweep; give a CPU list (e.g. 1 or 0-3)\n",
+                cc);
         oltp_setup_free(&s);
         opts_free(&o);
         return EXIT_USAGE;
@@ -168,21 +175,17 @@ int oltp_main(const char *verb, int argc, char **argv)
             fprintf(stderr, "dbscale run: %s\n", err);
             rc = EXIT_RUNTIME;
         } else {
-            struct sigaction sa = {0}, old_int, old_term;
-            sa.sa_handler = on_signal;
-            sigemptyset(&sa.sa_mask);
-            running_pool = p;
-            sigaction(SIGINT, &sa, &old_int);
-            sigaction(SIGTERM, &sa, &old_term);
+            /* Caught only from here: prepare/cleanup keep the default
+             * disposition (a load is ended by dying, the server rolls back). */
+            signals_install();
+            int slot = signals_on_stop(stop_pool, p);
             if (text) {
                 printf("Threads started!\n\n");
                 fflush(stdout);
             }
             struct level_result res;
             int pr = pool_run(p, threads, &res);
-            sigaction(SIGINT, &old_int, NULL);
-            sigaction(SIGTERM, &old_term, NULL);
-            running_pool = NULL;
+            signals_off(slot);
             if (pr < 0)
                 fprintf(stderr, "dbscale run: stopped: %s\n", res.fatal_msg);
             if (text)
@@ -191,7 +194,7 @@ int oltp_main(const char *verb, int argc, char **argv)
                 report_json(stdout, &res, &ri);
             else
                 report_csv(stdout, &res, &ri, 1);
-            rc = pr < 0 ? EXIT_RUNTIME : pr == 1 ? 130 : 0;
+            rc = pr < 0 ? EXIT_RUNTIME : signals_caught() ? signals_exit_code() : 0;
             level_result_free(&res);
             pool_close(p);
         }

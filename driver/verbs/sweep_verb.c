@@ -9,7 +9,6 @@
  * 128+N on signal N).
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +16,10 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "cpulist.h"
 #include "report.h"
 #include "resdir.h"
+#include "signals.h"
 #include "sweep.h"
 #include "util.h"
 #include "verbs.h"
@@ -57,21 +58,23 @@ struct optdef *sweep_verb_optdefs(size_t *n)
     return defs;
 }
 
-static volatile sig_atomic_t got_signal;
-static struct pool *volatile sig_pool;
-
-static void on_signal(int sig)
+/* The pool's stop, as the signal room's stop action (async-signal-safe). */
+static void stop_pool(void *p)
 {
-    got_signal = sig;
-    if (sig_pool)
-        pool_stop(sig_pool);
+    pool_stop(p);
 }
 
 static void baseline_note(const struct sweep *w, int k, void *arg)
 {
     (void)arg;
-    char cl[256];
-    cpuset_format(w->plan.online, k, cl, sizeof cl);
+    char cl[1024] = "?";
+    struct cpulist set;
+    if (cpulist_init(&set) == 0) {
+        for (int i = 0; i < k; i++)
+            cpulist_add(&set, w->plan.online[i]);
+        cpulist_format(&set, cl, sizeof cl);
+    }
+    cpulist_free(&set);
     if (isatty(2))
         fputc('\n', stderr);
     fprintf(stderr, "dbscale sweep: kernel baseline on CPUs %s (%s)\n", cl,
@@ -95,7 +98,16 @@ static void progress(const struct sweep *w, int i, const char *variant, double e
  * is pure. */
 static int parse_plan(struct sweep *w, char *err, size_t errlen)
 {
-    w->plan.nonline = cpuset_online(w->plan.online, SWEEP_MAX_CPUS_K);
+    struct cpulist on;
+    w->plan.nonline = 0;
+    if (cpulist_init(&on) == 0 && cpulist_online(&on, err, errlen) > 0)
+        w->plan.nonline = cpulist_ids(&on, &w->online);
+    cpulist_free(&on);
+    w->plan.online = w->online;
+    if (w->plan.nonline <= 0) {
+        w->plan.nonline = 0;
+        return -1; /* err names the file and why */
+    }
     int rc =
         sweep_plan_build(&w->plan, opts_str(&w->o, "threads"), opts_str(&w->o, "cpus"),
                          opts_str(&w->o, "order"), (int)opts_int(&w->o, "repeats"), err, errlen);
@@ -161,7 +173,7 @@ int sweep_main(int argc, char **argv)
 {
     struct sweep w;
     memset(&w, 0, sizeof w);
-    w.stop = &got_signal;
+    w.stop = signals_flag();
     size_t n;
     struct optdef *defs = sweep_verb_optdefs(&n);
     opts_init(&w.o, defs, n);
@@ -268,11 +280,10 @@ int sweep_main(int argc, char **argv)
         goto done;
     }
 
-    struct sigaction sa = {0};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    /* From here a signal ends the sweep at the next safe point: prepare
+     * finishes, the server is stopped, finished levels are kept. */
+    signals_install();
+    int pool_slot = -1;
 
     if (w.managed) {
         fprintf(stderr, "dbscale sweep: starting a throwaway %s server...\n",
@@ -307,7 +318,7 @@ int sweep_main(int argc, char **argv)
         rc = EXIT_USAGE;
         goto cleanup;
     }
-    if (want_prepare && !got_signal) {
+    if (want_prepare && !signals_caught()) {
         fprintf(stderr, "dbscale sweep: preparing %d table(s) of %lld rows...\n", w.s.wl.cfg.tables,
                 (long long)w.s.wl.cfg.table_size);
         if (oltp_prepare(&w.s, NULL, err, sizeof err) < 0) {
@@ -323,13 +334,13 @@ int sweep_main(int argc, char **argv)
         rc = EXIT_RUNTIME;
         goto cleanup;
     }
-    if (!got_signal) {
+    if (!signals_caught()) {
         if (sweep_open_pool(&w, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale sweep: %s\n", err);
             rc = EXIT_RUNTIME;
             goto cleanup;
         }
-        sig_pool = w.pool;
+        pool_slot = signals_on_stop(stop_pool, w.pool);
         fprintf(stderr, "dbscale sweep: %d levels (%d CPU count(s), %d repeat(s)), results in %s\n",
                 w.plan.nlevels, w.plan.nk, w.plan.repeats, w.out);
         w.on_level = progress;
@@ -341,7 +352,7 @@ int sweep_main(int argc, char **argv)
             fprintf(stderr, "\ndbscale sweep: stopped: %s\n", err);
             rc = EXIT_RUNTIME;
         }
-        sig_pool = NULL;
+        signals_off(pool_slot);
     }
 cleanup:
     if (w.pool)
@@ -373,15 +384,16 @@ cleanup:
         if (server_stop(&w.srv, e2, sizeof e2) < 0)
             fprintf(stderr, "dbscale sweep: stopping the server: %s\n", e2);
     }
-    if (got_signal) {
+    if (signals_caught()) {
         fprintf(stderr, "dbscale sweep: interrupted; %d finished level(s) kept in %s\n", saved,
                 w.out);
-        rc = 128 + got_signal;
+        rc = signals_exit_code();
     }
 done:
     free(w.rows);
     free(w.old_rows);
     sweep_plan_free(&w.plan);
+    free(w.online);
     oltp_setup_free(&w.s);
     opts_free(&w.o);
     free(defs);

@@ -10,8 +10,8 @@
 
 int oltp_main(const char *verb, int argc, char **argv); /* prepare, run, cleanup: oltp_verb.c */
 int sweep_main(int argc, char **argv);                  /* sweep_verb.c */
-int micro_main(int argc, char **argv);                  /* micro/micro.c */
-int fs_main(int argc, char **argv);                     /* micro/fsbench.c */
+int micro_main(int argc, char **argv);                  /* micro_verb.c */
+int fs_main(int argc, char **argv);                     /* fs_verb.c */
 int plot_main(int argc, char **argv);                   /* plot_verb.c */
 int compare_main(int argc, char **argv);                /* compare_verb.c */
 int server_main(int argc, char **argv);                 /* server_verb.c */

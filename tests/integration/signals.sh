@@ -1,14 +1,16 @@
 #!/bin/sh
-# SIGINT / SIGTERM at other points than a measured level: during a managed
-# sweep's prepare the sweep finishes the load, stops and removes its
-# throwaway server and exits 143; during run's warmup the report is still
-# printed and the exit is 130. Also: more threads than max_connections is
-# refused before anything starts, naming the limit.
+# SIGINT / SIGTERM end every verb with 128 + the signal (130 / 143), as the
+# README says: during a managed sweep's prepare the sweep finishes the load,
+# stops and removes its throwaway server and exits 143; during run's warmup
+# the report is still printed and the exit is 130, mid-measurement SIGTERM
+# gives 143; an external sweep mid-level gives 130 / 143; micro gives 130 /
+# 143 with its tasks gone. Also: more threads than max_connections is refused
+# before anything starts, naming the limit.
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
 work=$(mktemp -d)
 chmod 755 "$work" # the managed server runs as postgres and lives under it
-trap 'rm -rf "$work"; stop_server' EXIT
+trap '[ -n "$KEEP" ] || rm -rf "$work"; stop_server' EXIT
 count_pg() { ps -eo args | grep -c "[p]ostgres -D $work" || true; }
 
 # 1. SIGTERM during the sweep's prepare (its server lives under $work via TMPDIR)
@@ -40,9 +42,49 @@ rc=$?
 expect_eq "exit after SIGINT during warmup" $rc 130
 grep -q "transactions:" "$work/run" || fail "no report after SIGINT: $(cat "$work/run")"
 
-# 3. more threads than the server accepts
+# 3. SIGTERM mid-measurement: the report still comes, exit 143
+"$DBSCALE" run oltp_point_select $C --threads=2 --time=10 >"$work/run2" 2>&1 &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid
+rc=$?
+expect_eq "exit after SIGTERM while measuring" $rc 143
+grep -q "transactions:" "$work/run2" || fail "no report after SIGTERM: $(cat "$work/run2")"
+
+# 4. an external sweep interrupted mid-level, by each signal
+for sig in INT TERM; do
+    "$DBSCALE" sweep oltp_point_select $C --server=external --cpus=1 --threads=1 --time=30 \
+        --repeats=1 --out "$work/s$sig" >"$work/sweep$sig" 2>&1 &
+    pid=$!
+    i=0
+    # meta.json is written before the first level starts
+    while [ $i -lt 200 ] && ! [ -f "$work/s$sig/meta.json" ]; do sleep 0.1; i=$((i + 1)); done
+    sleep 1.5
+    kill -$sig $pid
+    wait $pid
+    rc=$?
+    want=130
+    [ $sig = TERM ] && want=143
+    [ $rc = $want ] || fail "sweep exit after SIG$sig: got $rc, want $want: $(cat "$work/sweep$sig")"
+done
+
+# 5. micro, by each signal: 128 + the signal, no task left behind
+for sig in INT TERM; do
+    "$DBSCALE" micro getppid1 --tasks=1 --mode=process --samples=200 >"$work/micro$sig" 2>&1 &
+    pid=$!
+    sleep 1
+    kill -$sig $pid
+    wait $pid
+    rc=$?
+    want=130
+    [ $sig = TERM ] && want=143
+    [ $rc = $want ] || fail "micro exit after SIG$sig: got $rc, want $want: $(cat "$work/micro$sig")"
+done
+
+# 6. more threads than the server accepts
 "$DBSCALE" run oltp_point_select $C --threads=500 --time=1 >"$work/mc" 2>&1
 rc=$?
 expect_eq "exit with threads above max_connections" $rc 2
 grep -q "max_connections" "$work/mc" || fail "no mention of max_connections: $(cat "$work/mc")"
-echo "signals: prepare and warmup interrupted cleanly; max_connections checked"
+echo "signals: every verb exits 128 + the signal; max_connections checked"

@@ -25,7 +25,32 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "cpulist.h"
 #include "cpuset.h"
+
+/* A CPU set from a list (the one type and parser: cpulist.h). */
+static struct cpulist set_of(const char *text)
+{
+    struct cpulist l;
+    char e[160];
+    assert_int_equal(cpulist_init(&l), 0);
+    if (cpulist_parse(&l, text, 0, e, sizeof e) <= 0)
+        fail_msg("'%s': %s", text, e);
+    return l;
+}
+
+/* The online CPUs as a set, their count, and their list in all. */
+static struct cpulist online_set(int *n, char *all, size_t len)
+{
+    struct cpulist l;
+    char e[160];
+    assert_int_equal(cpulist_init(&l), 0);
+    *n = cpulist_online(&l, e, sizeof e);
+    assert_true(*n >= 1);
+    if (all)
+        cpulist_format(&l, all, len);
+    return l;
+}
 
 static void test_methods(void **state)
 {
@@ -38,53 +63,15 @@ static void test_methods(void **state)
     assert_string_equal(cpuset_method_name(CPU_CPUSET), "cpuset");
 }
 
-/* parse then format gives back want (or -1 for malformed). */
-static void round_trip(const char *in, int count, const char *want)
-{
-    int ids[64];
-    char buf[128];
-    int n = cpuset_parse(in, ids, 64);
-    assert_int_equal(n, count);
-    if (n < 0)
-        return;
-    for (int i = 1; i < n; i++)
-        assert_true(ids[i - 1] < ids[i]);
-    cpuset_format(ids, n, buf, sizeof buf);
-    assert_string_equal(buf, want);
-}
-
-static void test_parse_format(void **state)
-{
-    (void)state;
-    round_trip("0", 1, "0");
-    round_trip("0-3,6", 5, "0-3,6");
-    round_trip("1,0,1", 2, "0-1");
-    round_trip("0,1,2,5,7-8,9", 7, "0-2,5,7-9");
-    round_trip("\t0-1\n", 2, "0-1"); /* as /proc and sysfs write it */
-    const char *bad[] = {"3-1", "a", "", "1,", ",1", "1-", "-1", "1 2", "0-99999", NULL};
-    for (int i = 0; bad[i]; i++) {
-        int ids[8];
-        if (cpuset_parse(bad[i], ids, 8) != -1)
-            fail_msg("'%s' should be malformed", bad[i]);
-    }
-    int ids[4];
-    assert_int_equal(cpuset_parse("0-7", ids, 4), -1); /* more than max */
-    assert_int_equal(cpuset_parse(NULL, ids, 4), -1);
-    char buf[8];
-    cpuset_format(ids, 0, buf, sizeof buf);
-    assert_string_equal(buf, "");
-    int many[] = {0, 2, 4, 6, 8, 10};
-    cpuset_format(many, 6, buf, sizeof buf); /* truncated, but terminated */
-    assert_true(strlen(buf) < sizeof buf);
-}
+/* Parsing and formatting CPU lists: test_cpulist.c (one parser, cpulist.h). */
 
 static void test_online(void **state)
 {
     (void)state;
-    int ids[1024];
-    int n = cpuset_online(ids, 1024);
+    int n;
+    struct cpulist l = online_set(&n, NULL, 0);
     assert_int_equal(n, (int)sysconf(_SC_NPROCESSORS_ONLN));
-    assert_int_equal(cpuset_online(ids, 0), -1);
+    cpulist_free(&l);
 }
 
 /* ---- a child process with a second thread ---- */
@@ -186,10 +173,8 @@ static int in_cgroup(pid_t pid)
 static void hold_child(enum cpu_method m)
 {
     char err[512], all[256];
-    int online[1024];
-    int non = cpuset_online(online, 1024);
-    assert_true(non >= 1);
-    cpuset_format(online, non, all, sizeof all);
+    int non;
+    struct cpulist online = online_set(&non, all, sizeof all);
 
     struct cpuset_ctl *c = cpuset_open(m, err, sizeof err);
     if (!c) {
@@ -200,33 +185,36 @@ static void hold_child(enum cpu_method m)
     struct child k;
     child_start(&k);
     pid_t pids[] = {k.pid};
-    int zero[] = {0};
+    struct cpulist zero = set_of("0");
 
-    if (cpuset_apply(c, pids, 1, zero, 1, err, sizeof err) != 0)
+    if (cpuset_apply(c, pids, 1, &zero, err, sizeof err) != 0)
         fail_msg("apply {0}: %s", err);
-    if (cpuset_verify(c, pids, 1, zero, 1, err, sizeof err) != 0)
+    if (cpuset_verify(c, pids, 1, &zero, err, sizeof err) != 0)
         fail_msg("verify {0}: %s", err);
     assert_int_equal(check_tasks(k.pid, "0"), 2);
     if (m == CPU_CPUSET)
         assert_true(in_cgroup(k.pid));
 
     if (non >= 2) {
-        if (cpuset_apply(c, pids, 1, online, non, err, sizeof err) != 0)
+        if (cpuset_apply(c, pids, 1, &online, err, sizeof err) != 0)
             fail_msg("apply all: %s", err);
-        if (cpuset_verify(c, pids, 1, online, non, err, sizeof err) != 0)
+        if (cpuset_verify(c, pids, 1, &online, err, sizeof err) != 0)
             fail_msg("verify all: %s", err);
         assert_int_equal(check_tasks(k.pid, all), 2);
         /* A wrong list is caught and named. */
-        assert_int_equal(cpuset_verify(c, pids, 1, zero, 1, err, sizeof err), -1);
+        assert_int_equal(cpuset_verify(c, pids, 1, &zero, err, sizeof err), -1);
         assert_non_null(strstr(err, "wanted 0"));
         assert_non_null(strstr(err, all));
         /* And back down, for cpuset a shrink of cpuset.cpus. */
-        if (cpuset_apply(c, pids, 1, zero, 1, err, sizeof err) != 0)
+        if (cpuset_apply(c, pids, 1, &zero, err, sizeof err) != 0)
             fail_msg("apply {0} again: %s", err);
         assert_int_equal(check_tasks(k.pid, "0"), 2);
     }
-    int bad[] = {4000};
-    assert_int_equal(cpuset_apply(c, pids, 1, bad, 1, err, sizeof err), -1);
+    struct cpulist bad;
+    assert_int_equal(cpulist_init(&bad), 0);
+    cpulist_add(&bad, cpulist_ncpus(&bad) - 1); /* a CPU id past the online ones */
+    assert_int_equal(cpuset_apply(c, pids, 1, &bad, err, sizeof err), -1);
+    cpulist_free(&bad);
 
     /* The cgroup's own processes are widened on the way out even when the
      * caller does not name them (backends forked since the last apply). */
@@ -237,8 +225,10 @@ static void hold_child(enum cpu_method m)
     assert_int_equal(check_tasks(k.pid, all), 2);
     assert_false(in_cgroup(k.pid));
     cpuset_close(c, pids, 1); /* idempotent */
-    assert_int_equal(cpuset_verify(NULL, pids, 1, online, non, err, sizeof err), 0);
+    assert_int_equal(cpuset_verify(NULL, pids, 1, &online, err, sizeof err), 0);
     child_stop(&k);
+    cpulist_free(&zero);
+    cpulist_free(&online);
 }
 
 static void test_affinity(void **state)
@@ -258,25 +248,26 @@ static void test_close_null(void **state)
 {
     (void)state;
     char err[512], all[256];
-    int online[1024], zero[] = {0};
-    int non = cpuset_online(online, 1024);
-    cpuset_format(online, non, all, sizeof all);
+    int non;
+    struct cpulist online = online_set(&non, all, sizeof all), zero = set_of("0");
     struct child k;
     child_start(&k);
     pid_t pids[] = {k.pid};
     struct cpuset_ctl *c = cpuset_open(CPU_AFFINITY, err, sizeof err);
     assert_non_null(c);
-    assert_int_equal(cpuset_apply(c, pids, 1, zero, 1, err, sizeof err), 0);
+    assert_int_equal(cpuset_apply(c, pids, 1, &zero, err, sizeof err), 0);
     cpuset_close(NULL, pids, 1);
     assert_int_equal(check_tasks(k.pid, all), 2);
     cpuset_close(c, NULL, 0);
     child_stop(&k);
     /* A process that is gone is no error for apply, but verify says so. */
     c = cpuset_open(CPU_AFFINITY, err, sizeof err);
-    assert_int_equal(cpuset_apply(c, pids, 1, zero, 1, err, sizeof err), 0);
-    assert_int_equal(cpuset_verify(c, pids, 1, zero, 1, err, sizeof err), -1);
+    assert_int_equal(cpuset_apply(c, pids, 1, &zero, err, sizeof err), 0);
+    assert_int_equal(cpuset_verify(c, pids, 1, &zero, err, sizeof err), -1);
     assert_non_null(strstr(err, "exists"));
     cpuset_close(c, pids, 1);
+    cpulist_free(&zero);
+    cpulist_free(&online);
 }
 
 /* ---- hotplug, only when asked (DBSCALE_TEST_HOTPLUG=1, as root) ---- */
@@ -285,10 +276,9 @@ static char online_list[256]; /* as found at the start */
 
 static void read_online(char *buf, size_t len)
 {
-    int ids[1024];
-    int n = cpuset_online(ids, 1024);
-    assert_true(n > 0);
-    cpuset_format(ids, n, buf, len);
+    int n;
+    struct cpulist l = online_set(&n, buf, len);
+    cpulist_free(&l);
 }
 
 static double now_s(void)
@@ -325,8 +315,8 @@ static void test_hotplug_apply(void **state)
 {
     (void)state;
     char err[512];
-    int zero[] = {0}, online[1024];
-    int non = cpuset_online(online, 1024);
+    int non;
+    struct cpulist zero = set_of("0"), online = online_set(&non, NULL, 0);
     if (non < 2)
         skip();
     double t0 = now_s();
@@ -339,10 +329,10 @@ static void test_hotplug_apply(void **state)
     struct child k;
     child_start(&k);
     pid_t pids[] = {k.pid};
-    int one[] = {1};
-    assert_int_equal(cpuset_apply(c, pids, 1, one, 1, err, sizeof err), -1);
+    struct cpulist one = set_of("1");
+    assert_int_equal(cpuset_apply(c, pids, 1, &one, err, sizeof err), -1);
     assert_non_null(strstr(err, "CPU 0"));
-    if (cpuset_apply(c, pids, 1, zero, 1, err, sizeof err) != 0) {
+    if (cpuset_apply(c, pids, 1, &zero, err, sizeof err) != 0) {
         cpuset_close(c, pids, 1);
         child_stop(&k);
         if (strstr(err, "hotplug is not")) {
@@ -356,15 +346,15 @@ static void test_hotplug_apply(void **state)
     read_online(now, sizeof now);
     assert_string_equal(now, "0");
     assert_int_equal(sysconf(_SC_NPROCESSORS_ONLN), 1);
-    if (cpuset_verify(c, pids, 1, zero, 1, err, sizeof err) != 0)
+    if (cpuset_verify(c, pids, 1, &zero, err, sizeof err) != 0)
         fail_msg("verify {0}: %s", err);
-    assert_int_equal(cpuset_verify(c, pids, 1, online, non, err, sizeof err), -1);
-    if (cpuset_apply(c, pids, 1, online, non, err, sizeof err) != 0)
+    assert_int_equal(cpuset_verify(c, pids, 1, &online, err, sizeof err), -1);
+    if (cpuset_apply(c, pids, 1, &online, err, sizeof err) != 0)
         fail_msg("apply all: %s", err);
     double t3 = now_s();
-    if (cpuset_verify(c, pids, 1, online, non, err, sizeof err) != 0)
+    if (cpuset_verify(c, pids, 1, &online, err, sizeof err) != 0)
         fail_msg("verify all: %s", err);
-    assert_int_equal(cpuset_apply(c, pids, 1, zero, 1, err, sizeof err), 0);
+    assert_int_equal(cpuset_apply(c, pids, 1, &zero, err, sizeof err), 0);
     cpuset_close(c, pids, 1);
     double t4 = now_s();
     read_online(now, sizeof now);
@@ -382,8 +372,10 @@ static void test_hotplug_apply(void **state)
  * open, and only the holder is killed: the guardian's pidfd must tell. */
 static void killed_holder(int sig, int keeper)
 {
-    int ids[1024];
-    if (cpuset_online(ids, 1024) < 2)
+    int non;
+    struct cpulist on = online_set(&non, NULL, 0);
+    cpulist_free(&on);
+    if (non < 2)
         skip();
     int rep[2];
     assert_int_equal(pipe(rep), 0);
@@ -397,9 +389,9 @@ static void killed_holder(int sig, int keeper)
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         char err[512] = "E";
-        int zero[] = {0};
+        struct cpulist zero = set_of("0");
         struct cpuset_ctl *c = cpuset_open(CPU_HOTPLUG, err + 1, sizeof err - 1);
-        if (c && cpuset_apply(c, NULL, 0, zero, 1, err + 1, sizeof err - 1) == 0) {
+        if (c && cpuset_apply(c, NULL, 0, &zero, err + 1, sizeof err - 1) == 0) {
             strcpy(err, "ok");
             if (keeper && fork() == 0)
                 for (;;)
@@ -477,9 +469,9 @@ int main(void)
         return cmocka_run_group_tests_name("cpuset_hotplug", tests, hotplug_setup, NULL);
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_methods), cmocka_unit_test(test_parse_format),
-        cmocka_unit_test(test_online),  cmocka_unit_test(test_affinity),
-        cmocka_unit_test(test_cpuset),  cmocka_unit_test(test_close_null),
+        cmocka_unit_test(test_methods),    cmocka_unit_test(test_online),
+        cmocka_unit_test(test_affinity),   cmocka_unit_test(test_cpuset),
+        cmocka_unit_test(test_close_null),
     };
     return cmocka_run_group_tests_name("cpuset", tests, NULL, NULL);
 }

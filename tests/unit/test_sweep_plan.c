@@ -16,9 +16,11 @@
 
 static void machine(struct sweep_plan *p, int n)
 {
+    static int ids[4096]; /* the plan borrows the caller's online ids */
     memset(p, 0, sizeof *p);
     for (int i = 0; i < n; i++)
-        p->online[i] = i;
+        ids[i] = i;
+    p->online = ids;
     p->nonline = n;
 }
 
@@ -137,7 +139,7 @@ static void test_eta(void **state)
     machine(&p, 4);
     assert_int_equal(sweep_plan_build(&p, "1,2", "1,2,4", "sequential", 2, err, sizeof err), 0);
     assert_int_equal(p.nlevels, 12);
-    int done[SWEEP_MAX_CPUS_K] = {1, 0, 0};
+    int done[3] = {1, 0, 0}; /* one per CPU count of the plan */
     /* after the first level: 11 levels of 2 s, two baselines of 10 s */
     assert_true(sweep_plan_eta(&p, 1, 2.0, 10.0, done) == 11 * 2.0 + 2 * 10.0);
     done[1] = 1;

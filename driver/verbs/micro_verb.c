@@ -1,0 +1,189 @@
+/*
+ * verbs/micro_verb.c - `dbscale micro`: the command line, the table / CSV /
+ * JSON on stdout, and the exit code.
+ *
+ * The idea: each point is printed as soon as the library (micro/micro.c)
+ * hands it over, in the layout of the will-it-scale table the suite comes
+ * from. Measuring, planning and the micro.csv rows stay in micro/; this file
+ * only turns them into text and an exit code (0, 1 runtime, 2 bad input,
+ * 128 + the signal that stopped it).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "micro.h"
+#include "options.h"
+#include "signals.h"
+#include "util.h"
+#include "verbs.h"
+
+static const struct optdef micro_opts[] = {
+    {"config", OPT_STR, NULL, "read options from this INI file first"},
+    {"tasks", OPT_STR, "1,all",
+     "task counts: list/ranges as in the sweep (1,2,4 or 1-all:x2), "
+     "all = the number of CPUs"},
+    {"mode", OPT_CHOICE, "both", "run tasks as processes, threads or both", "process|thread|both"},
+    {"cpus", OPT_STR, NULL,
+     "CPU ids like 0-3,6; task i is bound to the i-th, wrapping round (default: all "
+     "allowed)"},
+    {"warmup", OPT_NUM, "0.2", "seconds run before sampling", NULL, 0, 3600},
+    {"samples", OPT_INT, "5", "samples per point", NULL, 1, 100000},
+    {"interval", OPT_NUM, "0.2", "seconds per sample", NULL, 0.01, 3600},
+    {"repeats", OPT_INT, "1", "reruns of each point, samples pooled", NULL, 1, 1000},
+    {"dir", OPT_STR, NULL,
+     "where the file tests make their scratch dir (default: $TMPDIR or "
+     "/tmp)"},
+    {"output", OPT_CHOICE, "table", "stdout format", "table|csv|json"},
+    {"out", OPT_STR, NULL,
+     "also add the rows to DIR/micro.csv (made with its header if new; "
+     "rewritten atomically)"},
+    {"variant", OPT_STR, "", "label written in the variant column"},
+    {"list", OPT_BOOL, "off", "list the tests with their unit of work and exit"},
+};
+
+static void print_header(const char *fmt, const struct micro_config *c, int ncpus)
+{
+    struct utsname u;
+    uname(&u);
+    if (strcmp(fmt, "table") == 0) {
+        const char *base = micro_scratch_base(c->dir);
+        printf("# dbscale micro: %s %s %s, %d CPUs [%s], warmup %gs, %d samples x %gs, "
+               "%d repeat(s), files in %s (%s)\n",
+               u.sysname, u.release, u.machine, ncpus, c->cpus && *c->cpus ? c->cpus : "all",
+               c->warmup, c->samples, c->interval, c->repeats, base, micro_fs_type(base));
+        printf("%-18s %4s %5s %14s %14s %14s %6s\n", "test", "mode", "tasks", "ops/s", "min", "max",
+               "cv%");
+    } else if (strcmp(fmt, "csv") == 0) {
+        printf("%s\n", MICRO_CSV_HEADER);
+    } else {
+        printf("[");
+    }
+}
+
+static void json_text(const char *s)
+{
+    putchar('"');
+    for (; *s; s++)
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s >= 0x20)
+            putchar(*s);
+    putchar('"');
+}
+
+static void print_point(const char *fmt, const struct micro_point *p, const char *variant,
+                        int first)
+{
+    if (strcmp(fmt, "table") == 0) {
+        if (p->error[0])
+            printf("%-18s %4c %5.2d %14s %14s %14s %6s  %s\n", p->test, p->mode, p->tasks, "N/A",
+                   "", "", "", p->error);
+        else
+            printf("%-18s %4c %5.2d %14.0f %14.0f %14.0f %6.1f\n", p->test, p->mode, p->tasks,
+                   p->ops, p->min, p->max, p->cv);
+    } else if (strcmp(fmt, "csv") == 0) {
+        struct sbuf b = {0};
+        micro_csv_row(&b, p, variant);
+        fputs(b.s, stdout);
+        sbuf_free(&b);
+    } else {
+        printf("%s\n {\"test\": \"%s\", \"mode\": \"%c\", \"tasks\": %d, \"cpus\": %d, ",
+               first ? "" : ",", p->test, p->mode, p->tasks, p->cpus);
+        if (p->error[0])
+            printf("\"ops_per_s\": null, \"min\": null, \"max\": null, \"cv\": null, ");
+        else
+            printf("\"ops_per_s\": %.1f, \"min\": %.1f, \"max\": %.1f, \"cv\": %.2f, ", p->ops,
+                   p->min, p->max, p->cv);
+        printf("\"samples\": [");
+        for (int i = 0; i < p->nsamples; i++)
+            printf("%s%.1f", i ? ", " : "", p->samples[i]);
+        printf("], \"fs_type\": ");
+        json_text(p->fs_type);
+        printf(", \"error\": ");
+        json_text(p->error);
+        printf(", \"variant\": ");
+        json_text(variant ? variant : "");
+        printf("}");
+    }
+    fflush(stdout);
+}
+
+struct show {
+    const char *fmt, *variant;
+};
+
+static void show_point(const struct micro_point *p, int first, void *arg)
+{
+    const struct show *sh = arg;
+    print_point(sh->fmt, p, sh->variant, first);
+}
+
+static void list_tests(void)
+{
+    for (int i = 0; micro_tests[i]; i++)
+        if (!micro_tests[i]->hidden)
+            printf("%-18s %s\n", micro_tests[i]->name, micro_tests[i]->desc);
+}
+
+int micro_main(int argc, char **argv)
+{
+    struct opts o;
+    char err[1024], *words[64];
+    int nwords;
+    opts_init(&o, micro_opts, sizeof micro_opts / sizeof *micro_opts);
+    int r = opts_parse_argv(&o, argc, argv, 1, words, 64, &nwords, err, sizeof err);
+    if (r == 1) {
+        printf("usage: dbscale micro [TEST...] [options]   (TEST: a name, a comma list, or "
+               "all)\n\n");
+        opts_help(&o, stdout);
+        printf("\nThe figure is the median ops/s of the samples; min, max and cv%% beside it.\n"
+               "Try --list for the tests and the unit of work each counts.\n");
+        opts_free(&o);
+        return 0;
+    }
+    if (r < 0) {
+        opts_free(&o);
+        die(EXIT_USAGE, "micro: %s", err);
+    }
+    if (opts_bool(&o, "list")) {
+        list_tests();
+        opts_free(&o);
+        return 0;
+    }
+    struct micro_config c;
+    micro_config_default(&c);
+    c.cpus = opts_str(&o, "cpus");
+    c.dir = opts_str(&o, "dir");
+    c.warmup = opts_num(&o, "warmup");
+    c.interval = opts_num(&o, "interval");
+    c.samples = (int)opts_int(&o, "samples");
+    c.repeats = (int)opts_int(&o, "repeats");
+    struct micro_plan pl;
+    if (micro_plan_make(&pl, words, nwords, c.cpus, opts_str(&o, "tasks"), opts_str(&o, "mode"),
+                        err, sizeof err) < 0) {
+        opts_free(&o);
+        die(EXIT_USAGE, "micro: %s", err);
+    }
+    const char *fmt = opts_str(&o, "output"), *variant = opts_str(&o, "variant");
+    const char *out = opts_str(&o, "out");
+    signals_install();
+    print_header(fmt, &c, pl.ncpus);
+    struct sbuf rows = {0};
+    struct show sh = {fmt, variant};
+    int rc = micro_plan_run(&pl, &c, show_point, &sh, variant, &rows);
+    if (strcmp(fmt, "json") == 0)
+        printf("\n]\n");
+    if (rc >= 128) {
+        fflush(stdout);
+        warnx_("interrupted by signal %d; tasks killed, scratch removed", rc - 128);
+    }
+    if (rc == 0 && out && micro_csv_append(out, &rows, err, sizeof err) < 0) {
+        warnx_("micro: %s", err);
+        rc = EXIT_RUNTIME;
+    }
+    sbuf_free(&rows);
+    opts_free(&o);
+    return rc;
+}
