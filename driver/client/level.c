@@ -122,8 +122,8 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
             win = 2;
             wend = e;
         }
-        if (e && !give_up_at)
-            give_up_at = (e > now ? e : now) + POOL_GRACE_NS;
+        /* recomputed: a stop can move the end earlier than --time's */
+        give_up_at = e ? e + POOL_GRACE_NS : 0;
         if (give_up_at && now >= give_up_at)
             atomic_store(&p->give_up, 1);
         if (win == 1 && now >= next_report) {

@@ -108,6 +108,16 @@ void report_text(FILE *f, const struct level_result *r, const double *pcts, int 
     fprintf(f, "    per transaction:                     %.1f us\n", report_cpu_per_txn_us(r));
     fprintf(f, "    context switches per transaction:    %.2f\n",
             r->txns ? r->client_csw / (double)r->txns : 0);
+    /* dbscale's own, after sysbench's sections, and only when there is
+     * something to say: a clean run reads exactly as before */
+    if (r->unfinished || r->disturbed) {
+        fprintf(f, "\nLevel disturbed:\n");
+        if (r->unfinished)
+            fprintf(f, "    unfinished transactions (given up):  %llu\n",
+                    (unsigned long long)r->unfinished);
+        if (r->disturbed)
+            fprintf(f, "    disturbed:                           %s\n", r->disturbed_why);
+    }
 }
 
 void report_json(FILE *f, const struct level_result *r, const double *pcts, int npcts)
@@ -136,10 +146,12 @@ void report_json(FILE *f, const struct level_result *r, const double *pcts, int 
             "}, \"client_cpu\": {\"user_s\": %.4f, \"sys_s\": %.4f, \"per_txn_us\": %.2f, "
             "\"csw_per_txn\": %.3f, \"loops\": %d}, \"fairness\": {\"events_avg\": %.4f, "
             "\"events_sd\": %.4f, "
-            "\"time_avg\": %.4f, \"time_sd\": %.4f}}\n",
+            "\"time_avg\": %.4f, \"time_sd\": %.4f}, \"unfinished\": %llu, \"disturbed\": %d, "
+            "\"disturbed_why\": \"%s\"}\n",
             r->client_user_s, r->client_sys_s, report_cpu_per_txn_us(r),
             r->txns ? r->client_csw / (double)r->txns : 0, r->loops, r->fair_events_avg,
-            r->fair_events_sd, r->fair_time_avg, r->fair_time_sd);
+            r->fair_events_sd, r->fair_time_avg, r->fair_time_sd, (unsigned long long)r->unfinished,
+            r->disturbed, r->disturbed_why);
 }
 
 void report_csv(FILE *f, const struct level_result *r, int header)
