@@ -320,6 +320,7 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
     const struct db_ops *ops = p->cfg.ops;
     struct db_error e;
     enum db_status st;
+    int burst = 0;
     if (c->on_timer) {
         c->on_timer = 0;
         l->timers--;
@@ -327,6 +328,11 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
     for (;;) {
         switch (c->st) {
         case CS_BEGIN:
+            if (++burst > CONN_BURST) {
+                c->runnable = 1;
+                l->runnable++;
+                return;
+            }
             if (p->cfg.rate > 0) {
                 if (stopping(p, now)) {
                     park(l, c);

@@ -40,6 +40,19 @@ static uint64_t run_timers(struct loop *l, uint64_t now, int ending)
     return next;
 }
 
+/* Resume the connections that yielded between transactions. */
+static void run_ready(struct loop *l, uint64_t now)
+{
+    for (int i = 0; i < l->n && l->runnable > 0; i++) {
+        struct conn *c = l->conns[i];
+        if (!c->runnable)
+            continue;
+        c->runnable = 0;
+        l->runnable--;
+        conn_advance(l, c, now);
+    }
+}
+
 /* epoll_pwait2 waits to the nanosecond (Poisson arrivals need better than
  * milliseconds); kernels before 5.11 and valgrind lack it, so fall back to
  * epoll_wait rounded up to the next millisecond. */
@@ -76,6 +89,7 @@ void *loop_main(void *arg)
         struct conn *c = l->conns[i];
         c->events = c->busy_ns = 0;
         c->on_timer = 0;
+        c->runnable = 0;
         c->rolling_back = 0;
         if (c->db) {
             c->st = CS_BEGIN;
@@ -119,7 +133,7 @@ void *loop_main(void *arg)
         if (wake > cap)
             wake = cap;
         struct timespec ts = {0, 0};
-        if (wake > now) {
+        if (wake > now && !l->runnable) {
             uint64_t d = wake - now;
             ts.tv_sec = (time_t)(d / 1000000000ull);
             ts.tv_nsec = (long)(d % 1000000000ull);
@@ -135,6 +149,8 @@ void *loop_main(void *arg)
             if (c->st == CS_WAIT)
                 conn_advance(l, c, now);
         }
+        if (l->runnable)
+            run_ready(l, now);
         if (atomic_load_explicit(&p->fatal, RLX))
             break;
     }

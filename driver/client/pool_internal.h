@@ -29,6 +29,12 @@
  * (--rate with nothing outstanding) is no stall. */
 #define POOL_STALL_NS 1000000000ull
 
+/* Transactions one conn_advance() call may complete without waiting before
+ * it yields to the loop's other connections: an engine that answers inside
+ * start() would otherwise keep the loop (and its other connections) for
+ * the whole level. */
+#define CONN_BURST 32
+
 enum cstate {
     CS_BEGIN,   /* between transactions: start the next one, or park */
     CS_ARRIVAL, /* --rate: timer until the arrival this connection took */
@@ -44,6 +50,7 @@ struct conn {
     enum cstate st;
     int in_epoll, on_timer, rolling_back;
     int given_up; /* dropped at a level's end with a reply missing */
+    int runnable; /* yielded between transactions: the loop resumes it */
     enum db_status wait;
     uint64_t wake_at; /* CS_ARRIVAL / CS_DOWN: when the timer fires */
     struct wl_state ws;
@@ -73,6 +80,7 @@ struct loop {
     struct conn **conns;
     int n, active, timers;
     int waiting;          /* connections in CS_WAIT */
+    int runnable;         /* connections that yielded without waiting */
     uint64_t progress_at; /* last reply, or when waiting became non-zero */
     uint64_t max_gap;     /* longest stretch without replies, in the window */
     uint64_t unfinished;  /* given up at the end */
