@@ -61,7 +61,8 @@ struct conn {
     uint64_t events, busy_ns; /* this level, for fairness */
 };
 
-/* --debug transaction log: (connection, latency) of every counted one. */
+/* The transaction log (worker_cfg.txn_log, DBSCALE_TXN_LOG): (connection,
+ * latency) of every counted transaction, kept per loop until the level ends. */
 struct txn_rec {
     uint32_t conn;
     uint64_t lat_ns;
