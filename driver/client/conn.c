@@ -275,7 +275,7 @@ static int reconnect(struct loop *l, struct conn *c, uint64_t *now)
 {
     struct pool *p = l->pool;
     struct db_error e = {0};
-    c->db = pool_open_conn(p, c->idx, &e);
+    c->db = pool_open_conn(p, c->idx, 1, &e);
     *now = now_ns();
     if (c->db) {
         pool_inc(&l->reconnects, 1);

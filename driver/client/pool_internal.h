@@ -128,8 +128,9 @@ static inline uint64_t pool_window_end(struct pool *p)
     return s && (!e || s < e) ? s : e;
 }
 
-/* Connect and prepare every statement of the workload. */
-struct db_conn *pool_open_conn(const struct pool *p, int idx, struct db_error *err);
+/* Connect and prepare every statement of the workload; again: a reconnect
+ * (short connect timeout, WORKER_RECONNECT_TIMEOUT_S). */
+struct db_conn *pool_open_conn(const struct pool *p, int idx, int again, struct db_error *err);
 /* Stop the run with msg (the first one wins). */
 void loop_fail(struct loop *l, const char *msg);
 /* Run c until it must wait (socket, timer) or is parked. */

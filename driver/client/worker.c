@@ -23,11 +23,13 @@
 #include "rng.h"
 #include "util.h"
 
-struct db_conn *pool_open_conn(const struct pool *p, int idx, struct db_error *err)
+struct db_conn *pool_open_conn(const struct pool *p, int idx, int again, struct db_error *err)
 {
     const struct worker_cfg *cfg = &p->cfg;
-    const struct db_target *t = &cfg->targets[idx % cfg->ntargets];
-    struct db_conn *db = cfg->ops->connect(t, err);
+    struct db_target t = cfg->targets[idx % cfg->ntargets];
+    if (again)
+        t.connect_timeout_s = WORKER_RECONNECT_TIMEOUT_S;
+    struct db_conn *db = cfg->ops->connect(&t, err);
     if (!db)
         return NULL;
     for (int i = 0; i < cfg->wl->nstmts; i++) {
@@ -49,7 +51,7 @@ static int grow(struct pool *p, int n, char *err, size_t errlen)
         struct conn *c = xcalloc(1, sizeof *c);
         c->idx = i;
         rng_seed(&c->rng, p->cfg.seed, (uint64_t)i + 1);
-        c->db = pool_open_conn(p, i, &e);
+        c->db = pool_open_conn(p, i, 0, &e);
         if (!c->db) {
             snprintf(err, errlen, "connection %d of %d: %s", i + 1, n, e.msg);
             free(c);
@@ -75,7 +77,7 @@ static void revive(struct pool *p, int threads)
         c->given_up = 0;
         struct db_error e = {0};
         if (!failed)
-            c->db = pool_open_conn(p, i, &e);
+            c->db = pool_open_conn(p, i, 1, &e);
         if (!c->db) {
             failed = 1;
             c->down_since = now;

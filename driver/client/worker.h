@@ -60,6 +60,12 @@ struct worker_cfg {
 
 #define WORKER_MAX_CODES 16
 
+/* The connect timeout of a reconnect, s. A reconnect blocks its loop, so it
+ * must give up soon (and try again after a back-off): a server that
+ * accepts but never answers would otherwise hold the loop, and a stop, for
+ * the engine's default 10 s. 2 is libpq's minimum. */
+#define WORKER_RECONNECT_TIMEOUT_S 2
+
 struct err_count {
     char code[16];
     uint64_t n;

@@ -47,6 +47,7 @@ struct db_target {
     const char *conninfo;      /* pgsql: a libpq conninfo string or URI; wins over the above */
     const char *defaults_file; /* mysql: an option file read with MYSQL_READ_DEFAULT_FILE */
     int ps;                    /* 1 = server-side prepared statements, 0 = plain text */
+    int connect_timeout_s;     /* 0 = the engine's default (10 s); libpq takes at least 2 */
 };
 
 enum db_ptype { DB_PINT, DB_PSTR };

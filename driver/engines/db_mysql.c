@@ -148,7 +148,7 @@ static struct db_conn *dbm_connect(const struct db_target *t, struct db_error *e
         return NULL;
     }
     my_bool off = 0;
-    unsigned timeout = 10;
+    unsigned timeout = t->connect_timeout_s > 0 ? (unsigned)t->connect_timeout_s : 10;
     mysql_options(m, MYSQL_OPT_RECONNECT, &off);
     mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
     /* Option files: the [client] groups of the default files, plus ours. */

@@ -109,8 +109,10 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
     }
     kw[n] = "application_name";
     val[n++] = "dbscale";
+    char timeout[16];
+    snprintf(timeout, sizeof timeout, "%d", t->connect_timeout_s > 0 ? t->connect_timeout_s : 10);
     kw[n] = "connect_timeout";
-    val[n++] = "10";
+    val[n++] = timeout;
     kw[n] = NULL;
     val[n] = NULL;
     PGconn *pg = PQconnectdbParams(kw, val, 1);

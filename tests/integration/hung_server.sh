@@ -2,7 +2,8 @@
 # A hung server (SIGSTOPped) cannot hold `run` past its --time, nor past a
 # SIGINT: the replies missing at the deadline are given up, counted as
 # unfinished and the level is flagged disturbed (a stall). A transaction far
-# longer than --time is cut off the same way. Both engines when installed.
+# longer than --time is cut off the same way, and (pgsql) a reconnect to a
+# hung server cannot hold a SIGINT. Both engines when installed.
 . "$(dirname "$0")/lib.sh" "$1"
 work=$(mktemp -d)
 
@@ -77,6 +78,25 @@ one_engine() {
     expect_eq "$ENGINE: exit of a run with endless transactions" $rc 0
     grep -q "unfinished transactions (given up): *2" "$work/out" ||
         fail "$ENGINE: endless transactions not given up: $(tail -12 "$work/out")"
+    # 4. pgsql: the backends die while the postmaster hangs, so the
+    # connections are lost and every reconnect waits on a server that
+    # accepts but never answers; a SIGINT must still end the run soon
+    if [ "$ENGINE" = pgsql ]; then
+        "$DBSCALE" run oltp_point_select $C --threads=2 --time=60 >"$work/out" 2>&1 &
+        pid=$!
+        sleep 0.8
+        kill -STOP "$SERVER_PID"
+        for b in $(ps -o pid=,args= --ppid "$SERVER_PID" | awk '/sbtest sbtest/ { print $1 }'); do
+            kill -KILL "$b"
+        done
+        sleep 0.5
+        kill -INT $pid
+        wait_max $pid 4
+        rc=$?
+        thaw
+        expect_eq "$ENGINE: exit after SIGINT while reconnecting to a hung server" $rc 130
+        grep -q "reconnects" "$work/out" || fail "$ENGINE: no report: $(tail -12 "$work/out")"
+    fi
     stop_server
     echo "hung_server $ENGINE: a stopped server, a SIGINT and an endless transaction all end on time"
 }

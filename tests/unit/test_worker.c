@@ -33,6 +33,7 @@ static struct {
     enum db_errclass fail_cls;
     _Atomic int fail_left;
     _Atomic int connects, closes, rollbacks, violations;
+    _Atomic int last_timeout; /* connect_timeout_s of the latest connect */
 } F;
 
 struct db_conn {
@@ -42,8 +43,8 @@ struct db_conn {
 
 static struct db_conn *fake_connect(const struct db_target *t, struct db_error *err)
 {
-    (void)t;
     (void)err;
+    atomic_store(&F.last_timeout, t->connect_timeout_s);
     struct db_conn *c = calloc(1, sizeof *c);
     assert_non_null(c);
     assert_int_equal(pipe2(c->pfd, O_NONBLOCK | O_CLOEXEC), 0);
@@ -310,6 +311,9 @@ static void test_reconnect(void **state)
     assert_int_equal(r.lost, 1);
     assert_int_equal(r.reconnects, 1);
     assert_int_equal(atomic_load(&F.connects), 3);
+    /* a reconnect blocks its loop: it must give up quickly, so a stop is
+     * not held by a server that accepts but never answers */
+    assert_int_equal(atomic_load(&F.last_timeout), WORKER_RECONNECT_TIMEOUT_S);
     assert_true(r.disturbed);
     assert_non_null(strstr(r.disturbed_why, "reconnect"));
     level_result_free(&r);
