@@ -2,8 +2,8 @@
 # A hung server (SIGSTOPped) cannot hold `run` past its --time, nor past a
 # SIGINT: the replies missing at the deadline are given up, counted as
 # unfinished and the level is flagged disturbed (a stall). A transaction far
-# longer than --time is cut off the same way, and (pgsql) a reconnect to a
-# hung server cannot hold a SIGINT. Both engines when installed.
+# longer than --time is cut off the same way, (pgsql) a reconnect to a hung
+# server cannot hold a SIGINT, and a sweep ends too. Both engines.
 . "$(dirname "$0")/lib.sh" "$1"
 work=$(mktemp -d)
 
@@ -42,8 +42,8 @@ one_engine() {
     C="$SERVER_OPTS --tables=1 --table-size=1000"
     ok "$DBSCALE" prepare oltp_point_select $C
 
-    # 1. stopped inside a 3 s level: the run ends on time, flagged
-    "$DBSCALE" run oltp_point_select $C --threads=4 --time=3 >"$work/out" 2>&1 &
+    # 1. stopped inside a 2 s level: the run ends on time, flagged (a stall)
+    "$DBSCALE" run oltp_point_select $C --threads=4 --time=2 >"$work/out" 2>&1 &
     pid=$!
     sleep 0.8
     freeze
@@ -78,9 +78,30 @@ one_engine() {
     expect_eq "$ENGINE: exit of a run with endless transactions" $rc 0
     grep -q "unfinished transactions (given up): *2" "$work/out" ||
         fail "$ENGINE: endless transactions not given up: $(tail -12 "$work/out")"
-    # 4. pgsql: the backends die while the postmaster hangs, so the
-    # connections are lost and every reconnect waits on a server that
-    # accepts but never answers; a SIGINT must still end the run soon
+    # 4. a sweep whose server hangs still ends, every level on time (the
+    # disturbed column of results.csv is filled by the sweep's side; the
+    # sweep's own path is the same for both engines: pgsql only, for time)
+    if [ "$ENGINE" = pgsql ]; then
+        "$DBSCALE" sweep oltp_point_select $C --server=external --cpus=all --threads=2,3 \
+            --repeats=1 --time=1.5 --out "$work/r" >"$work/out" 2>&1 &
+        pid=$!
+        i=0
+        while [ $i -lt 100 ] && ! grep -q "levels" "$work/out"; do sleep 0.1; i=$((i + 1)); done
+        sleep 0.8
+        freeze
+        wait_max $pid 25
+        rc=$?
+        thaw
+        expect_eq "$ENGINE: exit of a sweep whose server hung ($(tail -3 "$work/out"))" $rc 0
+        rows=$(tail -n +2 "$work/r/results.csv" | wc -l)
+        expect_eq "$ENGINE: levels of the hung sweep ($(tail -3 "$work/out"))" "$rows" 2
+        rm -rf "$work/r"
+    fi
+
+    # 5. pgsql, last (killing backends sends it into recovery): the
+    # backends die while the postmaster hangs, so the connections are lost
+    # and every reconnect waits on a server that accepts but never answers;
+    # a SIGINT must still end the run soon
     if [ "$ENGINE" = pgsql ]; then
         "$DBSCALE" run oltp_point_select $C --threads=2 --time=60 >"$work/out" 2>&1 &
         pid=$!
