@@ -7,7 +7,9 @@
  * while a few event-loop threads (one per client CPU by default) multiplex
  * them. Connections stay open between levels, so a sweep pays the connect
  * cost once. Errors are acted on here: retry after ROLLBACK, reconnect with
- * backoff, or stop the run.
+ * backoff, or stop the run. A level ends on time: work still in flight at
+ * the window's end is finished off uncounted, and a reply still missing a
+ * second later is given up (its connection dropped) and counted unfinished.
  */
 #ifndef DBSCALE_WORKER_H
 #define DBSCALE_WORKER_H
@@ -51,11 +53,23 @@ struct worker_cfg {
     /* called from the timing thread every report_interval, never from a loop */
     void (*on_interval)(const struct interval_stats *st, void *arg);
     void *on_interval_arg;
+    /* called from the timing thread (never from a loop) exactly at the
+     * measured window's edges: 1 at its start, 0 at its end. With --events
+     * or a stop the end is seen within ~20 ms of the moment it happened. */
     void (*on_window)(int begin, void *arg); /* 1 at the window's start, 0 at its end */
     void *on_window_arg;
+    /* debug: append "connection latency_ns" of every counted transaction
+     * to this file after each level; NULL = the DBSCALE_TXN_LOG variable */
+    const char *txn_log;
 };
 
 #define WORKER_MAX_CODES 16
+
+/* The connect timeout of a reconnect, s. A reconnect blocks its loop, so it
+ * must give up soon (and try again after a back-off): a server that
+ * accepts but never answers would otherwise hold the loop, and a stop, for
+ * the engine's default 10 s. 2 is libpq's minimum. */
+#define WORKER_RECONNECT_TIMEOUT_S 2
 
 struct err_count {
     char code[16];
@@ -64,7 +78,7 @@ struct err_count {
 
 struct level_result {
     int threads, loops;
-    double time_s; /* the measured window */
+    double time_s; /* the measured window: a transaction counts iff it completes inside */
     uint64_t txns, reads, writes, others, errors, reconnects;
     uint64_t lost; /* connections lost during the level (some may still be down) */
     struct err_count codes[WORKER_MAX_CODES];
@@ -87,7 +101,9 @@ struct pool;
 /* Open nconns connections and prepare the workload's statements on each. */
 struct pool *pool_open(const struct worker_cfg *cfg, int nconns, char *err, size_t errlen);
 /* One level with `threads` connections (the pool grows if needed).
- * 0 done, 1 interrupted (results so far are in out), -1 failed (fatal_msg). */
+ * 0 done, 1 interrupted (results so far are in out), -1 failed (fatal_msg).
+ * Returns within about a second of the window's end or of pool_stop(), even
+ * when the server never answers (except while a reconnect is connecting). */
 int pool_run(struct pool *p, int threads, struct level_result *out);
 /* Ask a running level to stop; safe from a signal handler. */
 void pool_stop(struct pool *p);

@@ -22,13 +22,9 @@ const struct db_ops *db_find(const char *name)
 }
 
 enum db_status db_run(const struct db_ops *ops, struct db_conn *c, int id, const char *sql,
-                      const struct db_param *p, int np, struct db_result *res, struct db_error *err)
+                      const struct db_param *p, int np, struct db_error *err)
 {
-    struct db_result dummy;
-    if (!res)
-        res = &dummy;
-    memset(res, 0, sizeof *res);
-    enum db_status st = ops->start(c, id, sql, p, np, res, err);
+    enum db_status st = ops->start(c, id, sql, p, np, err);
     while (st == DB_WAIT_READ || st == DB_WAIT_WRITE) {
         struct pollfd pfd = {.fd = ops->fd(c), .events = st == DB_WAIT_READ ? POLLIN : POLLOUT};
         int r = poll(&pfd, 1, -1);
@@ -38,12 +34,12 @@ enum db_status db_run(const struct db_ops *ops, struct db_conn *c, int id, const
             strncpy(err->msg, strerror(errno), sizeof err->msg - 1);
             return DB_FAILED;
         }
-        st = ops->cont(c, res, err);
+        st = ops->cont(c, err);
     }
     return st;
 }
 
 int db_exec(const struct db_ops *ops, struct db_conn *c, const char *sql, struct db_error *err)
 {
-    return db_run(ops, c, -1, sql, NULL, 0, NULL, err) == DB_DONE ? 0 : -1;
+    return db_run(ops, c, -1, sql, NULL, 0, err) == DB_DONE ? 0 : -1;
 }

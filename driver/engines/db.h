@@ -14,11 +14,9 @@
 
 #include <stddef.h>
 
-#define DB_MAX_STMTS 1024
-
 enum db_status {
     DB_FAILED = -1,   /* error: see struct db_error */
-    DB_DONE = 0,      /* statement finished, result filled */
+    DB_DONE = 0,      /* statement finished, its reply fully read */
     DB_WAIT_READ = 1, /* call cont() when fd is readable */
     DB_WAIT_WRITE = 2 /* call cont() when fd is writable */
 };
@@ -50,6 +48,7 @@ struct db_target {
     const char *conninfo;      /* pgsql: a libpq conninfo string or URI; wins over the above */
     const char *defaults_file; /* mysql: an option file read with MYSQL_READ_DEFAULT_FILE */
     int ps;                    /* 1 = server-side prepared statements, 0 = plain text */
+    int connect_timeout_s;     /* 0 = the engine's default (10 s); libpq takes at least 2 */
 };
 
 enum db_ptype { DB_PINT, DB_PSTR };
@@ -61,11 +60,6 @@ struct db_param {
     int len;
 };
 
-struct db_result {
-    long rows;     /* rows returned by a query */
-    long affected; /* rows changed by an update/insert/delete */
-};
-
 struct db_conn; /* each backend's own */
 
 struct db_ops {
@@ -75,18 +69,21 @@ struct db_ops {
     void (*close)(struct db_conn *c);
     /* The socket to wait on; changes after a reconnect. */
     int (*fd)(struct db_conn *c);
-    /* Register statement id (0..DB_MAX_STMTS-1). sql uses '?' placeholders
+    /* Register statement id (0, 1, 2 ...: the backend grows its table to the
+     * highest id it is given, so any workload fits). sql uses '?' placeholders
      * (the backend rewrites them for its engine). With t->ps the statement is
      * prepared on the server now; otherwise start() sends it as text with the
      * parameters quoted in. Blocking. */
     int (*prepare)(struct db_conn *c, int id, const char *sql, int nparams, struct db_error *err);
     /* Begin a statement: a registered one (id >= 0, params p[0..np)) or plain
      * text (id < 0, sql). Never blocks. If the whole reply was already there
-     * it returns DB_DONE with res (may be NULL) filled, as cont() does. */
+     * it returns DB_DONE, as cont() does: the caller must then go on without
+     * waiting (and without recursing: an engine may do this every time).
+     * Replies are read and discarded; nothing of them is handed back. */
     enum db_status (*start)(struct db_conn *c, int id, const char *sql, const struct db_param *p,
-                            int np, struct db_result *res, struct db_error *err);
+                            int np, struct db_error *err);
     /* Make progress after the socket became ready. Never blocks. */
-    enum db_status (*cont)(struct db_conn *c, struct db_result *res, struct db_error *err);
+    enum db_status (*cont)(struct db_conn *c, struct db_error *err);
     /* Bulk load of one table: COPY (pgsql) or multi-row INSERT (mysql).
      * Values are text; NULL for SQL NULL is not needed by sbtest. Blocking. */
     int (*bulk_begin)(struct db_conn *c, const char *table, const char *cols, struct db_error *err);
@@ -129,8 +126,7 @@ const struct db_ops *db_find(const char *name);
 /* Run a statement to completion, waiting with poll(). Blocking convenience
  * for prepare/cleanup/admin work and tests. */
 enum db_status db_run(const struct db_ops *ops, struct db_conn *c, int id, const char *sql,
-                      const struct db_param *p, int np, struct db_result *res,
-                      struct db_error *err);
+                      const struct db_param *p, int np, struct db_error *err);
 /* Plain SQL text, result discarded. 0 or -1. */
 int db_exec(const struct db_ops *ops, struct db_conn *c, const char *sql, struct db_error *err);
 

@@ -9,12 +9,14 @@
  * keeps one small state machine: start() begins the first call, cont() resumes
  * the suspended one and moves on to the next until the whole reply is read.
  * If everything finishes inside start() (the reply was already there),
- * start() returns DB_DONE with the result, as cont() would.
+ * start() returns DB_DONE, as cont() would. The bulk load and the blocking
+ * admin query live in db_mysql_bulk.c.
  *
  * It must never print, never block in start()/cont(), never leave result rows
  * unread on the socket after DB_DONE, and never put the password in a message.
  */
 #include "db.h"
+#include "db_mysql_conn.h"
 #include "util.h"
 
 #include <mysql.h>
@@ -22,61 +24,10 @@
 #include <errmsg.h>
 
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A bulk INSERT statement is flushed once it is this big (capped at half of
- * the server's max_allowed_packet). */
-#define DBM_BULK_BYTES (1 << 20)
-
-struct dbm_buf {
-    char *s;
-    size_t len, cap;
-};
-
-/* One registered statement: server-side (st) or text with '?' (sql). */
-struct dbm_stmt {
-    MYSQL_STMT *st;
-    char *sql;
-    int nparams;
-    MYSQL_BIND *bind;
-    unsigned long *lens;
-    long long *ints;
-    struct dbm_buf *strs; /* string parameters' stable copies */
-    int bound;            /* bind[] is registered with the statement */
-};
-
-enum dbm_step {
-    DBM_IDLE,
-    DBM_QUERY,  /* mysql_real_query */
-    DBM_STORE,  /* mysql_store_result */
-    DBM_NEXT,   /* mysql_next_result */
-    DBM_EXEC,   /* mysql_stmt_execute */
-    DBM_SSTORE, /* mysql_stmt_store_result */
-    DBM_SFREE,  /* mysql_stmt_free_result */
-    DBM_SNEXT,  /* mysql_stmt_next_result */
-    DBM_READY,  /* the reply is complete: DB_DONE */
-};
-
-struct db_conn {
-    MYSQL *m;
-    int ps;
-    enum dbm_step step;
-    int wait;        /* MYSQL_WAIT_* the suspended call waits for */
-    MYSQL_STMT *cur; /* the prepared statement running, if any */
-    long rows, affected;
-    struct dbm_buf q;       /* text of the running statement (must outlive the call) */
-    struct dbm_buf bulk[2]; /* INSERT being built / in flight */
-    int bulk_cur;           /* the one being built */
-    int bulk_inflight;      /* the other one is running (wait in c->wait) */
-    size_t bulk_head;       /* length of "INSERT INTO t(cols) VALUES " */
-    size_t bulk_limit;
-    long bulk_rows;
-    struct dbm_stmt stmts[DB_MAX_STMTS];
-};
 
 static pthread_once_t dbm_once = PTHREAD_ONCE_INIT;
 static int dbm_lib_failed;
@@ -116,14 +67,14 @@ static enum db_errclass dbm_class(unsigned e)
     }
 }
 
-static void dbm_seterr(struct db_error *err, enum db_errclass cls, unsigned code, const char *msg)
+void dbm_seterr(struct db_error *err, enum db_errclass cls, unsigned code, const char *msg)
 {
     err->cls = cls;
     snprintf(err->code, sizeof err->code, "%u", code);
     snprintf(err->msg, sizeof err->msg, "%s", msg);
 }
 
-static void dbm_conn_err(struct db_conn *c, struct db_error *err)
+void dbm_conn_err(struct db_conn *c, struct db_error *err)
 {
     unsigned e = mysql_errno(c->m);
     dbm_seterr(err, dbm_class(e), e, mysql_error(c->m));
@@ -136,14 +87,14 @@ static void dbm_stmt_err(MYSQL_STMT *st, struct db_error *err)
 }
 
 /* Misuse of the interface by the caller, not a server error. */
-static void dbm_usage(struct db_error *err, const char *msg)
+void dbm_usage(struct db_error *err, const char *msg)
 {
     dbm_seterr(err, DB_ERR_FATAL, 0, msg);
 }
 
 /* ---- buffers ---- */
 
-static void dbm_reserve(struct dbm_buf *b, size_t more)
+void dbm_reserve(struct dbm_buf *b, size_t more)
 {
     if (b->len + more + 1 <= b->cap)
         return;
@@ -154,7 +105,7 @@ static void dbm_reserve(struct dbm_buf *b, size_t more)
     b->cap = cap;
 }
 
-static void dbm_add(struct dbm_buf *b, const char *s, size_t n)
+void dbm_add(struct dbm_buf *b, const char *s, size_t n)
 {
     dbm_reserve(b, n);
     memcpy(b->s + b->len, s, n);
@@ -163,7 +114,7 @@ static void dbm_add(struct dbm_buf *b, const char *s, size_t n)
 }
 
 /* 'escaped text' for the connection's character set. */
-static void dbm_add_quoted(struct db_conn *c, struct dbm_buf *b, const char *s, size_t n)
+void dbm_add_quoted(struct db_conn *c, struct dbm_buf *b, const char *s, size_t n)
 {
     dbm_reserve(b, 2 * n + 2);
     b->s[b->len++] = '\'';
@@ -198,7 +149,7 @@ static struct db_conn *dbm_connect(const struct db_target *t, struct db_error *e
         return NULL;
     }
     my_bool off = 0;
-    unsigned timeout = 10;
+    unsigned timeout = t->connect_timeout_s > 0 ? (unsigned)t->connect_timeout_s : 10;
     mysql_options(m, MYSQL_OPT_RECONNECT, &off);
     mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
     /* Option files: the [client] groups of the default files, plus ours. */
@@ -256,8 +207,9 @@ static void dbm_close(struct db_conn *c)
 {
     if (!c)
         return;
-    for (int i = 0; i < DB_MAX_STMTS; i++)
+    for (int i = 0; i < c->nstmts; i++)
         dbm_stmt_clear(&c->stmts[i]);
+    free(c->stmts);
     mysql_close(c->m);
     free(c->q.s);
     free(c->bulk[0].s);
@@ -265,7 +217,7 @@ static void dbm_close(struct db_conn *c)
     free(c);
 }
 
-static int dbm_fd(struct db_conn *c)
+int dbm_fd(struct db_conn *c)
 {
     return (int)mysql_get_socket(c->m);
 }
@@ -295,13 +247,18 @@ static int dbm_count_params(const char *sql)
 static int dbm_prepare(struct db_conn *c, int id, const char *sql, int nparams,
                        struct db_error *err)
 {
-    if (id < 0 || id >= DB_MAX_STMTS || nparams < 0) {
+    if (id < 0 || nparams < 0) {
         dbm_usage(err, "mysql: statement id out of range");
         return -1;
     }
     if (c->step != DBM_IDLE || c->bulk_inflight) {
         dbm_usage(err, "mysql: prepare while a statement is running");
         return -1;
+    }
+    if (id >= c->nstmts) {
+        c->stmts = xrealloc(c->stmts, sizeof *c->stmts * (size_t)(id + 1));
+        memset(c->stmts + c->nstmts, 0, sizeof *c->stmts * (size_t)(id + 1 - c->nstmts));
+        c->nstmts = id + 1;
     }
     struct dbm_stmt *s = &c->stmts[id];
     dbm_stmt_clear(s);
@@ -358,14 +315,11 @@ static enum db_status dbm_fail(struct db_conn *c, MYSQL_STMT *st, struct db_erro
     return DB_FAILED;
 }
 
-/* After a text result header: rows to store, or an OK packet counted. */
+/* After a text result header: rows to store, or an OK packet. */
 static enum dbm_step dbm_text_next(struct db_conn *c)
 {
     if (mysql_field_count(c->m) > 0)
         return DBM_STORE;
-    my_ulonglong a = mysql_affected_rows(c->m);
-    if (a != (my_ulonglong)-1)
-        c->affected += (long)a;
     return mysql_more_results(c->m) ? DBM_NEXT : DBM_READY;
 }
 
@@ -373,9 +327,6 @@ static enum dbm_step dbm_stmt_next(struct db_conn *c)
 {
     if (mysql_stmt_field_count(c->cur) > 0)
         return DBM_SSTORE;
-    my_ulonglong a = mysql_stmt_affected_rows(c->cur);
-    if (a != (my_ulonglong)-1)
-        c->affected += (long)a;
     return mysql_more_results(c->m) ? DBM_SNEXT : DBM_READY;
 }
 
@@ -407,7 +358,6 @@ static enum db_status dbm_drive(struct db_conn *c, int ready, struct db_error *e
                 break;
             if (!res)
                 return dbm_fail(c, NULL, err);
-            c->rows += (long)mysql_num_rows(res);
             mysql_free_result(res); /* fully stored: no I/O left */
             c->step = mysql_more_results(c->m) ? DBM_NEXT : DBM_READY;
             break;
@@ -436,7 +386,6 @@ static enum db_status dbm_drive(struct db_conn *c, int ready, struct db_error *e
                 break;
             if (r)
                 return dbm_fail(c, c->cur, err);
-            c->rows += (long)mysql_stmt_num_rows(c->cur);
             c->step = DBM_SFREE;
             break;
         case DBM_SFREE:
@@ -509,27 +458,21 @@ static void dbm_build_text(struct db_conn *c, const char *sql, const struct db_p
     dbm_add(b, lit, strlen(lit));
 }
 
-/* The statement is complete: hand over its counts, ready for the next. */
-static enum db_status dbm_finish(struct db_conn *c, struct db_result *res)
+/* The statement is complete: ready for the next. */
+static enum db_status dbm_finish(struct db_conn *c)
 {
-    if (res) {
-        res->rows = c->rows;
-        res->affected = c->affected;
-    }
     c->step = DBM_IDLE;
     c->cur = NULL;
     return DB_DONE;
 }
 
 static enum db_status dbm_start(struct db_conn *c, int id, const char *sql,
-                                const struct db_param *p, int np, struct db_result *res,
-                                struct db_error *err)
+                                const struct db_param *p, int np, struct db_error *err)
 {
     if (c->step != DBM_IDLE || c->bulk_inflight) {
         dbm_usage(err, "mysql: start() while another statement is running");
         return DB_FAILED;
     }
-    c->rows = c->affected = 0;
     c->cur = NULL;
     if (id < 0) {
         if (!sql) {
@@ -540,7 +483,7 @@ static enum db_status dbm_start(struct db_conn *c, int id, const char *sql,
         dbm_add(&c->q, sql, strlen(sql));
         c->step = DBM_QUERY;
     } else {
-        struct dbm_stmt *s = id < DB_MAX_STMTS ? &c->stmts[id] : NULL;
+        struct dbm_stmt *s = id < c->nstmts ? &c->stmts[id] : NULL;
         if (!s || (!s->st && !s->sql)) {
             dbm_usage(err, "mysql: start() of a statement that was not prepared");
             return DB_FAILED;
@@ -604,230 +547,14 @@ static enum db_status dbm_start(struct db_conn *c, int id, const char *sql,
     }
     enum db_status st = dbm_drive(c, 0, err);
     if (st == DB_DONE) /* the reply was already there */
-        return dbm_finish(c, res);
+        return dbm_finish(c);
     return st;
 }
 
-static enum db_status dbm_cont(struct db_conn *c, struct db_result *res, struct db_error *err)
+static enum db_status dbm_cont(struct db_conn *c, struct db_error *err)
 {
     enum db_status st = dbm_drive(c, c->wait, err);
-    return st == DB_DONE ? dbm_finish(c, res) : st;
-}
-
-/* ---- bulk load ----
- * Two buffers: while the server executes one multi-row INSERT (sent with
- * the non-blocking API), the next one is built in the other buffer, so on a
- * small machine client formatting overlaps server work. The load as a whole
- * is blocking: bulk_end() returns after the last INSERT has finished. */
-
-/* Let the INSERT in flight progress; block (poll) only when wait is set. */
-static int dbm_bulk_pump(struct db_conn *c, int wait, struct db_error *err)
-{
-    while (c->bulk_inflight) {
-        struct pollfd pfd = {.fd = dbm_fd(c),
-                             .events = (c->wait & MYSQL_WAIT_READ) ? POLLIN : POLLOUT};
-        int n = poll(&pfd, 1, wait ? -1 : 0);
-        if (n < 0 && errno != EINTR) {
-            dbm_seterr(err, DB_ERR_RECONNECT, 0, strerror(errno));
-            c->bulk_inflight = 0;
-            return -1;
-        }
-        if (n <= 0) {
-            if (!wait)
-                return 0;
-            continue;
-        }
-        int r = 0, w = mysql_real_query_cont(&r, c->m, c->wait);
-        if (w) {
-            c->wait = w & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE);
-            continue;
-        }
-        c->bulk_inflight = 0;
-        if (r) {
-            dbm_conn_err(c, err);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Send the buffer being built (after the previous INSERT finished) and
- * switch to the other one. */
-static int dbm_bulk_flush(struct db_conn *c, struct db_error *err)
-{
-    if (dbm_bulk_pump(c, 1, err))
-        return -1;
-    struct dbm_buf *b = &c->bulk[c->bulk_cur];
-    if (c->bulk_rows == 0)
-        return 0;
-    c->bulk_rows = 0;
-    c->bulk_cur ^= 1;
-    c->bulk[c->bulk_cur].len = c->bulk_head;
-    int r = 0, w = mysql_real_query_start(&r, c->m, b->s, b->len);
-    if (w) {
-        c->wait = w & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE);
-        c->bulk_inflight = 1;
-        return 0;
-    }
-    if (r) {
-        dbm_conn_err(c, err);
-        return -1;
-    }
-    return 0;
-}
-
-static int dbm_bulk_begin(struct db_conn *c, const char *table, const char *cols,
-                          struct db_error *err)
-{
-    if (c->step != DBM_IDLE || c->bulk_inflight) {
-        dbm_usage(err, "mysql: bulk load while a statement is running");
-        return -1;
-    }
-    c->bulk_limit = DBM_BULK_BYTES;
-    if (!mysql_query(c->m, "SELECT @@max_allowed_packet")) {
-        MYSQL_RES *res = mysql_store_result(c->m);
-        MYSQL_ROW row = res ? mysql_fetch_row(res) : NULL;
-        if (row && row[0]) {
-            size_t max = (size_t)strtoull(row[0], NULL, 10) / 2;
-            if (max >= 4096 && max < c->bulk_limit)
-                c->bulk_limit = max;
-        }
-        if (res)
-            mysql_free_result(res);
-    }
-    for (int i = 0; i < 2; i++) {
-        struct dbm_buf *b = &c->bulk[i];
-        b->len = 0;
-        dbm_add(b, "INSERT INTO ", 12);
-        dbm_add(b, table, strlen(table));
-        if (cols && *cols) {
-            dbm_add(b, "(", 1);
-            dbm_add(b, cols, strlen(cols));
-            dbm_add(b, ")", 1);
-        }
-        dbm_add(b, " VALUES ", 8);
-        dbm_reserve(b, c->bulk_limit + 4096);
-        c->bulk_head = b->len;
-    }
-    c->bulk_cur = 0;
-    c->bulk_rows = 0;
-    return 0;
-}
-
-/* A plain decimal integer that reads back the same when unquoted. */
-static int dbm_is_int(const char *v)
-{
-    const char *p = v + (*v == '-');
-    if (!*p || (p[0] == '0' && p[1]))
-        return 0;
-    for (; *p; p++)
-        if (*p < '0' || *p > '9')
-            return 0;
-    return p - v <= 18;
-}
-
-/* Printable ASCII without quote or backslash needs no escaping in any
- * ASCII-compatible client character set. */
-static int dbm_is_plain(const char *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)v[i];
-        if (ch < 0x20 || ch >= 0x7f || ch == '\'' || ch == '\\' || ch == '"')
-            return 0;
-    }
-    return 1;
-}
-
-static int dbm_bulk_row(struct db_conn *c, const char *const *vals, int nvals, struct db_error *err)
-{
-    if (!c->bulk_head) {
-        dbm_usage(err, "mysql: bulk_row() before bulk_begin()");
-        return -1;
-    }
-    struct dbm_buf *b = &c->bulk[c->bulk_cur];
-    dbm_add(b, c->bulk_rows ? ",(" : "(", c->bulk_rows ? 2 : 1);
-    for (int i = 0; i < nvals; i++) {
-        if (i)
-            dbm_add(b, ",", 1);
-        size_t n = vals[i] ? strlen(vals[i]) : 0;
-        if (!vals[i]) {
-            dbm_add(b, "NULL", 4);
-        } else if (dbm_is_int(vals[i])) {
-            dbm_add(b, vals[i], n);
-        } else if (dbm_is_plain(vals[i], n)) {
-            dbm_reserve(b, n + 2);
-            b->s[b->len] = '\'';
-            memcpy(b->s + b->len + 1, vals[i], n);
-            b->s[b->len + n + 1] = '\'';
-            b->len += n + 2;
-            b->s[b->len] = '\0';
-        } else {
-            dbm_add_quoted(c, b, vals[i], n);
-        }
-    }
-    dbm_add(b, ")", 1);
-    c->bulk_rows++;
-    if (b->len >= c->bulk_limit)
-        return dbm_bulk_flush(c, err);
-    /* Keep a long INSERT's write and reply moving without waiting. */
-    if (c->bulk_inflight && (c->bulk_rows & 15) == 0)
-        return dbm_bulk_pump(c, 0, err);
-    return 0;
-}
-
-static int dbm_bulk_end(struct db_conn *c, struct db_error *err)
-{
-    int r = dbm_bulk_flush(c, err);
-    if (dbm_bulk_pump(c, 1, r ? &(struct db_error){0} : err))
-        r = -1;
-    c->bulk_head = 0;
-    c->bulk_rows = 0;
-    return r;
-}
-
-/* ---- admin ---- */
-
-static char *dbm_query_value(struct db_conn *c, const char *sql, struct db_error *err)
-{
-    if (c->step != DBM_IDLE || c->bulk_inflight) {
-        dbm_usage(err, "mysql: query_value() while a statement is running");
-        return NULL;
-    }
-    if (mysql_real_query(c->m, sql, strlen(sql))) {
-        dbm_conn_err(c, err);
-        return NULL;
-    }
-    char *val = NULL;
-    MYSQL_RES *res = mysql_store_result(c->m);
-    if (res) {
-        MYSQL_ROW row = mysql_fetch_row(res);
-        unsigned long *len = row ? mysql_fetch_lengths(res) : NULL;
-        unsigned last = mysql_num_fields(res) ? mysql_num_fields(res) - 1 : 0;
-        if (row && row[last] && len) {
-            val = xmalloc(len[last] + 1);
-            memcpy(val, row[last], len[last]);
-            val[len[last]] = '\0';
-        }
-        mysql_free_result(res);
-    } else if (mysql_field_count(c->m) > 0) {
-        dbm_conn_err(c, err);
-        return NULL;
-    }
-    /* Drain further results (multi-statement text, procedures). */
-    while (mysql_more_results(c->m)) {
-        int r = mysql_next_result(c->m);
-        if (r > 0) {
-            dbm_conn_err(c, err);
-            free(val);
-            return NULL;
-        }
-        if (r < 0)
-            break;
-        MYSQL_RES *more = mysql_store_result(c->m);
-        if (more)
-            mysql_free_result(more);
-    }
-    return val ? val : xstrdup("");
+    return st == DB_DONE ? dbm_finish(c) : st;
 }
 
 static const char *dbm_server_version(struct db_conn *c)

@@ -23,12 +23,11 @@
 struct db_conn {
     PGconn *pg;
     int ps;
-    char *text[DB_MAX_STMTS]; /* the '?' SQL of each registered statement */
-    int nparams[DB_MAX_STMTS];
+    char **text;  /* [nstmts] the '?' SQL of each registered statement */
+    int nstmts;   /* grown by prepare to the highest id + 1 */
     int flushing; /* PQflush still has data to send */
     int failed;   /* an error result arrived; report it once drained */
     struct db_error pending;
-    struct db_result res;
     struct sbuf qbuf; /* ps off: the query text being built */
     struct sbuf copy; /* bulk: rows not yet handed to libpq */
     char ints[PG_MAX_PARAMS][24];
@@ -101,11 +100,12 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
     }
     const char **kw = xcalloc(nci + 12, sizeof *kw), **val = xcalloc(nci + 12, sizeof *val);
     size_t n = 0;
-    char port[16];
+    char port[16], timeout[16];
+    snprintf(timeout, sizeof timeout, "%d", t->connect_timeout_s > 0 ? t->connect_timeout_s : 10);
     kw[n] = "application_name";
     val[n++] = "dbscale";
     kw[n] = "connect_timeout";
-    val[n++] = "10";
+    val[n++] = timeout;
     if (t->host && *t->host) {
         kw[n] = "host";
         val[n++] = t->host;
@@ -162,7 +162,14 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
     c->pg = pg;
     c->ps = t->ps;
     PQsetNoticeProcessor(pg, quiet_notice, NULL);
-    PQsetnonblocking(pg, 1);
+    if (PQsetnonblocking(pg, 1) != 0) {
+        /* a blocking connection would stall the whole event loop */
+        conn_error(c, err);
+        err->cls = DB_ERR_FATAL;
+        PQfinish(pg);
+        free(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -171,8 +178,9 @@ static void pg_close(struct db_conn *c)
     if (!c)
         return;
     PQfinish(c->pg);
-    for (int i = 0; i < DB_MAX_STMTS; i++)
+    for (int i = 0; i < c->nstmts; i++)
         free(c->text[i]);
+    free(c->text);
     sbuf_free(&c->qbuf);
     sbuf_free(&c->copy);
     free(c);
@@ -212,13 +220,17 @@ static const char *stmt_name(char buf[12], int id)
 
 static int pg_prepare(struct db_conn *c, int id, const char *sql, int nparams, struct db_error *err)
 {
-    if (id < 0 || id >= DB_MAX_STMTS || nparams > PG_MAX_PARAMS) {
+    if (id < 0 || nparams > PG_MAX_PARAMS) {
         seterr(err, DB_ERR_FATAL, "", "statement id or parameter count out of range");
         return -1;
     }
+    if (id >= c->nstmts) {
+        c->text = xrealloc(c->text, sizeof *c->text * (size_t)(id + 1));
+        memset(c->text + c->nstmts, 0, sizeof *c->text * (size_t)(id + 1 - c->nstmts));
+        c->nstmts = id + 1;
+    }
     free(c->text[id]);
     c->text[id] = xstrdup(sql);
-    c->nparams[id] = nparams;
     if (!c->ps)
         return 0;
     char name[12], *q = dollarize(sql);
@@ -294,13 +306,16 @@ static enum db_status after_send(struct db_conn *c, struct db_error *err)
     return c->flushing ? DB_WAIT_WRITE : DB_WAIT_READ;
 }
 
+/* The reply always needs a round trip: never DB_DONE here. */
 static enum db_status pg_start(struct db_conn *c, int id, const char *sql, const struct db_param *p,
-                               int np, struct db_result *res, struct db_error *err)
+                               int np, struct db_error *err)
 {
     int ok;
-    (void)res; /* the reply always needs a round trip: never DB_DONE here */
     c->failed = 0;
-    memset(&c->res, 0, sizeof c->res);
+    if (id >= c->nstmts || (id >= 0 && !c->text[id])) {
+        seterr(err, DB_ERR_FATAL, "", "pgsql: start() of a statement that was not prepared");
+        return DB_FAILED;
+    }
     if (id < 0) {
         ok = PQsendQuery(c->pg, sql);
     } else if (c->ps) {
@@ -318,7 +333,7 @@ static enum db_status pg_start(struct db_conn *c, int id, const char *sql, const
     return after_send(c, err);
 }
 
-static enum db_status pg_cont(struct db_conn *c, struct db_result *res, struct db_error *err)
+static enum db_status pg_cont(struct db_conn *c, struct db_error *err)
 {
     if (c->flushing) {
         enum db_status s = after_send(c, err);
@@ -336,19 +351,13 @@ static enum db_status pg_cont(struct db_conn *c, struct db_result *res, struct d
                 *err = c->pending;
                 return DB_FAILED;
             }
-            if (res)
-                *res = c->res;
             return DB_DONE;
         }
         switch (PQresultStatus(r)) {
         case PGRES_TUPLES_OK:
-            c->res.rows += PQntuples(r);
-            break;
         case PGRES_COMMAND_OK:
-            c->res.affected += atol(PQcmdTuples(r));
-            break;
         case PGRES_EMPTY_QUERY:
-            break;
+            break; /* nobody reads the rows: counting them was wasted work */
         default:
             if (!c->failed) {
                 const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
@@ -372,13 +381,17 @@ static int pg_bulk_begin(struct db_conn *c, const char *table, const char *cols,
 {
     char sql[512];
     snprintf(sql, sizeof sql, "COPY %s (%s) FROM STDIN", table, cols);
-    PQsetnonblocking(c->pg, 0);
+    if (PQsetnonblocking(c->pg, 0) != 0) {
+        conn_error(c, err);
+        return -1;
+    }
     PGresult *r = PQexec(c->pg, sql);
     if (PQresultStatus(r) != PGRES_COPY_IN) {
         const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
         seterr(err, classify(st, c->pg), st, PQresultErrorMessage(r));
         PQclear(r);
-        PQsetnonblocking(c->pg, 1);
+        if (PQsetnonblocking(c->pg, 1) != 0)
+            conn_error(c, err);
         return -1;
     }
     PQclear(r);
@@ -430,7 +443,10 @@ static int pg_bulk_end(struct db_conn *c, struct db_error *err)
         }
         PQclear(r);
     }
-    PQsetnonblocking(c->pg, 1);
+    if (PQsetnonblocking(c->pg, 1) != 0 && rc == 0) {
+        conn_error(c, err);
+        rc = -1;
+    }
     return rc;
 }
 

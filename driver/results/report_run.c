@@ -103,8 +103,15 @@ static void extras(FILE *f, const struct level_result *r, const struct report_ru
     fprintf(f, "    client CPU user/sys:                 %.3fs/%.3fs (%d loop%s)\n",
             r->client_user_s, r->client_sys_s, r->loops, r->loops == 1 ? "" : "s");
     fprintf(f, "    client CPU per txn:                  %.1f us\n", report_cpu_per_txn_us(r));
-    fprintf(f, "    context switches per txn:            %.2f\n\n",
+    fprintf(f, "    context switches per txn:            %.2f\n",
             r->txns ? r->client_csw / (double)r->txns : 0);
+    /* only when there is something to say; labels avoid "transactions"
+     * so `grep transactions` still finds sysbench's one line */
+    if (r->unfinished)
+        fprintf(f, "    unfinished txns (given up):          %llu\n", (ull)r->unfinished);
+    if (r->disturbed)
+        fprintf(f, "    level disturbed:                     %s\n", r->disturbed_why);
+    fprintf(f, "\n");
 }
 
 /* sysbench's --histogram: one row per non-empty bucket, 40 stars for the
@@ -247,13 +254,18 @@ void report_json(FILE *f, const struct level_result *r, const struct report_run_
         }
         sbuf_add(&b, "]", 1);
     }
-    sbuf_printf(&b,
-                ", \"client_cpu\": {\"user_s\": %.4f, \"sys_s\": %.4f, \"per_txn_us\": %.2f, "
-                "\"csw_per_txn\": %.3f, \"loops\": %d}, \"fairness\": {\"events_avg\": %.4f, "
-                "\"events_sd\": %.4f, \"time_avg\": %.4f, \"time_sd\": %.4f}}\n",
-                r->client_user_s, r->client_sys_s, report_cpu_per_txn_us(r),
-                r->txns ? r->client_csw / (double)r->txns : 0, r->loops, r->fair_events_avg,
-                r->fair_events_sd, r->fair_time_avg, r->fair_time_sd);
+    sbuf_printf(
+        &b,
+        ", \"client_cpu\": {\"user_s\": %.4f, \"sys_s\": %.4f, \"per_txn_us\": %.2f, "
+        "\"csw_per_txn\": %.3f, \"loops\": %d}, \"fairness\": {\"events_avg\": %.4f, "
+        "\"events_sd\": %.4f, \"time_avg\": %.4f, \"time_sd\": %.4f}, \"unfinished\": %llu, "
+        "\"disturbed\": %s, \"disturbed_why\": ",
+        r->client_user_s, r->client_sys_s, report_cpu_per_txn_us(r),
+        r->txns ? r->client_csw / (double)r->txns : 0, r->loops, r->fair_events_avg,
+        r->fair_events_sd, r->fair_time_avg, r->fair_time_sd, (ull)r->unfinished,
+        r->disturbed ? "true" : "false");
+    sbuf_json(&b, r->disturbed_why);
+    sbuf_add(&b, "}\n", 2);
     fwrite(b.s, 1, b.len, f);
     sbuf_free(&b);
 }

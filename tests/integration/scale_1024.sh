@@ -11,11 +11,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"; stop_server' EXIT
 /usr/bin/time -f %M -o "$work/rss1" "$DBSCALE" run oltp_point_select $C --threads=1 --time=1 \
     >"$work/out1" 2>&1 || fail "1 thread: $(cat "$work/out1")"
-/usr/bin/time -f %M -o "$work/rss" "$DBSCALE" run oltp_point_select $C --threads=1024 --time=3 \
-    --output=json >"$work/out" 2>&1 || fail "1024 threads: $(tail -5 "$work/out")"
+DBSCALE_TXN_LOG=$work/log /usr/bin/time -f %M -o "$work/rss" "$DBSCALE" run oltp_point_select $C \
+    --threads=1024 --time=3 --output=json >"$work/out" 2>&1 || fail "1024 threads: $(tail -5 "$work/out")"
 txns=$(sed -n 's/.*"transactions": \([0-9]*\).*/\1/p' "$work/out")
 sd=$(sed -n 's/.*"events_avg": \([0-9.]*\).*/\1/p' "$work/out")
 [ "${txns:-0}" -ge 1024 ] || fail "1024 connections did only $txns transactions"
+# every one of the 1024 did work, not only the total: the per-transaction
+# log names the connection (1..1024) of each counted transaction
+busy=$(grep -v '^#' "$work/log" | cut -d' ' -f1 | sort -un | wc -l)
+expect_eq "connections with a counted transaction" "$busy" 1024
 per=$((($(cat "$work/rss") - $(cat "$work/rss1")) / 1023))
 [ "$per" -lt 1024 ] || fail "driver memory per connection is $per KiB"
 echo "1024 connections: $txns transactions ($sd per connection), ~$per KiB of driver memory per connection"

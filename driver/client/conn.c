@@ -1,0 +1,421 @@
+/*
+ * conn.c - one client connection's life as one iterative state machine.
+ *
+ * pgbench's advance() is the model: conn_advance() is a single
+ * `for (;;) switch (c->st)` that goes round until the connection has to
+ * wait (its socket, a Poisson arrival, a reconnect back-off) or is parked.
+ * An engine may finish a statement inside start() (Connector/C does when the
+ * reply is already there); the machine then simply goes round again, never
+ * deeper, so a million synchronous completions use no more stack than one.
+ *
+ * Every transaction's start and end are read from the clock when they
+ * happen (a reused loop timestamp stamped synchronous transactions 0 ms).
+ * A transaction counts in the level iff it completes inside the window;
+ * one still in flight at the window's end is finished off and not counted.
+ * Nothing here prints or blocks, except the reconnect itself.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+
+#include "pool_internal.h"
+#include "util.h"
+
+static int stopping(struct pool *p, uint64_t now)
+{
+    if (atomic_load_explicit(&p->stop, RLX))
+        return 1;
+    uint64_t e = pool_window_end(p);
+    if (e && now >= e)
+        return 1;
+    return p->cfg.events > 0 && pool_get(&p->completed) >= (uint64_t)p->cfg.events;
+}
+
+static int in_window(struct pool *p, uint64_t t)
+{
+    uint64_t e = pool_window_end(p);
+    return t >= p->measure_start && (!e || t <= e);
+}
+
+/* --db-ignore-errors: a code in the list (or "all") is retried; with a list
+ * given, the engine's own retry list no longer applies, as in sysbench. */
+static enum db_errclass effective_class(const struct worker_cfg *cfg, const struct db_error *e)
+{
+    const char *list = cfg->ignore_errors;
+    if (!list || !*list || e->cls == DB_ERR_RECONNECT)
+        return e->cls;
+    if (!strcmp(list, "all"))
+        return DB_ERR_RETRY;
+    size_t cl = strlen(e->code);
+    for (const char *s = list; *s;) {
+        const char *comma = strchr(s, ',');
+        size_t l = comma ? (size_t)(comma - s) : strlen(s);
+        if (cl && l == cl && !strncmp(s, e->code, l))
+            return DB_ERR_RETRY;
+        s += l + (comma ? 1 : 0);
+    }
+    return e->cls == DB_ERR_RETRY ? DB_ERR_FATAL : e->cls;
+}
+
+static void count_code(struct loop *l, const char *code)
+{
+    for (int i = 0; i < l->ncodes; i++)
+        if (!strcmp(l->codes[i].code, code)) {
+            l->codes[i].n++;
+            return;
+        }
+    if (l->ncodes < WORKER_MAX_CODES) {
+        snprintf(l->codes[l->ncodes].code, sizeof l->codes[0].code, "%s", code);
+        l->codes[l->ncodes++].n = 1;
+    }
+}
+
+void loop_fail(struct loop *l, const char *msg)
+{
+    if (!l->fatal[0])
+        snprintf(l->fatal, sizeof l->fatal, "%s", msg);
+    struct pool *p = l->pool;
+    uint64_t zero = 0;
+    atomic_compare_exchange_strong(&p->stop_at, &zero, now_ns());
+    atomic_store(&p->fatal, 1);
+    atomic_store(&p->stop, 1);
+}
+
+/* Watch c's socket for the direction the engine asked; 0 or -1 (the run
+ * fails: a connection nobody watches would hang the level). */
+static int watch(struct loop *l, struct conn *c, enum db_status w)
+{
+    int fd = l->pool->cfg.ops->fd(c->db);
+    struct epoll_event ev = {.events = w == DB_WAIT_WRITE ? EPOLLOUT : EPOLLIN, .data.ptr = c};
+    int rc = 0;
+    if (!c->in_epoll) {
+        rc = epoll_ctl(l->ep, EPOLL_CTL_ADD, fd, &ev);
+        c->in_epoll = rc == 0;
+    } else if (c->wait != w) {
+        rc = epoll_ctl(l->ep, EPOLL_CTL_MOD, fd, &ev);
+    }
+    c->wait = w;
+    if (rc < 0) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "epoll_ctl on connection %d: %s", c->idx + 1, strerror(errno));
+        loop_fail(l, msg);
+    }
+    return rc;
+}
+
+void conn_unwatch(struct loop *l, struct conn *c)
+{
+    if (c->in_epoll && c->db)
+        epoll_ctl(l->ep, EPOLL_CTL_DEL, l->pool->cfg.ops->fd(c->db), NULL);
+    c->in_epoll = 0;
+}
+
+static void park(struct loop *l, struct conn *c)
+{
+    c->st = CS_IDLE;
+    conn_unwatch(l, c);
+    l->active--;
+}
+
+static void arm_timer(struct loop *l, struct conn *c)
+{
+    conn_unwatch(l, c);
+    c->on_timer = 1;
+    l->timers++;
+}
+
+static double exp_draw(struct rng *r, double rate)
+{
+    return -log(1.0 - rng_double(r)) / rate;
+}
+
+/* --rate: the next arrival of the pool's one Poisson stream. A connection
+ * takes one whenever it is free, so an arrival goes to the first connection
+ * free for it and waits for one when all are busy: one queue served by
+ * every connection (M/M/c), as sysbench's event queue is, rather than a
+ * queue per connection behind its own slow transaction. */
+static uint64_t next_arrival(struct pool *p)
+{
+    pthread_mutex_lock(&p->arrival_lock);
+    p->arrival += (uint64_t)(exp_draw(&p->arrival_rng, p->cfg.rate) * 1e9);
+    uint64_t t = p->arrival;
+    pthread_mutex_unlock(&p->arrival_lock);
+    return t;
+}
+
+static void first_stmt(struct pool *p, struct conn *c)
+{
+    workload_txn_begin(p->cfg.wl, &c->ws, c->idx, p->threads);
+    workload_next(p->cfg.wl, &c->ws, &c->rng, &c->stmt);
+    c->st = CS_SEND;
+}
+
+static void go_down(struct loop *l, struct conn *c, uint64_t now)
+{
+    pool_inc(&l->lost, 1);
+    conn_unwatch(l, c);
+    l->pool->cfg.ops->close(c->db);
+    c->db = NULL;
+    c->st = CS_DOWN;
+    c->rolling_back = 0;
+    c->down_since = now;
+    c->wake_at = now;
+    c->backoff_ms = 50;
+}
+
+/* A transaction completed at end (read from the clock just now). */
+static void txn_done(struct loop *l, struct conn *c, uint64_t end)
+{
+    struct pool *p = l->pool;
+    if (!in_window(p, end))
+        return; /* warmup, or finished off after the window */
+    if (p->cfg.events > 0) {
+        /* counted at completion, so the concurrency holds to the last one */
+        uint64_t k = atomic_fetch_add_explicit(&p->completed, 1, RLX);
+        if (k >= (uint64_t)p->cfg.events)
+            return;
+        if (k + 1 == (uint64_t)p->cfg.events) {
+            uint64_t zero = 0;
+            atomic_compare_exchange_strong(&p->end, &zero, end);
+        }
+    }
+    uint64_t lat = end - c->txn_start;
+    hist_record(&l->lat, lat);
+    pool_inc(&l->txns, 1);
+    if (end > pool_get(&l->last_done))
+        atomic_store_explicit(&l->last_done, end, RLX);
+    c->events++;
+    c->busy_ns += lat;
+    if (p->txn_log) {
+        if (l->nlog == l->caplog) {
+            l->caplog = l->caplog ? l->caplog * 2 : 4096;
+            l->log = xrealloc(l->log, l->caplog * sizeof *l->log);
+        }
+        l->log[l->nlog++] = (struct txn_rec){(uint32_t)c->idx, lat};
+    }
+}
+
+/* A reply came back to c (done or failed): the stall bookkeeping. */
+static void replied(struct loop *l, uint64_t now)
+{
+    struct pool *p = l->pool;
+    uint64_t lo = l->progress_at > p->measure_start ? l->progress_at : p->measure_start;
+    uint64_t e = pool_window_end(p), hi = e && e < now ? e : now;
+    if (hi > lo && hi - lo > l->max_gap)
+        l->max_gap = hi - lo;
+    l->progress_at = now;
+    l->waiting--;
+}
+
+/* The machine's reaction to what start()/cont() returned: 1 go round
+ * again, 0 return to the loop (waiting or parked). */
+static int on_status(struct loop *l, struct conn *c, enum db_status st, struct db_error *e,
+                     uint64_t *now)
+{
+    struct pool *p = l->pool;
+    if (st == DB_WAIT_READ || st == DB_WAIT_WRITE) {
+        if (watch(l, c, st) < 0) {
+            park(l, c);
+            return 0;
+        }
+        if (l->waiting++ == 0)
+            l->progress_at = *now;
+        c->st = CS_WAIT;
+        return 0;
+    }
+    if (st == DB_FAILED) {
+        enum db_errclass cls = effective_class(&p->cfg, e);
+        if (in_window(p, *now)) {
+            pool_inc(&l->errors, 1);
+            count_code(l, e->code[0] ? e->code : "?");
+        }
+        if (cls == DB_ERR_RETRY && !c->rolling_back) {
+            /* Always an explicit ROLLBACK first, then the same transaction
+             * again with fresh parameters (sysbench restarts the event). */
+            c->rolling_back = 1;
+            c->st = CS_SEND;
+            return 1;
+        }
+        if (cls == DB_ERR_RECONNECT || cls == DB_ERR_RETRY) {
+            go_down(l, c, *now);
+            return 1;
+        }
+        loop_fail(l, e->msg);
+        park(l, c);
+        return 0;
+    }
+    int counted = in_window(p, *now);
+    if (c->rolling_back) {
+        c->rolling_back = 0;
+        if (counted)
+            pool_inc(&l->others, 1);
+        first_stmt(p, c);
+        return 1;
+    }
+    if (counted)
+        pool_inc(c->stmt.cls == WL_READ    ? &l->reads
+                 : c->stmt.cls == WL_WRITE ? &l->writes
+                                           : &l->others,
+                 1);
+    if (workload_next(p->cfg.wl, &c->ws, &c->rng, &c->stmt)) {
+        c->st = CS_SEND;
+        return 1;
+    }
+    *now = now_ns();
+    txn_done(l, c, *now);
+    c->st = CS_BEGIN;
+    return 1;
+}
+
+/* Down: try to reconnect when the back-off has passed. 1 go round, 0 wait. */
+static int reconnect(struct loop *l, struct conn *c, uint64_t *now)
+{
+    struct pool *p = l->pool;
+    struct db_error e = {0};
+    c->db = pool_open_conn(p, c->idx, 1, &e);
+    *now = now_ns();
+    if (c->db) {
+        pool_inc(&l->reconnects, 1);
+        c->in_epoll = 0;
+        c->st = CS_BEGIN;
+        return 1;
+    }
+    double down = (double)(*now - c->down_since) / 1e9;
+    if (down > p->cfg.reconnect_timeout || e.cls == DB_ERR_FATAL) {
+        char why[700];
+        snprintf(why, sizeof why, "server unreachable for %.1f s (--reconnect-timeout=%g): %s",
+                 down, p->cfg.reconnect_timeout, e.msg);
+        loop_fail(l, why);
+        park(l, c);
+        return 0;
+    }
+    c->wake_at = *now + (uint64_t)c->backoff_ms * 1000000ull;
+    c->backoff_ms = c->backoff_ms * 2 > 1000 ? 1000 : c->backoff_ms * 2;
+    arm_timer(l, c);
+    return 0;
+}
+
+/* Give c up at the level's end: its reply is still missing. The next level
+ * reconnects it before its window starts. */
+static void give_up(struct loop *l, struct conn *c)
+{
+    if (c->st == CS_WAIT)
+        l->waiting--;
+    conn_unwatch(l, c);
+    l->pool->cfg.ops->close(c->db);
+    c->db = NULL;
+    c->given_up = 1;
+    c->rolling_back = 0;
+    l->unfinished++;
+    c->st = CS_IDLE;
+    l->active--;
+}
+
+void conn_advance(struct loop *l, struct conn *c, uint64_t now)
+{
+    struct pool *p = l->pool;
+    const struct db_ops *ops = p->cfg.ops;
+    struct db_error e;
+    enum db_status st;
+    int burst = 0;
+    if (c->on_timer) {
+        c->on_timer = 0;
+        l->timers--;
+    }
+    for (;;) {
+        switch (c->st) {
+        case CS_BEGIN:
+            if (++burst > CONN_BURST) {
+                c->runnable = 1;
+                l->runnable++;
+                return;
+            }
+            if (p->cfg.rate > 0) {
+                if (stopping(p, now)) {
+                    park(l, c);
+                    return;
+                }
+                c->wake_at = next_arrival(p);
+                c->st = CS_ARRIVAL;
+                break;
+            }
+            now = now_ns();
+            if (stopping(p, now)) {
+                park(l, c);
+                return;
+            }
+            c->txn_start = now;
+            first_stmt(p, c);
+            break;
+        case CS_ARRIVAL:
+            if (stopping(p, now)) {
+                park(l, c);
+                return;
+            }
+            if (c->wake_at > now) {
+                arm_timer(l, c);
+                return;
+            }
+            /* latency runs from the scheduled arrival, so time queued
+             * while every connection was busy counts, as in sysbench */
+            c->txn_start = c->wake_at;
+            first_stmt(p, c);
+            break;
+        case CS_SEND:
+            if (atomic_load_explicit(&p->give_up, RLX)) {
+                give_up(l, c); /* a huge transaction past the grace */
+                return;
+            }
+            e.cls = DB_ERR_NONE, e.code[0] = e.msg[0] = '\0';
+            st = c->rolling_back
+                     ? ops->start(c->db, -1, "ROLLBACK", NULL, 0, &e)
+                     : ops->start(c->db, c->stmt.id, c->stmt.sql, c->stmt.p, c->stmt.np, &e);
+            if (!on_status(l, c, st, &e, &now))
+                return;
+            break;
+        case CS_WAIT:
+            if (atomic_load_explicit(&p->give_up, RLX)) {
+                give_up(l, c);
+                return;
+            }
+            e.cls = DB_ERR_NONE, e.code[0] = e.msg[0] = '\0';
+            st = ops->cont(c->db, &e);
+            if (st == DB_WAIT_READ || st == DB_WAIT_WRITE) {
+                if (watch(l, c, st) < 0)
+                    park(l, c);
+                return;
+            }
+            replied(l, now);
+            if (!on_status(l, c, st, &e, &now))
+                return;
+            break;
+        case CS_DOWN:
+            if (stopping(p, now)) {
+                c->st = CS_IDLE; /* the next level tries to reconnect it */
+                l->active--;
+                return;
+            }
+            if (c->wake_at > now) {
+                arm_timer(l, c);
+                return;
+            }
+            if (!reconnect(l, c, &now))
+                return;
+            break;
+        case CS_IDLE:
+        default:
+            return;
+        }
+    }
+}
+
+/* The loop's end-of-level: every connection still waiting is given up. */
+void conn_give_up_all(struct loop *l)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->conns[i]->st == CS_WAIT || l->conns[i]->st == CS_SEND)
+            give_up(l, l->conns[i]);
+}

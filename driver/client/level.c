@@ -1,0 +1,260 @@
+/*
+ * level.c - one level's clock and its figures: the timing thread's work
+ * while the loops run, and the collection of their counters afterwards.
+ *
+ * The one idea: the window is defined once. A transaction counts iff it
+ * completes inside [start, end]; TPS = count / (end - start). The end is
+ * --time's deadline, the moment the --events-th transaction completed, or a
+ * stop, whichever came first. The timing thread sits exactly on the edges:
+ * client rusage and the caller's on_window callback are taken there, never
+ * from a loop. What was still in flight at the end is finished off
+ * uncounted; what has no reply a grace period later is given up and counted
+ * as unfinished. Nothing here prints: interval figures go to a callback.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "level.h"
+#include "util.h"
+
+/* Running totals over all loops, for interval deltas. */
+struct totals {
+    uint64_t txns, reads, writes, others, errors, reconnects;
+};
+
+static void sum_loops(struct loop *loops, int nl, struct totals *t, struct hist *h)
+{
+    memset(t, 0, sizeof *t);
+    hist_init(h);
+    for (int i = 0; i < nl; i++) {
+        t->txns += pool_get(&loops[i].txns);
+        t->reads += pool_get(&loops[i].reads);
+        t->writes += pool_get(&loops[i].writes);
+        t->others += pool_get(&loops[i].others);
+        t->errors += pool_get(&loops[i].errors);
+        t->reconnects += pool_get(&loops[i].reconnects);
+        hist_merge(h, &loops[i].lat);
+    }
+}
+
+/* One period's figures from the difference of two snapshots. */
+static void interval(struct pool *p, struct loop *loops, int nl, double t, double dt,
+                     struct totals *prev, struct hist *h[3])
+{
+    struct totals now;
+    sum_loops(loops, nl, &now, h[1]);
+    hist_diff(h[2], h[1], h[0]);
+    struct interval_stats st = {
+        .t = t,
+        .dt = dt,
+        .threads = p->threads,
+        .tps = (double)(now.txns - prev->txns) / dt,
+        .reads = (double)(now.reads - prev->reads) / dt,
+        .writes = (double)(now.writes - prev->writes) / dt,
+        .others = (double)(now.others - prev->others) / dt,
+        .pct = p->cfg.report_pct > 0 ? p->cfg.report_pct : 95,
+        .errors = (double)(now.errors - prev->errors) / dt,
+        .reconnects = (double)(now.reconnects - prev->reconnects) / dt,
+    };
+    st.lat_ms = (double)hist_percentile(h[2], st.pct) / 1e6;
+    if (p->cfg.on_interval)
+        p->cfg.on_interval(&st, p->cfg.on_interval_arg);
+    *prev = now;
+    hist_copy(h[0], h[1]);
+}
+
+static double rusage_s(const struct timeval *tv)
+{
+    return (double)tv->tv_sec + tv->tv_usec / 1e6;
+}
+
+static int all_joined(struct loop *loops, int nl)
+{
+    int done = 1;
+    for (int i = 0; i < nl; i++) {
+        if (!loops[i].joined && pthread_tryjoin_np(loops[i].th, NULL) == 0)
+            loops[i].joined = 1;
+        done &= loops[i].joined;
+    }
+    return done;
+}
+
+static uint64_t last_done(struct loop *loops, int nl)
+{
+    uint64_t last = 0;
+    for (int i = 0; i < nl; i++)
+        if (pool_get(&loops[i].last_done) > last)
+            last = pool_get(&loops[i].last_done);
+    return last;
+}
+
+void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_result *out)
+{
+    struct rusage ru0, ru1;
+    int win = 0; /* 0 not begun, 1 open, 2 closed */
+    uint64_t wend = 0, give_up_at = 0;
+    struct hist *h[3];
+    for (int i = 0; i < 3; i++) {
+        h[i] = xmalloc(sizeof(struct hist));
+        hist_init(h[i]);
+    }
+    struct totals prev = {0};
+    double ri = p->cfg.report_interval;
+    uint64_t next_report = ri > 0 ? p->measure_start + (uint64_t)(ri * 1e9) : UINT64_MAX;
+    int tick = 0;
+    for (;;) {
+        uint64_t now = now_ns();
+        uint64_t e = pool_window_end(p);
+        if (win == 0 && now >= p->measure_start && !(e && e <= p->measure_start)) {
+            getrusage(RUSAGE_SELF, &ru0);
+            if (p->cfg.on_window)
+                p->cfg.on_window(1, p->cfg.on_window_arg);
+            win = 1;
+        }
+        if (win == 1 && e && now >= e) {
+            getrusage(RUSAGE_SELF, &ru1);
+            if (p->cfg.on_window)
+                p->cfg.on_window(0, p->cfg.on_window_arg);
+            win = 2;
+            wend = e;
+        }
+        /* recomputed: a stop can move the end earlier than --time's */
+        give_up_at = e ? e + POOL_GRACE_NS : 0;
+        if (give_up_at && now >= give_up_at)
+            atomic_store(&p->give_up, 1);
+        if (win == 1 && now >= next_report) {
+            tick++;
+            interval(p, loops, nl, ri * tick, ri, &prev, h);
+            next_report += (uint64_t)(ri * 1e9);
+        }
+        if (all_joined(loops, nl))
+            break;
+        uint64_t wake = now + 20000000ull;
+        if (win == 0 && p->measure_start < wake)
+            wake = p->measure_start;
+        if (win == 1 && next_report < wake)
+            wake = next_report;
+        if (win == 1 && e && e < wake)
+            wake = e;
+        if (give_up_at && give_up_at < wake)
+            wake = give_up_at;
+        struct timespec ts = {(time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull)};
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+    }
+    if (win == 1) {
+        /* the loops ended on their own (--events, or nothing could run) */
+        getrusage(RUSAGE_SELF, &ru1);
+        if (p->cfg.on_window)
+            p->cfg.on_window(0, p->cfg.on_window_arg);
+        win = 2;
+        wend = pool_window_end(p);
+        if (!wend)
+            wend = now_ns();
+    }
+    if (win == 0) {
+        getrusage(RUSAGE_SELF, &ru0);
+        ru1 = ru0;
+        wend = p->measure_start;
+    }
+    /* --events: completions of other loops may land just after the one
+     * that reached the count; they are inside the window */
+    uint64_t last = last_done(loops, nl);
+    if (p->cfg.events > 0 && last > wend)
+        wend = last;
+    out->time_s = wend > p->measure_start ? (double)(wend - p->measure_start) / 1e9 : 1e-9;
+    out->client_user_s = rusage_s(&ru1.ru_utime) - rusage_s(&ru0.ru_utime);
+    out->client_sys_s = rusage_s(&ru1.ru_stime) - rusage_s(&ru0.ru_stime);
+    out->client_csw = (double)(ru1.ru_nvcsw - ru0.ru_nvcsw + ru1.ru_nivcsw - ru0.ru_nivcsw);
+    for (int i = 0; i < 3; i++)
+        free(h[i]);
+}
+
+/* The debug transaction log: "connection latency_ns" per counted one,
+ * appended level after level. */
+static void write_log(struct pool *p, struct loop *loops, int nl)
+{
+    FILE *f = fopen(p->txn_log, "a");
+    if (!f)
+        return;
+    fprintf(f, "# level threads=%d\n", p->threads);
+    for (int i = 0; i < nl; i++)
+        for (size_t k = 0; k < loops[i].nlog; k++)
+            fprintf(f, "%u %llu\n", loops[i].log[k].conn + 1,
+                    (unsigned long long)loops[i].log[k].lat_ns);
+    fclose(f);
+}
+
+static void disturbance(struct level_result *out, uint64_t max_gap)
+{
+    size_t n = 0, len = sizeof out->disturbed_why;
+    char *w = out->disturbed_why;
+    w[0] = '\0';
+#define WHY(...)                                                                                   \
+    do {                                                                                           \
+        if (n < len)                                                                               \
+            n += (size_t)snprintf(w + n, len - n, "%s", n ? "; " : "");                            \
+        if (n < len)                                                                               \
+            n += (size_t)snprintf(w + n, len - n, __VA_ARGS__);                                    \
+    } while (0)
+    if (max_gap >= POOL_STALL_NS)
+        WHY("stall %.1fs", (double)max_gap / 1e9);
+    if (out->reconnects)
+        WHY("%llu reconnects", (unsigned long long)out->reconnects);
+    if (out->lost)
+        WHY("%llu lost", (unsigned long long)out->lost);
+    if (out->unfinished)
+        WHY("%llu unfinished", (unsigned long long)out->unfinished);
+#undef WHY
+    out->disturbed = w[0] != '\0';
+}
+
+void level_collect(struct pool *p, struct loop *loops, int nl, struct level_result *out)
+{
+    out->lat = xmalloc(sizeof(struct hist));
+    hist_init(out->lat);
+    uint64_t max_gap = 0;
+    for (int i = 0; i < nl; i++) {
+        struct loop *l = &loops[i];
+        out->txns += pool_get(&l->txns);
+        out->reads += pool_get(&l->reads);
+        out->writes += pool_get(&l->writes);
+        out->others += pool_get(&l->others);
+        out->errors += pool_get(&l->errors);
+        out->reconnects += pool_get(&l->reconnects);
+        out->lost += pool_get(&l->lost);
+        out->unfinished += l->unfinished;
+        if (l->max_gap > max_gap)
+            max_gap = l->max_gap;
+        hist_merge(out->lat, &l->lat);
+        for (int k = 0; k < l->ncodes; k++) {
+            int j = 0;
+            while (j < out->ncodes && strcmp(out->codes[j].code, l->codes[k].code))
+                j++;
+            if (j == out->ncodes && out->ncodes < WORKER_MAX_CODES)
+                out->codes[out->ncodes++] = l->codes[k];
+            else if (j < out->ncodes)
+                out->codes[j].n += l->codes[k].n;
+        }
+        if (l->fatal[0] && !out->fatal_msg[0])
+            snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", l->fatal);
+    }
+    if (p->txn_log)
+        write_log(p, loops, nl);
+    disturbance(out, max_gap);
+    /* thread fairness over connections, as sysbench reports per thread */
+    int threads = p->threads;
+    double se = 0, se2 = 0, st = 0, st2 = 0;
+    for (int i = 0; i < threads; i++) {
+        double e = (double)p->conns[i]->events, t = (double)p->conns[i]->busy_ns / 1e9;
+        se += e, se2 += e * e, st += t, st2 += t * t;
+    }
+    out->fair_events_avg = se / threads;
+    out->fair_events_sd =
+        sqrt(fmax(0, se2 / threads - out->fair_events_avg * out->fair_events_avg));
+    out->fair_time_avg = st / threads;
+    out->fair_time_sd = sqrt(fmax(0, st2 / threads - out->fair_time_avg * out->fair_time_avg));
+}

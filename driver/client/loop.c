@@ -1,0 +1,158 @@
+/*
+ * loop.c - an event-loop thread that drives a fixed set of connections.
+ *
+ * The loop waits on all its connections' sockets with one epoll and on the
+ * earliest of their timers (Poisson arrivals, reconnect back-offs, the
+ * window's end); whatever became ready is handed to conn_advance(), which
+ * runs that connection until it must wait again. Per statement the client
+ * makes one send and one receive, and the wait is shared by every
+ * connection that became ready together, which is where a loop saves CPU
+ * over a thread per connection.
+ *
+ * A level ends on time: when the timing thread raises give_up (the grace
+ * after the window's end or a stop has passed), connections still waiting
+ * for a reply are dropped, so a hung server cannot hold the loop.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+
+#include "pool_internal.h"
+#include "util.h"
+
+/* Timers due: advance them. Returns the earliest timer still pending. When
+ * the level is ending every timer is advanced, so its connection parks. */
+static uint64_t run_timers(struct loop *l, uint64_t now, int ending)
+{
+    uint64_t next = UINT64_MAX;
+    for (int i = 0; i < l->n && l->timers > 0; i++) {
+        struct conn *c = l->conns[i];
+        if (!c->on_timer)
+            continue;
+        if (ending || c->wake_at <= now) {
+            conn_advance(l, c, now);
+            now = now_ns(); /* a reconnect may have taken a while */
+        }
+        if (c->on_timer && c->wake_at < next)
+            next = c->wake_at;
+    }
+    return next;
+}
+
+/* Resume the connections that yielded between transactions. */
+static void run_ready(struct loop *l, uint64_t now)
+{
+    for (int i = 0; i < l->n && l->runnable > 0; i++) {
+        struct conn *c = l->conns[i];
+        if (!c->runnable)
+            continue;
+        c->runnable = 0;
+        l->runnable--;
+        conn_advance(l, c, now);
+    }
+}
+
+/* epoll_pwait2 waits to the nanosecond (Poisson arrivals need better than
+ * milliseconds); kernels before 5.11 and valgrind lack it, so fall back to
+ * epoll_wait rounded up to the next millisecond. */
+static int wait_events(int ep, struct epoll_event *evs, int max, const struct timespec *ts)
+{
+    static _Atomic int no_pwait2;
+    if (!atomic_load_explicit(&no_pwait2, RLX)) {
+        int n = epoll_pwait2(ep, evs, max, ts, NULL);
+        if (n >= 0 || errno != ENOSYS)
+            return n;
+        atomic_store_explicit(&no_pwait2, 1, RLX);
+    }
+    long long ms = (long long)ts->tv_sec * 1000 + (ts->tv_nsec + 999999) / 1000000;
+    return epoll_wait(ep, evs, max, ms > 1000000 ? 1000000 : (int)ms);
+}
+
+static int ending(struct pool *p, uint64_t now)
+{
+    uint64_t e = pool_window_end(p);
+    return atomic_load_explicit(&p->stop, RLX) || (e && now >= e) ||
+           (p->cfg.events > 0 && pool_get(&p->completed) >= (uint64_t)p->cfg.events);
+}
+
+void *loop_main(void *arg)
+{
+    struct loop *l = arg;
+    struct pool *p = l->pool;
+    if (p->client_set_used)
+        pthread_setaffinity_np(pthread_self(), sizeof p->client_set, &p->client_set);
+    uint64_t now = now_ns();
+    l->active = l->n;
+    l->progress_at = now;
+    for (int i = 0; i < l->n; i++) {
+        struct conn *c = l->conns[i];
+        c->events = c->busy_ns = 0;
+        c->on_timer = 0;
+        c->runnable = 0;
+        c->rolling_back = 0;
+        if (c->db) {
+            c->st = CS_BEGIN;
+        } else {
+            /* still down from an earlier level: the outage keeps its start,
+             * so --reconnect-timeout counts across levels */
+            c->st = CS_DOWN;
+            c->wake_at = now;
+        }
+        conn_advance(l, c, now);
+        if (atomic_load_explicit(&p->fatal, RLX))
+            return NULL;
+    }
+    struct epoll_event evs[64];
+    int tail_done = 0;
+    while (l->active > 0) {
+        now = now_ns();
+        int end = ending(p, now);
+        if (end && !tail_done) {
+            /* a stall that lasts to the window's end counts too */
+            tail_done = 1;
+            if (l->waiting > 0) {
+                uint64_t lo = l->progress_at > p->measure_start ? l->progress_at : p->measure_start;
+                uint64_t e = pool_window_end(p), hi = e && e < now ? e : now;
+                if (hi > lo && hi - lo > l->max_gap)
+                    l->max_gap = hi - lo;
+            }
+        }
+        if (atomic_load_explicit(&p->give_up, RLX)) {
+            conn_give_up_all(l);
+            break;
+        }
+        uint64_t wake = l->timers ? run_timers(l, now, end) : UINT64_MAX;
+        if (l->active <= 0 || atomic_load_explicit(&p->fatal, RLX))
+            break;
+        uint64_t e = pool_window_end(p);
+        if (e && e > now && e < wake)
+            wake = e;
+        /* a stop or give-up is noticed within 50 ms even when nothing moves */
+        uint64_t cap = now + 50000000ull;
+        if (wake > cap)
+            wake = cap;
+        struct timespec ts = {0, 0};
+        if (wake > now && !l->runnable) {
+            uint64_t d = wake - now;
+            ts.tv_sec = (time_t)(d / 1000000000ull);
+            ts.tv_nsec = (long)(d % 1000000000ull);
+        }
+        int n = wait_events(l->ep, evs, 64, &ts);
+        if (n < 0 && errno != EINTR) {
+            loop_fail(l, strerror(errno));
+            break;
+        }
+        now = now_ns();
+        for (int i = 0; i < n; i++) {
+            struct conn *c = evs[i].data.ptr;
+            if (c->st == CS_WAIT)
+                conn_advance(l, c, now);
+        }
+        if (l->runnable)
+            run_ready(l, now);
+        if (atomic_load_explicit(&p->fatal, RLX))
+            break;
+    }
+    return NULL;
+}

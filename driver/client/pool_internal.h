@@ -1,0 +1,144 @@
+/*
+ * pool_internal.h - the insides the client's three files share: the pool
+ * and its level (worker.c), the event loops (loop.c) and the connection
+ * state machine (conn.c). Private to driver/client; the face is worker.h.
+ */
+#ifndef DBSCALE_POOL_INTERNAL_H
+#define DBSCALE_POOL_INTERNAL_H
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "worker.h"
+
+#define RLX memory_order_relaxed
+
+/* How long a level waits, after its window ended (or pool_stop), for the
+ * transactions still in flight to finish; then their connections are given
+ * up. Long enough for any sane OLTP reply, short enough that a hung server
+ * cannot hold a level (or a signal) for more than about a second. */
+#define POOL_GRACE_NS 1000000000ull
+
+/* A stall: a stretch of at least this long inside the window in which
+ * statements were outstanding and no reply at all came back. OLTP replies
+ * take milliseconds, so a normal run never comes near it, even loaded; a
+ * server stopped for 20 s inside a 3 s level trips it at once. Idle time
+ * (--rate with nothing outstanding) is no stall. */
+#define POOL_STALL_NS 1000000000ull
+
+/* Transactions one conn_advance() call may complete without waiting before
+ * it yields to the loop's other connections: an engine that answers inside
+ * start() would otherwise keep the loop (and its other connections) for
+ * the whole level. */
+#define CONN_BURST 32
+
+enum cstate {
+    CS_BEGIN,   /* between transactions: start the next one, or park */
+    CS_ARRIVAL, /* --rate: timer until the arrival this connection took */
+    CS_SEND,    /* send c->stmt (or the ROLLBACK of a retry) */
+    CS_WAIT,    /* a statement is out: wait for the socket, then cont() */
+    CS_DOWN,    /* connection lost: timer until the next reconnect attempt */
+    CS_IDLE,    /* parked for the rest of the level */
+};
+
+struct conn {
+    struct db_conn *db;
+    int idx;
+    enum cstate st;
+    int in_epoll, on_timer, rolling_back;
+    int given_up; /* dropped at a level's end with a reply missing */
+    int runnable; /* yielded between transactions: the loop resumes it */
+    enum db_status wait;
+    uint64_t wake_at; /* CS_ARRIVAL / CS_DOWN: when the timer fires */
+    struct wl_state ws;
+    struct wl_stmt stmt;
+    struct rng rng;
+    uint64_t txn_start, down_since;
+    unsigned backoff_ms;
+    uint64_t events, busy_ns; /* this level, for fairness */
+};
+
+/* The transaction log (worker_cfg.txn_log, DBSCALE_TXN_LOG): (connection,
+ * latency) of every counted transaction, kept per loop until the level ends. */
+struct txn_rec {
+    uint32_t conn;
+    uint64_t lat_ns;
+};
+
+struct loop {
+    alignas(64) _Atomic uint64_t txns;
+    _Atomic uint64_t reads, writes, others, errors, reconnects, lost, last_done;
+    struct hist lat;
+    struct err_count codes[WORKER_MAX_CODES];
+    int ncodes;
+    struct pool *pool;
+    pthread_t th;
+    int started, joined;
+    int ep;
+    struct conn **conns;
+    int n, active, timers;
+    int waiting;          /* connections in CS_WAIT */
+    int runnable;         /* connections that yielded without waiting */
+    uint64_t progress_at; /* last reply, or when waiting became non-zero */
+    uint64_t max_gap;     /* longest stretch without replies, in the window */
+    uint64_t unfinished;  /* given up at the end */
+    struct txn_rec *log;
+    size_t nlog, caplog;
+    char fatal[640];
+};
+
+struct pool {
+    struct worker_cfg cfg;
+    struct conn **conns;
+    int n;
+    int threads;       /* this level */
+    _Atomic int stop;  /* pool_stop or a fatal error */
+    _Atomic int fatal; /* a loop failed */
+    _Atomic int give_up;
+    _Atomic uint64_t stop_at;     /* when the stop was asked, ns */
+    _Atomic uint64_t end;         /* the window's end: --time, or the --events-th completion */
+    _Atomic uint64_t completed;   /* --events: transactions counted so far */
+    uint64_t t0, measure_start;   /* this level, monotonic ns */
+    pthread_mutex_t arrival_lock; /* --rate: the pool's one Poisson stream */
+    uint64_t arrival;             /* its latest arrival handed out */
+    struct rng arrival_rng;
+    cpu_set_t client_set;
+    int client_set_used;
+    const char *txn_log; /* path, or NULL */
+};
+
+static inline void pool_inc(_Atomic uint64_t *c, uint64_t by)
+{
+    atomic_store_explicit(c, atomic_load_explicit(c, RLX) + by, RLX);
+}
+
+static inline uint64_t pool_get(_Atomic uint64_t *c)
+{
+    return atomic_load_explicit(c, RLX);
+}
+
+/* The window's end as known now (--time, --events reached, or a stop),
+ * 0 while open-ended. */
+static inline uint64_t pool_window_end(struct pool *p)
+{
+    uint64_t e = atomic_load_explicit(&p->end, RLX), s = atomic_load_explicit(&p->stop_at, RLX);
+    return s && (!e || s < e) ? s : e;
+}
+
+/* Connect and prepare every statement of the workload; again: a reconnect
+ * (short connect timeout, WORKER_RECONNECT_TIMEOUT_S). */
+struct db_conn *pool_open_conn(const struct pool *p, int idx, int again, struct db_error *err);
+/* Stop the run with msg (the first one wins). */
+void loop_fail(struct loop *l, const char *msg);
+/* Run c until it must wait (socket, timer) or is parked. */
+void conn_advance(struct loop *l, struct conn *c, uint64_t now);
+/* Stop watching c's socket. */
+void conn_unwatch(struct loop *l, struct conn *c);
+/* Give up every connection of l still waiting for a reply. */
+void conn_give_up_all(struct loop *l);
+void *loop_main(void *arg);
+
+#endif

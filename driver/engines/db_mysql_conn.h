@@ -1,0 +1,80 @@
+/*
+ * db_mysql_conn.h - the MariaDB backend's connection, shared by its two
+ * files: db_mysql.c (connect, prepare, the statement state machine) and
+ * db_mysql_bulk.c (the blocking paths: bulk load and admin queries).
+ * Private to the engine: nothing outside driver/engines includes it.
+ */
+#ifndef DBSCALE_DB_MYSQL_CONN_H
+#define DBSCALE_DB_MYSQL_CONN_H
+
+#include <mysql.h>
+#include <stddef.h>
+
+#include "db.h"
+
+/* A bulk INSERT statement is flushed once it is this big (capped at half of
+ * the server's max_allowed_packet). */
+#define DBM_BULK_BYTES (1 << 20)
+
+struct dbm_buf {
+    char *s;
+    size_t len, cap;
+};
+
+/* One registered statement: server-side (st) or text with '?' (sql). */
+struct dbm_stmt {
+    MYSQL_STMT *st;
+    char *sql;
+    int nparams;
+    MYSQL_BIND *bind;
+    unsigned long *lens;
+    long long *ints;
+    struct dbm_buf *strs; /* string parameters' stable copies */
+    int bound;            /* bind[] is registered with the statement */
+};
+
+enum dbm_step {
+    DBM_IDLE,
+    DBM_QUERY,  /* mysql_real_query */
+    DBM_STORE,  /* mysql_store_result */
+    DBM_NEXT,   /* mysql_next_result */
+    DBM_EXEC,   /* mysql_stmt_execute */
+    DBM_SSTORE, /* mysql_stmt_store_result */
+    DBM_SFREE,  /* mysql_stmt_free_result */
+    DBM_SNEXT,  /* mysql_stmt_next_result */
+    DBM_READY,  /* the reply is complete: DB_DONE */
+};
+
+struct db_conn {
+    MYSQL *m;
+    int ps;
+    enum dbm_step step;
+    int wait;               /* MYSQL_WAIT_* the suspended call waits for */
+    MYSQL_STMT *cur;        /* the prepared statement running, if any */
+    struct dbm_buf q;       /* text of the running statement (must outlive the call) */
+    struct dbm_buf bulk[2]; /* INSERT being built / in flight */
+    int bulk_cur;           /* the one being built */
+    int bulk_inflight;      /* the other one is running (wait in c->wait) */
+    size_t bulk_head;       /* length of "INSERT INTO t(cols) VALUES " */
+    size_t bulk_limit;
+    long bulk_rows;
+    struct dbm_stmt *stmts; /* [nstmts], grown by prepare to the highest id + 1 */
+    int nstmts;
+};
+
+/* errors */
+void dbm_seterr(struct db_error *err, enum db_errclass cls, unsigned code, const char *msg);
+void dbm_conn_err(struct db_conn *c, struct db_error *err);
+void dbm_usage(struct db_error *err, const char *msg);
+/* growing buffers */
+void dbm_reserve(struct dbm_buf *b, size_t more);
+void dbm_add(struct dbm_buf *b, const char *s, size_t n);
+void dbm_add_quoted(struct db_conn *c, struct dbm_buf *b, const char *s, size_t n);
+int dbm_fd(struct db_conn *c);
+/* db_mysql_bulk.c */
+int dbm_bulk_begin(struct db_conn *c, const char *table, const char *cols, struct db_error *err);
+int dbm_bulk_row(struct db_conn *c, const char *const *vals, int nvals, struct db_error *err);
+int dbm_bulk_end(struct db_conn *c, struct db_error *err);
+char *dbm_query_value(struct db_conn *c, const char *sql, struct db_error *err);
+
+#endif

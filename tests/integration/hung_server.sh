@@ -1,0 +1,133 @@
+#!/bin/sh
+# A hung server (SIGSTOPped) cannot hold `run` past its --time, nor past a
+# SIGINT: the replies missing at the deadline are given up, counted as
+# unfinished and the level is flagged disturbed (a stall). A transaction far
+# longer than --time is cut off the same way, (pgsql) a reconnect to a hung
+# server cannot hold a SIGINT, and a sweep ends too. Both engines.
+. "$(dirname "$0")/lib.sh" "$1"
+work=$(mktemp -d)
+
+# the server's processes: postgres forks a backend per connection
+server_pids() {
+    echo "$SERVER_PID"
+    ps -o pid= --ppid "$SERVER_PID" 2>/dev/null
+}
+freeze() { for p in $(server_pids); do kill -STOP "$p" 2>/dev/null; done; }
+thaw() { for p in $(server_pids); do kill -CONT "$p" 2>/dev/null; done; }
+cleanup() {
+    [ -n "${SERVER_PID:-}" ] && thaw
+    rm -rf "$work"
+    stop_server
+}
+
+# wait_max PID SECONDS: the process's exit code, or fail (after cleaning up)
+wait_max() {
+    i=0
+    while kill -0 "$1" 2>/dev/null && [ $i -lt $(($2 * 10)) ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    if kill -0 "$1" 2>/dev/null; then
+        thaw
+        kill -KILL "$1"
+        fail "$ENGINE: dbscale still running ${2}s later: $(tail -5 "$work/out")"
+    fi
+    wait "$1"
+}
+
+one_engine() {
+    ENGINE=$1
+    start_server "$ENGINE"
+    trap cleanup EXIT
+    C="$SERVER_OPTS --tables=1 --table-size=1000"
+    ok "$DBSCALE" prepare oltp_point_select $C
+
+    # 1. stopped inside a 2 s level: the run ends on time, flagged (a stall)
+    "$DBSCALE" run oltp_point_select $C --threads=4 --time=2 >"$work/out" 2>&1 &
+    pid=$!
+    sleep 0.8
+    freeze
+    wait_max $pid 8
+    rc=$?
+    thaw
+    expect_eq "$ENGINE: exit of a run whose server hung" $rc 0
+    grep -q "unfinished txns (given up): *4" "$work/out" ||
+        fail "$ENGINE: no unfinished count: $(tail -12 "$work/out")"
+    grep -q "level disturbed: .*stall" "$work/out" || fail "$ENGINE: not flagged: $(tail -12 "$work/out")"
+
+    # 2. SIGINT while the server hangs, long before --time would end the level
+    "$DBSCALE" run oltp_point_select $C --threads=2 --time=60 >"$work/out" 2>&1 &
+    pid=$!
+    sleep 0.8
+    freeze
+    sleep 0.3
+    kill -INT $pid
+    wait_max $pid 4
+    rc=$?
+    thaw
+    expect_eq "$ENGINE: exit after SIGINT with the server hung" $rc 130
+    grep -q "unfinished txns (given up): *2" "$work/out" ||
+        fail "$ENGINE: no unfinished count after SIGINT: $(tail -12 "$work/out")"
+
+    # 3. a transaction much longer than --time is cut off at the deadline
+    "$DBSCALE" run oltp_read_only $C --threads=2 --time=1 --point-selects=1000000 \
+        --simple-ranges=0 --sum-ranges=0 --order-ranges=0 --distinct-ranges=0 >"$work/out" 2>&1 &
+    pid=$!
+    wait_max $pid 6
+    rc=$?
+    expect_eq "$ENGINE: exit of a run with endless transactions" $rc 0
+    grep -q "unfinished txns (given up): *2" "$work/out" ||
+        fail "$ENGINE: endless transactions not given up: $(tail -12 "$work/out")"
+    # 4. a sweep whose server hangs still ends, every level on time (the
+    # disturbed column of results.csv is filled by the sweep's side; the
+    # sweep's own path is the same for both engines: pgsql only, for time)
+    if [ "$ENGINE" = pgsql ]; then
+        "$DBSCALE" sweep oltp_point_select $C --server=external --cpus=all --threads=2,3 \
+            --repeats=1 --time=1.5 --out "$work/r" >"$work/out" 2>&1 &
+        pid=$!
+        i=0
+        while [ $i -lt 100 ] && ! grep -q "levels" "$work/out"; do sleep 0.1; i=$((i + 1)); done
+        sleep 0.8
+        freeze
+        wait_max $pid 25
+        rc=$?
+        thaw
+        expect_eq "$ENGINE: exit of a sweep whose server hung ($(tail -3 "$work/out"))" $rc 0
+        rows=$(tail -n +2 "$work/r/results.csv" | wc -l)
+        expect_eq "$ENGINE: levels of the hung sweep ($(tail -3 "$work/out"))" "$rows" 2
+        rm -rf "$work/r"
+    fi
+
+    # 5. pgsql, last (killing backends sends it into recovery): the
+    # backends die while the postmaster hangs, so the connections are lost
+    # and every reconnect waits on a server that accepts but never answers;
+    # a SIGINT must still end the run soon
+    if [ "$ENGINE" = pgsql ]; then
+        "$DBSCALE" run oltp_point_select $C --threads=2 --time=60 >"$work/out" 2>&1 &
+        pid=$!
+        sleep 0.8
+        kill -STOP "$SERVER_PID"
+        for b in $(ps -o pid=,args= --ppid "$SERVER_PID" | awk '/sbtest sbtest/ { print $1 }'); do
+            kill -KILL "$b"
+        done
+        sleep 0.5
+        kill -INT $pid
+        wait_max $pid 4
+        rc=$?
+        thaw
+        expect_eq "$ENGINE: exit after SIGINT while reconnecting to a hung server" $rc 130
+        grep -q "reconnects" "$work/out" || fail "$ENGINE: no report: $(tail -12 "$work/out")"
+    fi
+    stop_server
+    echo "hung_server $ENGINE: a stopped server, a SIGINT and an endless transaction all end on time"
+}
+
+ran=0
+for e in pgsql mysql; do
+    if (need_engine $e) >/dev/null 2>&1; then
+        one_engine $e
+        ran=1
+    fi
+done
+rm -rf "$work"
+[ $ran = 1 ] || skip "neither PostgreSQL nor MariaDB installed"
