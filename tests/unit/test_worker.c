@@ -130,7 +130,7 @@ static int setup_wl(void **state)
     (void)state;
     struct wl_config c = {
         .name = "oltp_read_only",
-        .engine = "pgsql",
+        .ops = &db_pgsql_ops,
         .tables = 1,
         .table_size = 1000,
         .range_size = 10,
