@@ -25,6 +25,7 @@
 #include "baseline.h"
 #include "cpuset.h"
 #include "oltp.h"
+#include "redact.h"
 #include "report.h"
 #include "server.h"
 #include "sysinfo.h"
@@ -141,7 +142,7 @@ static int write_meta(struct sweep *w, const char *ended)
     sbuf_printf(&b, "  \"started\": \"%s\",\n  \"ended\": \"%s\",\n  \"levels_planned\": %d,\n",
                 w->started, ended ? ended : "", w->nplan);
     sbuf_printf(&b, "  \"levels_done\": %d,\n  \"options\": ", w->nrows);
-    opts_json(&w->o, &b);
+    redact_opts_json(&w->o, &b); /* no conninfo password in meta.json */
     sbuf_printf(&b, "\n}\n");
     char path[1100];
     snprintf(path, sizeof path, "%s/meta.json", w->out);
