@@ -201,8 +201,73 @@ static int my_ping(const struct server *s, const struct spawn_ident *id)
     return strstr(scratch, "denied") != NULL;
 }
 
+/* mysqld reads more than the key as written: a loose_ prefix (any number),
+ * the skip_/disable_/enable_/maximum_ modifiers, and any unambiguous
+ * abbreviation (bind_addr is bind_address). So: strip those, and refuse a key
+ * that is a prefix of a managed one. key is lower case, '-' as '_'. */
+static const char *my_conf_managed(const char *key)
+{
+    static const char *const managed[] = {"bind_address",
+                                          "port",
+                                          "extra_port",
+                                          "socket",
+                                          "datadir",
+                                          "pid_file",
+                                          "user",
+                                          "skip_networking",
+                                          "networking",
+                                          "named_pipe",
+                                          "log_error",
+                                          "basedir",
+                                          "defaults_file",
+                                          "defaults_extra_file",
+                                          "defaults_group_suffix",
+                                          "skip_grant_tables",
+                                          "grant_tables",
+                                          NULL};
+    static const char *const mods[] = {"skip_", "disable_", "enable_", "maximum_", NULL};
+    while (!strncmp(key, "loose_", 6))
+        key += 6;
+    const char *forms[2] = {key, key};
+    for (int m = 0; mods[m]; m++)
+        if (!strncmp(key, mods[m], strlen(mods[m])))
+            forms[1] = key + strlen(mods[m]);
+    for (int f = 0; f < 2; f++) {
+        size_t l = strlen(forms[f]);
+        for (int i = 0; l && managed[i]; i++)
+            if (!strncmp(forms[f], managed[i], l))
+                return managed[i];
+    }
+    return NULL;
+}
+
+/* The password in a [client] option file (mariadb --defaults-file=DIR/client.cnf). */
+static int my_write_credentials(const struct server *s, char *err, size_t errlen)
+{
+    struct sbuf b = {0};
+    sbuf_printf(&b, "[client]\nuser=%s\npassword=%s\nport=%d\nsocket=%s\n", s->user, s->password,
+                s->port, s->socket);
+    int rc = server_put_secret(s, "client.cnf", b.s, err, errlen);
+    sbuf_free(&b);
+    return rc;
+}
+
+static int my_read_password(struct server *s, char *path, size_t pathlen)
+{
+    char text[4096];
+    if (server_fmt(path, pathlen, "%s/client.cnf", s->dir) < 0 ||
+        server_read_small(path, text, sizeof text) < 0)
+        return -1;
+    char *p = strstr(text, "\npassword=");
+    return p ? server_kv(p + 1, "password", s->password, sizeof s->password) : -1;
+}
+
 const struct server_engine_ops server_mysql_ops = {
+    .engine = SERVER_MYSQL,
+    .name = "mysql",
+    .aliases = {"mysql", "mariadb", NULL},
     .title = "MariaDB",
+    .client_socket = 1,
     .os_user = "mysql",
     .package = "mariadb-server",
     .procs = {"mariadbd", "mysqld", NULL},
@@ -213,4 +278,7 @@ const struct server_engine_ops server_mysql_ops = {
     .command = my_command,
     .ping = my_ping,
     .setup = my_setup,
+    .write_credentials = my_write_credentials,
+    .read_password = my_read_password,
+    .conf_managed = my_conf_managed,
 };

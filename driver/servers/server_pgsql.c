@@ -248,8 +248,69 @@ static int pg_command(const struct server *s, const char *bindir, struct server_
     return 0;
 }
 
+/* Where the server listens and lives is ours, and so is what it reads: an
+ * include could hold any of these. key is lower case, '-' as '_'. */
+static const char *pg_conf_managed(const char *key)
+{
+    static const char *const managed[] = {"listen_addresses",
+                                          "port",
+                                          "unix_socket_directories",
+                                          "unix_socket_group",
+                                          "unix_socket_permissions",
+                                          "data_directory",
+                                          "config_file",
+                                          "hba_file",
+                                          "ident_file",
+                                          "external_pid_file",
+                                          "include",
+                                          "include_if_exists",
+                                          "include_dir",
+                                          NULL};
+    for (int i = 0; managed[i]; i++)
+        if (!strcmp(key, managed[i]))
+            return managed[i];
+    return NULL;
+}
+
+/* The password where libpq and psql look (PGPASSFILE=DIR/pgpass): TCP and the socket. */
+static int pg_write_credentials(const struct server *s, char *err, size_t errlen)
+{
+    char esc[PATH_MAX * 2];
+    size_t o = 0;
+    for (const char *p = s->socket_dir; *p && o + 3 < sizeof esc; p++) {
+        if (*p == ':' || *p == '\\')
+            esc[o++] = '\\';
+        esc[o++] = *p;
+    }
+    esc[o] = '\0';
+    struct sbuf b = {0};
+    sbuf_printf(&b, "127.0.0.1:%d:*:%s:%s\nlocalhost:%d:*:%s:%s\n%s:%d:*:%s:%s\n", s->port, s->user,
+                s->password, s->port, s->user, s->password, esc, s->port, s->user, s->password);
+    int rc = server_put_secret(s, "pgpass", b.s, err, errlen);
+    sbuf_free(&b);
+    return rc;
+}
+
+static int pg_read_password(struct server *s, char *path, size_t pathlen)
+{
+    char text[4096];
+    if (server_fmt(path, pathlen, "%s/pgpass", s->dir) < 0 ||
+        server_read_small(path, text, sizeof text) < 0)
+        return -1;
+    text[strcspn(text, "\n")] = '\0';
+    char *colon = strrchr(text, ':');
+    if (!colon)
+        return -1;
+    snprintf(s->password, sizeof s->password, "%s", colon + 1);
+    return 0;
+}
+
 const struct server_engine_ops server_pgsql_ops = {
+    .engine = SERVER_PGSQL,
+    .name = "pgsql",
+    .aliases = {"pgsql", "postgresql", "postgres", "pg", NULL},
     .title = "PostgreSQL",
+    .children = 1,
     .os_user = "postgres",
     .package = "postgresql",
     .procs = {"postgres", NULL},
@@ -260,4 +321,7 @@ const struct server_engine_ops server_pgsql_ops = {
     .command = pg_command,
     .ping = pg_ping,
     .setup = pg_setup,
+    .write_credentials = pg_write_credentials,
+    .read_password = pg_read_password,
+    .conf_managed = pg_conf_managed,
 };
