@@ -357,7 +357,7 @@ static int start_once(struct server *s, const struct spawn_ident *id, const char
     char path[PATH_MAX];
     if (server_fmt(path, sizeof path, "%s/log", s->dir) < 0)
         return snprintf(err, errlen, "path too long: %s", s->dir), -1;
-    int logfd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int logfd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (logfd < 0)
         return snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)), -1;
     char superpw[40] = "";
@@ -500,7 +500,9 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
     /* The engine's user must reach data/ and sock/ through dir. */
     if (id.drop && reachable(s->dir, &id, err, errlen) < 0)
         goto fail_dir;
-    if (id.drop && chmod(s->dir, 0755) < 0) {
+    /* 0700: the log and the config are nobody else's; when we are root the
+     * directory is the engine user's, so it still reaches data/ and sock/. */
+    if ((id.drop && chown(s->dir, id.uid, id.gid) < 0) || chmod(s->dir, 0700) < 0) {
         snprintf(err, errlen, "chmod %s: %s", s->dir, strerror(errno));
         goto fail_dir;
     }

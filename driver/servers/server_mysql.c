@@ -78,7 +78,7 @@ static int my_configure(struct server *s, const struct spawn_ident *id, const ch
                 id->name, s->dir, s->socket, s->pidfile, s->port, extra ? extra : "");
     int rc = server_fmt(path, sizeof path, "%s/my.cnf", s->dir) < 0
                  ? -1
-                 : server_put_file(path, b.s, O_TRUNC, 0644, NULL);
+                 : server_put_file(path, b.s, O_TRUNC, 0600, id);
     sbuf_free(&b);
     if (rc < 0)
         snprintf(err, errlen, "cannot write %s/my.cnf: %s", s->dir, strerror(errno));
@@ -135,6 +135,18 @@ static int my_setup(struct server *s, const struct spawn_ident *id, const char *
     if (!m)
         return -1;
     snprintf(s->version, sizeof s->version, "%s", mysql_get_server_info(m));
+    /* This session is not logged anywhere: CREATE USER holds the password in
+     * clear, and the general and slow logs keep statement text as sent (we
+     * are root on the socket, so these session settings are ours to make). */
+    static const char *const quiet[] = {"SET SESSION sql_log_off = 1",
+                                        "SET SESSION slow_query_log = 0",
+                                        "SET SESSION sql_log_bin = 0", NULL};
+    for (int i = 0; quiet[i]; i++)
+        if (mysql_query(m, quiet[i])) {
+            snprintf(err, errlen, "turning logging off for setup: %s", mysql_error(m));
+            mysql_close(m);
+            return -1;
+        }
     char sql[5][256];
     snprintf(sql[0], sizeof sql[0], "CREATE DATABASE %s", s->db);
     snprintf(sql[1], sizeof sql[1], "CREATE USER '%s'@'localhost' IDENTIFIED BY '%s'", s->user,

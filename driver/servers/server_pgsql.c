@@ -7,8 +7,9 @@
  * for a password, so the server is never open to whoever reaches its socket;
  * the superuser password lives only in the caller's memory until setup.
  *
- * It must never echo a statement that holds a password, nor let an error
- * statement reach the server log with its text.
+ * It must never send the sbtest password to the server (only its SCRAM
+ * verifier), echo a statement that holds one, nor let such a statement reach
+ * the server log.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -186,16 +187,28 @@ static int pg_setup(struct server *s, const struct spawn_ident *id, const char *
     const char *v = PQparameterStatus(c, "server_version");
     snprintf(s->version, sizeof s->version, "%s", v ? v : "?");
     s->version[strcspn(s->version, " ")] = '\0';
-    char sql[3][256];
-    /* a failing statement is logged with its text: not this one */
+    /* The role gets a SCRAM verifier computed here, never the password: with
+     * log_statement=all or pg_stat_statements the statement text is kept, and
+     * the verifier cannot log in. Logging is off for this session besides
+     * (we are the superuser, so SET is allowed), failing statements too. */
+    char *verifier = PQencryptPasswordConn(c, s->password, s->user, "scram-sha-256");
+    if (!verifier) {
+        snprintf(err, errlen, "cannot compute the password verifier: %s", PQerrorMessage(c));
+        PQfinish(c);
+        return -1;
+    }
+    char sql[5][512];
     snprintf(sql[0], sizeof sql[0], "SET log_min_error_statement = panic");
-    snprintf(sql[1], sizeof sql[1], "CREATE ROLE %s LOGIN PASSWORD '%s'", s->user, s->password);
-    snprintf(sql[2], sizeof sql[2], "CREATE DATABASE %s OWNER %s", s->db, s->user);
-    for (int i = 0; i < 3; i++) {
+    snprintf(sql[1], sizeof sql[1], "SET log_statement = 'none'");
+    snprintf(sql[2], sizeof sql[2], "SET log_min_duration_statement = -1");
+    snprintf(sql[3], sizeof sql[3], "CREATE ROLE %s LOGIN PASSWORD '%s'", s->user, verifier);
+    snprintf(sql[4], sizeof sql[4], "CREATE DATABASE %s OWNER %s", s->db, s->user);
+    PQfreemem(verifier);
+    for (int i = 0; i < 5; i++) {
         PGresult *r = PQexec(c, sql[i]);
         ExecStatusType st = PQresultStatus(r);
         if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-            /* never echo sql[1]: it holds the password */
+            /* never echo sql[3]: it holds the verifier */
             snprintf(err, errlen, "setting up user and database: %s", PQresultErrorMessage(r));
             PQclear(r);
             PQfinish(c);
