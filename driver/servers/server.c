@@ -410,8 +410,31 @@ static int cpu_unavailable(const int *ids, int n)
     return bad;
 }
 
-int server_check_request(const char *dir, const char *cpus, const char *extra_conf, char *err,
-                         size_t errlen)
+/* A path char the engine's config files cannot carry: 0 or -1 naming it. */
+static int dir_chars_ok(enum server_engine e, const char *dir, char *err, size_t errlen)
+{
+    const char *refuse = server_engine_ops_of(e)->dir_refuse;
+    for (const char *p = dir; *p; p++) {
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+            snprintf(err, errlen,
+                     "%s: a path with a newline or control character cannot be "
+                     "written into the server's config: choose another directory",
+                     dir);
+            return -1;
+        }
+        if (refuse && strchr(refuse, *p)) {
+            snprintf(err, errlen,
+                     "%s: %s's config files cannot carry the character '%c' in a "
+                     "path: choose another directory",
+                     dir, server_engine_title(e), *p);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int server_check_request(enum server_engine e, const char *dir, const char *cpus,
+                         const char *extra_conf, char *err, size_t errlen)
 {
     if (cpus && *cpus) {
         int ids[MAX_CPUS];
@@ -432,11 +455,13 @@ int server_check_request(const char *dir, const char *cpus, const char *extra_co
         snprintf(err, errlen, "an empty path (give a directory)");
         return -1;
     }
+    if (dir && dir_chars_ok(e, dir, err, errlen) < 0)
+        return -1;
     if (dir && server_exists(dir) && dir_is_empty(dir) != 1) {
         snprintf(err, errlen, "%s: not an empty directory (it would be removed on stop)", dir);
         return -1;
     }
-    return server_conf_check(extra_conf, err, errlen);
+    return server_conf_check(e, extra_conf, err, errlen);
 }
 
 int server_start(struct server *s, enum server_engine e, const char *dir, int port,
@@ -452,7 +477,7 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
     char bindir[PATH_MAX] = "";
     if (ops->locate && ops->locate(bindir, sizeof bindir, err, errlen) < 0)
         return -1;
-    if (server_check_request(dir, cpus, extra_conf, err, errlen) < 0)
+    if (server_check_request(e, dir, cpus, extra_conf, err, errlen) < 0)
         return -1;
     cpu_set_t *mask = NULL;
     size_t mask_size = CPU_ALLOC_SIZE(MAX_CPUS);

@@ -45,11 +45,12 @@ const char *server_engine_title(enum server_engine e);
  * The checks server_start() makes before it creates anything, for callers
  * that must tell bad input from a failed start: cpus (NULL or a list) parses
  * and names only CPUs we may run on, dir (NULL or a path) is missing or an
- * empty directory, and no line of extra_conf moves where the server listens
- * or lives. 0, or -1 with a message naming the problem in err.
+ * empty directory whose path engine e's config files can carry, and no line
+ * of extra_conf moves where the server listens or lives, as e reads it. 0, or
+ * -1 with a message naming the problem in err.
  */
-int server_check_request(const char *dir, const char *cpus, const char *extra_conf, char *err,
-                         size_t errlen);
+int server_check_request(enum server_engine e, const char *dir, const char *cpus,
+                         const char *extra_conf, char *err, size_t errlen);
 
 /*
  * Start a fresh server. dir: NULL = mkdtemp under $TMPDIR or /tmp, else an

@@ -27,7 +27,7 @@
 #define MAX_PIDS   512
 #define MAX_INODES 256
 
-int server_conf_check(const char *extra, char *err, size_t errlen)
+int server_conf_check(enum server_engine e, const char *extra, char *err, size_t errlen)
 {
     for (const char *p = extra; p && *p;) {
         size_t l = strcspn(p, "\n");
@@ -53,16 +53,14 @@ int server_conf_check(const char *extra, char *err, size_t errlen)
              q++)
             key[k++] = *q == '-' ? '_' : (char)tolower((unsigned char)*q);
         key[k] = '\0';
-        /* The engine is not known here: a key is refused if any engine reads it as managed. */
-        for (int i = 0; server_engines[i]; i++) {
-            const char *m = server_engines[i]->conf_managed(key);
-            if (m) {
-                snprintf(err, errlen,
-                         "extra setting line '%.*s': '%s' is %s's '%s', managed by dbscale "
-                         "(loopback and its own directory only)",
-                         shown, p, key, server_engines[i]->title, m);
-                return -1;
-            }
+        const struct server_engine_ops *ops = server_engine_ops_of(e);
+        const char *m = ops->conf_managed(key);
+        if (m) {
+            snprintf(err, errlen,
+                     "extra setting line '%.*s': '%s' is %s's '%s', managed by dbscale "
+                     "(loopback and its own directory only)",
+                     shown, p, key, ops->title, m);
+            return -1;
         }
         p += l + (p[l] == '\n');
     }

@@ -62,6 +62,9 @@ struct server_engine_ops {
     /* The managed setting an extra conf key (lower case, '-' as '_') would
      * change, as the engine reads keys, or NULL if the key only tunes. */
     const char *(*conf_managed)(const char *key);
+    /* Characters a directory path must not hold because the engine's config
+     * files cannot carry them (what can be escaped is escaped instead). */
+    const char *dir_refuse;
 };
 
 extern const struct server_engine_ops server_pgsql_ops; /* server_pgsql.c */
@@ -80,7 +83,7 @@ int server_read_small(const char *path, char *buf, size_t n);
 int server_kv(const char *text, const char *key, char *out, size_t n);
 
 /* server_conf.c: extra config lines, and where the running server listens. */
-int server_conf_check(const char *extra, char *err, size_t errlen);
+int server_conf_check(enum server_engine e, const char *extra, char *err, size_t errlen);
 /* 0 if every socket of the server's processes listens on loopback only,
  * else -1 naming the address in err. */
 int server_check_listen(const struct server *s, char *err, size_t errlen);

@@ -293,4 +293,5 @@ const struct server_engine_ops server_mysql_ops = {
     .write_credentials = my_write_credentials,
     .read_password = my_read_password,
     .conf_managed = my_conf_managed,
+    .dir_refuse = "\\'\"#;", /* option files read escapes, quotes and comments in values */
 };

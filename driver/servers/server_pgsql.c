@@ -138,12 +138,13 @@ static int pg_configure(struct server *s, const struct spawn_ident *id, const ch
 {
     char path[PATH_MAX], sock[PATH_MAX * 2 + 3];
     struct sbuf b = {0};
-    /* Single quotes doubled: the socket path is a postgresql.conf string. */
+    /* The socket path is a postgresql.conf string: quotes doubled, and
+     * backslashes too, as the parser reads \b, \n, \t ... as escapes. */
     size_t o = 0;
     sock[o++] = '\'';
     for (const char *p = s->socket_dir; *p && o + 3 < sizeof sock; p++) {
-        if (*p == '\'')
-            sock[o++] = '\'';
+        if (*p == '\'' || *p == '\\')
+            sock[o++] = *p;
         sock[o++] = *p;
     }
     sock[o++] = '\'';
@@ -337,4 +338,5 @@ const struct server_engine_ops server_pgsql_ops = {
     .write_credentials = pg_write_credentials,
     .read_password = pg_read_password,
     .conf_managed = pg_conf_managed,
+    .dir_refuse = ",\"", /* unix_socket_directories is a list: comma-split, double-quoted */
 };

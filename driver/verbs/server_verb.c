@@ -72,10 +72,10 @@ static int verb_start(const struct opts *o, const char *engine)
     char *conf = conf_lines(opts_str(o, "conf"));
     char err[2048];
     /* one check per option, so the message names it */
-    const char *bad = server_check_request(NULL, cpus, NULL, err, sizeof err) < 0   ? "--cpus"
-                      : server_check_request(dir, NULL, NULL, err, sizeof err) < 0  ? "--dir"
-                      : server_check_request(NULL, NULL, conf, err, sizeof err) < 0 ? "--conf"
-                                                                                    : NULL;
+    const char *bad = server_check_request(e, NULL, cpus, NULL, err, sizeof err) < 0   ? "--cpus"
+                      : server_check_request(e, dir, NULL, NULL, err, sizeof err) < 0  ? "--dir"
+                      : server_check_request(e, NULL, NULL, conf, err, sizeof err) < 0 ? "--conf"
+                                                                                       : NULL;
     if (bad) {
         warnx_("server start: %s: %s", bad, err);
         free(conf);

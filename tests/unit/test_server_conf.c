@@ -19,19 +19,31 @@
 static void refuses_managed_and_indirect(void **state)
 {
     (void)state;
-    static const char *const bad[] = {
-        "listen_addresses='*'",       "include '/tmp/x.conf'",
-        "include_if_exists=/tmp/x",   "include_dir=/tmp",
-        "  Include_Dir = '/tmp'",     "bind-address=0.0.0.0",
-        "loose-bind-address=0.0.0.0", "loose_loose_bind_address=::",
-        "bind-addr=0.0.0.0",          "bind=::",
-        "!include /tmp/x.cnf",        "[client]",
-        "skip-grant-tables",          "loose-skip-networking",
+    static const char *const pg_bad[] = {
+        "listen_addresses='*'", "include '/tmp/x.conf'",  "include_if_exists=/tmp/x",
+        "include_dir=/tmp",     "  Include_Dir = '/tmp'", "[client]",
         "work_mem=1MB\nport=1",
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    static const char *const my_bad[] = {
+        "bind-address=0.0.0.0",
+        "loose-bind-address=0.0.0.0",
+        "loose_loose_bind_address=::",
+        "bind-addr=0.0.0.0",
+        "bind=::",
+        "!include /tmp/x.cnf",
+        "[client]",
+        "skip-grant-tables",
+        "loose-skip-networking",
+        "max_connections=9\nport=1",
+    };
+    for (size_t i = 0; i < sizeof pg_bad / sizeof pg_bad[0]; i++) {
         char err[512] = "";
-        assert_int_equal(server_conf_check(bad[i], err, sizeof err), -1);
+        assert_int_equal(server_conf_check(SERVER_PGSQL, pg_bad[i], err, sizeof err), -1);
+        assert_true(err[0]);
+    }
+    for (size_t i = 0; i < sizeof my_bad / sizeof my_bad[0]; i++) {
+        char err[512] = "";
+        assert_int_equal(server_conf_check(SERVER_MYSQL, my_bad[i], err, sizeof err), -1);
         assert_true(err[0]);
     }
 }
@@ -39,18 +51,24 @@ static void refuses_managed_and_indirect(void **state)
 static void passes_tuning(void **state)
 {
     (void)state;
-    static const char *const good[] = {
+    static const char *const pg_good[] = {
+        "max_connections=300", "shared_buffers = 1GB\nwork_mem=4MB", "log_statement=all",
+        "enable_seqscan=off",  "enable_partitionwise_join=on",       "# a comment\n\n",
+    };
+    static const char *const my_good[] = {
         "max_connections=300",
-        "shared_buffers = 1GB\nwork_mem=4MB",
-        "log_statement=all",
-        "enable_seqscan=off",
         "innodb_buffer_pool_size=1G",
         "# a comment\n\n; another",
         "innodb-flush-log-at-trx-commit=2",
+        "general_log=1",
     };
-    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    for (size_t i = 0; i < sizeof pg_good / sizeof pg_good[0]; i++) {
         char err[512] = "";
-        assert_int_equal(server_conf_check(good[i], err, sizeof err), 0);
+        assert_int_equal(server_conf_check(SERVER_PGSQL, pg_good[i], err, sizeof err), 0);
+    }
+    for (size_t i = 0; i < sizeof my_good / sizeof my_good[0]; i++) {
+        char err[512] = "";
+        assert_int_equal(server_conf_check(SERVER_MYSQL, my_good[i], err, sizeof err), 0);
     }
 }
 
