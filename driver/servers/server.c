@@ -593,6 +593,25 @@ int server_stop(struct server *s, char *err, size_t errlen)
         return 0;
     if (halt(s, err, errlen) < 0)
         return -1;
+    /* The server may have been restarted under another pid since the state
+     * file was written: the engine's own pid file names the live one. Stop
+     * that too, and never remove the directory under a running server. */
+    for (int round = 0; round < 2; round++) {
+        pid_t live = pidfile_pid(s);
+        if (live <= 0 || !spawn_alive(live))
+            break;
+        s->pid = live;
+        s->child = 0;
+        if (!is_ours(s))
+            break; /* a stale pid file, its pid reused by another process */
+        if (round == 1) {
+            snprintf(err, errlen, "server pid %ld (from %s) still runs: %s not removed", (long)live,
+                     s->pidfile, s->dir);
+            return -1;
+        }
+        if (halt(s, err, errlen) < 0)
+            return -1;
+    }
     if (spawn_rm_rf(s->dir, 0) < 0) {
         snprintf(err, errlen, "cannot remove %s: %s", s->dir, strerror(errno));
         return -1;
