@@ -71,4 +71,12 @@ void server_target(const struct server *s, struct db_target *t);
 /* The server's processes (pgsql: postmaster + children; mysql: mariadbd). */
 int server_pids(const struct server *s, pid_t *pids, int max);
 
+/*
+ * text names the database server's process (sweep --server-pid): a whole
+ * number above 0 of a live process that listens on TCP port (when port > 0)
+ * or whose executable is postgres, mariadbd or mysqld. 0 with the pid in out,
+ * or -1 saying why not in err.
+ */
+int server_check_pid(const char *text, int port, pid_t *out, char *err, size_t errlen);
+
 #endif

@@ -586,6 +586,13 @@ int sweep_main(int argc, char **argv)
     sysinfo_read(&w.facts);
     iso_now(w.started, sizeof w.started);
     w.managed = !strcmp(opts_str(&w.o, "server"), "managed");
+    const char *spid = opts_str(&w.o, "server-pid"); /* re-pinned later: must be the server */
+    if (!w.managed && spid && strcmp(spid, "auto") != 0 &&
+        server_check_pid(spid, w.s.targets[0].port, &w.ext_pid, err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale sweep: --server-pid: %s\n", err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
 
     /* results directory first: a typo'd path fails before any server starts */
     if (opts_str(&w.o, "out"))
