@@ -589,6 +589,7 @@ fail_early:
 int server_stop(struct server *s, char *err, size_t errlen)
 {
     err[0] = '\0';
+    server_unguard(s); /* we stop it: the guardian has nothing left to do */
     if (!s->dir[0])
         return 0;
     if (halt(s, err, errlen) < 0)

@@ -33,6 +33,8 @@ struct server {
     int child;                 /* 1 if this process forked it (and must reap it) */
     char user[64], password[64], db[64];
     char version[64]; /* "15.10", "10.11.6-MariaDB-0+deb12u1" */
+    pid_t guard_pid;  /* server_guard()'s guardian, 0 if none */
+    int guard_fd;     /* our end of its pipe (valid while guard_pid > 0) */
 };
 
 /* "pgsql"/"postgresql"/"postgres"/"pg" or "mysql"/"mariadb"; -1 if unknown. */
@@ -62,6 +64,15 @@ int server_check_request(enum server_engine e, const char *dir, const char *cpus
  */
 int server_start(struct server *s, enum server_engine e, const char *dir, int port,
                  const char *cpus, const char *extra_conf, char *err, size_t errlen);
+/*
+ * For a server that must not outlive us (the sweep's managed one): a
+ * guardian process that, should we die without server_stop() (SIGKILL, a
+ * crash), kills the server's processes, removes our cpuset cgroup and the
+ * directory. server_stop() dismisses it first; server_unguard() alone does
+ * too. 0, or -1 with a message.
+ */
+int server_guard(struct server *s, char *err, size_t errlen);
+void server_unguard(struct server *s);
 /* Clean shutdown (SIGKILL after a timeout), then remove the directory. */
 int server_stop(struct server *s, char *err, size_t errlen);
 /* Read back a server started by `dbscale server start --dir DIR`. */

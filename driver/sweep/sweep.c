@@ -323,6 +323,11 @@ static int start_managed(struct sweep *w, char *err, size_t errlen)
     sbuf_free(&conf);
     if (rc < 0)
         return -1;
+    if (server_guard(&w->srv, err, errlen) < 0) { /* gone with us, even on SIGKILL */
+        char e2[256];
+        server_stop(&w->srv, e2, sizeof e2);
+        return -1;
+    }
     w->server_up = 1;
     struct db_target t;
     server_target(&w->srv, &t);
