@@ -79,6 +79,9 @@ int server_stop(struct server *s, char *err, size_t errlen);
 int server_load(struct server *s, const char *dir, char *err, size_t errlen);
 /* Fill host/port/socket/user/password/db for db.h. Pointers into s. */
 void server_target(const struct server *s, struct db_target *t);
+/* For people: the extra client options (e.g. " --mysql-defaults-file=...",
+ * maybe empty) into opts, and where the password is into pw. */
+void server_client_hints(const struct server *s, char *opts, size_t n, char *pw, size_t m);
 /* The server's processes (pgsql: postmaster + children; mysql: mariadbd). */
 int server_pids(const struct server *s, pid_t *pids, int max);
 

@@ -65,6 +65,9 @@ struct server_engine_ops {
     /* Characters a directory path must not hold because the engine's config
      * files cannot carry them (what can be escaped is escaped instead). */
     const char *dir_refuse;
+    /* How a client finds the password, for people: printf formats taking the
+     * directory once (extra connection options; where the password is). */
+    const char *client_opts_fmt, *client_pw_fmt;
 };
 
 extern const struct server_engine_ops server_pgsql_ops; /* server_pgsql.c */

@@ -84,3 +84,13 @@ int server_pids(const struct server *s, pid_t *pids, int max)
         closedir(d);
     return n;
 }
+
+void server_client_hints(const struct server *s, char *opts, size_t n, char *pw, size_t m)
+{
+    const struct server_engine_ops *ops = server_engine_ops_of(s->engine);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral" /* the engines' own constant formats */
+    snprintf(opts, n, ops->client_opts_fmt, s->dir);
+    snprintf(pw, m, ops->client_pw_fmt, s->dir);
+#pragma GCC diagnostic pop
+}

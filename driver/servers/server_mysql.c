@@ -293,5 +293,7 @@ const struct server_engine_ops server_mysql_ops = {
     .write_credentials = my_write_credentials,
     .read_password = my_read_password,
     .conf_managed = my_conf_managed,
+    .client_opts_fmt = " --mysql-defaults-file=%s/client.cnf",
+    .client_pw_fmt = "in %s/client.cnf   (mariadb --defaults-extra-file=DIR/client.cnf)",
     .dir_refuse = "\\'\"#;", /* option files read escapes, quotes and comments in values */
 };

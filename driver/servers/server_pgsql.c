@@ -338,5 +338,7 @@ const struct server_engine_ops server_pgsql_ops = {
     .write_credentials = pg_write_credentials,
     .read_password = pg_read_password,
     .conf_managed = pg_conf_managed,
+    .client_opts_fmt = "",
+    .client_pw_fmt = "export PGPASSFILE=%s/pgpass   (psql and libpq read it)",
     .dir_refuse = ",\"", /* unix_socket_directories is a list: comma-split, double-quoted */
 };
