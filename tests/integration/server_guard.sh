@@ -8,7 +8,7 @@ need_engine pgsql
 work=$(mktemp -d)
 chmod 755 "$work"
 mkdir -m 755 "$work/tmp"
-trap 'kill -9 $sweep 2>/dev/null; for d in "$work"/tmp/*/; do [ -e "$d/state" ] && "$DBSCALE" server stop --dir "$d" >/dev/null 2>&1; done; rm -rf "$work"' EXIT
+trap 'kill -9 $sweep 2>/dev/null; for d in "$work"/tmp/*/; do [ -e "$d/state" ] && "$DBSCALE" server stop --dir "$d" >/dev/null 2>&1; done; sleep 0.5; rmdir /sys/fs/cgroup/*/dbscale-$sweep 2>/dev/null; rm -rf "$work"' EXIT
 method=affinity
 [ "$(id -u)" = 0 ] && [ -d /sys/fs/cgroup/cpuset ] && method=cpuset
 TMPDIR=$work/tmp "$DBSCALE" sweep oltp_point_select --db-driver=pgsql --server=managed \
@@ -33,13 +33,14 @@ for i in $(seq 100); do
     left=
     [ -e "$srvdir" ] && left="$left dir"
     [ -r "/proc/$pid/stat" ] && [ "$(cut -d' ' -f3 "/proc/$pid/stat")" != Z ] && left="$left server"
-    ls -d /sys/fs/cgroup/*/dbscale-$sweep /sys/fs/cgroup/dbscale-$sweep >/dev/null 2>&1 && left="$left cgroup"
+    for cg in /sys/fs/cgroup/dbscale-$sweep /sys/fs/cgroup/*/dbscale-$sweep; do
+        [ -d "$cg" ] && left="$left cgroup"
+    done
     [ -z "$left" ] && break
     sleep 0.1
 done
 if [ -n "$left" ]; then
-    kill -9 -- -"$pid" "$pid" 2>/dev/null
-    rmdir /sys/fs/cgroup/*/dbscale-$sweep /sys/fs/cgroup/dbscale-$sweep 2>/dev/null
+    kill -9 -- -"$pid" "$pid" 2>/dev/null # the EXIT trap removes the rest
     fail "10 s after SIGKILL of the sweep ($method), left behind:$left"
 fi
 echo "nothing left after SIGKILL ($method)"
