@@ -2,8 +2,8 @@
  * server_guard.c - a guardian process that outlives dbscale and removes a
  * managed server if dbscale dies without stopping it (SIGKILL, a crash).
  *
- * The one idea: a pipe. dbscale holds the write end, the guardian blocks in
- * read() on the other. A clean server_stop() writes "d" (done) and the
+ * The one idea: a pipe (a socket pair). dbscale holds one end, the guardian
+ * blocks in read() on the other. A clean server_stop() writes "d" (done) and the
  * guardian exits; any death of dbscale closes the pipe, read() returns 0, and
  * the guardian kills the server's whole session (SIGKILL: the data is thrown
  * away anyway, and postgres' children die with their process group, which
@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,9 +72,11 @@ int server_guard(struct server *s, char *err, size_t errlen)
     if (cpuset_find_root(root, sizeof root, &v2) == 0)
         snprintf(cgroup, sizeof cgroup, "%s/dbscale-%d", root, (int)getpid());
     char *rm_argv[] = {"rm", "-rf", "--", s->dir, NULL};
+    /* A socket pair, not a pipe: send(MSG_NOSIGNAL) to a guardian that died
+     * must not SIGPIPE us. */
     int p[2];
-    if (pipe2(p, O_CLOEXEC) < 0) {
-        snprintf(err, errlen, "pipe: %s", strerror(errno));
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) < 0) {
+        snprintf(err, errlen, "socketpair: %s", strerror(errno));
         return -1;
     }
     int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -125,7 +128,7 @@ void server_unguard(struct server *s)
         return;
     ssize_t w;
     do
-        w = write(s->guard_fd, "d", 1);
+        w = send(s->guard_fd, "d", 1, MSG_NOSIGNAL);
     while (w < 0 && errno == EINTR);
     close(s->guard_fd);
     int st;
