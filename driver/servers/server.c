@@ -10,7 +10,8 @@
  *
  * This room is the lifecycle, the same for both engines: directory, port,
  * start with retries and stop; the `server` verb is server_verb.c, the state
- * and password files server_state.c, the loopback checks (extra config lines
+ * and password files server_state.c, the checks of a request before
+ * anything is made server_request.c, the loopback checks (extra config lines
  * before start, the real sockets after) server_conf.c, and the engine table
  * with its one lookup server_engines.c. What differs per engine sits behind
  * server_engine.h
@@ -109,20 +110,6 @@ int server_make_dir(const char *path, mode_t mode, const struct spawn_ident *id)
     if (id && id->drop && chown(path, id->uid, id->gid) < 0)
         return -1;
     return 0;
-}
-
-static int dir_is_empty(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d)
-        return -1;
-    int empty = 1;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            empty = 0;
-    closedir(d);
-    return empty;
 }
 
 /* Appends ": <last lines of D/log>" to err, so a failed start says why. */
@@ -393,75 +380,6 @@ static int reachable(const char *dir, const struct spawn_ident *id, char *err, s
         }
     }
     return 0;
-}
-
-/* The first of the n CPUs in ids we may not run on, or -1 if all are ours. */
-static int cpu_unavailable(const int *ids, int n)
-{
-    cpu_set_t *own = CPU_ALLOC(MAX_CPUS);
-    size_t sz = CPU_ALLOC_SIZE(MAX_CPUS);
-    int bad = -1;
-    if (own && sched_getaffinity(0, sz, own) == 0)
-        for (int i = 0; i < n && bad < 0; i++)
-            if (!CPU_ISSET_S((size_t)ids[i], sz, own))
-                bad = ids[i];
-    if (own)
-        CPU_FREE(own);
-    return bad;
-}
-
-/* A path char the engine's config files cannot carry: 0 or -1 naming it. */
-static int dir_chars_ok(enum server_engine e, const char *dir, char *err, size_t errlen)
-{
-    const char *refuse = server_engine_ops_of(e)->dir_refuse;
-    for (const char *p = dir; *p; p++) {
-        if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-            snprintf(err, errlen,
-                     "%s: a path with a newline or control character cannot be "
-                     "written into the server's config: choose another directory",
-                     dir);
-            return -1;
-        }
-        if (refuse && strchr(refuse, *p)) {
-            snprintf(err, errlen,
-                     "%s: %s's config files cannot carry the character '%c' in a "
-                     "path: choose another directory",
-                     dir, server_engine_title(e), *p);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-int server_check_request(enum server_engine e, const char *dir, const char *cpus,
-                         const char *extra_conf, char *err, size_t errlen)
-{
-    if (cpus && *cpus) {
-        int ids[MAX_CPUS];
-        int n = cpuset_parse(cpus, ids, MAX_CPUS);
-        if (n <= 0) {
-            snprintf(err, errlen, "bad CPU list '%s' (expected e.g. 0, 0-1, 0,2)", cpus);
-            return -1;
-        }
-        int bad = cpu_unavailable(ids, n);
-        if (bad >= 0) {
-            snprintf(err, errlen,
-                     "CPU list '%s': CPU %d is not available to us (see nproc, taskset -p $$)",
-                     cpus, bad);
-            return -1;
-        }
-    }
-    if (dir && !*dir) {
-        snprintf(err, errlen, "an empty path (give a directory)");
-        return -1;
-    }
-    if (dir && dir_chars_ok(e, dir, err, errlen) < 0)
-        return -1;
-    if (dir && server_exists(dir) && dir_is_empty(dir) != 1) {
-        snprintf(err, errlen, "%s: not an empty directory (it would be removed on stop)", dir);
-        return -1;
-    }
-    return server_conf_check(e, extra_conf, err, errlen);
 }
 
 int server_start(struct server *s, enum server_engine e, const char *dir, int port,
