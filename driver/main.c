@@ -3,7 +3,10 @@
  * names (see verbs.h).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "redact.h"
 
 #include "util.h"
 #include "verbs.h"
@@ -29,14 +32,36 @@ static void usage(FILE *f)
 }
 
 /* A password given on the command line (--pgsql-password=X, --mysql-password
- * X) stays readable in ps and /proc/PID/cmdline for the whole run. The verbs
- * get heap copies; the originals, which the kernel shows, are blanked, as
- * mysql(1) does. */
+ * X, or inside --pgsql-conninfo, keyword or URI) stays readable in ps and
+ * /proc/PID/cmdline for the whole run. The verbs get heap copies; the
+ * originals, which the kernel shows, are blanked, as mysql(1) does: a
+ * conninfo is overwritten with its redacted form when that fits, else with
+ * x's. */
+static void blank_conninfo(char *victim)
+{
+    size_t l = strlen(victim);
+    char *shown = xmalloc(l * 3 + 256);
+    int r = redact_conninfo(victim, shown, l * 3 + 256);
+    if (r == 1 && strlen(shown) <= l) {
+        memset(victim, ' ', l);
+        memcpy(victim, shown, strlen(shown));
+    } else if (r != 0) {
+        memset(victim, 'x', l);
+    }
+    free(shown);
+}
+
 static void hide_passwords(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strncmp(a, "--", 2) != 0 || !strstr(a, "password"))
+        if (strncmp(a, "--", 2) != 0)
+            continue;
+        size_t name_len = strcspn(a + 2, "=");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(name_len < 63 ? name_len : 63), a + 2);
+        int conninfo = redact_is_conninfo_opt(name);
+        if (!conninfo && !strstr(name, "password"))
             continue;
         char *eq = strchr(a, '=');
         char *victim = NULL;
@@ -47,7 +72,9 @@ static void hide_passwords(int argc, char **argv)
             victim = argv[++i];
             argv[i] = xstrdup(victim);
         }
-        if (victim)
+        if (victim && conninfo)
+            blank_conninfo(victim);
+        else if (victim)
             memset(victim, 'x', strlen(victim));
     }
 }

@@ -17,6 +17,8 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -232,6 +234,13 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
             t->password = opts_str(o, "mysql-password");
             t->db = opts_str(o, "mysql-db");
             t->defaults_file = opts_str(o, "mysql-defaults-file");
+            struct stat dst; /* libmariadb ignores a missing file: the user would become root */
+            if (t->defaults_file && (stat(t->defaults_file, &dst) < 0 || !S_ISREG(dst.st_mode) ||
+                                     access(t->defaults_file, R_OK) < 0)) {
+                snprintf(err, errlen, "--mysql-defaults-file=%s: not a readable file",
+                         t->defaults_file);
+                return -1;
+            }
             if (t->defaults_file && !opts_isset(o, "mysql-user"))
                 t->user = NULL; /* let the option file say who */
         }

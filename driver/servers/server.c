@@ -9,8 +9,12 @@
  * system's own configuration (/etc/mysql, /etc/postgresql, ~/.pgpass).
  *
  * This room is the lifecycle, the same for both engines: directory, port,
- * start with retries, stop and the state file; the `server` verb is
- * server_verb.c. What differs per engine sits behind server_engine.h
+ * start with retries and stop; the `server` verb is server_verb.c, the state
+ * and password files server_state.c, the checks of a request before
+ * anything is made server_request.c, the loopback checks (extra config lines
+ * before start, the real sockets after) server_conf.c, and the engine table
+ * with its one lookup server_engines.c. What differs per engine sits behind
+ * server_engine.h
  * (server_pgsql.c, server_mysql.c); running, waiting for and killing
  * processes is spawn.c's. Engines refuse to run as root, so when we are root
  * the engine's processes run as its system user (postgres, mysql); every fd
@@ -52,7 +56,7 @@
 
 static const struct server_engine_ops *ops_of(enum server_engine e)
 {
-    return e == SERVER_PGSQL ? &server_pgsql_ops : &server_mysql_ops;
+    return server_engine_ops_of(e);
 }
 
 /* ---- small helpers, lent to the engines -------------------------------- */
@@ -106,20 +110,6 @@ int server_make_dir(const char *path, mode_t mode, const struct spawn_ident *id)
     if (id && id->drop && chown(path, id->uid, id->gid) < 0)
         return -1;
     return 0;
-}
-
-static int dir_is_empty(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d)
-        return -1;
-    int empty = 1;
-    struct dirent *e;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-            empty = 0;
-    closedir(d);
-    return empty;
 }
 
 /* Appends ": <last lines of D/log>" to err, so a failed start says why. */
@@ -345,54 +335,6 @@ static int halt(struct server *s, char *err, size_t errlen)
     return 0;
 }
 
-static int write_state(struct server *s, const struct spawn_ident *id, char *err, size_t errlen)
-{
-    char path[PATH_MAX];
-    struct sbuf b = {0};
-    sbuf_printf(&b,
-                "# dbscale server state; the password is in pgpass / client.cnf\n"
-                "engine=%s\nport=%d\nsocket_dir=%s\nsocket=%s\npidfile=%s\npid=%ld\n"
-                "user=%s\ndb=%s\nversion=%s\nos_user=%s\n",
-                server_engine_name(s->engine), s->port, s->socket_dir, s->socket, s->pidfile,
-                (long)s->pid, s->user, s->db, s->version, id->name);
-    int rc = server_fmt(path, sizeof path, "%s/state", s->dir) < 0
-                 ? -1
-                 : write_file_atomic(path, b.s, b.len);
-    sbuf_free(&b);
-    if (rc < 0) {
-        snprintf(err, errlen, "cannot write %s/state", s->dir);
-        return -1;
-    }
-    /* The password, in the files each engine's own clients read (0600). */
-    b = (struct sbuf){0};
-    if (s->engine == SERVER_PGSQL) {
-        char esc[PATH_MAX * 2];
-        size_t o = 0;
-        for (const char *p = s->socket_dir; *p && o + 3 < sizeof esc; p++) {
-            if (*p == ':' || *p == '\\')
-                esc[o++] = '\\';
-            esc[o++] = *p;
-        }
-        esc[o] = '\0';
-        sbuf_printf(&b, "127.0.0.1:%d:*:%s:%s\nlocalhost:%d:*:%s:%s\n%s:%d:*:%s:%s\n", s->port,
-                    s->user, s->password, s->port, s->user, s->password, esc, s->port, s->user,
-                    s->password);
-        rc = server_fmt(path, sizeof path, "%s/pgpass", s->dir);
-    } else {
-        sbuf_printf(&b, "[client]\nuser=%s\npassword=%s\nport=%d\nsocket=%s\n", s->user,
-                    s->password, s->port, s->socket);
-        rc = server_fmt(path, sizeof path, "%s/client.cnf", s->dir);
-    }
-    if (rc == 0) {
-        unlink(path);
-        rc = server_put_file(path, b.s, O_EXCL, 0600, NULL);
-    }
-    sbuf_free(&b);
-    if (rc < 0)
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-    return rc;
-}
-
 /* Everything under s->dir except the port: one attempt. */
 static int start_once(struct server *s, const struct spawn_ident *id, const char *bindir,
                       const char *extra, const cpu_set_t *cpus, size_t cpus_size, char *err,
@@ -402,7 +344,7 @@ static int start_once(struct server *s, const struct spawn_ident *id, const char
     char path[PATH_MAX];
     if (server_fmt(path, sizeof path, "%s/log", s->dir) < 0)
         return snprintf(err, errlen, "path too long: %s", s->dir), -1;
-    int logfd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    int logfd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (logfd < 0)
         return snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)), -1;
     char superpw[40] = "";
@@ -414,54 +356,6 @@ static int start_once(struct server *s, const struct spawn_ident *id, const char
     memset(superpw, 0, sizeof superpw);
     close(logfd);
     return rc;
-}
-
-/* Extra settings may tune the engine, never move it: where it listens and
- * lives is ours. 0, or -1 naming the setting. */
-static int conf_check(const char *extra, char *err, size_t errlen)
-{
-    static const char *const managed[] = {"listen_addresses",
-                                          "port",
-                                          "unix_socket_directories",
-                                          "unix_socket_group",
-                                          "unix_socket_permissions",
-                                          "data_directory",
-                                          "hba_file",
-                                          "ident_file",
-                                          "external_pid_file",
-                                          "bind_address",
-                                          "socket",
-                                          "datadir",
-                                          "pid_file",
-                                          "user",
-                                          "skip_networking",
-                                          "named_pipe",
-                                          "log_error",
-                                          "basedir",
-                                          NULL};
-    for (const char *p = extra; p && *p;) {
-        size_t l = strcspn(p, "\n");
-        char key[64];
-        size_t k = 0;
-        const char *q = p;
-        while (q < p + l && (*q == ' ' || *q == '\t'))
-            q++;
-        for (; q < p + l && k + 1 < sizeof key &&
-               (isalnum((unsigned char)*q) || *q == '_' || *q == '-' || *q == '.');
-             q++)
-            key[k++] = *q == '-' ? '_' : (char)tolower((unsigned char)*q);
-        key[k] = '\0';
-        for (int i = 0; managed[i]; i++)
-            if (!strcmp(key, managed[i])) {
-                snprintf(err, errlen,
-                         "extra setting '%s' is managed by dbscale (loopback and its own "
-                         "directory only)",
-                         key);
-                return -1;
-            }
-        p += l + (p[l] == '\n');
-    }
-    return 0;
 }
 
 /* Can the engine's user walk down to dir? (root can; postgres may not reach /root/x.) */
@@ -488,50 +382,6 @@ static int reachable(const char *dir, const struct spawn_ident *id, char *err, s
     return 0;
 }
 
-/* The first CPU of want we may not run on, or -1 if all are ours. */
-static int cpu_unavailable(const struct cpulist *want)
-{
-    struct cpulist own;
-    int bad = -1;
-    if (cpulist_init(&own) == 0 && sched_getaffinity(0, own.size, own.set) == 0)
-        for (int c = cpulist_next(want, 0); c >= 0 && bad < 0; c = cpulist_next(want, c + 1))
-            if (!cpulist_has(&own, c))
-                bad = c;
-    cpulist_free(&own);
-    return bad;
-}
-
-int server_check_request(const char *dir, const char *cpus, const char *extra_conf, char *err,
-                         size_t errlen)
-{
-    if (cpus && *cpus) {
-        struct cpulist want;
-        char why[160];
-        if (cpulist_init(&want) < 0 || cpulist_parse(&want, cpus, 0, why, sizeof why) <= 0) {
-            snprintf(err, errlen, "bad CPU list '%s' (expected e.g. 0, 0-1, 0,2)", cpus);
-            cpulist_free(&want);
-            return -1;
-        }
-        int bad = cpu_unavailable(&want);
-        cpulist_free(&want);
-        if (bad >= 0) {
-            snprintf(err, errlen,
-                     "CPU list '%s': CPU %d is not available to us (see nproc, taskset -p $$)",
-                     cpus, bad);
-            return -1;
-        }
-    }
-    if (dir && !*dir) {
-        snprintf(err, errlen, "an empty path (give a directory)");
-        return -1;
-    }
-    if (dir && server_exists(dir) && dir_is_empty(dir) != 1) {
-        snprintf(err, errlen, "%s: not an empty directory (it would be removed on stop)", dir);
-        return -1;
-    }
-    return conf_check(extra_conf, err, errlen);
-}
-
 int server_start(struct server *s, enum server_engine e, const char *dir, int port,
                  const char *cpus, const char *extra_conf, char *err, size_t errlen)
 {
@@ -545,7 +395,7 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
     char bindir[PATH_MAX] = "";
     if (ops->locate && ops->locate(bindir, sizeof bindir, err, errlen) < 0)
         return -1;
-    if (server_check_request(dir, cpus, extra_conf, err, errlen) < 0)
+    if (server_check_request(e, dir, cpus, extra_conf, err, errlen) < 0)
         return -1;
     cpu_set_t *mask = NULL;
     size_t mask_size = 0;
@@ -596,7 +446,9 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
     /* The engine's user must reach data/ and sock/ through dir. */
     if (id.drop && reachable(s->dir, &id, err, errlen) < 0)
         goto fail_dir;
-    if (id.drop && chmod(s->dir, 0755) < 0) {
+    /* 0700: the log and the config are nobody else's; when we are root the
+     * directory is the engine user's, so it still reaches data/ and sock/. */
+    if ((id.drop && chown(s->dir, id.uid, id.gid) < 0) || chmod(s->dir, 0700) < 0) {
         snprintf(err, errlen, "chmod %s: %s", s->dir, strerror(errno));
         goto fail_dir;
     }
@@ -621,8 +473,13 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
             snprintf(err, errlen, "directory path too long for a unix socket: %s", s->dir);
             goto fail_dir;
         }
-        if (start_once(s, &id, bindir, extra_conf, mask, mask_size, err, errlen) == 0)
-            break;
+        if (start_once(s, &id, bindir, extra_conf, mask, mask_size, err, errlen) == 0) {
+            if (server_check_listen(s, err, errlen) == 0)
+                break;
+            char e2[64];
+            halt(s, e2, sizeof e2); /* never left running beyond loopback */
+            goto fail_dir;
+        }
         add_log_tail(s, err, errlen);
         char e2[64];
         halt(s, e2, sizeof e2);
@@ -634,7 +491,7 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
         spawn_rm_rf(s->dir, 1);
         server_make_dir(sock, 0755, &id);
     }
-    if (write_state(s, &id, err, errlen) < 0) {
+    if (server_state_write(s, &id, err, errlen) < 0) {
         char e2[64];
         halt(s, e2, sizeof e2);
         goto fail_dir;
@@ -653,10 +510,30 @@ fail_early:
 int server_stop(struct server *s, char *err, size_t errlen)
 {
     err[0] = '\0';
+    server_unguard(s); /* we stop it: the guardian has nothing left to do */
     if (!s->dir[0])
         return 0;
     if (halt(s, err, errlen) < 0)
         return -1;
+    /* The server may have been restarted under another pid since the state
+     * file was written: the engine's own pid file names the live one. Stop
+     * that too, and never remove the directory under a running server. */
+    for (int round = 0; round < 2; round++) {
+        pid_t live = pidfile_pid(s);
+        if (live <= 0 || !spawn_alive(live))
+            break;
+        s->pid = live;
+        s->child = 0;
+        if (!is_ours(s))
+            break; /* a stale pid file, its pid reused by another process */
+        if (round == 1) {
+            snprintf(err, errlen, "server pid %ld (from %s) still runs: %s not removed", (long)live,
+                     s->pidfile, s->dir);
+            return -1;
+        }
+        if (halt(s, err, errlen) < 0)
+            return -1;
+    }
     if (spawn_rm_rf(s->dir, 0) < 0) {
         snprintf(err, errlen, "cannot remove %s: %s", s->dir, strerror(errno));
         return -1;
@@ -664,148 +541,4 @@ int server_stop(struct server *s, char *err, size_t errlen)
     memset(s->password, 0, sizeof s->password);
     s->dir[0] = '\0';
     return 0;
-}
-
-/* ---- reading back a server started by the verb ------------------------ */
-
-static int read_small(const char *path, char *buf, size_t n)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t r = read(fd, buf, n - 1);
-    close(fd);
-    if (r < 0)
-        return -1;
-    buf[r] = '\0';
-    return 0;
-}
-
-/* Value of "key=" at a line start in text, copied into out. */
-static int kv(const char *text, const char *key, char *out, size_t n)
-{
-    size_t kl = strlen(key);
-    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-        if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
-            const char *v = p + kl + 1;
-            size_t l = strcspn(v, "\n");
-            if (l >= n)
-                return -1;
-            memcpy(out, v, l);
-            out[l] = '\0';
-            return 0;
-        }
-    }
-    return -1;
-}
-
-int server_load(struct server *s, const char *dir, char *err, size_t errlen)
-{
-    memset(s, 0, sizeof *s);
-    char path[PATH_MAX], text[8192], v[64];
-    if (!realpath(dir, s->dir)) {
-        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
-        return -1;
-    }
-    if (server_fmt(path, sizeof path, "%s/state", s->dir) < 0 ||
-        read_small(path, text, sizeof text)) {
-        snprintf(err, errlen, "%s: not a dbscale server directory (no state file)", dir);
-        return -1;
-    }
-    int e = kv(text, "engine", v, sizeof v) == 0 ? server_engine_parse(v) : -1;
-    if (e < 0 || kv(text, "port", v, sizeof v) < 0 || (s->port = atoi(v)) <= 0 ||
-        kv(text, "pid", v, sizeof v) < 0 || kv(text, "socket", s->socket, sizeof s->socket) ||
-        kv(text, "socket_dir", s->socket_dir, sizeof s->socket_dir) ||
-        kv(text, "pidfile", s->pidfile, sizeof s->pidfile) ||
-        kv(text, "user", s->user, sizeof s->user) || kv(text, "db", s->db, sizeof s->db)) {
-        snprintf(err, errlen, "%s: malformed state file", path);
-        return -1;
-    }
-    s->engine = (enum server_engine)e;
-    s->pid = (pid_t)atol(v);
-    kv(text, "version", s->version, sizeof s->version);
-    /* The password, back from the engine's own client file. */
-    if (s->engine == SERVER_PGSQL) {
-        server_fmt(path, sizeof path, "%s/pgpass", s->dir);
-        if (read_small(path, text, sizeof text) == 0) {
-            char *nl = strchr(text, '\n');
-            if (nl)
-                *nl = '\0';
-            char *colon = strrchr(text, ':');
-            if (colon)
-                snprintf(s->password, sizeof s->password, "%s", colon + 1);
-        }
-    } else {
-        server_fmt(path, sizeof path, "%s/client.cnf", s->dir);
-        if (read_small(path, text, sizeof text) == 0) {
-            char *p = strstr(text, "\npassword=");
-            if (p)
-                kv(p + 1, "password", s->password, sizeof s->password);
-        }
-    }
-    if (!s->password[0]) {
-        snprintf(err, errlen, "%s: cannot read the password", path);
-        return -1;
-    }
-    return 0;
-}
-
-void server_target(const struct server *s, struct db_target *t)
-{
-    memset(t, 0, sizeof *t);
-    t->host = "127.0.0.1";
-    t->port = s->port;
-    t->socket = s->engine == SERVER_MYSQL ? s->socket : NULL;
-    t->user = s->user;
-    t->password = s->password;
-    t->db = s->db;
-}
-
-int server_pids(const struct server *s, pid_t *pids, int max)
-{
-    int n = 0;
-    if (s->pid <= 0 || max <= 0)
-        return 0;
-    pids[n++] = s->pid;
-    if (s->engine != SERVER_PGSQL)
-        return n;
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    while (d && (e = readdir(d)) && n < max) {
-        if (!isdigit((unsigned char)e->d_name[0]))
-            continue;
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        if (read_small(path, buf, sizeof buf) < 0)
-            continue;
-        char *p = strrchr(buf, ')'); /* ") S PPID ..." */
-        long ppid = 0;
-        if (p && sscanf(p + 1, " %*c %ld", &ppid) == 1 && ppid == (long)s->pid && p[2] != 'Z')
-            pids[n++] = (pid_t)atol(e->d_name);
-    }
-    if (d)
-        closedir(d);
-    return n;
-}
-
-int server_engine_parse(const char *name)
-{
-    if (!name)
-        return -1;
-    if (!strcmp(name, "pgsql") || !strcmp(name, "postgresql") || !strcmp(name, "postgres") ||
-        !strcmp(name, "pg"))
-        return SERVER_PGSQL;
-    if (!strcmp(name, "mysql") || !strcmp(name, "mariadb"))
-        return SERVER_MYSQL;
-    return -1;
-}
-
-const char *server_engine_name(enum server_engine e)
-{
-    return e == SERVER_PGSQL ? "pgsql" : "mysql";
-}
-
-const char *server_engine_title(enum server_engine e)
-{
-    return ops_of(e)->title;
 }

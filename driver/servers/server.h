@@ -33,6 +33,8 @@ struct server {
     int child;                 /* 1 if this process forked it (and must reap it) */
     char user[64], password[64], db[64];
     char version[64]; /* "15.10", "10.11.6-MariaDB-0+deb12u1" */
+    pid_t guard_pid;  /* server_guard()'s guardian, 0 if none */
+    int guard_fd;     /* our end of its pipe (valid while guard_pid > 0) */
 };
 
 /* "pgsql"/"postgresql"/"postgres"/"pg" or "mysql"/"mariadb"; -1 if unknown. */
@@ -45,11 +47,12 @@ const char *server_engine_title(enum server_engine e);
  * The checks server_start() makes before it creates anything, for callers
  * that must tell bad input from a failed start: cpus (NULL or a list) parses
  * and names only CPUs we may run on, dir (NULL or a path) is missing or an
- * empty directory, and no line of extra_conf moves where the server listens
- * or lives. 0, or -1 with a message naming the problem in err.
+ * empty directory whose path engine e's config files can carry, and no line
+ * of extra_conf moves where the server listens or lives, as e reads it. 0, or
+ * -1 with a message naming the problem in err.
  */
-int server_check_request(const char *dir, const char *cpus, const char *extra_conf, char *err,
-                         size_t errlen);
+int server_check_request(enum server_engine e, const char *dir, const char *cpus,
+                         const char *extra_conf, char *err, size_t errlen);
 
 /*
  * Start a fresh server. dir: NULL = mkdtemp under $TMPDIR or /tmp, else an
@@ -61,13 +64,33 @@ int server_check_request(const char *dir, const char *cpus, const char *extra_co
  */
 int server_start(struct server *s, enum server_engine e, const char *dir, int port,
                  const char *cpus, const char *extra_conf, char *err, size_t errlen);
+/*
+ * For a server that must not outlive us (the sweep's managed one): a
+ * guardian process that, should we die without server_stop() (SIGKILL, a
+ * crash), kills the server's processes, removes our cpuset cgroup and the
+ * directory. server_stop() dismisses it first; server_unguard() alone does
+ * too. 0, or -1 with a message.
+ */
+int server_guard(struct server *s, char *err, size_t errlen);
+void server_unguard(struct server *s);
 /* Clean shutdown (SIGKILL after a timeout), then remove the directory. */
 int server_stop(struct server *s, char *err, size_t errlen);
 /* Read back a server started by `dbscale server start --dir DIR`. */
 int server_load(struct server *s, const char *dir, char *err, size_t errlen);
 /* Fill host/port/socket/user/password/db for db.h. Pointers into s. */
 void server_target(const struct server *s, struct db_target *t);
+/* For people: the extra client options (e.g. " --mysql-defaults-file=...",
+ * maybe empty) into opts, and where the password is into pw. */
+void server_client_hints(const struct server *s, char *opts, size_t n, char *pw, size_t m);
 /* The server's processes (pgsql: postmaster + children; mysql: mariadbd). */
 int server_pids(const struct server *s, pid_t *pids, int max);
+
+/*
+ * text names the database server's process (sweep --server-pid): a whole
+ * number above 0 of a live process that listens on TCP port (when port > 0)
+ * or whose executable is postgres, mariadbd or mysqld. 0 with the pid in out,
+ * or -1 saying why not in err.
+ */
+int server_check_pid(const char *text, int port, pid_t *out, char *err, size_t errlen);
 
 #endif

@@ -28,11 +28,16 @@ struct server_cmd {
 };
 
 struct server_engine_ops {
-    const char *title;    /* "PostgreSQL", for people */
-    const char *os_user;  /* the system user it runs as when we are root */
-    const char *package;  /* the package that brings the server and that user */
-    const char *procs[3]; /* what the server process's cmdline holds (any), NULL-ended */
-    int stop_signal;      /* the clean, fast shutdown */
+    enum server_engine engine;
+    const char *name;       /* "pgsql": the state file's and the messages' name */
+    const char *aliases[5]; /* what server_engine_parse accepts, NULL-ended */
+    const char *title;      /* "PostgreSQL", for people */
+    int children;           /* 1: the server's processes are its main pid's children too */
+    int client_socket;      /* 1: clients are given the unix socket (db_target.socket) */
+    const char *os_user;    /* the system user it runs as when we are root */
+    const char *package;    /* the package that brings the server and that user */
+    const char *procs[3];   /* what the server process's cmdline holds (any), NULL-ended */
+    int stop_signal;        /* the clean, fast shutdown */
     /* Find the programs: bindir (n bytes) for the others. NULL = nothing to find. */
     int (*locate)(char *bindir, size_t n, char *err, size_t errlen);
     /* s->socket and s->pidfile from s->dir, s->socket_dir and s->port; -1 if too long. */
@@ -50,10 +55,46 @@ struct server_engine_ops {
     /* On the running server: s->version, user s->user owning database s->db. */
     int (*setup)(struct server *s, const struct spawn_ident *id, const char *superpw, char *err,
                  size_t errlen);
+    /* The password, in the 0600 files the engine's own clients read (server_put_secret). */
+    int (*write_credentials)(const struct server *s, char *err, size_t errlen);
+    /* s->password back from those files; path (pathlen) names the file read. 0 or -1. */
+    int (*read_password)(struct server *s, char *path, size_t pathlen);
+    /* The managed setting an extra conf key (lower case, '-' as '_') would
+     * change, as the engine reads keys, or NULL if the key only tunes. */
+    const char *(*conf_managed)(const char *key);
+    /* Characters a directory path must not hold because the engine's config
+     * files cannot carry them (what can be escaped is escaped instead). */
+    const char *dir_refuse;
+    /* How a client finds the password, for people: printf formats taking the
+     * directory once (extra connection options; where the password is). */
+    const char *client_opts_fmt, *client_pw_fmt;
 };
 
 extern const struct server_engine_ops server_pgsql_ops; /* server_pgsql.c */
 extern const struct server_engine_ops server_mysql_ops; /* server_mysql.c */
+
+/* server_engines.c: the table, NULL-ended, and the one lookup by enum. */
+extern const struct server_engine_ops *const server_engines[];
+const struct server_engine_ops *server_engine_ops_of(enum server_engine e);
+
+/* server_state.c: the state file, the credentials files, small reads. */
+int server_state_write(struct server *s, const struct spawn_ident *id, char *err, size_t errlen);
+int server_put_secret(const struct server *s, const char *name, const char *text, char *err,
+                      size_t errlen);
+int server_read_small(const char *path, char *buf, size_t n);
+/* Value of "key=" at a line start in text, copied into out (n bytes). 0 or -1. */
+int server_kv(const char *text, const char *key, char *out, size_t n);
+
+/* server_conf.c: extra config lines, and where the running server listens. */
+int server_conf_check(enum server_engine e, const char *extra, char *err, size_t errlen);
+/* 0 if every socket of the server's processes listens on loopback only,
+ * else -1 naming the address in err. */
+int server_check_listen(const struct server *s, char *err, size_t errlen);
+/* One /proc/net/{tcp,udp}[6] table's text: -1 with the first socket whose
+ * inode is in inodes (n) and that is bound beyond loopback, as "ADDR:PORT"
+ * in bad; else 0. Exposed for the unit test. */
+int server_listen_scan(const char *table, const unsigned long *inodes, int n, char *bad,
+                       size_t badlen);
 
 /* Lent by server.c. snprintf that says -1 when it truncates. */
 int server_fmt(char *dst, size_t n, const char *f, ...) __attribute__((format(printf, 3, 4)));

@@ -78,7 +78,7 @@ static int my_configure(struct server *s, const struct spawn_ident *id, const ch
                 id->name, s->dir, s->socket, s->pidfile, s->port, extra ? extra : "");
     int rc = server_fmt(path, sizeof path, "%s/my.cnf", s->dir) < 0
                  ? -1
-                 : server_put_file(path, b.s, O_TRUNC, 0644, NULL);
+                 : server_put_file(path, b.s, O_TRUNC, 0600, id);
     sbuf_free(&b);
     if (rc < 0)
         snprintf(err, errlen, "cannot write %s/my.cnf: %s", s->dir, strerror(errno));
@@ -135,6 +135,18 @@ static int my_setup(struct server *s, const struct spawn_ident *id, const char *
     if (!m)
         return -1;
     snprintf(s->version, sizeof s->version, "%s", mysql_get_server_info(m));
+    /* This session is not logged anywhere: CREATE USER holds the password in
+     * clear, and the general and slow logs keep statement text as sent (we
+     * are root on the socket, so these session settings are ours to make). */
+    static const char *const quiet[] = {"SET SESSION sql_log_off = 1",
+                                        "SET SESSION slow_query_log = 0",
+                                        "SET SESSION sql_log_bin = 0", NULL};
+    for (int i = 0; quiet[i]; i++)
+        if (mysql_query(m, quiet[i])) {
+            snprintf(err, errlen, "turning logging off for setup: %s", mysql_error(m));
+            mysql_close(m);
+            return -1;
+        }
     char sql[5][256];
     snprintf(sql[0], sizeof sql[0], "CREATE DATABASE %s", s->db);
     snprintf(sql[1], sizeof sql[1], "CREATE USER '%s'@'localhost' IDENTIFIED BY '%s'", s->user,
@@ -201,8 +213,73 @@ static int my_ping(const struct server *s, const struct spawn_ident *id)
     return strstr(scratch, "denied") != NULL;
 }
 
+/* mysqld reads more than the key as written: a loose_ prefix (any number),
+ * the skip_/disable_/enable_/maximum_ modifiers, and any unambiguous
+ * abbreviation (bind_addr is bind_address). So: strip those, and refuse a key
+ * that is a prefix of a managed one. key is lower case, '-' as '_'. */
+static const char *my_conf_managed(const char *key)
+{
+    static const char *const managed[] = {"bind_address",
+                                          "port",
+                                          "extra_port",
+                                          "socket",
+                                          "datadir",
+                                          "pid_file",
+                                          "user",
+                                          "skip_networking",
+                                          "networking",
+                                          "named_pipe",
+                                          "log_error",
+                                          "basedir",
+                                          "defaults_file",
+                                          "defaults_extra_file",
+                                          "defaults_group_suffix",
+                                          "skip_grant_tables",
+                                          "grant_tables",
+                                          NULL};
+    static const char *const mods[] = {"skip_", "disable_", "enable_", "maximum_", NULL};
+    while (!strncmp(key, "loose_", 6))
+        key += 6;
+    const char *forms[2] = {key, key};
+    for (int m = 0; mods[m]; m++)
+        if (!strncmp(key, mods[m], strlen(mods[m])))
+            forms[1] = key + strlen(mods[m]);
+    for (int f = 0; f < 2; f++) {
+        size_t l = strlen(forms[f]);
+        for (int i = 0; l && managed[i]; i++)
+            if (!strncmp(forms[f], managed[i], l))
+                return managed[i];
+    }
+    return NULL;
+}
+
+/* The password in a [client] option file (mariadb --defaults-file=DIR/client.cnf). */
+static int my_write_credentials(const struct server *s, char *err, size_t errlen)
+{
+    struct sbuf b = {0};
+    sbuf_printf(&b, "[client]\nuser=%s\npassword=%s\nport=%d\nsocket=%s\n", s->user, s->password,
+                s->port, s->socket);
+    int rc = server_put_secret(s, "client.cnf", b.s, err, errlen);
+    sbuf_free(&b);
+    return rc;
+}
+
+static int my_read_password(struct server *s, char *path, size_t pathlen)
+{
+    char text[4096];
+    if (server_fmt(path, pathlen, "%s/client.cnf", s->dir) < 0 ||
+        server_read_small(path, text, sizeof text) < 0)
+        return -1;
+    char *p = strstr(text, "\npassword=");
+    return p ? server_kv(p + 1, "password", s->password, sizeof s->password) : -1;
+}
+
 const struct server_engine_ops server_mysql_ops = {
+    .engine = SERVER_MYSQL,
+    .name = "mysql",
+    .aliases = {"mysql", "mariadb", NULL},
     .title = "MariaDB",
+    .client_socket = 1,
     .os_user = "mysql",
     .package = "mariadb-server",
     .procs = {"mariadbd", "mysqld", NULL},
@@ -213,4 +290,10 @@ const struct server_engine_ops server_mysql_ops = {
     .command = my_command,
     .ping = my_ping,
     .setup = my_setup,
+    .write_credentials = my_write_credentials,
+    .read_password = my_read_password,
+    .conf_managed = my_conf_managed,
+    .client_opts_fmt = " --mysql-defaults-file=%s/client.cnf",
+    .client_pw_fmt = "in %s/client.cnf   (mariadb --defaults-extra-file=DIR/client.cnf)",
+    .dir_refuse = "\\'\"#;", /* option files read escapes, quotes and comments in values */
 };

@@ -7,8 +7,9 @@
  * for a password, so the server is never open to whoever reaches its socket;
  * the superuser password lives only in the caller's memory until setup.
  *
- * It must never echo a statement that holds a password, nor let an error
- * statement reach the server log with its text.
+ * It must never send the sbtest password to the server (only its SCRAM
+ * verifier), echo a statement that holds one, nor let such a statement reach
+ * the server log.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -137,12 +138,13 @@ static int pg_configure(struct server *s, const struct spawn_ident *id, const ch
 {
     char path[PATH_MAX], sock[PATH_MAX * 2 + 3];
     struct sbuf b = {0};
-    /* Single quotes doubled: the socket path is a postgresql.conf string. */
+    /* The socket path is a postgresql.conf string: quotes doubled, and
+     * backslashes too, as the parser reads \b, \n, \t ... as escapes. */
     size_t o = 0;
     sock[o++] = '\'';
     for (const char *p = s->socket_dir; *p && o + 3 < sizeof sock; p++) {
-        if (*p == '\'')
-            sock[o++] = '\'';
+        if (*p == '\'' || *p == '\\')
+            sock[o++] = *p;
         sock[o++] = *p;
     }
     sock[o++] = '\'';
@@ -186,16 +188,28 @@ static int pg_setup(struct server *s, const struct spawn_ident *id, const char *
     const char *v = PQparameterStatus(c, "server_version");
     snprintf(s->version, sizeof s->version, "%s", v ? v : "?");
     s->version[strcspn(s->version, " ")] = '\0';
-    char sql[3][256];
-    /* a failing statement is logged with its text: not this one */
+    /* The role gets a SCRAM verifier computed here, never the password: with
+     * log_statement=all or pg_stat_statements the statement text is kept, and
+     * the verifier cannot log in. Logging is off for this session besides
+     * (we are the superuser, so SET is allowed), failing statements too. */
+    char *verifier = PQencryptPasswordConn(c, s->password, s->user, "scram-sha-256");
+    if (!verifier) {
+        snprintf(err, errlen, "cannot compute the password verifier: %s", PQerrorMessage(c));
+        PQfinish(c);
+        return -1;
+    }
+    char sql[5][512];
     snprintf(sql[0], sizeof sql[0], "SET log_min_error_statement = panic");
-    snprintf(sql[1], sizeof sql[1], "CREATE ROLE %s LOGIN PASSWORD '%s'", s->user, s->password);
-    snprintf(sql[2], sizeof sql[2], "CREATE DATABASE %s OWNER %s", s->db, s->user);
-    for (int i = 0; i < 3; i++) {
+    snprintf(sql[1], sizeof sql[1], "SET log_statement = 'none'");
+    snprintf(sql[2], sizeof sql[2], "SET log_min_duration_statement = -1");
+    snprintf(sql[3], sizeof sql[3], "CREATE ROLE %s LOGIN PASSWORD '%s'", s->user, verifier);
+    snprintf(sql[4], sizeof sql[4], "CREATE DATABASE %s OWNER %s", s->db, s->user);
+    PQfreemem(verifier);
+    for (int i = 0; i < 5; i++) {
         PGresult *r = PQexec(c, sql[i]);
         ExecStatusType st = PQresultStatus(r);
         if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-            /* never echo sql[1]: it holds the password */
+            /* never echo sql[3]: it holds the verifier */
             snprintf(err, errlen, "setting up user and database: %s", PQresultErrorMessage(r));
             PQclear(r);
             PQfinish(c);
@@ -248,8 +262,69 @@ static int pg_command(const struct server *s, const char *bindir, struct server_
     return 0;
 }
 
+/* Where the server listens and lives is ours, and so is what it reads: an
+ * include could hold any of these. key is lower case, '-' as '_'. */
+static const char *pg_conf_managed(const char *key)
+{
+    static const char *const managed[] = {"listen_addresses",
+                                          "port",
+                                          "unix_socket_directories",
+                                          "unix_socket_group",
+                                          "unix_socket_permissions",
+                                          "data_directory",
+                                          "config_file",
+                                          "hba_file",
+                                          "ident_file",
+                                          "external_pid_file",
+                                          "include",
+                                          "include_if_exists",
+                                          "include_dir",
+                                          NULL};
+    for (int i = 0; managed[i]; i++)
+        if (!strcmp(key, managed[i]))
+            return managed[i];
+    return NULL;
+}
+
+/* The password where libpq and psql look (PGPASSFILE=DIR/pgpass): TCP and the socket. */
+static int pg_write_credentials(const struct server *s, char *err, size_t errlen)
+{
+    char esc[PATH_MAX * 2];
+    size_t o = 0;
+    for (const char *p = s->socket_dir; *p && o + 3 < sizeof esc; p++) {
+        if (*p == ':' || *p == '\\')
+            esc[o++] = '\\';
+        esc[o++] = *p;
+    }
+    esc[o] = '\0';
+    struct sbuf b = {0};
+    sbuf_printf(&b, "127.0.0.1:%d:*:%s:%s\nlocalhost:%d:*:%s:%s\n%s:%d:*:%s:%s\n", s->port, s->user,
+                s->password, s->port, s->user, s->password, esc, s->port, s->user, s->password);
+    int rc = server_put_secret(s, "pgpass", b.s, err, errlen);
+    sbuf_free(&b);
+    return rc;
+}
+
+static int pg_read_password(struct server *s, char *path, size_t pathlen)
+{
+    char text[4096];
+    if (server_fmt(path, pathlen, "%s/pgpass", s->dir) < 0 ||
+        server_read_small(path, text, sizeof text) < 0)
+        return -1;
+    text[strcspn(text, "\n")] = '\0';
+    char *colon = strrchr(text, ':');
+    if (!colon)
+        return -1;
+    snprintf(s->password, sizeof s->password, "%s", colon + 1);
+    return 0;
+}
+
 const struct server_engine_ops server_pgsql_ops = {
+    .engine = SERVER_PGSQL,
+    .name = "pgsql",
+    .aliases = {"pgsql", "postgresql", "postgres", "pg", NULL},
     .title = "PostgreSQL",
+    .children = 1,
     .os_user = "postgres",
     .package = "postgresql",
     .procs = {"postgres", NULL},
@@ -260,4 +335,10 @@ const struct server_engine_ops server_pgsql_ops = {
     .command = pg_command,
     .ping = pg_ping,
     .setup = pg_setup,
+    .write_credentials = pg_write_credentials,
+    .read_password = pg_read_password,
+    .conf_managed = pg_conf_managed,
+    .client_opts_fmt = "",
+    .client_pw_fmt = "export PGPASSFILE=%s/pgpass   (psql and libpq read it)",
+    .dir_refuse = ",\"", /* unix_socket_directories is a list: comma-split, double-quoted */
 };

@@ -23,6 +23,7 @@
 
 #include "baseline.h"
 #include "meta.h"
+#include "redact.h"
 #include "report.h"
 #include "util.h"
 
@@ -52,7 +53,7 @@ void sweep_iso_now(char *buf, size_t len)
 json_t *sweep_meta_options(const struct opts *o)
 {
     struct sbuf b = {0};
-    opts_json(o, &b);
+    redact_opts_json(o, &b); /* no conninfo password in meta.json */
     json_t *j = json_loadb(b.s ? b.s : "{}", b.len, 0, NULL);
     sbuf_free(&b);
     return j ? j : json_object();
@@ -138,7 +139,7 @@ void sweep_read_settings(struct sweep *w)
 
 int sweep_start_managed(struct sweep *w, char *err, size_t errlen)
 {
-    enum server_engine e = w->s.ops == &db_pgsql_ops ? SERVER_PGSQL : SERVER_MYSQL;
+    enum server_engine e = (enum server_engine)server_engine_parse(w->s.ops->name);
     long long maxt = w->plan.maxthreads;
     struct sbuf conf = {0};
     /* room for every client plus a few for the sweep's own admin queries */
@@ -152,6 +153,11 @@ int sweep_start_managed(struct sweep *w, char *err, size_t errlen)
     sbuf_free(&conf);
     if (rc < 0)
         return -1;
+    if (server_guard(&w->srv, err, errlen) < 0) { /* gone with us, even on SIGKILL */
+        char e2[256];
+        server_stop(&w->srv, e2, sizeof e2);
+        return -1;
+    }
     w->server_up = 1;
     struct db_target t;
     server_target(&w->srv, &t);

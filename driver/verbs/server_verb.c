@@ -4,6 +4,8 @@
  * sweeps, a database to poke at by hand). Bad input exits 2 before anything
  * is created; a start that fails exits 1 with the engine's own words.
  */
+#include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,10 +46,10 @@ static int verb_start(const struct opts *o, const char *engine)
     char *conf = opts_lines(o, "conf"); /* one line per --conf */
     char err[2048];
     /* one check per option, so the message names it */
-    const char *bad = server_check_request(NULL, cpus, NULL, err, sizeof err) < 0   ? "--cpus"
-                      : server_check_request(dir, NULL, NULL, err, sizeof err) < 0  ? "--dir"
-                      : server_check_request(NULL, NULL, conf, err, sizeof err) < 0 ? "--conf"
-                                                                                    : NULL;
+    const char *bad = server_check_request(e, NULL, cpus, NULL, err, sizeof err) < 0   ? "--cpus"
+                      : server_check_request(e, dir, NULL, NULL, err, sizeof err) < 0  ? "--dir"
+                      : server_check_request(e, NULL, NULL, conf, err, sizeof err) < 0 ? "--conf"
+                                                                                       : NULL;
     if (bad) {
         warnx_("server start: %s: %s", bad, err);
         free(conf);
@@ -65,16 +67,11 @@ static int verb_start(const struct opts *o, const char *engine)
     printf("%s %s running: pid %ld, 127.0.0.1:%d, socket %s\n", server_engine_title(s.engine),
            s.version, (long)s.pid, s.port, s.socket);
     printf("dir: %s\n", s.dir);
-    printf("options: --db-driver=%s --%s-host=127.0.0.1 --%s-port=%d --%s-user=%s --%s-db=%s", n, n,
-           n, s.port, n, s.user, n, s.db);
-    if (s.engine == SERVER_MYSQL)
-        printf(" --mysql-defaults-file=%s/client.cnf", s.dir);
-    printf("\n");
-    if (s.engine == SERVER_PGSQL)
-        printf("password: export PGPASSFILE=%s/pgpass   (psql and libpq read it)\n", s.dir);
-    else
-        printf("password: in %s/client.cnf   (mariadb --defaults-extra-file=%s/client.cnf)\n",
-               s.dir, s.dir);
+    char extra[PATH_MAX + 64], pw[PATH_MAX + 128];
+    server_client_hints(&s, extra, sizeof extra, pw, sizeof pw);
+    printf("options: --db-driver=%s --%s-host=127.0.0.1 --%s-port=%d --%s-user=%s --%s-db=%s%s\n",
+           n, n, n, s.port, n, s.user, n, s.db, extra);
+    printf("password: %s\n", pw);
     printf("stop: dbscale server stop --dir %s   (or export DBSCALE_SERVER_DIR=%s)\n", s.dir,
            s.dir);
     memset(s.password, 0, sizeof s.password);

@@ -240,13 +240,21 @@ int sweep_main(int argc, char **argv)
         /* a --server-conf the managed server refuses is bad input: say so
          * (exit 2) before a results directory or a server exists */
         char *conf = opts_lines(&w.o, "server-conf");
-        int bad = server_check_request(NULL, NULL, conf, err, sizeof err) < 0;
+        enum server_engine e = (enum server_engine)server_engine_parse(w.s.ops->name);
+        int bad = server_check_request(e, NULL, NULL, conf, err, sizeof err) < 0;
         free(conf);
         if (bad) {
             fprintf(stderr, "dbscale sweep: --server-conf: %s\n", err);
             rc = EXIT_USAGE;
             goto done;
         }
+    }
+    const char *spid = opts_str(&w.o, "server-pid"); /* re-pinned later: must be the server */
+    if (!w.managed && spid && strcmp(spid, "auto") != 0 &&
+        server_check_pid(spid, w.s.targets[0].port, &w.ext_pid, err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale sweep: --server-pid: %s\n", err);
+        rc = EXIT_USAGE;
+        goto done;
     }
 
     /* results directory first: a typo'd path, a directory that already holds
@@ -286,8 +294,7 @@ int sweep_main(int argc, char **argv)
     int pool_slot = -1;
 
     if (w.managed) {
-        fprintf(stderr, "dbscale sweep: starting a throwaway %s server...\n",
-                server_engine_name(w.s.ops == &db_pgsql_ops ? SERVER_PGSQL : SERVER_MYSQL));
+        fprintf(stderr, "dbscale sweep: starting a throwaway %s server...\n", w.s.ops->name);
         if (sweep_start_managed(&w, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale sweep: %s\n", err);
             rc = EXIT_RUNTIME;
@@ -296,9 +303,7 @@ int sweep_main(int argc, char **argv)
     } else {
         const char *sp = opts_str(&w.o, "server-pid");
         int port = w.s.targets[0].port;
-        if (sp && strcmp(sp, "auto") != 0)
-            w.ext_pid = (pid_t)atoi(sp);
-        else if (port > 0)
+        if ((!sp || !strcmp(sp, "auto")) && port > 0) /* else server_check_pid set it */
             w.ext_pid = sysinfo_pid_by_port(port);
         int restricted = w.plan.kcpus[0] != w.plan.nonline || w.plan.nk > 1;
         if (w.ext_pid <= 0 && restricted) {

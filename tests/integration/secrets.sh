@@ -25,3 +25,29 @@ for f in "$work/run" "$work/sweep" "$work/bad" "$work/r/results.csv" "$work/r/me
     grep -q "$pw" "$f" && fail "the password leaked into $f"
 done
 echo "no password in cmdline, output, results or metadata"
+
+# --pgsql-conninfo in each of its forms: keyword password=, URI userinfo and
+# URI ?password=. The password must be gone from /proc/PID/cmdline while
+# dbscale runs, from stdout and stderr, and from every results file.
+base="127.0.0.1:$SERVER_PORT/$SERVER_DB"
+n=0
+for ci in "host=127.0.0.1 port=$SERVER_PORT user=$SERVER_USER dbname=$SERVER_DB password=$pw" \
+    "postgresql://$SERVER_USER:$pw@$base" "postgresql://$SERVER_USER@$base?password=$pw"; do
+    n=$((n + 1))
+    "$DBSCALE" run oltp_point_select --db-driver=pgsql --pgsql-conninfo "$ci" --tables=1 \
+        --table-size=100 --time=2 >"$work/ci$n.out" 2>"$work/ci$n.err" &
+    run=$!
+    sleep 1
+    tr '\0' ' ' </proc/$run/cmdline >"$work/ci$n.cmdline"
+    wait $run || fail "run with conninfo form $n failed: $(cat "$work/ci$n.err")"
+    grep -q "$pw" "$work/ci$n.cmdline" && fail "conninfo form $n: password visible in /proc/PID/cmdline"
+    "$DBSCALE" sweep oltp_point_select --db-driver=pgsql "--pgsql-conninfo=$ci" --tables=1 \
+        --table-size=100 --server=external --threads=1 --repeats=1 --time=0.3 \
+        --out "$work/ci$n" >"$work/ci$n.sout" 2>"$work/ci$n.serr" ||
+        fail "sweep with conninfo form $n failed: $(cat "$work/ci$n.serr")"
+    grep -q "pgsql-conninfo" "$work/ci$n/meta.json" || fail "conninfo form $n: meta.json lost the option"
+    for f in "$work/ci$n.out" "$work/ci$n.err" "$work/ci$n.sout" "$work/ci$n.serr" "$work/ci$n"/*; do
+        grep -q "$pw" "$f" && fail "conninfo form $n: the password leaked into $f"
+    done
+done
+echo "no conninfo password in cmdline, output, results or metadata"

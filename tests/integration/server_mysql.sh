@@ -8,6 +8,14 @@
 "$DBSCALE" server start mysql --cpus=0-x >/dev/null 2>&1; expect_eq "bad --cpus exit" $? 2
 "$DBSCALE" server start >/dev/null 2>&1; expect_eq "missing engine exit" $? 2
 
+# a missing or directory --mysql-defaults-file is refused, not ignored (which
+# made the user silently root)
+for f in /nonexistent/client.cnf /tmp; do
+    out=$("$DBSCALE" run oltp_point_select --db-driver=mysql --mysql-defaults-file=$f --time=1 2>&1)
+    expect_eq "--mysql-defaults-file=$f exit" $? 2
+    echo "$out" | grep -q -- "--mysql-defaults-file" || fail "--mysql-defaults-file=$f: unclear: $out"
+done
+
 "$DBSCALE" server start mysql --conf bind-address=0.0.0.0 >/dev/null 2>&1
 expect_eq "--conf bind-address refused" $? 2
 

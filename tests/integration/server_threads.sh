@@ -9,7 +9,7 @@
 need_engine pgsql
 need_engine mysql
 obj=$(dirname "$DBSCALE")/obj/driver
-[ -f "$obj/server.o" ] && [ -f "$obj/util.o" ] && [ -f "$obj/options.o" ] ||
+[ -f "$obj/servers/server.o" ] && [ -f "$obj/core/util.o" ] && [ -f "$obj/core/options.o" ] ||
     skip "no object files beside $DBSCALE"
 command -v cc >/dev/null || skip "no C compiler"
 src=$(cd "$(dirname "$0")/../../driver" && pwd)
@@ -178,8 +178,9 @@ int main(void)
 }
 C
 objs=$(find "$(dirname "$DBSCALE")/obj" -name '*.o' ! -name main.o)
-cc -std=c11 -D_GNU_SOURCE -I"$src" -I/usr/include/postgresql $(mariadb_config --cflags) \
-    -o "$work/t" "$work/t.c" $objs -lpq $(mariadb_config --libs) -linih -lpthread -lm \
+inc=$(for d in "$src" "$src"/*/; do printf ' -I%s' "$d"; done)
+cc -std=c11 -D_GNU_SOURCE $inc -I/usr/include/postgresql $(mariadb_config --cflags) \
+    -o "$work/t" "$work/t.c" $objs -lpq $(mariadb_config --libs) -linih -ljansson -lpthread -lm \
     >"$work/cc.log" 2>&1 || skip "cannot build the test program: $(head -c 300 "$work/cc.log")"
 "$work/t" || fail "in-process start/stop from threads failed"
 echo ok

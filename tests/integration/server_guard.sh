@@ -1,0 +1,46 @@
+#!/bin/sh
+# SIGKILL of a sweep with a managed server mid-level leaves nothing behind:
+# within 10 s no server process, no temporary directory and no cpuset cgroup
+# of that sweep remains (a guardian process that outlives dbscale removes
+# them).
+. "$(dirname "$0")/lib.sh" "$1"
+need_engine pgsql
+work=$(mktemp -d)
+chmod 755 "$work"
+mkdir -m 755 "$work/tmp"
+trap 'kill -9 $sweep 2>/dev/null; for d in "$work"/tmp/*/; do [ -e "$d/state" ] && "$DBSCALE" server stop --dir "$d" >/dev/null 2>&1; done; sleep 0.5; rmdir /sys/fs/cgroup/*/dbscale-$sweep 2>/dev/null; rm -rf "$work"' EXIT
+method=affinity
+[ "$(id -u)" = 0 ] && [ -d /sys/fs/cgroup/cpuset ] && method=cpuset
+TMPDIR=$work/tmp "$DBSCALE" sweep oltp_point_select --db-driver=pgsql --server=managed \
+    --cpu-method=$method --cpus=1 --threads=1 --repeats=1 --time=30 --tables=1 --table-size=100 \
+    --out "$work/r" >"$work/out" 2>&1 &
+sweep=$!
+for i in $(seq 300); do
+    grep -q "levels (" "$work/out" 2>/dev/null && break
+    kill -0 $sweep 2>/dev/null || fail "the sweep ended early: $(cat "$work/out")"
+    sleep 0.1
+done
+grep -q "levels (" "$work/out" || fail "the sweep did not reach its first level: $(cat "$work/out")"
+sleep 1 # mid-level
+srvdir=$(ls -d "$work"/tmp/dbscale-pgsql-* 2>/dev/null | head -1)
+[ -n "$srvdir" ] || fail "no managed server directory under $work/tmp"
+pid=$(sed -n 's/^pid=//p' "$srvdir/state")
+[ -n "$pid" ] || fail "no server pid in $srvdir/state"
+kill -9 $sweep
+wait $sweep 2>/dev/null
+left=
+for i in $(seq 100); do
+    left=
+    [ -e "$srvdir" ] && left="$left dir"
+    [ -r "/proc/$pid/stat" ] && [ "$(cut -d' ' -f3 "/proc/$pid/stat")" != Z ] && left="$left server"
+    for cg in /sys/fs/cgroup/dbscale-$sweep /sys/fs/cgroup/*/dbscale-$sweep; do
+        [ -d "$cg" ] && left="$left cgroup"
+    done
+    [ -z "$left" ] && break
+    sleep 0.1
+done
+if [ -n "$left" ]; then
+    kill -9 -- -"$pid" "$pid" 2>/dev/null # the EXIT trap removes the rest
+    fail "10 s after SIGKILL of the sweep ($method), left behind:$left"
+fi
+echo "nothing left after SIGKILL ($method)"
