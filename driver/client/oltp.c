@@ -82,7 +82,7 @@ const struct optdef oltp_optdefs[] = {
     {"pgsql-user", OPT_STR, "sbtest", "PostgreSQL user"},
     {"pgsql-password", OPT_SECRET, NULL, "PostgreSQL password (prefer PGPASSWORD or PGPASSFILE)"},
     {"pgsql-db", OPT_STR, "sbtest", "PostgreSQL database"},
-    {"pgsql-conninfo", OPT_SECRET, NULL, "libpq conninfo string or URI; what it says wins over the pgsql-* options, which fill in the rest (never printed: it may hold a password)"},
+    {"pgsql-conninfo", OPT_STR, NULL, "libpq conninfo string or URI; what it says wins over the pgsql-* options, which fill in the rest (shown and stored with any password masked)"},
     {"mysql-host", OPT_STR, "localhost", "MySQL host(s), comma-separated: connections spread round-robin"},
     {"mysql-port", OPT_INT, "3306", "MySQL port", NULL, 1, 65535},
     {"mysql-socket", OPT_STR, NULL, "MySQL unix socket"},

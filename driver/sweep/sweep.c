@@ -48,8 +48,8 @@ void sweep_iso_now(char *buf, size_t len)
 }
 
 /* The one place the sweep's options go into meta.json: what is stored here
- * is what anyone reading the results sees (opts_json already leaves out
- * OPT_SECRET values; anything else to hide belongs here too). */
+ * is what anyone reading the results sees: OPT_SECRET values left out, and a
+ * conninfo's password masked (redact_opts_json). */
 json_t *sweep_meta_options(const struct opts *o)
 {
     struct sbuf b = {0};

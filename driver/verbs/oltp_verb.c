@@ -15,6 +15,7 @@
 #include "oltp.h"
 #include "report.h"
 #include "signals.h"
+#include "redact.h"
 #include "util.h"
 #include "verbs.h"
 
@@ -125,7 +126,7 @@ int oltp_main(const char *verb, int argc, char **argv)
         int text = !strcmp(out, "text");
         FILE *rep = text ? stdout : stderr; /* machine output stays clean */
         struct sbuf optj = {0};
-        opts_json(&o, &optj);
+        redact_opts_json(&o, &optj); /* a conninfo password masked */
         char version[128] = "";
         struct report_run_info ri = {
             .workload = name,
