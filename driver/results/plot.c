@@ -39,12 +39,14 @@
 /* The one reader of meta.json in plot (to become results/meta.c's
  * meta_load() at merge). Top-level string fields by their first present
  * name; anything else, a missing file or bad JSON leaves "" (a label
- * without a host is still a graph). */
+ * without a host is still a graph). The parsed object stays in d->meta for
+ * the page (page.c), which shows more of it; plot_release() frees it. */
 static void read_meta(struct plot_dir *d)
 {
     char path[600], err[600];
     snprintf(path, sizeof path, "%s/meta.json", d->path);
     d->host[0] = d->kernel[0] = d->server[0] = '\0';
+    d->meta = NULL;
     FILE *f = access(path, F_OK) == 0 ? results_input_open(path, err, sizeof err) : NULL;
     if (!f)
         return;
@@ -55,6 +57,7 @@ static void read_meta(struct plot_dir *d)
         json_decref(js);
         return;
     }
+    d->meta = js;
     static const char *const host[] = {"hostname", "host", "nodename", NULL};
     static const char *const kernel[] = {"kernel", "kernel_release", "uname", "release", NULL};
     static const char *const server[] = {"server_version", NULL};
@@ -67,7 +70,6 @@ static void read_meta(struct plot_dir *d)
             if (v)
                 snprintf(out[i], len[i], "%s", v);
         }
-    json_decref(js);
 }
 
 /* ---- curves ----
@@ -510,6 +512,55 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
     sbuf_free(&notes);
 }
 
+/* ---- loading: shared by plot and the page ---- */
+
+int plot_load(struct plot *p, char *const *paths, int npaths, char *err, size_t errlen)
+{
+    p->dirs = xcalloc((size_t)npaths + 1, sizeof *p->dirs);
+    for (int i = 0; i < npaths; i++) {
+        struct plot_dir *d = &p->dirs[p->ndirs++];
+        snprintf(d->path, sizeof d->path, "%s", paths[i]);
+        struct stat st;
+        if (stat(paths[i], &st) == 0 && !S_ISDIR(st.st_mode)) { /* DIR/results.csv given */
+            char *s = strrchr(d->path, '/');
+            if (s)
+                *s = '\0';
+            else
+                snprintf(d->path, sizeof d->path, ".");
+        }
+        char tmp[512];
+        snprintf(tmp, sizeof tmp, "%s", d->path);
+        size_t l = strlen(tmp);
+        while (l > 1 && tmp[l - 1] == '/')
+            tmp[--l] = '\0';
+        const char *base = strrchr(tmp, '/');
+        snprintf(d->name, sizeof d->name, "%.63s", base ? base + 1 : tmp);
+        read_meta(d);
+        if (results_read(paths[i], &d->rs, err, errlen) < 0)
+            return -1;
+        if (d->rs.n == 0) {
+            snprintf(err, errlen, "%s: no result rows", paths[i]);
+            return -1;
+        }
+    }
+    build_curves(p);
+    cpu_scaling(p);
+    label_curves(p);
+    load_micro(p);
+    return 0;
+}
+
+void plot_release(struct plot *p)
+{
+    for (size_t d = 0; d < p->ndirs; d++) {
+        results_free(&p->dirs[d].rs);
+        json_decref(p->dirs[d].meta);
+    }
+    free(p->dirs);
+    free(p->c);
+    p->dirs = NULL, p->c = NULL, p->ndirs = p->nc = 0;
+}
+
 /* ---- the verb ---- */
 
 static const struct optdef plot_opts[] = {
@@ -556,34 +607,10 @@ int plot_main(int argc, char **argv)
     struct plot p = {0};
     struct plot_files written = {0};
     p.written = &written;
-    p.dirs = xcalloc((size_t)npos, sizeof *p.dirs);
-    rc = 0;
-    for (int i = 0; i < npos && rc == 0; i++) {
-        struct plot_dir *d = &p.dirs[p.ndirs++];
-        snprintf(d->path, sizeof d->path, "%s", pos[i]);
-        struct stat st;
-        if (stat(pos[i], &st) == 0 && !S_ISDIR(st.st_mode)) { /* DIR/results.csv given */
-            char *s = strrchr(d->path, '/');
-            if (s)
-                *s = '\0';
-            else
-                snprintf(d->path, sizeof d->path, ".");
-        }
-        char tmp[512];
-        snprintf(tmp, sizeof tmp, "%s", d->path);
-        size_t l = strlen(tmp);
-        while (l > 1 && tmp[l - 1] == '/')
-            tmp[--l] = '\0';
-        const char *base = strrchr(tmp, '/');
-        snprintf(d->name, sizeof d->name, "%.63s", base ? base + 1 : tmp);
-        if (results_read(pos[i], &d->rs, err, sizeof err) < 0) {
-            warnx_("%s", err);
-            rc = EXIT_USAGE;
-        } else if (d->rs.n == 0) {
-            warnx_("%s: no result rows", pos[i]);
-            rc = EXIT_USAGE;
-        }
-        read_meta(d);
+    rc = plot_load(&p, pos, npos, err, sizeof err);
+    if (rc < 0) {
+        warnx_("%s", err);
+        rc = EXIT_USAGE;
     }
     char outbuf[600];
     const char *out = opts_str(&o, "out");
@@ -599,10 +626,6 @@ int plot_main(int argc, char **argv)
         rc = EXIT_RUNTIME;
     }
     if (rc == 0) {
-        build_curves(&p);
-        cpu_scaling(&p);
-        label_curves(&p);
-        load_micro(&p);
         struct sbuf txt = {0}, md = {0}, csv = {0};
         sbuf_printf(&md, "# dbscale plot summary\n\n%s\n\n", p.subtitle);
         summary(&p, &txt, &md, &csv);
@@ -625,10 +648,7 @@ int plot_main(int argc, char **argv)
         }
     }
     plot_files_free(&written);
-    for (size_t d = 0; d < p.ndirs; d++)
-        results_free(&p.dirs[d].rs);
-    free(p.dirs);
-    free(p.c);
+    plot_release(&p);
     opts_free(&o);
     return rc;
 }

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "plot_files.h"
 #include "results.h"
 #include "stats.h"
@@ -25,6 +27,7 @@
 struct plot_dir {
     char path[512], name[64];
     char host[64], kernel[96], server[64]; /* from meta.json, "" when absent */
+    json_t *meta; /* the whole meta.json object, NULL when absent or not an object */
     struct result_set rs;
 };
 
@@ -74,5 +77,12 @@ struct plot {
     char subtitle[512];
     struct plot_files *written; /* every file written into out, recorded by plot_gp_write */
 };
+
+/* Read each results directory (or DIR/results.csv) with its meta.json and
+ * micro.csv, and build, label and scale the curves: what `plot` draws and
+ * what the page (page.h) shows. 0, or -1 with "PATH: reason" in err; either
+ * way plot_release() frees what was read. */
+int plot_load(struct plot *p, char *const *paths, int npaths, char *err, size_t errlen);
+void plot_release(struct plot *p);
 
 #endif
