@@ -13,5 +13,6 @@ int fs_main(int argc, char **argv);                     /* micro/fsbench.c */
 int plot_main(int argc, char **argv);                   /* plot.c */
 int compare_main(int argc, char **argv);                /* compare.c */
 int server_main(int argc, char **argv);                 /* server_verb.c */
+int report_main(int argc, char **argv);                 /* report_verb.c */
 
 #endif

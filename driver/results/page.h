@@ -1,0 +1,18 @@
+/*
+ * page.h - `dbscale report`: one self-contained HTML page per study (inline
+ * CSS and SVG, no scripts, nothing fetched) that a user can mail or attach to
+ * a bug report: the answer in words, the graphs, the tables, the warnings,
+ * the machine and the command that reproduces the study.
+ */
+#ifndef DBSCALE_PAGE_H
+#define DBSCALE_PAGE_H
+
+#include "plot.h"
+#include "util.h"
+
+/* The whole page for what plot_load() read. */
+void page_render(const struct plot *p, struct sbuf *html);
+/* page_render() written atomically to path. 0, or -1 with the reason in err. */
+int page_write(const struct plot *p, const char *path, char *err, size_t errlen);
+
+#endif
