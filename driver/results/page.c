@@ -35,7 +35,7 @@ static const char css[] =
     "padding:.5em .8em}"
     ".warn li{color:#7a3e00}.warn{background:#fff7e6;border:1px solid #f0c36d;padding:.3em 1em}"
     ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(460px,1fr));gap:12px}"
-    "svg.chart{width:100%;height:auto;background:#fff;border:1px solid #e4e4e4}"
+    "figure{margin:0}svg.chart{width:100%;height:auto;background:#fff;border:1px solid #e4e4e4}"
     "svg .grid{stroke:#eee;stroke-width:1}svg .frame{fill:none;stroke:#888}"
     "svg .line{fill:none;stroke-width:2}svg .dash{stroke-dasharray:6 4}"
     "svg .bar{stroke-width:1.2;fill:none}svg text{font:12px sans-serif;fill:#333}"
@@ -232,15 +232,41 @@ static void baseline(const struct plot *p, struct sbuf *b)
                    "class=\"charts\">");
     chart(b, "Speedup: database against the kernel baseline", "threads or tasks",
           "speedup over the first point", 1, s, ns);
-    sbuf_printf(b, "</div>\n<table>\n<tr><th>kernel test</th><th>tasks</th><th>ops/s "
-                   "(median)</th><th>speedup</th></tr>\n");
+    /* The table: a row per kernel test, a column per task count. */
+    double tasks[PLOT_MAXPTS];
+    size_t nt = 0;
     for (size_t m = 0; m < p->nmc; m++)
         for (size_t t = 0; t < p->mc[m].k; t++) {
-            sbuf_printf(b, "<tr><th class=\"curve\">");
-            page_esc(b, p->mc[m].label);
-            sbuf_printf(b, "</th><td>%g</td><td>%.0f</td><td>%.2f</td></tr>\n", p->mc[m].n[t],
-                        p->mc[m].x[t], stats_speedup(p->mc[m].n, p->mc[m].x, t));
+            size_t j = 0;
+            while (j < nt && tasks[j] != p->mc[m].n[t])
+                j++;
+            if (j == nt && nt < PLOT_MAXPTS) {
+                while (j > 0 && tasks[j - 1] > p->mc[m].n[t]) /* keep sorted */
+                    tasks[j] = tasks[j - 1], j--;
+                tasks[j] = p->mc[m].n[t], nt++;
+            }
         }
+    sbuf_printf(b, "</div>\n<table>\n<tr><th>kernel test: median ops/s (speedup) by tasks</th>");
+    for (size_t j = 0; j < nt; j++)
+        sbuf_printf(b, "<th>%g</th>", tasks[j]);
+    sbuf_printf(b, "</tr>\n");
+    for (size_t m = 0; m < p->nmc; m++) {
+        const struct plot_micro *mc = &p->mc[m];
+        sbuf_printf(b, "<tr><th class=\"curve\">");
+        page_esc(b, mc->label);
+        sbuf_printf(b, "</th>");
+        for (size_t j = 0; j < nt; j++) {
+            size_t t = 0;
+            while (t < mc->k && mc->n[t] != tasks[j])
+                t++;
+            if (t == mc->k)
+                sbuf_printf(b, "<td>-</td>");
+            else
+                sbuf_printf(b, "<td>%.0f<br><small>%.2fx</small></td>", mc->x[t],
+                            stats_speedup(mc->n, mc->x, t));
+        }
+        sbuf_printf(b, "</tr>\n");
+    }
     sbuf_printf(b, "</table>\n");
     free(s);
 }

@@ -56,30 +56,46 @@ size_t page_warnings(const struct plot *p, struct sbuf *lines)
         const struct plot_curve *c = &p->c[i];
         char who[300], at[256];
         snprintf(who, sizeof who, "c%zu %s", i + 1, c->label);
+        /* One line per kind and curve, the thread counts listed: a reader
+         * sees each doubt once, not once per point. */
+        struct sbuf spread = {0}, super = {0}, idle = {0};
         for (size_t t = 0; t < c->k; t++) {
             const struct stats_summary *s = &c->tp[t];
-            if (s->n >= 2 && s->mean > 0 && s->sd / s->mean > PAGE_WARN_SPREAD) {
-                sbuf_printf(lines,
-                            "%s: wide spread at %g threads: sd %.0f%% of the mean over %zu "
-                            "repeats (min %.0f, max %.0f tps); the median is uncertain\n",
-                            who, c->n[t], 100 * s->sd / s->mean, s->n, s->min, s->max);
-                n++;
-            }
-            if (c->superlinear[t]) {
-                sbuf_printf(lines,
-                            "%s: superlinear at %g threads (%.0f%% of the ideal line): the first "
-                            "point was probably not CPU-bound\n",
-                            who, c->n[t], 100 * c->eff[t]);
-                n++;
-            }
-            if (c->idle[t] >= PAGE_WARN_IDLE) {
-                sbuf_printf(lines,
-                            "%s: server %.0f%% idle at %g thread%s: that level measured latency "
-                            "or the client, not the server's CPUs\n",
-                            who, c->idle[t], c->n[t], c->n[t] == 1 ? "" : "s");
-                n++;
-            }
+            if (s->n >= 2 && s->mean > 0 && s->sd / s->mean > PAGE_WARN_SPREAD)
+                sbuf_printf(&spread, "%s%g threads (sd %.0f%% of the mean, %.0f..%.0f tps)",
+                            spread.len ? ", " : "", c->n[t], 100 * s->sd / s->mean, s->min, s->max);
+            if (c->superlinear[t])
+                sbuf_printf(&super, "%s%g (%.0f%%)", super.len ? ", " : "", c->n[t],
+                            100 * c->eff[t]);
+            if (c->idle[t] >= PAGE_WARN_IDLE)
+                sbuf_printf(&idle, "%s%.0f%% idle at %g%s", idle.len ? ", " : "", c->idle[t],
+                            c->n[t],
+                            idle.len       ? ""
+                            : c->n[t] == 1 ? " thread"
+                                           : " threads");
         }
+        if (spread.len) {
+            sbuf_printf(lines, "%s: wide spread over repeats at %s: the median is uncertain\n", who,
+                        spread.s);
+            n++;
+        }
+        if (super.len) {
+            sbuf_printf(lines,
+                        "%s: superlinear at %s threads (%% of the ideal line): the first point "
+                        "was probably not CPU-bound\n",
+                        who, super.s);
+            n++;
+        }
+        if (idle.len) {
+            sbuf_printf(lines,
+                        "%s: server %s: those levels measured latency or the client, not the "
+                        "server's CPUs\n",
+                        who, idle.s);
+            n++;
+        }
+        sbuf_free(&spread);
+        sbuf_free(&super);
+        sbuf_free(&idle);
         if (!c->fit_ok) {
             sbuf_printf(lines, "%s: no USL fit (%s); the curve is shown as measured\n", who,
                         c->nofit);
