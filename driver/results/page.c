@@ -346,3 +346,15 @@ int page_write(const struct plot *p, const char *path, char *err, size_t errlen)
     }
     return 0;
 }
+
+int page_write_dir(const char *dir, char *path, size_t pathlen, char *err, size_t errlen)
+{
+    struct plot p = {0};
+    char *paths[1] = {(char *)dir};
+    snprintf(path, pathlen, "%s/report.html", dir);
+    int rc = plot_load(&p, paths, 1, err, errlen);
+    if (rc == 0)
+        rc = page_write(&p, path, err, errlen);
+    plot_release(&p);
+    return rc;
+}

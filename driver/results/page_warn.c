@@ -23,29 +23,31 @@ static int row_of(const struct result_row *r, const struct plot_curve *c)
            !strcmp(r->workload, c->workload) && !strcmp(r->variant, c->variant);
 }
 
-/* Thread counts of c's rows with a flag set, "1, 4" (at most len). */
+/* Thread counts of c's rows with a flag set, "1, 4" (at most len), in one
+ * pass over the directory's rows (a study may hold thousands of curves). */
 static size_t rows_flagged(const struct plot *p, const struct plot_curve *c, int shared, char *list,
                            size_t len, const struct result_row **first)
 {
     const struct result_set *rs = &p->dirs[c->dir].rs;
+    unsigned char hit[PLOT_MAXPTS] = {0};
+    *first = NULL;
+    for (size_t i = 0; i < rs->n; i++) {
+        const struct result_row *r = &rs->rows[i];
+        if (!(shared ? r->shared_cpus : r->disturbed) || !row_of(r, c))
+            continue;
+        for (size_t t = 0; t < c->k; t++)
+            if (c->n[t] == r->threads) {
+                hit[t] = 1;
+                *first = *first ? *first : r;
+            }
+    }
     size_t n = 0;
     list[0] = '\0';
-    *first = NULL;
-    for (size_t t = 0; t < c->k; t++) {
-        int hit = 0;
-        for (size_t i = 0; i < rs->n && !hit; i++) {
-            const struct result_row *r = &rs->rows[i];
-            if (!row_of(r, c) || r->threads != (int)c->n[t] ||
-                !(shared ? r->shared_cpus : r->disturbed))
-                continue;
-            hit = 1;
-            *first = *first ? *first : r;
-        }
-        if (hit) {
+    for (size_t t = 0; t < c->k; t++)
+        if (hit[t]) {
             size_t l = strlen(list);
             snprintf(list + l, len - l, "%s%g", n++ ? ", " : "", c->n[t]);
         }
-    }
     return n;
 }
 

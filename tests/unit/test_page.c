@@ -184,7 +184,8 @@ static void test_hostile_page(void **state)
                        "pgsql,oltp_read_only,\"<script>x\"\"&'\",1,2,0,190,2,1\n");
     put("meta.json", "{\"hostname\": \"<img src=x onerror=alert(1)>\", \"kernel\": \"k&<\","
                      " \"server_settings\": {\"fsync\": \"</td><script>\"},"
-                     " \"options\": {\"workload\": \"a'b\\\"c<d>\"}}");
+                     " \"options\": {\"workload\": \"a'b\\\"c<d>\", \"pgsql-password\": "
+                     "\"hunter2\"}}");
     char *paths[1] = {tmp};
     struct plot p = {0};
     char err[1024];
@@ -201,12 +202,21 @@ static void test_hostile_page(void **state)
     assert_non_null(strstr(h.s, "wide spread"));
     /* The reproduce command quotes for the shell, then escapes for HTML. */
     assert_non_null(strstr(h.s, "--workload=&#39;a&#39;\\&#39;&#39;b&quot;c&lt;d&gt;&#39;"));
+    /* An old or hand-made meta.json with a password: never on the page. */
+    assert_null(strstr(h.s, "hunter2"));
+    assert_null(strstr(h.s, "pgsql-password"));
     sbuf_free(&h);
     char out[600];
     snprintf(out, sizeof out, "%s/page.html", tmp);
     assert_int_equal(page_write(&p, out, err, sizeof err), 0);
     assert_int_equal(access(out, R_OK), 0);
     plot_release(&p);
+    unlink(out);
+    char made[700];
+    assert_int_equal(page_write_dir(tmp, made, sizeof made, err, sizeof err), 0);
+    snprintf(out, sizeof out, "%s/report.html", tmp);
+    assert_string_equal(made, out);
+    assert_int_equal(access(out, R_OK), 0);
     unlink(out);
     char f[700];
     snprintf(f, sizeof f, "%s/results.csv", tmp);
