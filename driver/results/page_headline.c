@@ -12,21 +12,33 @@
  */
 #include "page_headline.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "stats.h"
 
-/* "PostgreSQL 15.8", or the engine's name when meta.json held no version. */
-static const char *server_name(const struct plot *p, const struct plot_curve *c)
+static const char *engine_name(const char *engine)
+{
+    return !strcmp(engine, "pgsql")   ? "PostgreSQL"
+           : !strcmp(engine, "mysql") ? "MySQL/MariaDB"
+                                      : engine;
+}
+
+/* "PostgreSQL 15.8": meta.json's server_version as it is when it names the
+ * server (the fixtures', MariaDB's "10.11.6-MariaDB"), after the engine's
+ * name when it is a bare number (PostgreSQL's SHOW server_version: "15.18"),
+ * the engine's name alone when meta.json held none. */
+static void server_name(const struct plot *p, const struct plot_curve *c, char *b, size_t len)
 {
     const char *s = p->dirs[c->dir].server;
-    if (s[0])
-        return s;
-    return !strcmp(c->engine, "pgsql")   ? "PostgreSQL"
-           : !strcmp(c->engine, "mysql") ? "MySQL/MariaDB"
-                                         : c->engine;
+    if (!s[0])
+        snprintf(b, len, "%s", engine_name(c->engine));
+    else if (isdigit((unsigned char)s[0]))
+        snprintf(b, len, "%s %s", engine_name(c->engine), s);
+    else
+        snprintf(b, len, "%s", s);
 }
 
 static const char *plural(double n)
@@ -49,12 +61,12 @@ static void drop_after_peak(const struct plot_curve *c, char *b, size_t len)
 void page_headline(const struct plot *p, size_t i, char *buf, size_t len)
 {
     const struct plot_curve *c = &p->c[i];
-    char pre[128] = "", cpus[160], tail[96];
+    char pre[128] = "", cpus[160], tail[96], server[96];
+    server_name(p, c, server, sizeof server);
     if (p->ndirs > 1)
         snprintf(pre, sizeof pre, "%s: ", p->dirs[c->dir].name);
     if (c->k == 0) {
-        snprintf(buf, len, "%s%s %s %s: no points", pre, server_name(p, c), c->workload,
-                 c->variant);
+        snprintf(buf, len, "%s%s %s %s: no points", pre, server, c->workload, c->variant);
         return;
     }
     const struct plot_curve *b = c->base >= 0 ? &p->c[c->base] : NULL;
@@ -74,9 +86,8 @@ void page_headline(const struct plot *p, size_t i, char *buf, size_t len)
         snprintf(cpus, sizeof cpus, "on %d CPU%s: ", c->cpus, c->cpus == 1 ? "" : "s");
     }
     drop_after_peak(c, tail, sizeof tail);
-    snprintf(buf, len, "%s%s %s %s %speak %.0f tps at %g thread%s%s", pre, server_name(p, c),
-             c->workload, c->variant, cpus, c->x[c->peak], c->n[c->peak], plural(c->n[c->peak]),
-             tail);
+    snprintf(buf, len, "%s%s %s %s %speak %.0f tps at %g thread%s%s", pre, server, c->workload,
+             c->variant, cpus, c->x[c->peak], c->n[c->peak], plural(c->n[c->peak]), tail);
 }
 
 int page_match(const struct plot *p, size_t i)

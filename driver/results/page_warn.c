@@ -64,8 +64,9 @@ size_t page_warnings(const struct plot *p, struct sbuf *lines)
         for (size_t t = 0; t < c->k; t++) {
             const struct stats_summary *s = &c->tp[t];
             if (s->n >= 2 && s->mean > 0 && s->sd / s->mean > PAGE_WARN_SPREAD)
-                sbuf_printf(&spread, "%s%g threads (sd %.0f%% of the mean, %.0f..%.0f tps)",
-                            spread.len ? ", " : "", c->n[t], 100 * s->sd / s->mean, s->min, s->max);
+                sbuf_printf(&spread, "%s%g thread%s (sd %.0f%% of the mean, %.0f..%.0f tps)",
+                            spread.len ? ", " : "", c->n[t], c->n[t] == 1 ? "" : "s",
+                            100 * s->sd / s->mean, s->min, s->max);
             if (c->superlinear[t])
                 sbuf_printf(&super, "%s%g (%.0f%%)", super.len ? ", " : "", c->n[t],
                             100 * c->eff[t]);

@@ -159,7 +159,7 @@ static void test_warnings_fixture(void **state)
     plot_release(&p);
 }
 
-static char tmp[] = "/tmp/dbscale-page-XXXXXX";
+static char tmp[] = "/tmp/dbscale-page-XXXXXX", tmp2[] = "/tmp/dbscale-page2-XXXXXX";
 
 static void put(const char *name, const char *text)
 {
@@ -226,6 +226,42 @@ static void test_hostile_page(void **state)
     rmdir(tmp);
 }
 
+/* A real sweep records PostgreSQL's bare "15.18": the headline names the
+ * server, and a one-repeat wide-spread-free curve says "1 thread". */
+static void test_headline_bare_version(void **state)
+{
+    (void)state;
+    assert_non_null(mkdtemp(tmp2));
+    char path[600];
+    snprintf(path, sizeof path, "%s/results.csv", tmp2);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("engine,workload,variant,cpus,threads,repeat,tps\n"
+          "pgsql,oltp_read_only,smp-k1,1,1,0,100\npgsql,oltp_read_only,smp-k1,1,1,1,150\n",
+          f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/meta.json", tmp2);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"server_version\": \"15.18\"}", f);
+    fclose(f);
+    char *paths[1] = {tmp2}, err[1024], h[512];
+    struct plot p = {0};
+    assert_int_equal(plot_load(&p, paths, 1, err, sizeof err), 0);
+    page_headline(&p, 0, h, sizeof h);
+    assert_string_equal(h, "PostgreSQL 15.18 oltp_read_only smp-k1 on 1 CPU: peak 125 tps at 1 "
+                           "thread (the most threads measured)");
+    struct sbuf w = {0};
+    page_warnings(&p, &w);
+    assert_non_null(strstr(w.s, "wide spread over repeats at 1 thread (sd"));
+    sbuf_free(&w);
+    plot_release(&p);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/results.csv", tmp2);
+    unlink(path);
+    rmdir(tmp2);
+}
+
 /* The fixture page: every graph an <svg> with points, no script, no URL. */
 static void test_fixture_page(void **state)
 {
@@ -254,7 +290,7 @@ int main(void)
         cmocka_unit_test(test_escape),           cmocka_unit_test(test_headline_numbers),
         cmocka_unit_test(test_compare_sentence), cmocka_unit_test(test_svg_points),
         cmocka_unit_test(test_warnings_fixture), cmocka_unit_test(test_hostile_page),
-        cmocka_unit_test(test_fixture_page),
+        cmocka_unit_test(test_fixture_page),     cmocka_unit_test(test_headline_bare_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
