@@ -107,7 +107,7 @@ bench: deps
 # The targets link the same rooms as the binary, built once more with the
 # fuzzer's coverage hooks into build/fuzz.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := fuzz_options fuzz_config fuzz_results
+FUZZ_TARGETS := fuzz_options fuzz_config fuzz_results fuzz_plot
 FUZZ_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
 fuzz-build:

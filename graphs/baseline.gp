@@ -1,10 +1,27 @@
 # baseline.gp - normalised scaling (throughput over the first point's, per
 # thread or task) of the database curves beside the kernel baseline
-# microbenchmarks (micro.csv): is the limit the server or the kernel?
-set title title_main."\n".subtitle
+# (micro.csv tests, fs.csv file create/remove): is the limit the server or
+# the kernel? One panel per CPU count: a database curve is only compared
+# with kernel figures measured on as many CPUs.
+# The generated baseline.gp names, per panel, which curves (cidx) and kernel
+# series (midx) it holds; the plot command is assembled from their indices
+# only (no data is ever evaluated as text).
 set xlabel "client threads / benchmark tasks"
 set ylabel "normalised throughput (x first point)"
 set yrange [0:ymax]
-plot x with lines lc rgb "#777777" dt 3 lw 1 title "ideal (linear)", \
-     for [i=1:n] file[i] using 1:8 with linespoints lt i title label[i], \
-     for [j=1:m] mfile[j] using 1:2 with linespoints lt (n+j) dt 2 lw 1.5 pt 6 title mlabel[j]
+# Panels stacked, each the full width; the key at the right of each, small,
+# because a panel may hold many kernel series.
+set key outside right top vertical Left reverse font ",8" spacing 0.9 samplen 2 maxrows 40
+set multiplot layout npanel, 1 title title_main."\n".subtitle
+do for [p = 1:npanel] {
+    set title (pcpus[p] > 0 ? sprintf("%d CPU%s", pcpus[p], pcpus[p] == 1 ? "" : "s") : "CPUs unknown")
+    cmd = "x with lines lc rgb '#777777' dt 3 lw 1 title 'ideal (linear)'"
+    do for [q = cstart[p]:cstart[p + 1] - 1] {
+        cmd = cmd.sprintf(", file[%d] using 1:8 with linespoints lt %d title label[%d]", cidx[q], cidx[q], cidx[q])
+    }
+    do for [q = mstart[p]:mstart[p + 1] - 1] {
+        cmd = cmd.sprintf(", mfile[%d] using 1:2 with linespoints lt %d dt 2 lw 1.5 pt 6 title mlabel[%d]", midx[q], n + midx[q], midx[q])
+    }
+    eval "plot ".cmd
+}
+unset multiplot

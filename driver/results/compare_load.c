@@ -146,7 +146,8 @@ static void norm_int(const char *in, char *out, size_t len)
         snprintf(out, len, "%s", in);
 }
 
-#define MAXF 64
+#define MAXF     64
+#define TSV_MAXF 1024
 
 static int load_micro(struct compare_sets *ss, const char *file, const char *path, char *err,
                       size_t errlen)
@@ -177,11 +178,14 @@ static int load_micro(struct compare_sets *ss, const char *file, const char *pat
                     if (!strcmp(f[i], want[c]))
                         at[c] = i;
             }
-            if (at[TEST] < 0 || at[MODE] < 0 || at[TASKS] < 0 || at[OPS] < 0) {
-                snprintf(err, errlen, "%s:%d: not a micro.csv header (test,mode,tasks,ops_per_s)",
-                         file, lineno);
-                goto out;
-            }
+            for (int c = TEST; c <= OPS; c++)
+                if (at[c] < 0 && c != CPUS) {
+                    snprintf(err, errlen,
+                             "%s:%d: micro.csv header lacks column '%s' (needs test, mode, "
+                             "tasks, ops_per_s)",
+                             file, lineno, want[c]);
+                    goto out;
+                }
             s = new_set(ss, name, path, COMPARE_MICRO);
             continue;
         }
@@ -268,15 +272,21 @@ static int load_tsv(struct compare_sets *ss, const char *file, char *err, size_t
     if (!fp)
         return -1;
     /* Two passes: the first decides which columns are raw. */
-    char *line = NULL, *f[MAXF + 1], hdr[MAXF][64];
+    /* Up to TSV_MAXF columns (a wide table of many sets), on the heap. */
+    char *line = NULL, **f = xcalloc(TSV_MAXF + 1, sizeof *f);
+    char(*hdr)[64] = xcalloc(TSV_MAXF, sizeof *hdr);
     size_t cap = 0;
     int nh = 0, lineno = 0, rc = -1, hline = 0;
-    int signed_only[MAXF];
+    int *signed_only = xcalloc(TSV_MAXF, sizeof *signed_only),
+        *plus = xcalloc(TSV_MAXF, sizeof *plus), *setof = xcalloc(TSV_MAXF, sizeof *setof);
     while (csv_getline(fp, &line, &cap, &lineno) >= 0) {
-        int nf = csv_split(line, '\t', f, MAXF);
+        int nf = csv_split(line, '\t', f, TSV_MAXF);
+        if (nh == 0 && nf > TSV_MAXF) {
+            snprintf(err, errlen, "%s:%d: more than %d columns", file, lineno, TSV_MAXF);
+            goto out;
+        }
         if (nh == 0) {
-            if (nf < 4 || nf > MAXF || strcmp(f[0], "test") || strcmp(f[1], "mode") ||
-                strcmp(f[2], "tasks")) {
+            if (nf < 4 || strcmp(f[0], "test") || strcmp(f[1], "mode") || strcmp(f[2], "tasks")) {
                 snprintf(err, errlen, "%s:%d: expected a header 'test mode tasks NAME...'", file,
                          lineno);
                 goto out;
@@ -293,19 +303,22 @@ static int load_tsv(struct compare_sets *ss, const char *file, char *err, size_t
             snprintf(err, errlen, "%s:%d: %d fields, the header has %d", file, lineno, nf, nh);
             goto out;
         }
-        for (int i = 3; i < nf; i++)
+        for (int i = 3; i < nf; i++) {
             if (strcmp(f[i], "N/A") && !is_signed_int(f[i]))
                 signed_only[i] = 0;
+            plus[i] |= f[i][0] == '+';
+        }
     }
     if (nh == 0) {
         snprintf(err, errlen, "%s: no header line", file);
         goto out;
     }
     size_t first = ss->n;
-    int setof[MAXF];
     for (int i = 3; i < nh; i++) {
         setof[i] = -1;
-        if (is_rel_header(hdr[i]) || signed_only[i])
+        /* Relative by its header (FvD), or every value signed with some
+         * explicit '+': a raw column of negative numbers is data. */
+        if (is_rel_header(hdr[i]) || (signed_only[i] && plus[i]))
             continue;
         setof[i] = (int)(ss->n - first);
         new_set(ss, hdr[i], file, COMPARE_MICRO);
@@ -315,7 +328,7 @@ static int load_tsv(struct compare_sets *ss, const char *file, char *err, size_t
     while (csv_getline(fp, &line, &cap, &lineno) >= 0) {
         if (lineno <= hline)
             continue;
-        csv_split(line, '\t', f, MAXF);
+        csv_split(line, '\t', f, TSV_MAXF);
         char tasks[48], key[COMPARE_NF][48];
         norm_int(f[2], tasks, sizeof tasks);
         set_fields(key, f[0], f[1], tasks, "", "");
@@ -334,6 +347,7 @@ static int load_tsv(struct compare_sets *ss, const char *file, char *err, size_t
     rc = 0;
 out:
     free(line);
+    free(f), free(hdr), free(signed_only), free(plus), free(setof);
     fclose(fp);
     return rc;
 }
@@ -377,7 +391,12 @@ int compare_load(struct compare_sets *ss, const char *arg, char *err, size_t err
     char *line = NULL;
     size_t cap = 0;
     int lineno = 0;
-    int micro = csv_getline(fp, &line, &cap, &lineno) >= 0 && !strncmp(line, "test,", 5);
+    /* micro.csv by name, or a header with micro's own columns: its errors
+     * then name micro's columns, not results.csv's "engine". */
+    const char *base = strrchr(arg, '/');
+    int micro = !strcmp(base ? base + 1 : arg, "micro.csv");
+    if (csv_getline(fp, &line, &cap, &lineno) >= 0)
+        micro |= !strncmp(line, "test,", 5) || strstr(line, "ops_per_s") != NULL;
     free(line);
     fclose(fp);
     if (micro)

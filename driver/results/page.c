@@ -4,7 +4,7 @@
  * One file, inline CSS and SVG, no script and nothing fetched, so it reads
  * the same mailed, attached to a bug report or opened years later.
  *
- * The one idea: the page shows what plot_load() computed and nothing else;
+ * The one idea: the page shows what page_load() computed and nothing else;
  * the sentences (page_headline.c), the warnings (page_warn.c), the tables
  * (page_tables.c) and the charts (page_svg.c) all read the same struct plot,
  * so a number on the page is the number in summary.csv.
@@ -197,20 +197,15 @@ static void chart(struct sbuf *b, const char *title, const char *xl, const char 
 
 /* The kernel baseline beside the database: both as speedup over their first
  * point (stats_speedup), against tasks or threads, at the most CPUs. */
-static void baseline(const struct plot *p, struct sbuf *b)
+/* One chart of the kernel baseline at cpus CPUs: the database curves held
+ * to as many CPUs, and the kernel series run on as many (dashed). */
+static void baseline_chart(const struct plot *p, struct sbuf *b, int cpus)
 {
-    if (!p->nmc)
-        return;
-    size_t max = p->nmc + p->nc;
-    struct page_series *s = xcalloc(max + 1, sizeof *s);
+    struct page_series *s = xcalloc(p->nmc + p->nc + 1, sizeof *s);
     size_t ns = 0;
     for (size_t i = 0; i < p->nc; i++) {
         const struct plot_curve *c = &p->c[i];
-        int most = 1;
-        for (size_t j = 0; j < p->nc; j++)
-            most &= p->c[j].dir != c->dir || strcmp(p->c[j].engine, c->engine) ||
-                    p->c[j].cpus <= c->cpus;
-        if (!most || !c->k)
+        if (c->cpus != cpus || !c->k)
             continue;
         snprintf(s[ns].label, sizeof s[ns].label, "c%zu %s", i + 1, c->label);
         for (size_t t = 0; t < c->k && t < PAGE_SVG_MAXPTS; t++)
@@ -219,19 +214,43 @@ static void baseline(const struct plot *p, struct sbuf *b)
     }
     for (size_t m = 0; m < p->nmc; m++) {
         const struct plot_micro *mc = &p->mc[m];
+        if (mc->cpus != cpus)
+            continue;
         snprintf(s[ns].label, sizeof s[ns].label, "%s", mc->label);
         s[ns].dashed = 1;
         for (size_t t = 0; t < mc->k && t < PAGE_SVG_MAXPTS; t++)
             s[ns].x[t] = mc->n[t], s[ns].y[t] = stats_speedup(mc->n, mc->x, t);
         s[ns++].k = mc->k < PAGE_SVG_MAXPTS ? mc->k : PAGE_SVG_MAXPTS;
     }
+    char title[96];
+    if (cpus > 0)
+        snprintf(title, sizeof title, "Speedup on %d CPU%s: database and kernel baseline", cpus,
+                 cpus == 1 ? "" : "s");
+    else
+        snprintf(title, sizeof title, "Speedup: kernel baseline (CPU count not recorded)");
+    chart(b, title, "threads or tasks", "speedup over the first point", 1, s, ns);
+    free(s);
+}
+
+/* The kernel baseline beside the database: both as speedup over their first
+ * point (stats_speedup), against tasks or threads, a chart per CPU count the
+ * kernel tests ran at. */
+static void baseline(const struct plot *p, struct sbuf *b)
+{
+    if (!p->nmc)
+        return;
     sbuf_printf(b, "<h2>Kernel baseline</h2>\n<p class=\"note\">The syscall microbenchmarks of "
-                   "micro.csv (dashed) beside the database curves with the most CPUs, each as "
+                   "micro.csv (dashed) beside the database curves at the same CPU count, each as "
                    "speedup over its first point, linear up to it: if the kernel scales and "
                    "the database does not, the limit is in the server.</p>\n<div "
                    "class=\"charts\">");
-    chart(b, "Speedup: database against the kernel baseline", "threads or tasks",
-          "speedup over the first point", 1, s, ns);
+    for (size_t m = 0; m < p->nmc; m++) {
+        int seen = 0;
+        for (size_t j = 0; j < m && !seen; j++)
+            seen = p->mc[j].cpus == p->mc[m].cpus;
+        if (!seen)
+            baseline_chart(p, b, p->mc[m].cpus);
+    }
     /* The table: a row per kernel test, a column per task count. */
     double tasks[PLOT_MAXPTS];
     size_t nt = 0;
@@ -268,7 +287,6 @@ static void baseline(const struct plot *p, struct sbuf *b)
         sbuf_printf(b, "</tr>\n");
     }
     sbuf_printf(b, "</table>\n");
-    free(s);
 }
 
 static void graphs(const struct plot *p, struct sbuf *b)
@@ -347,14 +365,28 @@ int page_write(const struct plot *p, const char *path, char *err, size_t errlen)
     return 0;
 }
 
+int page_load(struct plot *p, char **paths, size_t n)
+{
+    if (plot_load(p, paths, n) < 0)
+        return -1;
+    plot_prepare(p);
+    return 0;
+}
+
 int page_write_dir(const char *dir, char *path, size_t pathlen, char *err, size_t errlen)
 {
+    struct plot_log log = {0};
     struct plot p = {0};
+    p.log = &log;
     char *paths[1] = {(char *)dir};
     snprintf(path, pathlen, "%s/report.html", dir);
-    int rc = plot_load(&p, paths, 1, err, errlen);
-    if (rc == 0)
+    int rc = page_load(&p, paths, 1);
+    if (rc < 0)
+        snprintf(err, errlen, "%s", log.err);
+    else
         rc = page_write(&p, path, err, errlen);
-    plot_release(&p);
+    sbuf_free(&log.out);
+    sbuf_free(&log.warn);
+    plot_free(&p);
     return rc;
 }

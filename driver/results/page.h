@@ -10,7 +10,11 @@
 #include "plot.h"
 #include "util.h"
 
-/* The whole page for what plot_load() read. */
+/* Read the results directories as `plot` does (plot_load, then
+ * plot_prepare: curves, CPU scaling, labels, kernel baseline) without
+ * drawing. p->log must be set; 0, or -1 with the reason in p->log->err. */
+int page_load(struct plot *p, char **paths, size_t n);
+/* The whole page for what page_load() read. */
 void page_render(const struct plot *p, struct sbuf *html);
 /* page_render() written atomically to path. 0, or -1 with the reason in err. */
 int page_write(const struct plot *p, const char *path, char *err, size_t errlen);

@@ -12,8 +12,9 @@
  * pictures are written from that one struct, so the numbers in the table are
  * the ones on the pictures.
  *
- * Never draw or format for gnuplot here (that is plot_gp.c), and never
- * silently make a broken picture: an error from gnuplot fails the verb.
+ * Never draw or format for gnuplot here (that is plot_gp.c), never print
+ * (the verb, verbs/plot_verb.c, prints what p->log holds), and never
+ * silently make a broken picture: an error from gnuplot fails the run.
  */
 #include "plot.h"
 
@@ -26,13 +27,10 @@
 
 #include <jansson.h>
 
-#include "compare_load.h"
 #include "input.h"
-#include "options.h"
 #include "plot_gp.h"
 #include "results.h"
 #include "stats.h"
-#include "verbs.h"
 
 /* ---- meta.json: the few fields a label shows ---- */
 
@@ -40,7 +38,7 @@
  * meta_load() at merge). Top-level string fields by their first present
  * name; anything else, a missing file or bad JSON leaves "" (a label
  * without a host is still a graph). The parsed object stays in d->meta for
- * the page (page.c), which shows more of it; plot_release() frees it. */
+ * the page (page.c), which shows more of it; plot_free() frees it. */
 static void read_meta(struct plot_dir *d)
 {
     char path[600], err[600];
@@ -57,7 +55,6 @@ static void read_meta(struct plot_dir *d)
         json_decref(js);
         return;
     }
-    d->meta = js;
     static const char *const host[] = {"hostname", "host", "nodename", NULL};
     static const char *const kernel[] = {"kernel", "kernel_release", "uname", "release", NULL};
     static const char *const server[] = {"server_version", NULL};
@@ -70,6 +67,7 @@ static void read_meta(struct plot_dir *d)
             if (v)
                 snprintf(out[i], len[i], "%s", v);
         }
+    d->meta = js;
 }
 
 /* ---- curves ----
@@ -266,73 +264,6 @@ static void label_curves(struct plot *p)
     }
 }
 
-/* Kernel baseline: one curve per (test, mode) from micro.csv, threads mode
- * first, at the largest CPU count it was run with (at one CPU nothing scales). */
-static void load_micro(struct plot *p)
-{
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t d = 0; d < p->ndirs; d++) {
-            char path[600];
-            snprintf(path, sizeof path, "%s/micro.csv", p->dirs[d].path);
-            if (access(path, R_OK) != 0)
-                continue;
-            struct compare_sets ss = {0};
-            char err[512];
-            if (compare_load(&ss, path, err, sizeof err) < 0) {
-                warnx_("kernel baseline left out: %s", err);
-                compare_sets_free(&ss);
-                continue;
-            }
-            const struct compare_set *s = &ss.s[0];
-            int maxcpus = 0;
-            for (size_t i = 0; i < s->n; i++)
-                maxcpus = atoi(s->pts[i].f[3]) > maxcpus ? atoi(s->pts[i].f[3]) : maxcpus;
-            for (size_t i = 0; i < s->n; i++) {
-                const struct compare_point *pt = &s->pts[i];
-                int threads = !strcmp(pt->f[1], "t");
-                if (threads != (pass == 0) || pt->n == 0 || atoi(pt->f[3]) != maxcpus)
-                    continue;
-                char label[160];
-                if (maxcpus > 0)
-                    snprintf(label, sizeof label, "kernel: %.40s (%s), %d CPU%s", pt->f[0],
-                             threads ? "threads" : "processes", maxcpus, maxcpus > 1 ? "s" : "");
-                else
-                    snprintf(label, sizeof label, "kernel: %.40s (%s)", pt->f[0],
-                             threads ? "threads" : "processes");
-                struct plot_micro *m = NULL;
-                for (size_t j = 0; j < p->nmc && !m; j++)
-                    if (!strcmp(p->mc[j].label, label))
-                        m = &p->mc[j];
-                if (!m && p->nmc == PLOT_MAXMICRO) {
-                    continue;
-                } else if (!m) {
-                    m = &p->mc[p->nmc++];
-                    memset(m, 0, sizeof *m);
-                    snprintf(m->label, sizeof m->label, "%s", label);
-                }
-                int seen = 0; /* the same point again (another variant label): first wins */
-                for (size_t t = 0; t < m->k; t++)
-                    seen |= m->n[t] == atof(pt->f[2]);
-                if (seen)
-                    continue;
-                if (m->k < PLOT_MAXPTS) {
-                    m->n[m->k] = atof(pt->f[2]);
-                    m->x[m->k++] = stats_median(pt->v, pt->n);
-                }
-            }
-            compare_sets_free(&ss);
-        }
-    for (size_t j = 0; j < p->nmc; j++) { /* sort by tasks (insertion sort, k is small) */
-        struct plot_micro *m = &p->mc[j];
-        for (size_t a = 1; a < m->k; a++)
-            for (size_t b = a; b > 0 && m->n[b - 1] > m->n[b]; b--) {
-                double t = m->n[b], u = m->x[b];
-                m->n[b] = m->n[b - 1], m->x[b] = m->x[b - 1];
-                m->n[b - 1] = t, m->x[b - 1] = u;
-            }
-    }
-}
-
 /* ---- summary ---- */
 
 static void fmt_n(char *b, size_t len, double v)
@@ -512,12 +443,12 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
     sbuf_free(&notes);
 }
 
-/* ---- loading: shared by plot and the page ---- */
+/* ---- the run ---- */
 
-int plot_load(struct plot *p, char *const *paths, int npaths, char *err, size_t errlen)
+int plot_load(struct plot *p, char **paths, size_t n)
 {
-    p->dirs = xcalloc((size_t)npaths + 1, sizeof *p->dirs);
-    for (int i = 0; i < npaths; i++) {
+    p->dirs = xcalloc(n + 1, sizeof *p->dirs);
+    for (size_t i = 0; i < n; i++) {
         struct plot_dir *d = &p->dirs[p->ndirs++];
         snprintf(d->path, sizeof d->path, "%s", paths[i]);
         struct stat st;
@@ -535,22 +466,59 @@ int plot_load(struct plot *p, char *const *paths, int npaths, char *err, size_t 
             tmp[--l] = '\0';
         const char *base = strrchr(tmp, '/');
         snprintf(d->name, sizeof d->name, "%.63s", base ? base + 1 : tmp);
-        read_meta(d);
-        if (results_read(paths[i], &d->rs, err, errlen) < 0)
+        if (results_read(paths[i], &d->rs, p->log->err, sizeof p->log->err) < 0)
             return -1;
         if (d->rs.n == 0) {
-            snprintf(err, errlen, "%s: no result rows", paths[i]);
+            plot_fail(p, "%s: no result rows", paths[i]);
             return -1;
         }
+        read_meta(d);
     }
-    build_curves(p);
-    cpu_scaling(p);
-    label_curves(p);
-    load_micro(p);
     return 0;
 }
 
-void plot_release(struct plot *p)
+void plot_prepare(struct plot *p)
+{
+    build_curves(p);
+    cpu_scaling(p);
+    label_curves(p);
+    plot_baseline_load(p);
+}
+
+int plot_make(struct plot *p, const char *formats)
+{
+    char gdir[700];
+    snprintf(gdir, sizeof gdir, "%s/graphs", p->out);
+    if (mkdir_p(gdir, 0755) < 0) {
+        plot_fail(p, "cannot create %s: %s", gdir, strerror(errno));
+        return -1;
+    }
+    plot_prepare(p);
+    struct sbuf md = {0}, csv = {0};
+    sbuf_printf(&md, "# dbscale plot summary\n\n%s\n\n", p->subtitle);
+    summary(p, &p->log->out, &md, &csv);
+    int rc = 0;
+    if (plot_gp_data(p) < 0 || plot_gp_write(p, "summary.md", &md) < 0 ||
+        plot_gp_write(p, "summary.csv", &csv) < 0)
+        rc = -1;
+    else
+        sbuf_printf(&p->log->out, "summary: %s/summary.md, %s/summary.csv\n", p->out, p->out);
+    sbuf_free(&md);
+    sbuf_free(&csv);
+    if (rc == 0 && plot_gp_graphs(p, formats) < 0)
+        rc = -1;
+    /* What an earlier plot into this directory left and this one did not
+     * write goes, failed run or not: no stale cpus.png beside new data. */
+    char err[1200];
+    if (plot_files_prune(p->out, p->written, err, sizeof err) < 0) {
+        if (rc == 0)
+            plot_fail(p, "%s", err);
+        rc = -1;
+    }
+    return rc;
+}
+
+void plot_free(struct plot *p)
 {
     for (size_t d = 0; d < p->ndirs; d++) {
         results_free(&p->dirs[d].rs);
@@ -558,97 +526,7 @@ void plot_release(struct plot *p)
     }
     free(p->dirs);
     free(p->c);
-    p->dirs = NULL, p->c = NULL, p->ndirs = p->nc = 0;
-}
-
-/* ---- the verb ---- */
-
-static const struct optdef plot_opts[] = {
-    {"out", OPT_STR, NULL, "directory for graphs, data and scripts (default: FIRST_DIR/plots)"},
-    {"format", OPT_STR, "png", "image formats, comma separated: png, svg"},
-};
-
-static int check_formats(const char *formats)
-{
-    char buf[64], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", formats);
-    int n = 0;
-    for (char *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save), n++)
-        if (strcmp(f, "png") && strcmp(f, "svg"))
-            return -1;
-    return n > 0 ? 0 : -1;
-}
-
-int plot_main(int argc, char **argv)
-{
-    struct opts o;
-    opts_init(&o, plot_opts, sizeof plot_opts / sizeof plot_opts[0]);
-    char *pos[32], err[1024];
-    int npos, rc = opts_parse_argv(&o, argc, argv, 1, pos, 32, &npos, err, sizeof err);
-    if (rc == 1 || (rc == 0 && npos == 0)) {
-        fputs("usage: dbscale plot RESULTS_DIR... [--out DIR] [--format png,svg]\n",
-              rc == 1 ? stdout : stderr);
-        opts_help(&o, rc == 1 ? stdout : stderr);
-        opts_free(&o);
-        return rc == 1 ? 0 : EXIT_USAGE;
-    }
-    if (rc < 0) {
-        opts_free(&o);
-        die(EXIT_USAGE, "%s", err);
-    }
-    const char *formats = opts_str(&o, "format");
-    if (!formats)
-        formats = "png";
-    if (check_formats(formats) < 0) {
-        warnx_("--format: '%s' is not a list of png, svg", formats);
-        opts_free(&o);
-        return EXIT_USAGE;
-    }
-    struct plot p = {0};
-    struct plot_files written = {0};
-    p.written = &written;
-    rc = plot_load(&p, pos, npos, err, sizeof err);
-    if (rc < 0) {
-        warnx_("%s", err);
-        rc = EXIT_USAGE;
-    }
-    char outbuf[600];
-    const char *out = opts_str(&o, "out");
-    if (!out) {
-        snprintf(outbuf, sizeof outbuf, "%s/plots", p.dirs[0].path);
-        out = outbuf;
-    }
-    p.out = out;
-    char gdir[700];
-    snprintf(gdir, sizeof gdir, "%s/graphs", out);
-    if (rc == 0 && mkdir_p(gdir, 0755) < 0) {
-        warnx_("cannot create %s: %s", gdir, strerror(errno));
-        rc = EXIT_RUNTIME;
-    }
-    if (rc == 0) {
-        struct sbuf txt = {0}, md = {0}, csv = {0};
-        sbuf_printf(&md, "# dbscale plot summary\n\n%s\n\n", p.subtitle);
-        summary(&p, &txt, &md, &csv);
-        fputs(txt.s, stdout);
-        if (plot_gp_data(&p) < 0 || plot_gp_write(&p, "summary.md", &md) < 0 ||
-            plot_gp_write(&p, "summary.csv", &csv) < 0)
-            rc = EXIT_RUNTIME;
-        else
-            printf("summary: %s/summary.md, %s/summary.csv\n", out, out);
-        sbuf_free(&txt);
-        sbuf_free(&md);
-        sbuf_free(&csv);
-        if (rc == 0 && plot_gp_graphs(&p, formats) < 0)
-            rc = EXIT_RUNTIME;
-        /* What an earlier plot into this directory left and this one did
-         * not write goes, failed run or not: no stale cpus.png beside new data. */
-        if (plot_files_prune(out, &written, err, sizeof err) < 0) {
-            warnx_("%s", err);
-            rc = EXIT_RUNTIME;
-        }
-    }
-    plot_files_free(&written);
-    plot_release(&p);
-    opts_free(&o);
-    return rc;
+    free(p->mc);
+    p->dirs = NULL, p->c = NULL, p->mc = NULL;
+    p->ndirs = p->nc = p->nmc = 0;
 }

@@ -2,7 +2,7 @@
  * plot.h - scaling graphs from results directories, drawn by gnuplot.
  *
  * `dbscale plot RESULTS_DIR... [--out DIR] [--format png,svg]` (plot_main in
- * verbs.h) writes into DIR a data file per curve, a small generated script
+ * verbs/plot_verb.c) writes into DIR a data file per curve, a small generated script
  * per graph that loads the matching graphs/NAME.gp (copied beside it, so a
  * user can edit and re-run `gnuplot NAME.gp` by hand), the images, and the
  * statistics table as summary.md and summary.csv.
@@ -18,10 +18,10 @@
 
 #include "plot_files.h"
 #include "results.h"
+#include "util.h"
 #include "stats.h"
 
-#define PLOT_MAXPTS   64
-#define PLOT_MAXMICRO 8
+#define PLOT_MAXPTS 64
 
 /* One results directory given on the command line. */
 struct plot_dir {
@@ -58,11 +58,21 @@ struct plot_curve {
     char label[256];
 };
 
-/* A kernel baseline curve from micro.csv: tasks and median ops/s. */
+/* A kernel baseline curve: one (test, mode) of micro.csv, or an fs.csv
+ * operation (create, remove), at one CPU count: tasks and median ops/s. */
 struct plot_micro {
     char label[160];
+    int cpus; /* the CPUs its tasks were bound to; 0 unknown */
     size_t k;
     double n[PLOT_MAXPTS], x[PLOT_MAXPTS];
+};
+
+/* What a run tells its verb, which alone prints: lines for stdout (the
+ * summary table, "graph: PATH", graphs left out), warnings that did not fail
+ * the run, and on failure why. */
+struct plot_log {
+    struct sbuf out, warn;
+    char err[20480];
 };
 
 /* Everything a plot run draws, filled by plot.c, drawn by plot_gp.c. */
@@ -72,17 +82,32 @@ struct plot {
     size_t ndirs;
     struct plot_curve *c;
     size_t nc;
-    struct plot_micro mc[PLOT_MAXMICRO];
+    struct plot_micro *mc; /* every kernel series, by CPU count (plot_baseline.c) */
     size_t nmc;
     char subtitle[512];
     struct plot_files *written; /* every file written into out, recorded by plot_gp_write */
+    struct plot_log *log;       /* set by the caller */
 };
 
-/* Read each results directory (or DIR/results.csv) with its meta.json and
- * micro.csv, and build, label and scale the curves: what `plot` draws and
- * what the page (page.h) shows. 0, or -1 with "PATH: reason" in err; either
- * way plot_release() frees what was read. */
-int plot_load(struct plot *p, char *const *paths, int npaths, char *err, size_t errlen);
-void plot_release(struct plot *p);
+/* Read the results directories (or DIR/results.csv paths) and their
+ * meta.json into p->dirs. 0, or -1 with the reason in p->log->err: the
+ * input is at fault. */
+int plot_load(struct plot *p, char **paths, size_t n);
+/* Curves, summary table (into p->log->out), summary.md/.csv, data files,
+ * scripts and images into p->out (made if missing), in each of formats
+ * ("png,svg"); then what an earlier plot left there is removed. 0, or -1
+ * with the reason in p->log->err (the machine or gnuplot failed). */
+int plot_make(struct plot *p, const char *formats);
+/* What plot_make computes before it draws: the curves (built, scaled against
+ * the fewest CPUs, labelled) and the kernel baseline. The page (page.h)
+ * shows these without drawing anything. */
+void plot_prepare(struct plot *p);
+void plot_free(struct plot *p);
+/* The kernel baseline of every directory into p->mc: each (test, mode) of
+ * micro.csv and each fs.csv operation, at each CPU count, none dropped. A
+ * file that cannot be read is left out with a warning in p->log->warn. */
+void plot_baseline_load(struct plot *p);
+/* Set p->log->err (the first failure wins). */
+void plot_fail(const struct plot *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

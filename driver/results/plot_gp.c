@@ -16,12 +16,11 @@
 #include "plot_gp.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "stats.h"
@@ -34,13 +33,23 @@ static int cmp_double(const void *a, const void *b)
 
 /* ---- files ---- */
 
+void plot_fail(const struct plot *p, const char *fmt, ...)
+{
+    if (p->log->err[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->log->err, sizeof p->log->err, fmt, ap);
+    va_end(ap);
+}
+
 int plot_gp_write(const struct plot *p, const char *name, const struct sbuf *b)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", p->out, name);
     int rc = write_file_atomic(path, b->s ? b->s : "", b->len);
     if (rc < 0)
-        warnx_("cannot write %s: %s", path, strerror(-rc));
+        plot_fail(p, "cannot write %s: %s", path, strerror(-rc));
     else if (p->written)
         plot_files_add(p->written, name);
     return rc;
@@ -51,7 +60,7 @@ int plot_gp_write(const struct plot *p, const char *name, const struct sbuf *b)
  * quotes but nothing inside single quotes, where the one escape is '' for a
  * quote. A control character (a newline would end the string and start a
  * command) becomes a space. */
-static void gp_str(struct sbuf *b, const char *s)
+void plot_gp_str(struct sbuf *b, const char *s)
 {
     sbuf_add(b, "'", 1);
     for (; *s; s++) {
@@ -72,10 +81,10 @@ static void gp_array(struct sbuf *b, const char *name, char **v, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (i)
             sbuf_add(b, ", ", 2);
-        gp_str(b, v[i]);
+        plot_gp_str(b, v[i]);
     }
     if (!n)
-        gp_str(b, "");
+        plot_gp_str(b, "");
     sbuf_add(b, "]\n", 2);
 }
 
@@ -164,9 +173,9 @@ static int write_wrapper(const struct plot *p, const char *graph, const char *ti
                 "name = \"%s\"\n",
                 graph, graph, graph, graph, graph);
     sbuf_add(&b, "title_main = ", 13);
-    gp_str(&b, title);
+    plot_gp_str(&b, title);
     sbuf_add(&b, "\nsubtitle = ", 12);
-    gp_str(&b, p->subtitle);
+    plot_gp_str(&b, p->subtitle);
     sbuf_add(&b, "\n", 1);
     sbuf_add(&b, vars->s, vars->len);
     sbuf_printf(&b, "load \"graphs/common.gp\"\nload \"graphs/%s.gp\"\n", graph);
@@ -217,7 +226,7 @@ static void all_threads(const struct plot *p, double **v, size_t *n)
     *n = 0;
     for (size_t i = 0; i < p->nc; i++)
         *n += p->c[i].k;
-    *v = xmalloc((*n + PLOT_MAXPTS * PLOT_MAXMICRO + 1) * sizeof **v);
+    *v = xmalloc((*n + PLOT_MAXPTS * p->nmc + 1) * sizeof **v);
     size_t k = 0;
     for (size_t i = 0; i < p->nc; i++)
         for (size_t t = 0; t < p->c[i].k; t++)
@@ -358,7 +367,7 @@ static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
                  p->dirs[c->dir].server[0] ? ")" : "", s->threads, s->threads == 1 ? "" : "s",
                  best ? " (with ideal)" : "");
         sbuf_add(&labels, sep, strlen(sep));
-        gp_str(&labels, label);
+        plot_gp_str(&labels, label);
     }
     if (rc > 0) {
         sbuf_printf(vars,
@@ -372,97 +381,6 @@ static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
     return rc;
 }
 
-static int write_micro_data(const struct plot *p, struct sbuf *vars, double *ymax)
-{
-    struct sbuf files = {0}, labels = {0};
-    for (size_t j = 0; j < p->nmc; j++) {
-        const struct plot_micro *m = &p->mc[j];
-        struct sbuf d = {0};
-        sbuf_printf(&d, "# %s\n# 1 tasks, 2 normalised (x first point), 3 ops/s (median)\n",
-                    m->label);
-        for (size_t t = 0; t < m->k; t++) {
-            double s = stats_speedup(m->n, m->x, t);
-            *ymax = fmax(*ymax, s);
-            sbuf_printf(&d, "%g %.4f %.1f\n", m->n[t], s, m->x[t]);
-        }
-        char name[64];
-        snprintf(name, sizeof name, "micro%02zu.dat", j + 1);
-        int rc = plot_gp_write(p, name, &d);
-        sbuf_free(&d);
-        if (rc < 0)
-            return -1;
-        sbuf_printf(&files, "%s\"%s\"", j ? ", " : "", name);
-        sbuf_add(&labels, j ? ", " : "", j ? 2 : 0);
-        gp_str(&labels, m->label);
-    }
-    sbuf_printf(vars, "m = %zu\narray mfile[%zu] = [%s]\narray mlabel[%zu] = [%s]\n", p->nmc,
-                p->nmc, files.s, p->nmc, labels.s);
-    sbuf_free(&files);
-    sbuf_free(&labels);
-    return 0;
-}
-
-/* ---- gnuplot ---- */
-
-int plot_gp_run(const char *dir, const char *script, const char *format, char *err, size_t errlen)
-{
-    int fd[2];
-    if (pipe(fd) < 0) {
-        snprintf(err, errlen, "pipe: %s", strerror(errno));
-        return -1;
-    }
-    char fmt[64];
-    snprintf(fmt, sizeof fmt, "fmt=\"%s\"", format);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(err, errlen, "fork: %s", strerror(errno));
-        close(fd[0]), close(fd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        dup2(null, 0);
-        dup2(null, 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        if (chdir(dir) < 0)
-            _exit(126);
-        execlp("gnuplot", "gnuplot", "-e", fmt, script, (char *)NULL);
-        _exit(127);
-    }
-    close(fd[1]);
-    struct sbuf msg = {0};
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(fd[0], buf, sizeof buf)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            break;
-        if (msg.len < 16384)
-            sbuf_add(&msg, buf, (size_t)n);
-    }
-    close(fd[0]);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    int rc = 0;
-    if (code == 127)
-        snprintf(err, errlen, "gnuplot not found (install it: apt-get install gnuplot-nox)");
-    else if (code == 126)
-        snprintf(err, errlen, "cannot enter %s", dir);
-    else if (code != 0 || (msg.s && strcasestr(msg.s, "error")))
-        snprintf(err, errlen, "gnuplot failed on %s/%s (exit %d):\n%s", dir, script, code,
-                 msg.s ? msg.s : "");
-    else if (msg.s)
-        warnx_("gnuplot on %s/%s said:\n%s", dir, script, msg.s);
-    if (code != 0 || (msg.s && strcasestr(msg.s, "error")))
-        rc = -1;
-    sbuf_free(&msg);
-    return rc;
-}
-
 static int copy_script(const struct plot *p, const char *name)
 {
     char src[1024];
@@ -470,8 +388,8 @@ static int copy_script(const struct plot *p, const char *name)
     struct sbuf b = {0};
     int r = sbuf_read_file(&b, src);
     if (r < 0) {
-        warnx_("cannot read %s: %s (set DBSCALE_DATADIR to the directory holding graphs/)", src,
-               strerror(-r));
+        plot_fail(p, "cannot read %s: %s (set DBSCALE_DATADIR to the directory holding graphs/)",
+                  src, strerror(-r));
         sbuf_free(&b);
         return -1;
     }
@@ -540,7 +458,8 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
     if (ns > 0)
         gp_ymax(&g[ng++].vars, ycpu * 1.1);
     else {
-        printf("(no throughput-vs-CPUs graph: the results hold a single CPU count)\n");
+        sbuf_printf(&p->log->out,
+                    "(no throughput-vs-CPUs graph: the results hold a single CPU count)\n");
         sbuf_free(&g[ng].vars);
         free((char *)g[ng].title);
     }
@@ -554,14 +473,14 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
         gp_curves(&g[ng].vars, p, 0);
         gp_ymax(&g[ng++].vars, ylat * 1.15);
     } else {
-        printf("(no latency graphs: the results hold no latency percentiles)\n");
+        sbuf_printf(&p->log->out, "(no latency graphs: the results hold no latency percentiles)\n");
     }
 
     if (p->nmc > 0) {
         double ymc = ysp;
         NEW("baseline", "Normalised scaling: database vs kernel baseline%s%s", sep, wl);
         gp_curves(&g[ng].vars, p, 0);
-        if (write_micro_data(p, &g[ng].vars, &ymc) < 0)
+        if (plot_gp_baseline_vars(p, &g[ng].vars, &ymc) < 0)
             return -1;
         for (size_t j = 0; j < p->nmc; j++)
             for (size_t t = 0; t < p->mc[j].k; t++)
@@ -588,8 +507,8 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
         for (char *f = strtok_r(fmts, ",", &save); f && rc == 0; f = strtok_r(NULL, ",", &save)) {
             char script[64];
             snprintf(script, sizeof script, "%s.gp", g[i].name);
-            if (plot_gp_run(p->out, script, f, err, sizeof err) < 0) {
-                warnx_("%s", err);
+            if (plot_gp_run(p->out, script, f, &p->log->warn, err, sizeof err) < 0) {
+                plot_fail(p, "%s", err);
                 rc = -1;
                 break;
             }
@@ -597,7 +516,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
             struct stat st;
             snprintf(img, sizeof img, "%s/%s.%s", p->out, g[i].name, f);
             if (stat(img, &st) < 0 || st.st_size == 0) {
-                warnx_("gnuplot made no %s", img);
+                plot_fail(p, "gnuplot made no %s", img);
                 rc = -1;
                 break;
             }
@@ -606,7 +525,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
                 snprintf(rel, sizeof rel, "%s.%s", g[i].name, f);
                 plot_files_add(p->written, rel);
             }
-            printf("graph: %s\n", img);
+            sbuf_printf(&p->log->out, "graph: %s\n", img);
         }
     }
     for (size_t i = 0; i < ng; i++) {

@@ -11,17 +11,26 @@
 #include "util.h"
 
 /* Write b to p->out/NAME atomically and record NAME in p->written; 0, or
- * -errno after a warning naming it. */
+ * -errno with the path and reason in p->log->err. */
 int plot_gp_write(const struct plot *p, const char *name, const struct sbuf *b);
 /* The curves' data files into p->out: curveNN.dat, and curveNN-usl.dat for
  * each curve with a USL fit. 0 or -1. */
 int plot_gp_data(const struct plot *p);
 /* Every graph the curves allow, each in every format of formats ("png,svg"):
  * the scripts copied and generated into p->out, gnuplot run, each image
- * checked and its path printed. 0, or -1 after a warning. */
+ * checked and its path logged ("graph: PATH" in p->log->out). 0, or -1 with
+ * the reason in p->log->err. */
 int plot_gp_graphs(const struct plot *p, const char *formats);
+/* s as an inert gnuplot string: single-quoted, '' for a quote, control
+ * characters as spaces (nothing expands inside single quotes). */
+void plot_gp_str(struct sbuf *b, const char *s);
+/* The kernel series' data files (microNN.dat) and baseline.gp's variables:
+ * mfile/mlabel and the panel arrays; *ymax raised to their highest point. 0 or -1. */
+int plot_gp_baseline_vars(const struct plot *p, struct sbuf *vars, double *ymax);
 /* Run gnuplot on script (with fmt set to format) in directory dir, its
- * stderr captured. 0, or -1 with gnuplot's complaint in err. */
-int plot_gp_run(const char *dir, const char *script, const char *format, char *err, size_t errlen);
+ * stderr captured. 0 (what gnuplot said without an error appended to
+ * warn), or -1 with gnuplot's complaint in err. */
+int plot_gp_run(const char *dir, const char *script, const char *format, struct sbuf *warn,
+                char *err, size_t errlen);
 
 #endif

@@ -17,9 +17,11 @@ void report_json(FILE *f, const struct level_result *r, const double *pcts, int 
 void report_csv(FILE *f, const struct level_result *r, int header);
 
 /* The end-of-sweep table: per variant and CPU count, per thread count the
- * median TPS with its spread over repeats, speedup over the first thread
- * count, efficiency; then the peak, where it peaks, and the drop from the
- * peak at the highest thread count. */
+ * median TPS with its spread over repeats, p95, speedup over the first
+ * thread count, efficiency against the ideal that is linear up to the
+ * server's CPUs and flat after, and speedup / CPU efficiency over the
+ * fewest-CPUs variant; then the peak (with p95), the drop from it at the
+ * highest thread count, and the peak against the fewest-CPUs variant's. */
 void report_sweep_summary(FILE *f, const struct result_row *rows, size_t n);
 
 /* The --report-interval line, in sysbench's layout; arg is the FILE *. */

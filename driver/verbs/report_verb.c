@@ -1,7 +1,7 @@
 /*
  * report_verb.c - `dbscale report RESULTS_DIR... [--out FILE.html]`: the
  * command line over page.h. Reads the results directories the way plot does
- * (plot_load), writes one self-contained HTML page and prints its path.
+ * (page_load), writes one self-contained HTML page and prints its path.
  * Bad input (no directory, an unreadable or malformed results.csv) exits 2
  * before anything is written; a page that cannot be written exits 1.
  */
@@ -47,12 +47,16 @@ int report_main(int argc, char **argv)
         opts_free(&o);
         return EXIT_USAGE;
     }
+    struct plot_log log = {0};
     struct plot p = {0};
+    p.log = &log;
     rc = 0;
-    if (plot_load(&p, pos, npos, err, sizeof err) < 0) {
-        warnx_("%s", err);
+    if (page_load(&p, pos, (size_t)npos) < 0) {
+        warnx_("%s", log.err[0] ? log.err : "cannot read the results");
         rc = EXIT_USAGE;
     }
+    if (log.warn.s) /* a kernel baseline left out, say: the page is still made */
+        warnx_("%s", log.warn.s);
     char def[600];
     const char *out = opts_str(&o, "out");
     if (rc == 0 && !out) {
@@ -65,7 +69,9 @@ int report_main(int argc, char **argv)
     }
     if (rc == 0)
         printf("report: %s\n", out);
-    plot_release(&p);
+    sbuf_free(&log.out);
+    sbuf_free(&log.warn);
+    plot_free(&p);
     opts_free(&o);
     return rc;
 }

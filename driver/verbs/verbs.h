@@ -10,8 +10,8 @@ int oltp_main(const char *verb, int argc, char **argv); /* prepare, run, cleanup
 int sweep_main(int argc, char **argv);                  /* sweep.c */
 int micro_main(int argc, char **argv);                  /* micro/micro.c */
 int fs_main(int argc, char **argv);                     /* micro/fsbench.c */
-int plot_main(int argc, char **argv);                   /* plot.c */
-int compare_main(int argc, char **argv);                /* compare.c */
+int plot_main(int argc, char **argv);                   /* plot_verb.c */
+int compare_main(int argc, char **argv);                /* compare_verb.c */
 int server_main(int argc, char **argv);                 /* server_verb.c */
 int report_main(int argc, char **argv);                 /* report_verb.c */
 

@@ -9,9 +9,12 @@ set -eu
 
 SECONDS_EACH=${1:-60}
 shift
-TARGETS=${*:-fuzz_options fuzz_config fuzz_results}
+TARGETS=${*:-fuzz_options fuzz_config fuzz_results fuzz_plot}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 B=$ROOT/build/fuzz
+# fuzz_plot copies the graphs/NAME.gp styles from here.
+DBSCALE_DATADIR=$ROOT
+export DBSCALE_DATADIR
 
 cd "$ROOT"
 
@@ -23,7 +26,7 @@ for t in $TARGETS; do
     printf '[oltp]\nthreads = 4\ntime = 30\ndb-driver = mysql\npercentile = 99\nskip-trx = yes\n' \
         >"$B/$t/run/a.ini"
     case $t in
-    fuzz_results) dict=$ROOT/tests/fuzz/results.dict ;;
+    fuzz_results | fuzz_plot) dict=$ROOT/tests/fuzz/results.dict ;;
     *) dict=$ROOT/tests/fuzz/options.dict ;;
     esac
     log=$B/$t/log.txt

@@ -97,6 +97,34 @@ grep -q "undefined function" "$out/broken.err" || fail "broken script: gnuplot's
 cat "$out/cmp.out"
 [ -s "$out/cmp/compare.md" ] && [ -s "$out/cmp/compare.csv" ] || fail "compare files missing"
 grep -q '+56\*' "$out/cmp.out" || fail "compare: expected a significant +56 at 8 threads"
+# Kernel baseline: every series (here 8 micro + 4 fs, more than the 8 once
+# kept), fs included, and one panel per CPU count, each database curve beside
+# the kernel figures measured at its own CPU count (micro at 1 and 2 CPUs).
+mkdir "$out/kb"
+cp "$data/pgsql-sweep/results.csv" "$data/pgsql-sweep/meta.json" "$out/kb/"
+{
+    cat "$data/pgsql-sweep/micro.csv"
+    for t in lock1 lock2; do
+        for tasks in 1 2; do
+            echo "$t,p,$tasks,1,$((tasks * 1000)),1,1,0,$((tasks * 1000)),,"
+        done
+    done
+} >"$out/kb/micro.csv"
+{
+    echo "files,pass,tasks,cpus,create_s,create_files_per_s,remove_s,remove_files_per_s,error,variant"
+    echo "2000,1,1,1,0.1,20000,0.1,20000,,up"
+    echo "2000,1,2,2,0.1,30000,0.1,25000,,smp"
+} >"$out/kb/fs.csv"
+DBSCALE_DATADIR=$root "$bin" plot "$out/kb" --out "$out/kb/plots" >"$out/kb.out" 2>&1 ||
+    { cat "$out/kb.out"; fail "plot with a wide kernel baseline failed"; }
+gp=$out/kb/plots/baseline.gp
+grep -q '^m = 12$' "$gp" || { grep '^m = ' "$gp"; fail "kernel series dropped or merged"; }
+grep -q "fs create" "$gp" || fail "fs not drawn in the baseline graph"
+grep -q '^npanel = 2$' "$gp" || fail "no panel per CPU count"
+grep -q "lock1 (processes), 1 CPU" "$gp" || fail "the 1-CPU kernel figures are missing"
+[ -s "$out/kb/plots/baseline.png" ] || fail "no baseline.png"
+grep -qi "gnuplot" "$out/kb.out" && { cat "$out/kb.out"; fail "gnuplot complained on the baseline"; }
+
 # Plotting again into a used directory leaves nothing of the old plot: the
 # thin sweep has one CPU count, no latency and no kernel baseline. A file
 # that is not plot's own stays.

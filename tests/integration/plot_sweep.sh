@@ -2,21 +2,22 @@
 # plot_sweep.sh - a real short sweep on a throwaway PostgreSQL (the demo
 # config, cut to 3 thread counts x 2 repeats x 2 s), then plot and compare
 # over it: every graph a valid 1000x700 PNG, no gnuplot complaint, the
-# summary holding every level. $1 = dbscale binary.
-# Exit 0 pass, 77 skip (no gnuplot, or no sweep possible here), else fail.
+# summary holding one point per level. $1 = dbscale binary.
+# Exit 0 pass, 77 skip (only: no gnuplot, or no PostgreSQL server binary),
+# else fail: a sweep that fails here is a failure, never a skip.
 set -u
+. "$(dirname "$0")/lib.sh" "$1"
 bin=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
-command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed"; exit 77; }
+command -v gnuplot >/dev/null 2>&1 || skip "gnuplot not installed"
+need_engine pgsql
 out=$(mktemp -d /tmp/dbscale-plotsweep-XXXXXX)
 trap 'rm -rf "$out"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 
 if ! "$bin" sweep --config "$root/configs/demo.ini" --threads 1,2,4 --repeats 2 --time 2 \
     --out "$out/sweep" >"$out/sweep.log" 2>&1; then
-    tail -n 5 "$out/sweep.log"
-    echo "sweep not possible here (see above); plot is tested on fixtures by plot_fixture"
-    exit 77
+    tail -n 20 "$out/sweep.log"
+    fail "the sweep failed (see above)"
 fi
 [ -s "$out/sweep/results.csv" ] || fail "the sweep left no results.csv"
 
@@ -32,8 +33,12 @@ for g in throughput speedup efficiency latency tput-latency; do
     h=$(od -An -tu1 -j20 -N4 "$png" | awk '{print $1*16777216+$2*65536+$3*256+$4}')
     [ "${w}x${h}" = "1000x700" ] || fail "$png is ${w}x${h}"
 done
-levels=$(grep -vc '^engine' "$out/sweep/results.csv")
+# One summary point per level: a distinct (variant, cpus, threads) of results.csv.
+levels=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { print $c["variant"] "," $c["cpus"] "," $c["threads"] }' "$out/sweep/results.csv" |
+    sort -u | wc -l)
 points=$(grep -vc '^curve' "$out/plots/summary.csv")
-[ "$points" -ge 3 ] || fail "summary.csv has $points points for $levels result rows"
-echo "plot_sweep: ok ($levels result rows, $points points)"
+[ "$levels" -ge 3 ] || fail "the sweep recorded only $levels levels"
+[ "$points" -eq "$levels" ] || fail "summary.csv has $points points for $levels levels"
+echo "plot_sweep: ok ($levels levels, $points points)"
 exit 0

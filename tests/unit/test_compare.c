@@ -293,13 +293,67 @@ static void test_aa_noise_is_not_significant(void **state)
     unlink(b);
 }
 
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* [12.20] a TSV of 100 sets, a raw column of negative values, and a
+ * micro.csv header error that names a micro column, not "engine". */
+static void test_load_edges(void **state)
+{
+    (void)state;
+    char err[512];
+    struct compare_sets ss = {0};
+    char p[] = "/tmp/dbscale-wide-XXXXXX.tsv";
+    close(mkstemps(p, 4));
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fprintf(f, "test\tmode\ttasks");
+    for (int i = 0; i < 100; i++)
+        fprintf(f, "\ts%d", i);
+    fprintf(f, "\nt1\tp\t1");
+    for (int i = 0; i < 100; i++)
+        fprintf(f, "\t%d", 100 + i);
+    fprintf(f, "\n");
+    fclose(f);
+    assert_int_equal(compare_load(&ss, p, err, sizeof err), 0);
+    assert_int_equal(ss.n, 100);
+    compare_sets_free(&ss);
+
+    write_file(p, "test\tmode\ttasks\tA\tB\tAvB\n"
+                  "t1\tp\t1\t-5\t10\t-150\n"
+                  "t2\tp\t1\t-7\t10\t-170\n");
+    assert_int_equal(compare_load(&ss, p, err, sizeof err), 0);
+    assert_int_equal(ss.n, 2); /* A is data, negative or not; AvB is relative */
+    assert_string_equal(ss.s[0].name, "A");
+    compare_sets_free(&ss);
+    unlink(p);
+
+    char m[] = "/tmp/dbscale-mhdr-XXXXXX/micro.csv";
+    char *slash = strrchr(m, '/');
+    *slash = '\0';
+    assert_non_null(mkdtemp(m));
+    *slash = '/';
+    write_file(m, "mode,test,tasks,cpus,ops\np,getppid1,1,2,100\n");
+    assert_int_equal(compare_load(&ss, m, err, sizeof err), -1);
+    assert_null(strstr(err, "engine"));
+    assert_non_null(strstr(err, "ops_per_s"));
+    compare_sets_free(&ss);
+    unlink(m);
+    *slash = '\0';
+    rmdir(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reference_tsv),
-        cmocka_unit_test(test_results_sets),
-        cmocka_unit_test(test_micro_csv),
-        cmocka_unit_test(test_aa_noise_is_not_significant),
+        cmocka_unit_test(test_reference_tsv), cmocka_unit_test(test_results_sets),
+        cmocka_unit_test(test_micro_csv),     cmocka_unit_test(test_aa_noise_is_not_significant),
+        cmocka_unit_test(test_load_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

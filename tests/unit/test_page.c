@@ -48,11 +48,13 @@ static size_t count(const char *hay, const char *needle)
 static void load(struct plot *p, const char *a, const char *b)
 {
     char *paths[2] = {xstrdup(data_path(a)), b ? xstrdup(data_path(b)) : NULL};
-    char err[1024];
+    static struct plot_log log;
     memset(p, 0, sizeof *p);
-    int rc = plot_load(p, paths, b ? 2 : 1, err, sizeof err);
+    memset(&log, 0, sizeof log);
+    p->log = &log;
+    int rc = page_load(p, paths, b ? 2 : 1);
     if (rc < 0)
-        fail_msg("%s", err);
+        fail_msg("%s", log.err);
     free(paths[0]);
     free(paths[1]);
 }
@@ -92,7 +94,7 @@ static void test_headline_numbers(void **state)
     page_headline(&p, (size_t)curve(&p, 0, "up"), h, sizeof h);
     assert_string_equal(h, "PostgreSQL 15.8 oltp_read_only up on 1 CPU: peak 2566 tps at 4 "
                            "threads, -6% at 8");
-    plot_release(&p);
+    plot_free(&p);
 }
 
 /* Two directories: the second is set against the first, curve by curve. */
@@ -110,7 +112,7 @@ static void test_compare_sentence(void **state)
     assert_non_null(strstr(h, "% at 8 threads"));
     page_headline(&p, my, h, sizeof h);
     assert_non_null(strstr(h, "MariaDB 10.11.6 oltp_read_only smp on 1 -> 2 CPUs"));
-    plot_release(&p);
+    plot_free(&p);
 }
 
 static void test_svg_points(void **state)
@@ -156,7 +158,7 @@ static void test_warnings_fixture(void **state)
     assert_non_null(strstr(w.s, "55% idle at 1 thread"));
     assert_null(strstr(w.s, "disturbed"));
     sbuf_free(&w);
-    plot_release(&p);
+    plot_free(&p);
 }
 
 static char tmp[] = "/tmp/dbscale-page-XXXXXX", tmp2[] = "/tmp/dbscale-page2-XXXXXX";
@@ -187,9 +189,10 @@ static void test_hostile_page(void **state)
                      " \"options\": {\"workload\": \"a'b\\\"c<d>\", \"pgsql-password\": "
                      "\"hunter2\"}}");
     char *paths[1] = {tmp};
-    struct plot p = {0};
+    struct plot_log log = {0};
+    struct plot p = {.log = &log};
     char err[1024];
-    assert_int_equal(plot_load(&p, paths, 1, err, sizeof err), 0);
+    assert_int_equal(page_load(&p, paths, 1), 0);
     struct sbuf h = {0};
     page_render(&p, &h);
     assert_null(strstr(h.s, "<script"));
@@ -210,7 +213,7 @@ static void test_hostile_page(void **state)
     snprintf(out, sizeof out, "%s/page.html", tmp);
     assert_int_equal(page_write(&p, out, err, sizeof err), 0);
     assert_int_equal(access(out, R_OK), 0);
-    plot_release(&p);
+    plot_free(&p);
     unlink(out);
     char made[700];
     assert_int_equal(page_write_dir(tmp, made, sizeof made, err, sizeof err), 0);
@@ -245,9 +248,10 @@ static void test_headline_bare_version(void **state)
     assert_non_null(f);
     fputs("{\"server_version\": \"15.18\"}", f);
     fclose(f);
-    char *paths[1] = {tmp2}, err[1024], h[512];
-    struct plot p = {0};
-    assert_int_equal(plot_load(&p, paths, 1, err, sizeof err), 0);
+    char *paths[1] = {tmp2}, h[512];
+    struct plot_log log = {0};
+    struct plot p = {.log = &log};
+    assert_int_equal(page_load(&p, paths, 1), 0);
     page_headline(&p, 0, h, sizeof h);
     assert_string_equal(h, "PostgreSQL 15.18 oltp_read_only smp-k1 on 1 CPU: peak 125 tps at 1 "
                            "thread (the most threads measured)");
@@ -255,7 +259,7 @@ static void test_headline_bare_version(void **state)
     page_warnings(&p, &w);
     assert_non_null(strstr(w.s, "wide spread over repeats at 1 thread (sd"));
     sbuf_free(&w);
-    plot_release(&p);
+    plot_free(&p);
     unlink(path);
     snprintf(path, sizeof path, "%s/results.csv", tmp2);
     unlink(path);
@@ -281,7 +285,7 @@ static void test_fixture_page(void **state)
     assert_non_null(strstr(h.s, "PostgreSQL 15.8"));
     assert_non_null(strstr(h.s, "dbscale sweep"));
     sbuf_free(&h);
-    plot_release(&p);
+    plot_free(&p);
 }
 
 int main(void)

@@ -1,0 +1,94 @@
+/*
+ * plot_verb.c - `dbscale plot RESULTS_DIR... [--out DIR] [--format png,svg]`:
+ * options in, plot_load()/plot_make() (results/plot.h), what they logged out,
+ * an exit code.
+ *
+ * The one idea: the plot room returns everything it has to say in a
+ * struct plot_log, so the same code can run inside a sweep without printing;
+ * this verb alone decides what goes to stdout and stderr and that bad input
+ * is exit 2, a failing machine or gnuplot exit 1.
+ *
+ * Never compute or draw here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "plot.h"
+#include "util.h"
+#include "verbs.h"
+
+static const struct optdef plot_opts[] = {
+    {"out", OPT_STR, NULL, "directory for graphs, data and scripts (default: FIRST_DIR/plots)"},
+    {"format", OPT_STR, "png", "image formats, comma separated: png, svg"},
+};
+
+static int check_formats(const char *formats)
+{
+    char buf[64], *save = NULL;
+    if (strlen(formats) >= sizeof buf)
+        return -1;
+    snprintf(buf, sizeof buf, "%s", formats);
+    int n = 0;
+    for (char *f = strtok_r(buf, ",", &save); f; f = strtok_r(NULL, ",", &save), n++)
+        if (strcmp(f, "png") && strcmp(f, "svg"))
+            return -1;
+    return n > 0 ? 0 : -1;
+}
+
+int plot_main(int argc, char **argv)
+{
+    struct opts o;
+    opts_init(&o, plot_opts, sizeof plot_opts / sizeof plot_opts[0]);
+    char *pos[256], err[1024];
+    int npos, rc = opts_parse_argv(&o, argc, argv, 1, pos, 256, &npos, err, sizeof err);
+    if (rc == 1 || (rc == 0 && npos == 0)) {
+        fputs("usage: dbscale plot RESULTS_DIR... [--out DIR] [--format png,svg]\n",
+              rc == 1 ? stdout : stderr);
+        opts_help(&o, rc == 1 ? stdout : stderr);
+        opts_free(&o);
+        return rc == 1 ? 0 : EXIT_USAGE;
+    }
+    if (rc < 0) {
+        opts_free(&o);
+        die(EXIT_USAGE, "%s", err);
+    }
+    const char *formats = opts_str(&o, "format");
+    if (!formats)
+        formats = "png";
+    if (check_formats(formats) < 0) {
+        warnx_("--format: '%s' is not a list of png, svg", formats);
+        opts_free(&o);
+        return EXIT_USAGE;
+    }
+    struct plot_log log = {0};
+    struct plot_files written = {0};
+    struct plot p = {0};
+    p.log = &log;
+    p.written = &written;
+    char outbuf[600];
+    if (plot_load(&p, pos, (size_t)npos) < 0) {
+        rc = EXIT_USAGE;
+    } else {
+        p.out = opts_str(&o, "out");
+        if (!p.out) {
+            snprintf(outbuf, sizeof outbuf, "%s/plots", p.dirs[0].path);
+            p.out = outbuf;
+        }
+        rc = plot_make(&p, formats) < 0 ? EXIT_RUNTIME : 0;
+    }
+    if (log.out.s)
+        fputs(log.out.s, stdout);
+    fflush(stdout);
+    if (log.warn.s)
+        warnx_("%s", log.warn.s);
+    if (rc != 0)
+        warnx_("%s", log.err[0] ? log.err : "plot failed");
+    sbuf_free(&log.out);
+    sbuf_free(&log.warn);
+    plot_files_free(&written);
+    plot_free(&p);
+    opts_free(&o);
+    return rc;
+}
