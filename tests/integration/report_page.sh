@@ -155,5 +155,15 @@ grep -qF '&lt;script&gt;document.title="pwned"&lt;/script&gt;' "$out/hdom.html" 
     fail "the host name was not shown as text"
 grep -q '<title>dbscale report: hostile</title>' "$out/hdom.html" || fail "a script changed the title"
 grep -qF '&lt;b&gt;v"&amp;'"'"'&lt;/b&gt;' "$out/hdom.html" || fail "the variant is not shown as text"
+# Bad input exits 2 naming what is wrong; a page that cannot be written, 1.
+"$DBSCALE" report >/dev/null 2>&1
+expect_eq "report without a directory: exit" "$?" 2
+"$DBSCALE" report "$out/no-such-dir" >/dev/null 2>"$out/err"
+expect_eq "report of a missing directory: exit" "$?" 2
+grep -q "no-such-dir" "$out/err" || fail "the missing directory is not named: $(cat "$out/err")"
+"$DBSCALE" report "$data/pgsql-sweep" --out "$out/no-such-dir/page.html" >/dev/null 2>"$out/err"
+expect_eq "report into a missing directory: exit" "$?" 1
+grep -q "cannot write the report" "$out/err" || fail "no clear message: $(cat "$out/err")"
+"$DBSCALE" report --help | grep -q "usage: dbscale report" || fail "report --help"
 echo "report_page: ok"
 exit 0
