@@ -299,16 +299,23 @@ static void graphs(const struct plot *p, struct sbuf *b)
     free(s);
     size_t max = 64;
     s = xcalloc(max, sizeof *s);
-    size_t ns = cpu_series(p, s, max);
-    chart(b, "Throughput against server CPUs", "CPUs the server was held to",
-          "transactions/s (median)", 0, s, ns);
+    size_t ns = cpu_series(p, s, max), lines = 0;
+    for (size_t i = 0; i < ns; i++)
+        lines += s[i].k >= 2;
+    /* A study at one CPU count has no CPU axis: say so, draw no column of dots. */
+    if (lines)
+        chart(b, "Throughput against server CPUs", "CPUs the server was held to",
+              "transactions/s (median)", 0, s, ns);
     free(s);
     s = curve_series(p, 0, 1);
     chart(b, "p95 latency against client threads", "client threads", "p95 latency ms (median)",
           logx, s, p->nc);
     free(s);
-    sbuf_printf(b, "</div>\n<p class=\"note\">Points are medians over repeats; bars span the "
-                   "lowest to the highest repeat.</p>\n");
+    sbuf_printf(b,
+                "</div>\n<p class=\"note\">Points are medians over repeats; bars span the "
+                "lowest to the highest repeat.%s</p>\n",
+                lines ? ""
+                      : " Every curve ran at one CPU count, so there is no graph against CPUs.");
 }
 
 void page_render(const struct plot *p, struct sbuf *b)

@@ -259,6 +259,13 @@ static void test_headline_bare_version(void **state)
     page_warnings(&p, &w);
     assert_non_null(strstr(w.s, "wide spread over repeats at 1 thread (sd"));
     sbuf_free(&w);
+    /* One CPU count: no chart against CPUs, and the page says why. */
+    struct sbuf html = {0};
+    page_render(&p, &html);
+    assert_null(strstr(html.s, "Throughput against server CPUs"));
+    assert_non_null(strstr(html.s, "no graph against CPUs"));
+    assert_int_equal(count(html.s, "<svg"), 2);
+    sbuf_free(&html);
     plot_free(&p);
     unlink(path);
     snprintf(path, sizeof path, "%s/results.csv", tmp2);
