@@ -159,6 +159,34 @@ void page_table_usl(const struct plot *p, struct sbuf *b)
     sbuf_printf(b, "</table>\n");
 }
 
+/* The repeats of curve c at threads: its rows' tps, into v (at most max). */
+static size_t repeats(const struct plot *p, const struct plot_curve *c, double threads, double *v,
+                      size_t max)
+{
+    const struct result_set *rs = &p->dirs[c->dir].rs;
+    size_t n = 0;
+    for (size_t i = 0; i < rs->n && n < max; i++) {
+        const struct result_row *r = &rs->rows[i];
+        if (r->threads == threads && r->cpus == c->cpus && !strcmp(r->engine, c->engine) &&
+            !strcmp(r->workload, c->workload) && !strcmp(r->variant, c->variant))
+            v[n++] = r->tps;
+    }
+    return n;
+}
+
+/* compare's marks: * significant (Welch, 95%), ~ no difference proven,
+ * nothing with fewer than two repeats a side. */
+static const char *welch_mark(const struct plot *p, const struct plot_curve *a,
+                              const struct plot_curve *b, double threads)
+{
+    double va[256], vb[256];
+    size_t na = repeats(p, a, threads, va, 256), nb = repeats(p, b, threads, vb, 256);
+    struct stats_welch w;
+    if (stats_welch(va, na, vb, nb, &w) < 0)
+        return "";
+    return w.significant ? "*" : "~";
+}
+
 void page_table_relative(const struct plot *p, struct sbuf *b)
 {
     double col[PLOT_MAXPTS];
@@ -174,7 +202,8 @@ void page_table_relative(const struct plot *p, struct sbuf *b)
             int t = point_at(&p->c[i], col[j]), u = point_at(&p->c[m], col[j]);
             long long rel;
             if (t >= 0 && u >= 0 && stats_relpct(p->c[i].x[t], p->c[m].x[u], &rel) == 0)
-                sbuf_printf(b, "<td class=\"%s\">%+lld%%</td>", rel < 0 ? "neg" : "pos", rel);
+                sbuf_printf(b, "<td class=\"%s\">%+lld%%%s</td>", rel < 0 ? "neg" : "pos", rel,
+                            welch_mark(p, &p->c[i], &p->c[m], col[j]));
             else
                 sbuf_printf(b, "<td>-</td>");
         }
@@ -184,7 +213,9 @@ void page_table_relative(const struct plot *p, struct sbuf *b)
         sbuf_printf(b, "</table>\n<p class=\"note\">Each curve against the curve of the first "
                        "directory with the same workload, variant and CPU count: "
                        "floor((later / first - 1) &times; 100), as <code>dbscale "
-                       "compare</code> computes it.</p>\n");
+                       "compare</code> computes it; * the difference is significant "
+                       "(Welch's t-test over the repeats, 95%%), ~ no difference proven, no "
+                       "mark: fewer than two repeats a side.</p>\n");
     else
         sbuf_printf(b, "<p class=\"note\">No curve of a later directory has the same workload, "
                        "variant and CPU count as one of the first.</p>\n");
