@@ -353,8 +353,9 @@ void page_study(const struct plot *p, struct sbuf *b)
         sbuf_printf(b, "</table>\n");
         struct sbuf cmd = {0};
         if (page_command(d, &cmd) == 0) {
-            sbuf_printf(b, "<p>Reproduce (options as recorded in meta.json; passwords are "
-                           "never recorded):</p>\n<pre class=\"cmd\">");
+            sbuf_printf(b, "<p>Reproduce (every option as recorded in meta.json, passwords "
+                           "never are: give yours as before; name a new --out, a results "
+                           "directory is never overwritten):</p>\n<pre class=\"cmd\">");
             page_esc(b, cmd.s);
             sbuf_printf(b, "</pre>\n");
         }
