@@ -24,6 +24,7 @@ static void usage(FILE *f)
           "  fs                     file create/remove benchmark\n"
           "  plot     RESULTS...    gnuplot scaling graphs\n"
           "  compare  A B [C...]    relative-% table with significance marks\n"
+          "  report   RESULTS...    one self-contained HTML page per study\n"
           "  server   start|stop ENGINE   throwaway local PostgreSQL or MariaDB\n\n"
           "workloads: oltp_read_only oltp_read_write oltp_write_only oltp_point_select\n"
           "  oltp_update_index oltp_update_non_index oltp_insert oltp_delete\n"
@@ -109,6 +110,8 @@ int main(int argc, char **argv)
         return compare_main(argc - 1, argv + 1);
     if (!strcmp(v, "server"))
         return server_main(argc - 1, argv + 1);
+    if (!strcmp(v, "report"))
+        return report_main(argc - 1, argv + 1);
     /* sysbench's order: dbscale oltp_read_only --threads=4 run */
     for (int i = 2; i < argc; i++) {
         const char *w = argv[i];

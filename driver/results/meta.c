@@ -208,7 +208,7 @@ int meta_load(const char *path, struct meta *m, char *err, size_t errlen)
     json_t *op = json_object_get(o, "options");
     if (json_is_object(op))
         m->options = json_incref(op);
-    json_decref(o);
+    m->raw = o; /* the reference json_loadf gave */
     return 0;
 }
 
@@ -225,6 +225,8 @@ void meta_free(struct meta *m)
 {
     json_decref(m->server_settings);
     json_decref(m->options);
+    json_decref(m->raw);
     m->server_settings = NULL;
     m->options = NULL;
+    m->raw = NULL;
 }

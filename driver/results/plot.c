@@ -34,18 +34,22 @@
 /* ---- meta.json: the few fields a label shows ---- */
 
 /* Through meta.json's one owner (results/meta.c). A missing file or bad
- * JSON leaves "" (a label without a host is still a graph). */
+ * JSON leaves "" (a label without a host is still a graph). The parsed
+ * object stays in d->meta for the page (page.c), which shows more of it;
+ * plot_free() frees it. */
 static void read_meta(struct plot_dir *d)
 {
     struct meta m;
     char path[600], err[600];
     snprintf(path, sizeof path, "%s/meta.json", d->path);
     d->host[0] = d->kernel[0] = d->server[0] = '\0';
+    d->meta = NULL;
     if (access(path, F_OK) < 0 || meta_load(path, &m, err, sizeof err) < 0)
         return;
     snprintf(d->host, sizeof d->host, "%s", m.host);
     snprintf(d->kernel, sizeof d->kernel, "%s", m.kernel);
     snprintf(d->server, sizeof d->server, "%s", m.server_version);
+    d->meta = json_incref(m.raw);
     meta_free(&m);
 }
 
@@ -456,6 +460,14 @@ int plot_load(struct plot *p, char **paths, size_t n)
     return 0;
 }
 
+void plot_prepare(struct plot *p)
+{
+    build_curves(p);
+    cpu_scaling(p);
+    label_curves(p);
+    plot_baseline_load(p);
+}
+
 int plot_make(struct plot *p, const char *formats)
 {
     char gdir[700];
@@ -464,10 +476,7 @@ int plot_make(struct plot *p, const char *formats)
         plot_fail(p, "cannot create %s: %s", gdir, strerror(errno));
         return -1;
     }
-    build_curves(p);
-    cpu_scaling(p);
-    label_curves(p);
-    plot_baseline_load(p);
+    plot_prepare(p);
     struct sbuf md = {0}, csv = {0};
     sbuf_printf(&md, "# dbscale plot summary\n\n%s\n\n", p->subtitle);
     summary(p, &p->log->out, &md, &csv);
@@ -494,8 +503,10 @@ int plot_make(struct plot *p, const char *formats)
 
 void plot_free(struct plot *p)
 {
-    for (size_t d = 0; d < p->ndirs; d++)
+    for (size_t d = 0; d < p->ndirs; d++) {
         results_free(&p->dirs[d].rs);
+        json_decref(p->dirs[d].meta);
+    }
     free(p->dirs);
     free(p->c);
     free(p->mc);

@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "plot_files.h"
 #include "results.h"
 #include "util.h"
@@ -25,6 +27,7 @@
 struct plot_dir {
     char path[512], name[64];
     char host[64], kernel[96], server[64]; /* from meta.json, "" when absent */
+    json_t *meta; /* the whole meta.json object, NULL when absent or not an object */
     struct result_set rs;
 };
 
@@ -95,6 +98,10 @@ int plot_load(struct plot *p, char **paths, size_t n);
  * ("png,svg"); then what an earlier plot left there is removed. 0, or -1
  * with the reason in p->log->err (the machine or gnuplot failed). */
 int plot_make(struct plot *p, const char *formats);
+/* What plot_make computes before it draws: the curves (built, scaled against
+ * the fewest CPUs, labelled) and the kernel baseline. The page (page.h)
+ * shows these without drawing anything. */
+void plot_prepare(struct plot *p);
 void plot_free(struct plot *p);
 /* The kernel baseline of every directory into p->mc: each (test, mode) of
  * micro.csv and each fs.csv operation, at each CPU count, none dropped. A

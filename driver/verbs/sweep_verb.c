@@ -17,6 +17,7 @@
 
 #include "baseline.h"
 #include "cpulist.h"
+#include "page.h"
 #include "report.h"
 #include "resdir.h"
 #include "signals.h"
@@ -38,6 +39,7 @@ static const struct optdef sweep_extra[] = {
     {"prepare", OPT_BOOL, NULL, "create and load the tables first (default: on for managed, off for external)"},
     {"out", OPT_STR, NULL, "results directory, new or empty (default results/ENGINE-WORKLOAD-TIMESTAMP, made unique)"},
     {"append", OPT_BOOL, "off", "add this run to an --out that already holds results (earlier meta.json kept as meta.N.json)"},
+    {"report", OPT_BOOL, "on", "write the study's page, OUT/report.html, at the end (as `dbscale report OUT`)"},
     {"baseline", OPT_STR, NULL, "kernel baseline at each CPU count: micro tests and 'fs' (file create/remove); 'default' = getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1,fs"},
 };
 /* clang-format on */
@@ -383,6 +385,15 @@ cleanup:
         printf("\nresults: %s/results.csv (%d level%s%s)%s%s/meta.json\n", w.out, saved,
                saved == 1 ? "" : "s", w.nold ? " added" : "",
                meta_ok ? ", " : "; not written: ", w.out);
+        char page[1200], perr[600];
+        if (opts_bool(&w.o, "report") &&
+            page_write_dir(w.out, page, sizeof page, perr, sizeof perr) < 0) {
+            fprintf(stderr, "dbscale sweep: report page: %s\n", perr);
+            if (rc == 0)
+                rc = EXIT_RUNTIME;
+        } else if (opts_bool(&w.o, "report")) {
+            printf("report: %s\n", page);
+        }
     }
     if (w.managed && w.server_up) {
         char e2[512];

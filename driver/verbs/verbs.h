@@ -15,6 +15,7 @@ int fs_main(int argc, char **argv);                     /* fs_verb.c */
 int plot_main(int argc, char **argv);                   /* plot_verb.c */
 int compare_main(int argc, char **argv);                /* compare_verb.c */
 int server_main(int argc, char **argv);                 /* server_verb.c */
+int report_main(int argc, char **argv);                 /* report_verb.c */
 
 /* The option tables the verbs parse, for the fuzzers (tests/fuzz/), which
  * must fuzz the real ones. oltp's is oltp_optdefs (oltp.h). */

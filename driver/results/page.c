@@ -1,0 +1,399 @@
+/*
+ * page.c - the layout of the report page: the answer in words first, then
+ * the warnings, the graphs, the tables, the kernel baseline and the study.
+ * One file, inline CSS and SVG, no script and nothing fetched, so it reads
+ * the same mailed, attached to a bug report or opened years later.
+ *
+ * The one idea: the page shows what page_load() computed and nothing else;
+ * the sentences (page_headline.c), the warnings (page_warn.c), the tables
+ * (page_tables.c) and the charts (page_svg.c) all read the same struct plot,
+ * so a number on the page is the number in summary.csv.
+ *
+ * Never compute statistics here, never print or exit (the verb does), and
+ * never append a string from a file but through page_esc().
+ */
+#include "page.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "page_headline.h"
+#include "page_html.h"
+#include "page_svg.h"
+#include "page_tables.h"
+#include "page_warn.h"
+#include "stats.h"
+
+static const char css[] =
+    "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#222;"
+    "background:#fff;max-width:1100px;margin:0 auto;padding:16px 24px}"
+    "h1{font-size:1.6em;margin:.2em 0}h2{margin-top:1.6em;border-bottom:1px solid #ddd}"
+    ".sub{color:#555;margin-top:0}"
+    ".lead{font-size:1.25em;font-weight:600;background:#eef5ff;border-left:5px solid #1f77b4;"
+    "padding:.5em .8em}"
+    ".warn li{color:#7a3e00}.warn{background:#fff7e6;border:1px solid #f0c36d;padding:.3em 1em}"
+    ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(460px,1fr));gap:12px}"
+    "figure{margin:0}svg.chart{width:100%;height:auto;background:#fff;border:1px solid #e4e4e4}"
+    "svg .grid{stroke:#eee;stroke-width:1}svg .frame{fill:none;stroke:#888}"
+    "svg .line{fill:none;stroke-width:2}svg .dash{stroke-dasharray:6 4}"
+    "svg .bar{stroke-width:1.2;fill:none}svg text{font:12px sans-serif;fill:#333}"
+    "svg .title{font-size:15px;font-weight:600}svg .axis{font-size:13px}"
+    "table{border-collapse:collapse;margin:.6em 0;font-size:.92em}"
+    "th,td{border:1px solid #ddd;padding:3px 8px;text-align:right;vertical-align:top}"
+    "th.curve,.kv th{text-align:left;font-weight:normal}.kv td{text-align:left}"
+    "td small{color:#666}td.neg{color:#b00}td.pos{color:#060}"
+    "pre.cmd{background:#f6f6f6;padding:.6em;white-space:pre-wrap;word-break:break-all}"
+    ".note{color:#555;font-size:.9em}";
+
+/* The lead sentence: the curve of the first directory with the most CPUs
+ * that has a fewer-CPUs curve to compare with; else the first curve. */
+static size_t lead_curve(const struct plot *p)
+{
+    size_t best = 0;
+    int found = 0;
+    for (size_t i = 0; i < p->nc; i++) {
+        const struct plot_curve *c = &p->c[i];
+        if (c->dir != 0 || c->base < 0 || p->c[c->base].cpus >= c->cpus)
+            continue;
+        if (!found || c->cpus > p->c[best].cpus)
+            best = i, found = 1;
+    }
+    return best;
+}
+
+static void answer(const struct plot *p, struct sbuf *b)
+{
+    char s[768];
+    if (p->nc == 0) {
+        sbuf_printf(b, "<p class=\"lead\">No curves: the results hold no rows.</p>\n");
+        return;
+    }
+    size_t lead = lead_curve(p);
+    page_headline(p, lead, s, sizeof s);
+    sbuf_printf(b, "<p class=\"lead\" id=\"headline\">");
+    page_esc(b, s);
+    sbuf_printf(b, "</p>\n<ul class=\"headlines\">\n");
+    for (size_t i = 0; i < p->nc; i++) {
+        page_headline(p, i, s, sizeof s);
+        sbuf_printf(b, "<li>");
+        page_esc(b, s);
+        sbuf_printf(b, "</li>\n");
+    }
+    for (size_t i = 0; i < p->nc; i++) {
+        page_compare_sentence(p, i, s, sizeof s);
+        if (!s[0])
+            continue;
+        sbuf_printf(b, "<li class=\"cmp\">");
+        page_esc(b, s);
+        sbuf_printf(b, "</li>\n");
+    }
+    sbuf_printf(b, "</ul>\n");
+}
+
+static void warnings(const struct plot *p, struct sbuf *b)
+{
+    struct sbuf w = {0};
+    size_t n = page_warnings(p, &w);
+    sbuf_printf(b, "<h2>Warnings</h2>\n");
+    if (!n) {
+        sbuf_printf(b, "<p>None: every point has a narrow spread, no point beats its ideal, "
+                       "and client and server had CPUs of their own.</p>\n");
+    } else {
+        sbuf_printf(b, "<ul class=\"warn\">\n");
+        for (char *l = w.s, *e; l && *l; l = e + 1) {
+            e = strchr(l, '\n');
+            if (!e)
+                break;
+            *e = '\0';
+            sbuf_printf(b, "<li>");
+            page_esc(b, l);
+            sbuf_printf(b, "</li>\n");
+        }
+        sbuf_printf(b, "</ul>\n");
+    }
+    sbuf_free(&w);
+}
+
+static int wide_threads(const struct plot *p)
+{
+    double lo = INFINITY, hi = 0;
+    for (size_t i = 0; i < p->nc; i++)
+        for (size_t t = 0; t < p->c[i].k; t++)
+            lo = fmin(lo, p->c[i].n[t]), hi = fmax(hi, p->c[i].n[t]);
+    return lo > 0 && hi / lo >= 8;
+}
+
+/* A series per curve: what(c, t) is the figure drawn. */
+static struct page_series *curve_series(const struct plot *p, int bars, int latency)
+{
+    struct page_series *s = xcalloc(p->nc + 1, sizeof *s);
+    for (size_t i = 0; i < p->nc; i++) {
+        const struct plot_curve *c = &p->c[i];
+        snprintf(s[i].label, sizeof s[i].label, "c%zu %s", i + 1, c->label);
+        s[i].k = c->k < PAGE_SVG_MAXPTS ? c->k : PAGE_SVG_MAXPTS;
+        s[i].bars = bars;
+        for (size_t t = 0; t < s[i].k; t++) {
+            s[i].x[t] = c->n[t];
+            s[i].y[t] = latency ? c->p95[t] : c->x[t];
+            s[i].lo[t] = c->tp[t].min, s[i].hi[t] = c->tp[t].max;
+        }
+    }
+    return s;
+}
+
+/* TPS against the server's CPU count: a line per (directory, engine,
+ * workload, thread count) through the curves that differ only in CPUs. */
+static size_t cpu_series(const struct plot *p, struct page_series *s, size_t max)
+{
+    size_t ns = 0;
+    for (size_t i = 0; i < p->nc; i++) {
+        const struct plot_curve *c = &p->c[i];
+        for (size_t t = 0; t < c->k; t++) {
+            char label[256];
+            snprintf(label, sizeof label, "%s%s%s %s, %g thread%s",
+                     p->ndirs > 1 ? p->dirs[c->dir].name : "", p->ndirs > 1 ? ": " : "", c->engine,
+                     c->workload, c->n[t], c->n[t] == 1 ? "" : "s");
+            struct page_series *o = NULL;
+            for (size_t j = 0; j < ns && !o; j++)
+                if (!strcmp(s[j].label, label))
+                    o = &s[j];
+            if (!o && ns == max)
+                continue;
+            if (!o) {
+                o = &s[ns++];
+                memset(o, 0, sizeof *o);
+                snprintf(o->label, sizeof o->label, "%s", label);
+            }
+            if (o->k < PAGE_SVG_MAXPTS) {
+                /* insert by CPU count; a second variant at the same count is left out */
+                size_t at = o->k;
+                int dup = 0;
+                for (size_t u = 0; u < o->k; u++)
+                    dup |= o->x[u] == c->cpus;
+                if (dup)
+                    continue;
+                while (at > 0 && o->x[at - 1] > c->cpus) {
+                    o->x[at] = o->x[at - 1], o->y[at] = o->y[at - 1];
+                    at--;
+                }
+                o->x[at] = c->cpus, o->y[at] = c->x[t];
+                o->k++;
+            }
+        }
+    }
+    return ns;
+}
+
+static void chart(struct sbuf *b, const char *title, const char *xl, const char *yl, int logx,
+                  struct page_series *s, size_t ns)
+{
+    struct page_chart c = {title, xl, yl, logx, s, ns};
+    sbuf_printf(b, "<figure>");
+    page_svg_chart(b, &c);
+    sbuf_printf(b, "</figure>\n");
+}
+
+/* The kernel baseline beside the database: both as speedup over their first
+ * point (stats_speedup), against tasks or threads, at the most CPUs. */
+/* One chart of the kernel baseline at cpus CPUs: the database curves held
+ * to as many CPUs, and the kernel series run on as many (dashed). */
+static void baseline_chart(const struct plot *p, struct sbuf *b, int cpus)
+{
+    struct page_series *s = xcalloc(p->nmc + p->nc + 1, sizeof *s);
+    size_t ns = 0;
+    for (size_t i = 0; i < p->nc; i++) {
+        const struct plot_curve *c = &p->c[i];
+        if (c->cpus != cpus || !c->k)
+            continue;
+        snprintf(s[ns].label, sizeof s[ns].label, "c%zu %s", i + 1, c->label);
+        for (size_t t = 0; t < c->k && t < PAGE_SVG_MAXPTS; t++)
+            s[ns].x[t] = c->n[t], s[ns].y[t] = stats_speedup(c->n, c->x, t);
+        s[ns++].k = c->k < PAGE_SVG_MAXPTS ? c->k : PAGE_SVG_MAXPTS;
+    }
+    for (size_t m = 0; m < p->nmc; m++) {
+        const struct plot_micro *mc = &p->mc[m];
+        if (mc->cpus != cpus)
+            continue;
+        snprintf(s[ns].label, sizeof s[ns].label, "%s", mc->label);
+        s[ns].dashed = 1;
+        for (size_t t = 0; t < mc->k && t < PAGE_SVG_MAXPTS; t++)
+            s[ns].x[t] = mc->n[t], s[ns].y[t] = stats_speedup(mc->n, mc->x, t);
+        s[ns++].k = mc->k < PAGE_SVG_MAXPTS ? mc->k : PAGE_SVG_MAXPTS;
+    }
+    char title[96];
+    if (cpus > 0)
+        snprintf(title, sizeof title, "Speedup on %d CPU%s: database and kernel baseline", cpus,
+                 cpus == 1 ? "" : "s");
+    else
+        snprintf(title, sizeof title, "Speedup: kernel baseline (CPU count not recorded)");
+    chart(b, title, "threads or tasks", "speedup over the first point", 1, s, ns);
+    free(s);
+}
+
+/* The kernel baseline beside the database: both as speedup over their first
+ * point (stats_speedup), against tasks or threads, a chart per CPU count the
+ * kernel tests ran at. */
+static void baseline(const struct plot *p, struct sbuf *b)
+{
+    if (!p->nmc)
+        return;
+    sbuf_printf(b, "<h2>Kernel baseline</h2>\n<p class=\"note\">The syscall microbenchmarks of "
+                   "micro.csv (dashed) beside the database curves at the same CPU count, each as "
+                   "speedup over its first point, linear up to it: if the kernel scales and "
+                   "the database does not, the limit is in the server.</p>\n<div "
+                   "class=\"charts\">");
+    for (size_t m = 0; m < p->nmc; m++) {
+        int seen = 0;
+        for (size_t j = 0; j < m && !seen; j++)
+            seen = p->mc[j].cpus == p->mc[m].cpus;
+        if (!seen)
+            baseline_chart(p, b, p->mc[m].cpus);
+    }
+    /* The table: a row per kernel test, a column per task count. */
+    double tasks[PLOT_MAXPTS];
+    size_t nt = 0;
+    for (size_t m = 0; m < p->nmc; m++)
+        for (size_t t = 0; t < p->mc[m].k; t++) {
+            size_t j = 0;
+            while (j < nt && tasks[j] != p->mc[m].n[t])
+                j++;
+            if (j == nt && nt < PLOT_MAXPTS) {
+                while (j > 0 && tasks[j - 1] > p->mc[m].n[t]) /* keep sorted */
+                    tasks[j] = tasks[j - 1], j--;
+                tasks[j] = p->mc[m].n[t], nt++;
+            }
+        }
+    sbuf_printf(b, "</div>\n<table>\n<tr><th>kernel test: median ops/s (speedup) by tasks</th>");
+    for (size_t j = 0; j < nt; j++)
+        sbuf_printf(b, "<th>%g</th>", tasks[j]);
+    sbuf_printf(b, "</tr>\n");
+    for (size_t m = 0; m < p->nmc; m++) {
+        const struct plot_micro *mc = &p->mc[m];
+        sbuf_printf(b, "<tr><th class=\"curve\">");
+        page_esc(b, mc->label);
+        sbuf_printf(b, "</th>");
+        for (size_t j = 0; j < nt; j++) {
+            size_t t = 0;
+            while (t < mc->k && mc->n[t] != tasks[j])
+                t++;
+            if (t == mc->k)
+                sbuf_printf(b, "<td>-</td>");
+            else
+                sbuf_printf(b, "<td>%.0f<br><small>%.2fx</small></td>", mc->x[t],
+                            stats_speedup(mc->n, mc->x, t));
+        }
+        sbuf_printf(b, "</tr>\n");
+    }
+    sbuf_printf(b, "</table>\n");
+}
+
+static void graphs(const struct plot *p, struct sbuf *b)
+{
+    int logx = wide_threads(p);
+    sbuf_printf(b, "<h2>Graphs</h2>\n<div class=\"charts\">\n");
+    struct page_series *s = curve_series(p, 1, 0);
+    chart(b, "Throughput against client threads", "client threads", "transactions/s (median)", logx,
+          s, p->nc);
+    free(s);
+    size_t max = 64;
+    s = xcalloc(max, sizeof *s);
+    size_t ns = cpu_series(p, s, max), lines = 0;
+    for (size_t i = 0; i < ns; i++)
+        lines += s[i].k >= 2;
+    /* A study at one CPU count has no CPU axis: say so, draw no column of dots. */
+    if (lines)
+        chart(b, "Throughput against server CPUs", "CPUs the server was held to",
+              "transactions/s (median)", 0, s, ns);
+    free(s);
+    s = curve_series(p, 0, 1);
+    chart(b, "p95 latency against client threads", "client threads", "p95 latency ms (median)",
+          logx, s, p->nc);
+    free(s);
+    sbuf_printf(b,
+                "</div>\n<p class=\"note\">Points are medians over repeats; bars span the "
+                "lowest to the highest repeat.%s</p>\n",
+                lines ? ""
+                      : " Every curve ran at one CPU count, so there is no graph against CPUs.");
+}
+
+void page_render(const struct plot *p, struct sbuf *b)
+{
+    sbuf_printf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                   "<title>dbscale report: ");
+    for (size_t d = 0; d < p->ndirs; d++) {
+        sbuf_printf(b, "%s", d ? ", " : "");
+        page_esc(b, p->dirs[d].name);
+    }
+    sbuf_printf(b,
+                "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>dbscale report</h1>\n"
+                "<p class=\"sub\">",
+                css);
+    page_esc(b, p->subtitle);
+    sbuf_printf(b, "</p>\n");
+    answer(p, b);
+    warnings(p, b);
+    graphs(p, b);
+    sbuf_printf(b, "<h2>Tables</h2>\n<h3>Throughput</h3>\n");
+    page_table_tps(p, b);
+    sbuf_printf(b, "<h3>Speedup over the fewest CPUs</h3>\n<p class=\"note\">Median TPS over the "
+                   "median TPS of the curve of the same results, engine and workload with the "
+                   "fewest CPUs, at the same threads; below, that over the CPU ratio.</p>\n");
+    page_table_speedup(p, b);
+    sbuf_printf(b, "<h3>Latency</h3>\n");
+    page_table_latency(p, b);
+    sbuf_printf(b, "<h3>Universal Scalability Law</h3>\n");
+    page_table_usl(p, b);
+    if (p->ndirs > 1) {
+        sbuf_printf(b, "<h2>Comparison</h2>\n");
+        page_table_relative(p, b);
+    }
+    baseline(p, b);
+    sbuf_printf(b, "<h2>The study</h2>\n");
+    page_study(p, b);
+    sbuf_printf(b,
+                "<p class=\"note\">Page written by dbscale %s (%s). Self-contained: no "
+                "scripts, nothing fetched.</p>\n</body>\n</html>\n",
+                DBSCALE_VERSION, DBSCALE_GIT);
+}
+
+int page_write(const struct plot *p, const char *path, char *err, size_t errlen)
+{
+    struct sbuf b = {0};
+    page_render(p, &b);
+    int rc = write_file_atomic(path, b.s, b.len);
+    sbuf_free(&b);
+    if (rc < 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+        return -1;
+    }
+    return 0;
+}
+
+int page_load(struct plot *p, char **paths, size_t n)
+{
+    if (plot_load(p, paths, n) < 0)
+        return -1;
+    plot_prepare(p);
+    return 0;
+}
+
+int page_write_dir(const char *dir, char *path, size_t pathlen, char *err, size_t errlen)
+{
+    struct plot_log log = {0};
+    struct plot p = {0};
+    p.log = &log;
+    char *paths[1] = {(char *)dir};
+    snprintf(path, pathlen, "%s/report.html", dir);
+    int rc = page_load(&p, paths, 1);
+    if (rc < 0)
+        snprintf(err, errlen, "%s", log.err);
+    else
+        rc = page_write(&p, path, err, errlen);
+    sbuf_free(&log.out);
+    sbuf_free(&log.warn);
+    plot_free(&p);
+    return rc;
+}

@@ -1,0 +1,26 @@
+/*
+ * page.h - `dbscale report`: one self-contained HTML page per study (inline
+ * CSS and SVG, no scripts, nothing fetched) that a user can mail or attach to
+ * a bug report: the answer in words, the graphs, the tables, the warnings,
+ * the machine and the command that reproduces the study.
+ */
+#ifndef DBSCALE_PAGE_H
+#define DBSCALE_PAGE_H
+
+#include "plot.h"
+#include "util.h"
+
+/* Read the results directories as `plot` does (plot_load, then
+ * plot_prepare: curves, CPU scaling, labels, kernel baseline) without
+ * drawing. p->log must be set; 0, or -1 with the reason in p->log->err. */
+int page_load(struct plot *p, char **paths, size_t n);
+/* The whole page for what page_load() read. */
+void page_render(const struct plot *p, struct sbuf *html);
+/* page_render() written atomically to path. 0, or -1 with the reason in err. */
+int page_write(const struct plot *p, const char *path, char *err, size_t errlen);
+
+/* What `sweep` calls at its end: read DIR as `dbscale report DIR` does and
+ * write DIR/report.html; its path in path. 0, or -1 with the reason in err. */
+int page_write_dir(const char *dir, char *path, size_t pathlen, char *err, size_t errlen);
+
+#endif

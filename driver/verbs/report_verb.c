@@ -1,0 +1,77 @@
+/*
+ * report_verb.c - `dbscale report RESULTS_DIR... [--out FILE.html]`: the
+ * command line over page.h. Reads the results directories the way plot does
+ * (page_load), writes one self-contained HTML page and prints its path.
+ * Bad input (no directory, an unreadable or malformed results.csv) exits 2
+ * before anything is written; a page that cannot be written exits 1.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "options.h"
+#include "page.h"
+#include "plot.h"
+#include "util.h"
+#include "verbs.h"
+
+#define REPORT_MAXDIRS 32
+
+static const struct optdef report_opts[] = {
+    {"out", OPT_STR, NULL, "the HTML file to write (default: FIRST_DIR/report.html)"},
+};
+
+static void report_usage(FILE *f, const struct opts *o)
+{
+    fputs("usage: dbscale report RESULTS_DIR... [--out FILE.html]\n\n"
+          "Writes one self-contained HTML page (inline SVG and CSS, no scripts, nothing\n"
+          "fetched) with the answer in words, the graphs, the tables, the warnings, the\n"
+          "machine and the command that reproduces the study. With several directories,\n"
+          "each later one is compared with the first.\n\n",
+          f);
+    opts_help(o, f);
+}
+
+int report_main(int argc, char **argv)
+{
+    struct opts o;
+    opts_init(&o, report_opts, sizeof report_opts / sizeof report_opts[0]);
+    char *pos[REPORT_MAXDIRS], err[1024];
+    int npos, rc = opts_parse_argv(&o, argc, argv, 1, pos, REPORT_MAXDIRS, &npos, err, sizeof err);
+    if (rc == 1 || (rc == 0 && npos == 0)) {
+        report_usage(rc == 1 ? stdout : stderr, &o);
+        opts_free(&o);
+        return rc == 1 ? 0 : EXIT_USAGE;
+    }
+    if (rc < 0) {
+        warnx_("%s", err);
+        opts_free(&o);
+        return EXIT_USAGE;
+    }
+    struct plot_log log = {0};
+    struct plot p = {0};
+    p.log = &log;
+    rc = 0;
+    if (page_load(&p, pos, (size_t)npos) < 0) {
+        warnx_("%s", log.err[0] ? log.err : "cannot read the results");
+        rc = EXIT_USAGE;
+    }
+    if (log.warn.s) /* a kernel baseline left out, say: the page is still made */
+        warnx_("%s", log.warn.s);
+    char def[600];
+    const char *out = opts_str(&o, "out");
+    if (rc == 0 && !out) {
+        snprintf(def, sizeof def, "%s/report.html", p.dirs[0].path);
+        out = def;
+    }
+    if (rc == 0 && page_write(&p, out, err, sizeof err) < 0) {
+        warnx_("cannot write the report: %s", err);
+        rc = EXIT_RUNTIME;
+    }
+    if (rc == 0)
+        printf("report: %s\n", out);
+    sbuf_free(&log.out);
+    sbuf_free(&log.warn);
+    plot_free(&p);
+    opts_free(&o);
+    return rc;
+}
