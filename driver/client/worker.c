@@ -250,10 +250,11 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
     memset(out, 0, sizeof *out);
     out->threads = threads;
     uint64_t setup0 = now_ns();
-    atomic_store(&p->stop, 0);
+    /* stop and stop_at are not cleared here but when a level ends: a
+     * pool_stop() that comes between two levels (a signal) ends the next
+     * one at once instead of being forgotten. */
     atomic_store(&p->fatal, 0);
     atomic_store(&p->give_up, 0);
-    atomic_store(&p->stop_at, 0);
     atomic_store(&p->end, 0);
     atomic_store(&p->completed, 0);
     char err[600];
@@ -274,9 +275,11 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
     level_keep_time(p, loops, nl, out);
     level_collect(p, loops, nl, out);
     free_loops(loops, nl);
+    out->interrupted = atomic_load(&p->stop) != 0 && !atomic_load(&p->fatal);
+    atomic_store(&p->stop, 0);
+    atomic_store(&p->stop_at, 0);
     if (out->fatal_msg[0])
         return -1;
-    out->interrupted = atomic_load(&p->stop) != 0 && !atomic_load(&p->fatal);
     return out->interrupted ? 1 : 0;
 }
 

@@ -394,6 +394,22 @@ static void test_hung_engine_stop(void **state)
     pool_close(p);
 }
 
+/* A stop asked between two levels (a signal just before pool_run) ends the
+ * next level at once instead of being cleared by it. */
+static void test_stop_before_run(void **state)
+{
+    (void)state;
+    struct worker_cfg cfg = cfg_for(FAKE_PIPE, 1);
+    cfg.time_s = 600;
+    struct pool *p = open_ok(&cfg, 1);
+    struct level_result r;
+    pool_stop(p);
+    assert_int_equal(pool_run(p, 1, &r), 1);
+    assert_true(r.interrupted);
+    level_result_free(&r);
+    pool_close(p);
+}
+
 struct edges {
     int calls, first, last;
 };
@@ -440,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_fatal),
         cmocka_unit_test(test_hung_engine_deadline),
         cmocka_unit_test(test_hung_engine_stop),
+        cmocka_unit_test(test_stop_before_run),
         cmocka_unit_test(test_window_callback),
     };
     return cmocka_run_group_tests(tests, setup_wl, teardown_wl);
