@@ -7,11 +7,13 @@
 need_engine mysql
 ncpu=$(nproc)
 work=$(mktemp -d)
+chmod 755 "$work" # the server runs as mysql and must reach its directory in here
 trap 'rm -rf "$work"' EXIT
 out=$work/r
-count_mariadbd() { ps -eo args | grep -c "[m]ariadbd.*dbscale" || true; }
-before=$(count_mariadbd)
-"$DBSCALE" sweep oltp_read_write --db-driver=mysql --cpus=1,all --threads=1,2 --repeats=1 \
+# The managed server's directory goes under $work (TMPDIR), so only this
+# sweep's mariadbd is counted, not other tests' running beside it.
+count_mariadbd() { ps -eo args | grep "[m]ariadbd" | grep -c -F "$work/" || true; }
+TMPDIR=$work "$DBSCALE" sweep oltp_read_write --db-driver=mysql --cpus=1,all --threads=1,2 --repeats=1 \
     --time=1 --tables=1 --table-size=1000 --baseline=getppid1,fs --out "$out" >"$work/log" 2>&1 ||
     fail "sweep failed: $(cat "$work/log")"
 k=$((ncpu > 1 ? 2 : 1))
@@ -28,7 +30,7 @@ if [ "$ncpu" -gt 1 ]; then
     grep -q ",smp-k$ncpu\$" "$out/micro.csv" || fail "baseline rows not labelled smp-k$ncpu"
 fi
 sleep 0.5
-expect_eq "mariadbd processes after the sweep (it must remove its own)" "$(count_mariadbd)" "$before"
+expect_eq "mariadbd processes after the sweep (it must remove its own)" "$(count_mariadbd)" 0
 [ -s "$out/fs.csv" ] || fail "no fs.csv from --baseline=...,fs"
 fsrows=$(grep -c ',smp-k1$' "$out/fs.csv")
 expect_eq "fs baseline passes at 1 CPU" "$fsrows" 3
