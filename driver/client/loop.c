@@ -80,8 +80,8 @@ void *loop_main(void *arg)
 {
     struct loop *l = arg;
     struct pool *p = l->pool;
-    if (p->client_set_used)
-        pthread_setaffinity_np(pthread_self(), sizeof p->client_set, &p->client_set);
+    if (p->client_ncpus)
+        pthread_setaffinity_np(pthread_self(), p->client_set.size, p->client_set.set);
     uint64_t now = now_ns();
     l->active = l->n;
     l->progress_at = now;

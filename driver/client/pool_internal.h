@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "cpulist.h"
 #include "worker.h"
 
 #define RLX memory_order_relaxed
@@ -105,8 +106,8 @@ struct pool {
     pthread_mutex_t arrival_lock; /* --rate: the pool's one Poisson stream */
     uint64_t arrival;             /* its latest arrival handed out */
     struct rng arrival_rng;
-    cpu_set_t client_set;
-    int client_set_used;
+    struct cpulist client_set; /* where the loops run, when client_ncpus > 0 */
+    int client_ncpus;
     const char *txn_log; /* path, or NULL */
 };
 
