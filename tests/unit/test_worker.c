@@ -344,7 +344,9 @@ static void test_hung_engine_deadline(void **state)
 {
     (void)state;
     struct worker_cfg cfg = cfg_for(FAKE_HANG, 2);
-    cfg.time_s = 0.2;
+    /* long enough for both loops to start their connections' first
+     * transaction even on a loaded machine: only those are in flight */
+    cfg.time_s = 0.6;
     struct pool *p = open_ok(&cfg, 4);
     struct level_result r;
     assert_int_equal(pool_run(p, 4, &r), 0);
@@ -429,7 +431,7 @@ static void test_window_callback(void **state)
     (void)state;
     struct worker_cfg cfg = cfg_for(FAKE_PIPE, 1);
     struct edges e = {0};
-    cfg.time_s = 0.15;
+    cfg.time_s = 0.4; /* some transactions complete even on a loaded machine */
     cfg.warmup_s = 0.05;
     cfg.on_window = on_window;
     cfg.on_window_arg = &e;
