@@ -14,7 +14,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmaria
 
 # The rooms of driver/ (see the README's layout). Headers are included by bare
 # name, so each room is on the include path.
-ROOMS   := core engines client sweep machine servers results verbs micro
+ROOMS   := core engines client sweep machine servers results verbs micro ranks
 INC     := -Idriver $(ROOMS:%=-Idriver/%)
 
 # snprintf truncation is how this code bounds strings on purpose (messages,
@@ -26,7 +26,9 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(INC) -MMD -MP 
            -DDBSCALE_VERSION='"$(VERSION)"' -DDBSCALE_GIT='"$(GIT)"'
 LDLIBS  := $(PKG_LIBS)
 
-SRC      := driver/main.c $(wildcard $(ROOMS:%=driver/%/*.c) driver/micro/tests/*.c)
+# driver/ranks/mpi_*.c need MPI: only build/dbscale-mpi has them (below).
+MPI_SRC  := $(wildcard driver/ranks/mpi_*.c)
+SRC      := driver/main.c $(filter-out $(MPI_SRC),$(wildcard $(ROOMS:%=driver/%/*.c) driver/micro/tests/*.c))
 HDR      := $(wildcard $(ROOMS:%=driver/%/*.h))
 LIB_SRC  := $(filter-out driver/main.c,$(SRC))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
