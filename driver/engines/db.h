@@ -49,6 +49,10 @@ struct db_target {
     const char *conninfo;      /* pgsql: a libpq conninfo string or URI; wins over the above */
     const char *defaults_file; /* mysql: an option file read with MYSQL_READ_DEFAULT_FILE */
     int ps;                    /* 1 = server-side prepared statements, 0 = plain text */
+    /* what the server shows for the connection: pgsql application_name
+     * (NULL = "dbscale"), mysql connection attribute program_name (NULL =
+     * none); dbscale-mpi names each rank's connections with it */
+    const char *app_name;
 };
 
 enum db_ptype { DB_PINT, DB_PSTR };

@@ -109,7 +109,7 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
         val[n++] = t->db;
     }
     kw[n] = "application_name";
-    val[n++] = "dbscale";
+    val[n++] = t->app_name ? t->app_name : "dbscale";
     kw[n] = "connect_timeout";
     val[n++] = "10";
     kw[n] = NULL;
