@@ -46,6 +46,24 @@ $(B)/dbscale: $(OBJ)
 	@echo "  LD  $@"
 	@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# dbscale-mpi: the same library objects plus driver/ranks/mpi_*.c, compiled
+# and linked with Open MPI's mpicc. Built when mpicc is installed; the plain
+# dbscale never links MPI (see the README, "Many client hosts").
+MPICC   ?= $(shell command -v mpicc 2>/dev/null)
+MPI_OBJ := $(MPI_SRC:%.c=$(B)/obj/%.o)
+ifneq ($(MPICC),)
+all: $(B)/dbscale-mpi
+endif
+
+$(B)/dbscale-mpi: $(LIB_OBJ) $(MPI_OBJ)
+	@echo "  LD  $@"
+	@$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(MPI_OBJ): $(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  MPICC $<"
+	@$(MPICC) $(CFLAGS) -DDBSCALE_MPI -c -o $@ $<
+
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC  $<"
@@ -132,7 +150,7 @@ install: $(B)/dbscale
 	install -m 755 $(B)/dbscale $(DESTDIR)$(PREFIX)/bin/dbscale
 	cp -r schemas graphs configs $(DESTDIR)$(PREFIX)/share/dbscale/
 
-FORMAT_FILES = $(SRC) $(HDR) $(wildcard tests/unit/*.c tests/unit/*.h)
+FORMAT_FILES = $(SRC) $(MPI_SRC) $(HDR) $(wildcard tests/unit/*.c tests/unit/*.h)
 
 format:
 	clang-format -i $(FORMAT_FILES)
@@ -143,4 +161,4 @@ format-check:
 clean:
 	rm -rf build
 
--include $(OBJ:.o=.d) $(UNIT_BIN:%=%.d)
+-include $(OBJ:.o=.d) $(MPI_OBJ:.o=.d) $(UNIT_BIN:%=%.d)

@@ -1,0 +1,11 @@
+/*
+ * ranks_mpi.h - the verbs of dbscale-mpi (driver/ranks/mpi_*.c, built only
+ * into build/dbscale-mpi with Open MPI's mpicc).
+ */
+#ifndef DBSCALE_RANKS_MPI_H
+#define DBSCALE_RANKS_MPI_H
+
+/* `run WORKLOAD ...` over all ranks of MPI_COMM_WORLD; the exit code. */
+int ranks_run_main(const char *verb, int argc, char **argv);
+
+#endif
