@@ -28,6 +28,7 @@ LDLIBS  := $(PKG_LIBS)
 
 # driver/ranks/mpi_*.c need MPI: only build/dbscale-mpi has them (below).
 MPI_SRC  := $(wildcard driver/ranks/mpi_*.c)
+MPICC    ?= $(shell command -v mpicc 2>/dev/null)
 SRC      := driver/main.c $(filter-out $(MPI_SRC),$(wildcard $(ROOMS:%=driver/%/*.c) driver/micro/tests/*.c))
 HDR      := $(wildcard $(ROOMS:%=driver/%/*.h))
 LIB_SRC  := $(filter-out driver/main.c,$(SRC))
@@ -37,10 +38,11 @@ B        ?= build
 OBJ      := $(SRC:%.c=$(B)/obj/%.o)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+MPI_BIN  := $(if $(MPICC),$(B)/dbscale-mpi)
 
 .PHONY: all deps check unit integration asan asan-check tsan fuzz fuzz-build demo bench install clean format format-check
 
-all: $(B)/dbscale
+all: $(B)/dbscale $(MPI_BIN)
 
 $(B)/dbscale: $(OBJ)
 	@echo "  LD  $@"
@@ -49,11 +51,7 @@ $(B)/dbscale: $(OBJ)
 # dbscale-mpi: the same library objects plus driver/ranks/mpi_*.c, compiled
 # and linked with Open MPI's mpicc. Built when mpicc is installed; the plain
 # dbscale never links MPI (see the README, "Many client hosts").
-MPICC   ?= $(shell command -v mpicc 2>/dev/null)
 MPI_OBJ := $(MPI_SRC:%.c=$(B)/obj/%.o)
-ifneq ($(MPICC),)
-all: $(B)/dbscale-mpi
-endif
 
 $(B)/dbscale-mpi: $(LIB_OBJ) $(MPI_OBJ)
 	@echo "  LD  $@"
@@ -81,7 +79,7 @@ deps:
 unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
-integration: $(B)/dbscale
+integration: $(B)/dbscale $(MPI_BIN)
 	@sh tests/run-integration.sh $(B)/dbscale
 
 # What CI and the README run: the code's format, the build, the unit tests

@@ -29,10 +29,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    int rc;
+    int rc, agreed = 1;
     const char *v = argc > 1 ? argv[1] : "";
     if (!strcmp(v, "run")) {
-        rc = ranks_run_main(v, argc - 1, argv + 1);
+        rc = ranks_run_main(v, argc - 1, argv + 1, &agreed);
     } else if (!strcmp(v, "prepare") || !strcmp(v, "cleanup")) {
         rc = rank == 0 ? oltp_main(v, argc - 1, argv + 1) : 0;
         MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -47,6 +47,17 @@ int main(int argc, char **argv)
             usage(stderr);
         }
         rc = EXIT_USAGE;
+        agreed = 0; /* an MPMD launch may give other ranks a good verb */
+    }
+    if (rc != 0 && !agreed) {
+        /* MPI_Finalize waits for every rank; one that fails alone (its own
+         * command line refused, say) would leave the others waiting in a
+         * collective for ever. Abort ends the whole job, as a failure must.
+         * A failure all ranks agreed on finalizes instead, so rank 0's
+         * message is printed before anything is killed. */
+        fflush(stdout);
+        fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, rc);
     }
     MPI_Finalize();
     return rc;

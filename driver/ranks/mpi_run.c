@@ -25,6 +25,7 @@ struct mpi_ctx {
     int rank, nranks;
     char host[64];
     char app[32]; /* dbscale-rank-N: counted at the server by the tests */
+    int agreed;   /* every rank knows how the run ended (a collective said so) */
 };
 
 static int slice(struct oltp_setup *s, int *threads, char *err, size_t errlen, void *arg)
@@ -84,6 +85,7 @@ static int all_open(int ok, char *err, size_t errlen, void *arg)
         snprintf(err, errlen, "another rank could not open its connections");
     }
     free(all);
+    c->agreed = !every; /* a refusal all share; success is decided later */
     return every ? 0 : -1;
 }
 
@@ -113,12 +115,13 @@ static int reduce(struct level_result *r, int status, void *arg)
         *r = m;
     }
     MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    c->agreed = 1;
     free(all);
     free(mine);
     return merged;
 }
 
-int ranks_run_main(const char *verb, int argc, char **argv)
+int ranks_run_main(const char *verb, int argc, char **argv, int *agreed)
 {
     struct mpi_ctx c = {0};
     MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
@@ -136,5 +139,7 @@ int ranks_run_main(const char *verb, int argc, char **argv)
         .start = start,
         .reduce = reduce,
     };
-    return oltp_run_shared(verb, argc, argv, &sh);
+    int rc = oltp_run_shared(verb, argc, argv, &sh);
+    *agreed = c.agreed;
+    return rc;
 }

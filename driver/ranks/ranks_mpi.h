@@ -5,7 +5,9 @@
 #ifndef DBSCALE_RANKS_MPI_H
 #define DBSCALE_RANKS_MPI_H
 
-/* `run WORKLOAD ...` over all ranks of MPI_COMM_WORLD; the exit code. */
-int ranks_run_main(const char *verb, int argc, char **argv);
+/* `run WORKLOAD ...` over all ranks of MPI_COMM_WORLD; the exit code.
+ * *agreed = 1 when every rank learnt the outcome through a collective (all
+ * end alike and may finalize), 0 when this rank may have failed alone. */
+int ranks_run_main(const char *verb, int argc, char **argv, int *agreed);
 
 #endif

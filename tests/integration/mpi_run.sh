@@ -8,7 +8,8 @@
 command -v mpirun >/dev/null 2>&1 || skip "mpirun not installed (make deps installs openmpi-bin)"
 MPI_BIN=$(dirname "$DBSCALE")/dbscale-mpi
 [ -x "$MPI_BIN" ] || fail "$MPI_BIN missing: make builds it when mpicc (libopenmpi-dev) is installed"
-MPIRUN="mpirun --allow-run-as-root --oversubscribe -n 3"
+# timeout: a hang fails the test instead of holding the suite
+MPIRUN="timeout 120 mpirun --allow-run-as-root --oversubscribe -n 3"
 
 json_num() {
     sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p" "$2" | head -n 1
