@@ -28,9 +28,9 @@ struct mpi_ctx {
     int agreed;   /* every rank knows how the run ended (a collective said so) */
 };
 
-static int slice(struct oltp_setup *s, int *threads, char *err, size_t errlen, void *arg)
+static int slice_mine(struct mpi_ctx *c, struct oltp_setup *s, int *threads, char *err,
+                      size_t errlen)
 {
-    struct mpi_ctx *c = arg;
     if (s->wcfg.report_interval > 0) {
         /* each rank would print its own share; reducing intervals between
          * windows is not built yet */
@@ -55,6 +55,19 @@ static int slice(struct oltp_setup *s, int *threads, char *err, size_t errlen, v
     for (int i = 0; i < s->ntargets; i++)
         s->targets[i].app_name = c->app;
     return 0;
+}
+
+static int slice(struct oltp_setup *s, int *threads, char *err, size_t errlen, void *arg)
+{
+    struct mpi_ctx *c = arg;
+    int bad = slice_mine(c, s, threads, err, errlen) < 0, any = 0;
+    /* agreed by all, so a refusal ends every rank alike and rank 0's
+     * message is printed before the job ends */
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    if (any && !bad)
+        snprintf(err, errlen, "another rank refused its share of the run");
+    c->agreed = any;
+    return any ? -1 : 0;
 }
 
 struct open_msg {

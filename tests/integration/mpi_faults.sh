@@ -40,7 +40,15 @@ rc=$?
 grep -q "Threads started" "$log" && fail "the level started without rank 2: $(cat "$log")"
 echo "rank that left early: job ended, exit $rc"
 
-# 3. SIGKILL rank 1 once every rank holds its connections
+# 3. a split every rank refuses (2 connections over 3 ranks): the job fails
+# and rank 0's reason reaches the user (an abort could kill it unprinted)
+if timeout 60 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" \
+    --threads=2 --time=5 >"$log" 2>&1; then
+    fail "--threads=2 over 3 ranks succeeded: $(cat "$log")"
+fi
+grep -q -- "--threads=2 over 3 ranks" "$log" || fail "refused split, no reason given: $(cat "$log")"
+
+# 4. SIGKILL rank 1 once every rank holds its connections
 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" --threads=7 --time=60 \
     >"$log" 2>&1 &
 job=$!
