@@ -14,7 +14,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmaria
 
 # The rooms of driver/ (see the README's layout). Headers are included by bare
 # name, so each room is on the include path.
-ROOMS   := core engines client sweep machine servers results verbs micro
+ROOMS   := core engines client sweep machine servers results verbs micro ranks
 INC     := -Idriver $(ROOMS:%=-Idriver/%)
 
 # snprintf truncation is how this code bounds strings on purpose (messages,
@@ -26,7 +26,10 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(INC) -MMD -MP 
            -DDBSCALE_VERSION='"$(VERSION)"' -DDBSCALE_GIT='"$(GIT)"'
 LDLIBS  := $(PKG_LIBS)
 
-SRC      := driver/main.c $(wildcard $(ROOMS:%=driver/%/*.c) driver/micro/tests/*.c)
+# driver/ranks/mpi_*.c need MPI: only build/dbscale-mpi has them (below).
+MPI_SRC  := $(wildcard driver/ranks/mpi_*.c)
+MPICC    ?= $(shell command -v mpicc 2>/dev/null)
+SRC      := driver/main.c $(filter-out $(MPI_SRC),$(wildcard $(ROOMS:%=driver/%/*.c) driver/micro/tests/*.c))
 HDR      := $(wildcard $(ROOMS:%=driver/%/*.h))
 LIB_SRC  := $(filter-out driver/main.c,$(SRC))
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -35,14 +38,29 @@ B        ?= build
 OBJ      := $(SRC:%.c=$(B)/obj/%.o)
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+MPI_BIN  := $(if $(MPICC),$(B)/dbscale-mpi)
 
 .PHONY: all deps check unit integration asan asan-check tsan fuzz fuzz-build demo bench install clean format format-check
 
-all: $(B)/dbscale
+all: $(B)/dbscale $(MPI_BIN)
 
 $(B)/dbscale: $(OBJ)
 	@echo "  LD  $@"
 	@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# dbscale-mpi: the same library objects plus driver/ranks/mpi_*.c, compiled
+# and linked with Open MPI's mpicc. Built when mpicc is installed; the plain
+# dbscale never links MPI (see the README, "Many client hosts").
+MPI_OBJ := $(MPI_SRC:%.c=$(B)/obj/%.o)
+
+$(B)/dbscale-mpi: $(LIB_OBJ) $(MPI_OBJ)
+	@echo "  LD  $@"
+	@$(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(MPI_OBJ): $(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  MPICC $<"
+	@$(MPICC) $(CFLAGS) -DDBSCALE_MPI -c -o $@ $<
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -61,7 +79,7 @@ deps:
 unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
-integration: $(B)/dbscale
+integration: $(B)/dbscale $(MPI_BIN)
 	@sh tests/run-integration.sh $(B)/dbscale
 
 # What CI and the README run: the code's format, the build, the unit tests
@@ -130,7 +148,7 @@ install: $(B)/dbscale
 	install -m 755 $(B)/dbscale $(DESTDIR)$(PREFIX)/bin/dbscale
 	cp -r schemas graphs configs $(DESTDIR)$(PREFIX)/share/dbscale/
 
-FORMAT_FILES = $(SRC) $(HDR) $(wildcard tests/unit/*.c tests/unit/*.h)
+FORMAT_FILES = $(SRC) $(MPI_SRC) $(HDR) $(wildcard tests/unit/*.c tests/unit/*.h)
 
 format:
 	clang-format -i $(FORMAT_FILES)
@@ -141,4 +159,4 @@ format-check:
 clean:
 	rm -rf build
 
--include $(OBJ:.o=.d) $(UNIT_BIN:%=%.d)
+-include $(OBJ:.o=.d) $(MPI_OBJ:.o=.d) $(UNIT_BIN:%=%.d)

@@ -49,6 +49,10 @@ struct db_target {
     const char *defaults_file; /* mysql: an option file read with MYSQL_READ_DEFAULT_FILE */
     int ps;                    /* 1 = server-side prepared statements, 0 = plain text */
     int connect_timeout_s;     /* 0 = the engine's default (10 s); libpq takes at least 2 */
+    /* what the server shows for the connection: pgsql application_name
+     * (NULL = "dbscale"), mysql connection attribute program_name (NULL =
+     * none); dbscale-mpi names each rank's connections with it */
+    const char *app_name;
 };
 
 enum db_ptype { DB_PINT, DB_PSTR };

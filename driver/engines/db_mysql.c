@@ -157,6 +157,8 @@ static struct db_conn *dbm_connect(const struct db_target *t, struct db_error *e
         mysql_options(m, MYSQL_READ_DEFAULT_FILE, t->defaults_file);
     mysql_options(m, MYSQL_READ_DEFAULT_GROUP, "client");
     mysql_options(m, MYSQL_OPT_NONBLOCK, 0);
+    if (t->app_name)
+        mysql_optionsv(m, MYSQL_OPT_CONNECT_ATTR_ADD, "program_name", t->app_name);
 
     if (!mysql_real_connect(m, t->host, t->user, t->password, t->db, (unsigned)t->port, t->socket,
                             0)) {

@@ -103,7 +103,7 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
     char port[16], timeout[16];
     snprintf(timeout, sizeof timeout, "%d", t->connect_timeout_s > 0 ? t->connect_timeout_s : 10);
     kw[n] = "application_name";
-    val[n++] = "dbscale";
+    val[n++] = t->app_name ? t->app_name : "dbscale";
     kw[n] = "connect_timeout";
     val[n++] = timeout;
     if (t->host && *t->host) {

@@ -53,6 +53,12 @@ static void usage(const char *verb, const struct opts *o, FILE *f)
 
 int oltp_main(const char *verb, int argc, char **argv)
 {
+    return oltp_run_shared(verb, argc, argv, NULL);
+}
+
+int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_share *sh)
+{
+    int lead = !sh || sh->rank == 0; /* the one process that prints */
     struct opts o;
     opts_init(&o, oltp_optdefs, oltp_noptdefs);
     char err[700], *pos[2];
@@ -131,7 +137,7 @@ int oltp_main(const char *verb, int argc, char **argv)
         struct report_run_info ri = {
             .workload = name,
             .engine = s.ops->name,
-            .server_version = text ? NULL : server_version(&s, version, sizeof version),
+            .server_version = text || !lead ? NULL : server_version(&s, version, sizeof version),
             .options_json = optj.s,
             .threads = opts_int(&o, "threads"),
             .rate = s.wcfg.rate,
@@ -161,40 +167,58 @@ int oltp_main(const char *verb, int argc, char **argv)
             }
             sink.csv = report_interval_path_is_csv(ipath);
         }
-        if (text) {
+        if (text && lead) {
             report_run_header(stdout, &ri);
             fflush(stdout);
         }
         s.wcfg.on_interval = report_interval;
         s.wcfg.on_interval_arg = &sink;
         int threads = (int)opts_int(&o, "threads");
+        int total = threads; /* at the server; this process opens its share */
         struct pool *p = NULL;
-        if (oltp_check_connections(&s, threads, err, sizeof err) < 0) {
-            fprintf(stderr, "dbscale run: %s\n", err);
+        /* the split is the same on every rank, so is its refusal */
+        int sliced = !sh || sh->slice(&s, &threads, err, sizeof err, sh->arg) == 0;
+        if (!sliced)
             rc = EXIT_USAGE;
-        } else if (!(p = pool_open(&s.wcfg, threads, err, sizeof err))) {
-            fprintf(stderr, "dbscale run: %s\n", err);
+        else if (lead && oltp_check_connections(&s, total, err, sizeof err) < 0)
+            rc = EXIT_USAGE;
+        else if (!(p = pool_open(&s.wcfg, threads, err, sizeof err)))
             rc = EXIT_RUNTIME;
-        } else {
+        /* every rank learns whether all opened, before any level runs */
+        if (sh && sliced && sh->all_open(p != NULL, err, sizeof err, sh->arg) < 0 && !rc)
+            rc = EXIT_RUNTIME;
+        if (rc && p) {
+            pool_close(p);
+            p = NULL;
+        }
+        if (rc && lead)
+            fprintf(stderr, "dbscale run: %s\n", err);
+        if (p) {
             /* Caught only from here: prepare/cleanup keep the default
              * disposition (a load is ended by dying, the server rolls back). */
             signals_install();
             int slot = signals_on_stop(stop_pool, p);
-            if (text) {
+            if (text && lead) {
                 printf("Threads started!\n\n");
                 fflush(stdout);
             }
+            if (sh)
+                sh->start(sh->arg);
             struct level_result res;
             int pr = pool_run(p, threads, &res);
+            if (sh)
+                pr = sh->reduce(&res, pr, sh->arg);
             signals_off(slot);
-            if (pr < 0)
+            if (pr < 0 && lead)
                 fprintf(stderr, "dbscale run: stopped: %s\n", res.fatal_msg);
-            if (text)
-                report_text(stdout, &res, &ri);
-            else if (!strcmp(out, "json"))
-                report_json(stdout, &res, &ri);
-            else
-                report_csv(stdout, &res, &ri, 1);
+            if (lead) { /* with ranks, the report is of the reduction */
+                if (text)
+                    report_text(stdout, &res, &ri);
+                else if (!strcmp(out, "json"))
+                    report_json(stdout, &res, &ri);
+                else
+                    report_csv(stdout, &res, &ri, 1);
+            }
             rc = pr < 0 ? EXIT_RUNTIME : signals_caught() ? signals_exit_code() : 0;
             level_result_free(&res);
             pool_close(p);

@@ -1,0 +1,64 @@
+/*
+ * mpi_main.c - dbscale-mpi's main: MPI up, the verb on every rank, MPI down.
+ *
+ * The one idea: the MPI binary is the plain one's sources plus this room;
+ * only verbs that know how to share their work over ranks are offered.
+ * prepare and cleanup touch the tables once, so rank 0 alone runs them.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ranks_mpi.h"
+#include "util.h"
+#include "verbs.h"
+
+static void usage(FILE *f)
+{
+    fputs("dbscale-mpi " DBSCALE_VERSION " - one dbscale run over many client hosts (MPI)\n\n"
+          "usage: mpirun -n RANKS [-H host1,host2,...] dbscale-mpi VERB [options]\n\n"
+          "  run      WORKLOAD    --threads=N connections at the server, split over the\n"
+          "                       ranks (remainder to the lowest); rank 0 reports all\n"
+          "  prepare  WORKLOAD    create and load the tables (rank 0 only)\n"
+          "  cleanup  WORKLOAD    drop them (rank 0 only)\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int rc, agreed = 1;
+    const char *v = argc > 1 ? argv[1] : "";
+    if (!strcmp(v, "run")) {
+        rc = ranks_run_main(v, argc - 1, argv + 1, &agreed);
+    } else if (!strcmp(v, "prepare") || !strcmp(v, "cleanup")) {
+        rc = rank == 0 ? oltp_main(v, argc - 1, argv + 1) : 0;
+        MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    } else if (!strcmp(v, "--help") || !strcmp(v, "-h") || !strcmp(v, "help")) {
+        if (rank == 0)
+            usage(stdout);
+        rc = 0;
+    } else {
+        if (rank == 0) {
+            if (*v)
+                fprintf(stderr, "dbscale-mpi: unknown verb '%s'\n", v);
+            usage(stderr);
+        }
+        rc = EXIT_USAGE;
+        agreed = 0; /* an MPMD launch may give other ranks a good verb */
+    }
+    if (rc != 0 && !agreed) {
+        /* MPI_Finalize waits for every rank; one that fails alone (its own
+         * command line refused, say) would leave the others waiting in a
+         * collective for ever. Abort ends the whole job, as a failure must.
+         * A failure all ranks agreed on finalizes instead, so rank 0's
+         * message is printed before anything is killed. */
+        fflush(stdout);
+        fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, rc);
+    }
+    MPI_Finalize();
+    return rc;
+}

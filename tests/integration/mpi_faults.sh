@@ -1,0 +1,97 @@
+#!/bin/sh
+# dbscale-mpi faults, against a real throwaway PostgreSQL: a rank that cannot
+# connect fails the whole run before the level, naming its rank and host; one
+# that leaves early does not leave the others waiting; a
+# rank SIGKILLed mid-level ends the job non-zero within 30 s, with no rank
+# process and no connection of theirs left behind.
+. "$(dirname "$0")/lib.sh" "$1"
+command -v mpirun >/dev/null 2>&1 || skip "mpirun not installed (make deps installs openmpi-bin)"
+MPI_BIN=$(dirname "$DBSCALE")/dbscale-mpi
+[ -x "$MPI_BIN" ] || fail "$MPI_BIN missing: make builds it when mpicc (libopenmpi-dev) is installed"
+MPIRUN="mpirun --allow-run-as-root --oversubscribe"
+
+start_server pgsql
+common="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-user=$SERVER_USER --pgsql-db=$SERVER_DB --tables=1 --table-size=1000"
+ok "$DBSCALE" prepare oltp_read_only $common --pgsql-port="$SERVER_PORT"
+
+rank_conns() {
+    pg_sql "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'dbscale-rank-%'"
+}
+
+# 1. rank 2 is given a port nothing listens on (an MPMD launch: its own
+# command line), as a client host that cannot reach the server would be
+log=$(mktemp)
+if timeout 60 $MPIRUN -n 2 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" --threads=7 --time=30 \
+    : -n 1 "$MPI_BIN" run oltp_read_only $common --pgsql-port=1 --threads=7 --time=30 >"$log" 2>&1; then
+    fail "a rank that cannot connect: the run succeeded: $(cat "$log")"
+fi
+grep -q "rank 2 on $(hostname)" "$log" || fail "no 'rank 2 on $(hostname)' in: $(cat "$log")"
+grep -q "Threads started" "$log" && fail "the level started although rank 2 had no connection: $(cat "$log")"
+echo "unreachable rank: $(grep 'rank 2 on' "$log" | head -n 1)"
+
+# 2. rank 2 refuses its command line and leaves before any collective: the
+# others must not wait for it for ever (timeout's 124 would say they did)
+timeout 60 $MPIRUN -n 2 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" --threads=7 \
+    --time=30 : -n 1 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" --threads=7 \
+    --time=30 --no-such-option >"$log" 2>&1
+rc=$?
+[ $rc -ne 0 ] || fail "a rank with a bad command line: the run succeeded: $(cat "$log")"
+[ $rc -ne 124 ] || fail "a rank left early and the others hung (killed by timeout after 60 s)"
+grep -q "Threads started" "$log" && fail "the level started without rank 2: $(cat "$log")"
+echo "rank that left early: job ended, exit $rc"
+
+# 3. a split every rank refuses (2 connections over 3 ranks): the job fails
+# and rank 0's reason reaches the user (an abort could kill it unprinted)
+if timeout 60 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" \
+    --threads=2 --time=5 >"$log" 2>&1; then
+    fail "--threads=2 over 3 ranks succeeded: $(cat "$log")"
+fi
+grep -q -- "--threads=2 over 3 ranks" "$log" || fail "refused split, no reason given: $(cat "$log")"
+
+# 4. SIGKILL rank 1 once every rank holds its connections
+$MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" --threads=7 --time=60 \
+    >"$log" 2>&1 &
+job=$!
+i=0
+while [ "$(rank_conns)" != 7 ]; do
+    i=$((i + 1))
+    [ $i -lt 100 ] || fail "the ranks never held 7 connections: $(cat "$log")"
+    kill -0 $job 2>/dev/null || fail "mpirun ended early: $(cat "$log")"
+    sleep 0.2
+done
+sleep 1 # into the level
+ranks=$(ps -o pid= --ppid $job | tr -d ' ')
+victim=""
+for p in $ranks; do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
+done
+[ -n "$victim" ] || fail "no rank 1 among mpirun's children ($ranks)"
+kill -KILL "$victim"
+i=0
+while kill -0 $job 2>/dev/null; do
+    i=$((i + 1))
+    if [ $i -gt 60 ]; then
+        kill -KILL $job $ranks 2>/dev/null
+        fail "mpirun still running 30 s after rank 1 was killed"
+    fi
+    sleep 0.5
+done
+wait $job && fail "the job exited 0 after rank 1 was killed: $(cat "$log")"
+# a zombie is dead: mpirun may leave a killed job's ranks to init to reap
+alive() {
+    st=$(ps -o stat= -p "$1" 2>/dev/null) || return 1
+    case $st in Z*) return 1 ;; esac
+    return 0
+}
+for p in $ranks; do
+    alive "$p" && fail "rank process $p left running: $(ps -o pid,ppid,stat,args -p "$p")"
+done
+i=0
+while [ "$(rank_conns)" != 0 ]; do
+    i=$((i + 1))
+    [ $i -lt 50 ] || fail "$(rank_conns) rank connections left at the server"
+    sleep 0.2
+done
+grep -q "rank 1" "$log" || fail "mpirun did not name rank 1: $(cat "$log")"
+echo "killed rank: job ended non-zero, no rank process or connection left"
+rm -f "$log"
