@@ -146,6 +146,21 @@ static uint64_t next_arrival(struct pool *p)
     return t;
 }
 
+/* --events, as sysbench: a transaction begun inside the window takes one of
+ * the N before its first statement, so exactly N begin and all N are
+ * counted; none is run and left uncounted, and the server's counters equal
+ * the report's. 0 when all N are taken (the connection parks). */
+static int reserve(struct pool *p, struct conn *c, uint64_t start)
+{
+    c->reserved = 0;
+    if (p->cfg.events <= 0 || start < p->measure_start)
+        return 1;
+    if (atomic_fetch_add_explicit(&p->started, 1, RLX) >= (uint64_t)p->cfg.events)
+        return 0;
+    c->reserved = 1;
+    return 1;
+}
+
 static void first_stmt(struct pool *p, struct conn *c)
 {
     workload_txn_begin(p->cfg.wl, &c->ws, c->idx, p->threads);
@@ -155,6 +170,10 @@ static void first_stmt(struct pool *p, struct conn *c)
 
 static void go_down(struct loop *l, struct conn *c, uint64_t now)
 {
+    if (c->reserved) { /* the transaction is lost: its place goes back */
+        atomic_fetch_sub_explicit(&l->pool->started, 1, RLX);
+        c->reserved = 0;
+    }
     pool_inc(&l->lost, 1);
     conn_unwatch(l, c);
     l->pool->cfg.ops->close(c->db);
@@ -173,7 +192,9 @@ static void txn_done(struct loop *l, struct conn *c, uint64_t end)
     if (!in_window(p, end))
         return; /* warmup, or finished off after the window */
     if (p->cfg.events > 0) {
-        /* counted at completion, so the concurrency holds to the last one */
+        if (!c->reserved)
+            return; /* begun in the warmup */
+        c->reserved = 0;
         uint64_t k = atomic_fetch_add_explicit(&p->completed, 1, RLX);
         if (k >= (uint64_t)p->cfg.events)
             return;
@@ -347,6 +368,10 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 park(l, c);
                 return;
             }
+            if (!reserve(p, c, now)) {
+                park(l, c);
+                return;
+            }
             c->txn_start = now;
             first_stmt(p, c);
             break;
@@ -361,6 +386,10 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
             }
             /* latency runs from the scheduled arrival, so time queued
              * while every connection was busy counts, as in sysbench */
+            if (!reserve(p, c, c->wake_at)) {
+                park(l, c);
+                return;
+            }
             c->txn_start = c->wake_at;
             first_stmt(p, c);
             break;

@@ -51,6 +51,7 @@ struct conn {
     enum cstate st;
     int in_epoll, on_timer, rolling_back;
     int given_up; /* dropped at a level's end with a reply missing */
+    int reserved; /* --events: this transaction holds one of the N */
     int runnable; /* yielded between transactions: the loop resumes it */
     enum db_status wait;
     uint64_t wake_at; /* CS_ARRIVAL / CS_DOWN: when the timer fires */
@@ -102,6 +103,7 @@ struct pool {
     _Atomic uint64_t stop_at;     /* when the stop was asked, ns */
     _Atomic uint64_t end;         /* the window's end: --time, or the --events-th completion */
     _Atomic uint64_t completed;   /* --events: transactions counted so far */
+    _Atomic uint64_t started;     /* --events: transactions begun in the window */
     uint64_t t0, measure_start;   /* this level, monotonic ns */
     pthread_mutex_t arrival_lock; /* --rate: the pool's one Poisson stream */
     uint64_t arrival;             /* its latest arrival handed out */

@@ -32,7 +32,7 @@ static struct {
     enum fake_mode mode;
     enum db_errclass fail_cls;
     _Atomic int fail_left;
-    _Atomic int connects, closes, rollbacks, violations;
+    _Atomic int connects, closes, rollbacks, violations, begins;
     _Atomic int last_timeout; /* connect_timeout_s of the latest connect */
 } F;
 
@@ -83,6 +83,8 @@ static enum db_status fake_start(struct db_conn *c, int id, const char *sql,
     c->expect = c->expect == 1 ? 2 : 0;
     if (rollback)
         atomic_fetch_add(&F.rollbacks, 1);
+    if (id < 0 && !strcmp(sql, "BEGIN"))
+        atomic_fetch_add(&F.begins, 1);
     if (id >= 0 && atomic_load(&F.fail_left) > 0 && atomic_fetch_sub(&F.fail_left, 1) > 0) {
         err->cls = F.fail_cls;
         strcpy(err->code, F.fail_cls == DB_ERR_RETRY ? "40001" : "08006");
@@ -412,6 +414,23 @@ static void test_stop_before_run(void **state)
     pool_close(p);
 }
 
+/* --events=N as sysbench: exactly N transactions begin and all N count,
+ * however many connections run (none is run and left uncounted, which would
+ * put statements at the server that the report does not show). */
+static void test_events_exact(void **state)
+{
+    (void)state;
+    struct worker_cfg cfg = cfg_for(FAKE_PIPE, 2);
+    cfg.events = 100;
+    struct pool *p = open_ok(&cfg, 8);
+    struct level_result r;
+    assert_int_equal(pool_run(p, 8, &r), 0);
+    assert_int_equal(r.txns, 100);
+    assert_int_equal(atomic_load(&F.begins), 100);
+    level_result_free(&r);
+    pool_close(p);
+}
+
 struct edges {
     int calls, first, last;
 };
@@ -459,6 +478,7 @@ int main(void)
         cmocka_unit_test(test_hung_engine_deadline),
         cmocka_unit_test(test_hung_engine_stop),
         cmocka_unit_test(test_stop_before_run),
+        cmocka_unit_test(test_events_exact),
         cmocka_unit_test(test_window_callback),
     };
     return cmocka_run_group_tests(tests, setup_wl, teardown_wl);
