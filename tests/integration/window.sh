@@ -28,10 +28,17 @@ check_level() {
     p99=$(json_num p99 "$3")
     [ "${txns:-0}" -gt 100 ] || fail "$4 $n threads: only ${txns:-0} transactions: $(cat "$3")"
     awk -v m="$min" 'BEGIN { exit !(m > 0) }' || fail "$4 $n threads: min latency $min ms"
+    # In a closed loop N = X (R + Z): threads/TPS also holds Z, the client's
+    # own time between one transaction's end and the next one's start, which
+    # latency does not. Counting outside the window or dividing by the wrong
+    # time pulls threads/TPS below R: that side is held to 2%. Above, Z is
+    # allowed 50 us a transaction (the loop's turn on a CPU it shares with
+    # the server; point selects take only ~0.1 ms, so 2% of R is ~2 us).
     awk -v n="$n" -v tps="$tps" -v avg="$avg" 'BEGIN {
-        l = n / tps * 1000; d = (l - avg) / avg; if (d < 0) d = -d
-        if (d > 0.02) { printf "threads/TPS %.4f ms, avg latency %.4f ms\n", l, avg; exit 1 } }' ||
-        fail "$4 $n threads: Little's law off by more than 2%"
+        l = n / tps * 1000
+        if (l < avg * 0.98 || l > avg * 1.02 + 0.05) {
+            printf "threads/TPS %.4f ms, avg latency %.4f ms\n", l, avg; exit 1 } }' ||
+        fail "$4 $n threads: Little's law off by more than 2% (+50 us of client time)"
     # the sharp edge: each connection runs one transaction at a time, so the
     # latencies counted inside the window add up to at most threads x window
     # (counting what finished after the end broke this by half a latency
