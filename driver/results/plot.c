@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,6 +34,19 @@
 
 /* ---- meta.json: the few fields a label shows ---- */
 
+/* The release out of meta.json's "Linux 6.1.0-26-amd64 #1 SMP PREEMPT_DYNAMIC
+ * Debian ..." (sysname, release, version): the version part is build noise
+ * a reader does not need in a subtitle. A string of one word is kept whole. */
+static const char *kernel_release(const char *k)
+{
+    static char rel[96];
+    const char *sp = strchr(k, ' ');
+    if (!sp)
+        return k;
+    snprintf(rel, sizeof rel, "%.*s", (int)strcspn(sp + 1, " "), sp + 1);
+    return rel[0] ? rel : k;
+}
+
 /* Through meta.json's one owner (results/meta.c). A missing file or bad
  * JSON leaves "" (a label without a host is still a graph). */
 static void read_meta(struct plot_dir *d)
@@ -40,12 +54,18 @@ static void read_meta(struct plot_dir *d)
     struct meta m;
     char path[600], err[600];
     snprintf(path, sizeof path, "%s/meta.json", d->path);
-    d->host[0] = d->kernel[0] = d->server[0] = '\0';
+    d->host[0] = d->kernel[0] = d->server[0] = d->cpu_model[0] = '\0';
+    d->time_s = d->warmup_s = 0;
+    d->repeats = 0;
     if (access(path, F_OK) < 0 || meta_load(path, &m, err, sizeof err) < 0)
         return;
     snprintf(d->host, sizeof d->host, "%s", m.host);
-    snprintf(d->kernel, sizeof d->kernel, "%s", m.kernel);
+    snprintf(d->kernel, sizeof d->kernel, "%s", kernel_release(m.kernel));
     snprintf(d->server, sizeof d->server, "%s", m.server_version);
+    snprintf(d->cpu_model, sizeof d->cpu_model, "%s", m.cpu_model);
+    d->time_s = m.time_s;
+    d->warmup_s = m.warmup_s;
+    d->repeats = m.repeats;
     meta_free(&m);
 }
 
@@ -204,20 +224,114 @@ static void cpu_scaling(struct plot *p)
     }
 }
 
+/* "smp-k2" at 2 CPUs and "up" at 1 already say the CPU count. */
+static int variant_says_cpus(const char *v, int cpus)
+{
+    char k[32];
+    snprintf(k, sizeof k, "smp-k%d", cpus);
+    return !strcmp(v, k) || (cpus == 1 && !strcmp(v, "up"));
+}
+
+/* "2 CPUs", "18 s measured" and the like, appended to b (len total). */
+static void add(char *b, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add(char *b, size_t len, const char *fmt, ...)
+{
+    size_t l = strlen(b);
+    if (l + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b + l, len - l, fmt, ap);
+    va_end(ap);
+}
+
+/* The footnote: how many repeats each point is the median of, how long each
+ * was measured and how long it warmed up first, so a reader can weigh the
+ * picture. Run time from meta.json, else the rows' own time_s; a range
+ * where directories or points differ. */
+static void footnote(struct plot *p)
+{
+    size_t nlo = 0, nhi = 0;
+    for (size_t i = 0; i < p->nc; i++)
+        for (size_t t = 0; t < p->c[i].k; t++) {
+            size_t n = p->c[i].tp[t].n;
+            nlo = (!nlo || n < nlo) ? n : nlo;
+            nhi = n > nhi ? n : nhi;
+        }
+    double tlo = 0, thi = 0, wlo = -1, whi = -1;
+    for (size_t d = 0; d < p->ndirs; d++) {
+        const struct plot_dir *dd = &p->dirs[d];
+        double ts = dd->time_s;
+        if (ts <= 0 && dd->rs.n) { /* no meta.json figure: the rows' median */
+            double *v = xmalloc(dd->rs.n * sizeof *v);
+            for (size_t i = 0; i < dd->rs.n; i++)
+                v[i] = dd->rs.rows[i].time_s;
+            ts = stats_median(v, dd->rs.n);
+            free(v);
+        }
+        if (ts > 0) {
+            tlo = (!tlo || ts < tlo) ? ts : tlo;
+            thi = ts > thi ? ts : thi;
+        }
+        if (dd->time_s > 0) { /* meta.json has the timing: its warmup is known, 0 or not */
+            wlo = (wlo < 0 || dd->warmup_s < wlo) ? dd->warmup_s : wlo;
+            whi = dd->warmup_s > whi ? dd->warmup_s : whi;
+        }
+    }
+    char *f = p->footnote;
+    size_t len = sizeof p->footnote;
+    f[0] = '\0';
+    if (nlo == nhi)
+        add(f, len, "n = %zu repeat%s a point", nhi, nhi == 1 ? "" : "s");
+    else
+        add(f, len, "n = %zu-%zu repeats a point", nlo, nhi);
+    add(f, len, "%s", nhi > 1 ? " (median; bars min-max)" : "");
+    if (thi > 0 && tlo == thi)
+        add(f, len, "; %g s measured", thi);
+    else if (thi > 0)
+        add(f, len, "; %g-%g s measured", tlo, thi);
+    if (whi < 0)
+        add(f, len, "; warmup not recorded");
+    else if (wlo == whi)
+        add(f, len, "; warmup %g s", whi);
+    else
+        add(f, len, "; warmup %g-%g s", wlo, whi);
+}
+
+/* A legend entry says only what tells its curve from the others: what all
+ * curves share (the workload, one engine, one host) is in the title or the
+ * subtitle, said once. */
 static void label_curves(struct plot *p)
 {
-    int same_host = 1;
+    int same_host = 1, same_engine = 1, same_workload = 1;
     for (size_t d = 1; d < p->ndirs; d++)
         same_host &= !strcmp(p->dirs[d].host, p->dirs[0].host) &&
                      !strcmp(p->dirs[d].kernel, p->dirs[0].kernel);
+    for (size_t i = 1; i < p->nc; i++) {
+        same_engine &= !strcmp(p->c[i].engine, p->c[0].engine) &&
+                       !strcmp(p->dirs[p->c[i].dir].server, p->dirs[p->c[0].dir].server);
+        same_workload &= !strcmp(p->c[i].workload, p->c[0].workload);
+    }
     for (size_t i = 0; i < p->nc; i++) {
         struct plot_curve *c = &p->c[i];
         const struct plot_dir *d = &p->dirs[c->dir];
-        int n = snprintf(c->label, sizeof c->label, "%s%s%s%s, %s%s%s, %d CPU%s", c->engine,
-                         d->server[0] ? " (" : "", d->server, d->server[0] ? ")" : "", c->workload,
-                         c->workload[0] ? ", " : "", c->variant, c->cpus, c->cpus == 1 ? "" : "s");
-        if (!same_host && n > 0 && (size_t)n < sizeof c->label)
-            snprintf(c->label + n, sizeof c->label - (size_t)n, ", %s %s", d->host, d->kernel);
+        c->label[0] = '\0';
+        if (!same_engine)
+            add(c->label, sizeof c->label, "%s%s%s%s, ", c->engine, d->server[0] ? " (" : "",
+                d->server, d->server[0] ? ")" : "");
+        if (!same_workload && c->workload[0])
+            add(c->label, sizeof c->label, "%s, ", c->workload);
+        if (c->variant[0])
+            add(c->label, sizeof c->label, "%s, ", c->variant);
+        if (!variant_says_cpus(c->variant, c->cpus))
+            add(c->label, sizeof c->label, "%d CPU%s, ", c->cpus, c->cpus == 1 ? "" : "s");
+        if (!same_host)
+            add(c->label, sizeof c->label, "%s %s, ", d->host, d->kernel);
+        size_t l = strlen(c->label);
+        if (l >= 2)
+            c->label[l - 2] = '\0';
+        if (!c->label[0])
+            snprintf(c->label, sizeof c->label, "%s", c->engine);
     }
     /* Two directories with the same engine and variant: name the directory. */
     int *dup = xcalloc(p->nc + 1, sizeof *dup);
@@ -231,16 +345,23 @@ static void label_curves(struct plot *p)
                      p->dirs[p->c[i].dir].name);
     }
     free(dup);
-    int n = 0;
-    if (same_host && (p->dirs[0].host[0] || p->dirs[0].kernel[0]))
-        n = snprintf(p->subtitle, sizeof p->subtitle, "host %s, %s; ",
-                     p->dirs[0].host[0] ? p->dirs[0].host : "?", p->dirs[0].kernel);
-    n = n < 0 ? 0 : n;
-    snprintf(p->subtitle + n, sizeof p->subtitle - (size_t)n, "results: ");
-    for (size_t d = 0; d < p->ndirs; d++) {
-        size_t l = strlen(p->subtitle);
-        snprintf(p->subtitle + l, sizeof p->subtitle - l, "%s%s", d ? ", " : "", p->dirs[d].name);
+    /* Subtitle: the one engine, then the one machine, then the directories. */
+    const struct plot_dir *d0 = &p->dirs[0];
+    p->subtitle[0] = '\0';
+    if (same_engine && p->nc && d0->server[0])
+        add(p->subtitle, sizeof p->subtitle, "%s; ", p->dirs[p->c[0].dir].server);
+    if (same_host && (d0->host[0] || d0->kernel[0])) {
+        add(p->subtitle, sizeof p->subtitle, "host %s", d0->host[0] ? d0->host : "?");
+        if (d0->kernel[0])
+            add(p->subtitle, sizeof p->subtitle, ", kernel %s", d0->kernel);
+        if (d0->cpu_model[0])
+            add(p->subtitle, sizeof p->subtitle, ", %s", d0->cpu_model);
+        add(p->subtitle, sizeof p->subtitle, "; ");
     }
+    add(p->subtitle, sizeof p->subtitle, "results: ");
+    for (size_t d = 0; d < p->ndirs; d++)
+        add(p->subtitle, sizeof p->subtitle, "%s%s", d ? ", " : "", p->dirs[d].name);
+    footnote(p);
 }
 
 /* ---- summary ---- */
@@ -424,6 +545,20 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
 
 /* ---- the run ---- */
 
+/* The i-th of the comma-separated labels into name, when given and not empty. */
+static void nth_label(const char *labels, size_t i, char *name, size_t len)
+{
+    for (const char *l = labels; l && *l; i--) {
+        size_t n = strcspn(l, ",");
+        if (i == 0) {
+            if (n)
+                snprintf(name, len, "%.*s", (int)n, l);
+            return;
+        }
+        l += n + (l[n] == ',');
+    }
+}
+
 int plot_load(struct plot *p, char **paths, size_t n)
 {
     p->dirs = xcalloc(n + 1, sizeof *p->dirs);
@@ -445,6 +580,7 @@ int plot_load(struct plot *p, char **paths, size_t n)
             tmp[--l] = '\0';
         const char *base = strrchr(tmp, '/');
         snprintf(d->name, sizeof d->name, "%.63s", base ? base + 1 : tmp);
+        nth_label(p->labels, i, d->name, sizeof d->name);
         if (results_read(paths[i], &d->rs, p->log->err, sizeof p->log->err) < 0)
             return -1;
         if (d->rs.n == 0) {

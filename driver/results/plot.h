@@ -25,6 +25,9 @@
 struct plot_dir {
     char path[512], name[64];
     char host[64], kernel[96], server[64]; /* from meta.json, "" when absent */
+    char cpu_model[96];                    /* from meta.json, "" when absent */
+    double time_s, warmup_s;               /* from meta.json, 0 when absent */
+    int repeats;                           /* from meta.json, 0 when absent */
     struct result_set rs;
 };
 
@@ -82,6 +85,12 @@ struct plot {
     struct plot_micro *mc; /* every kernel series, by CPU count (plot_baseline.c) */
     size_t nmc;
     char subtitle[512];
+    char footnote[256]; /* n, run time and warmup, on every graph */
+    /* Set by the caller: directory labels ("pg,maria": the i-th names the
+     * i-th directory, the rest keep their basename), or NULL; and the log y
+     * axis: 0 automatic (on when curves differ by more than 10x), 1 on, -1 off. */
+    const char *labels;
+    int log_y;
     struct plot_files *written; /* every file written into out, recorded by plot_gp_write */
     struct plot_log *log;       /* set by the caller */
 };

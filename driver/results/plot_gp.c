@@ -59,10 +59,12 @@ int plot_gp_write(const struct plot *p, const char *name, const struct sbuf *b)
  * single-quoted string: gnuplot 5.4 expands `cmd` and @macro inside double
  * quotes but nothing inside single quotes, where the one escape is '' for a
  * quote. A control character (a newline would end the string and start a
- * command) becomes a space. */
+ * command) becomes a space. gnuplot's scanner reads a string that opens
+ * with '' as an empty one followed by junk, so text starting with a quote
+ * gets a space before it. */
 void plot_gp_str(struct sbuf *b, const char *s)
 {
-    sbuf_add(b, "'", 1);
+    sbuf_add(b, *s == '\'' ? "' " : "'", *s == '\'' ? 2 : 1);
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (ch == '\'')
@@ -88,8 +90,37 @@ static void gp_array(struct sbuf *b, const char *name, char **v, size_t n)
     sbuf_add(b, "]\n", 2);
 }
 
+/* Which points of the throughput-vs-latency graph carry their thread count:
+ * greedily, in curve order, a label only where no label already drawn sits
+ * within a label's size (as fractions of the axes), so labels of curves that
+ * run close together are not printed over each other. lab[i * PLOT_MAXPTS + t]. */
+static int *tl_labels(const struct plot *p)
+{
+    int *lab = xcalloc(p->nc * PLOT_MAXPTS + 1, sizeof *lab);
+    double xm = 0, ym = 0;
+    for (size_t i = 0; i < p->nc; i++)
+        for (size_t t = 0; t < p->c[i].k; t++) {
+            xm = fmax(xm, p->c[i].p95[t]);
+            ym = fmax(ym, p->c[i].x[t]);
+        }
+    xm = xm > 0 ? xm : 1, ym = ym > 0 ? ym : 1;
+    for (size_t i = 0; i < p->nc; i++)
+        for (size_t t = 0; t < p->c[i].k; t++) {
+            double x = p->c[i].p95[t] / xm, y = p->c[i].x[t] / ym;
+            int free_ = 1;
+            for (size_t j = 0; j <= i && free_; j++)
+                for (size_t u = 0; u < p->c[j].k && free_; u++)
+                    if (lab[j * PLOT_MAXPTS + u] && fabs(p->c[j].p95[u] / xm - x) < 0.04 &&
+                        fabs(p->c[j].x[u] / ym - y) < 0.04)
+                        free_ = 0;
+            lab[i * PLOT_MAXPTS + t] = free_;
+        }
+    return lab;
+}
+
 int plot_gp_data(const struct plot *p)
 {
+    int *lab = tl_labels(p);
     for (size_t i = 0; i < p->nc; i++) {
         const struct plot_curve *c = &p->c[i];
         struct sbuf b = {0};
@@ -97,19 +128,21 @@ int plot_gp_data(const struct plot *p)
                     "# %s\n# 1 threads, 2 median tps, 3 min, 4 max, 5 mean, 6 ci95_lo, "
                     "7 ci95_hi, 8 speedup, 9 efficiency (vs 13), 10 p50 ms, 11 p95 ms, "
                     "12 p99 ms, 13 ideal tps (linear up to the server's CPUs, flat after), "
-                    "14 repeats\n",
+                    "14 repeats, 15 1 = thread count labelled on tput-latency\n",
                     c->label);
         for (size_t t = 0; t < c->k; t++)
-            sbuf_printf(&b, "%g %.3f %.3f %.3f %.3f %.3f %.3f %.4f %.4f %.4f %.4f %.4f %.3f %zu\n",
+            sbuf_printf(&b,
+                        "%g %.3f %.3f %.3f %.3f %.3f %.3f %.4f %.4f %.4f %.4f %.4f %.3f %zu %d\n",
                         c->n[t], c->x[t], c->tp[t].min, c->tp[t].max, c->tp[t].mean, c->tp[t].ci_lo,
                         c->tp[t].ci_hi, stats_speedup(c->n, c->x, t), c->eff[t], c->p50[t],
-                        c->p95[t], c->p99[t], stats_ideal(c->n, c->x, t, c->cpus), c->tp[t].n);
+                        c->p95[t], c->p99[t], stats_ideal(c->n, c->x, t, c->cpus), c->tp[t].n,
+                        lab[i * PLOT_MAXPTS + t]);
         char name[64];
         snprintf(name, sizeof name, "curve%02zu.dat", i + 1);
         int rc = plot_gp_write(p, name, &b);
         sbuf_free(&b);
         if (rc < 0)
-            return -1;
+            break;
         if (!c->fit_ok)
             continue;
         sbuf_printf(&b, "# USL fit of %s: lambda %g sigma %g kappa %g R2 %g\n", c->label,
@@ -123,9 +156,10 @@ int plot_gp_data(const struct plot *p)
         rc = plot_gp_write(p, name, &b);
         sbuf_free(&b);
         if (rc < 0)
-            return -1;
+            break;
     }
-    return 0;
+    free(lab);
+    return p->log->err[0] ? -1 : 0;
 }
 
 /* The top of a y range: gnuplot refuses [0:0] ("empty y range"), so a
@@ -176,6 +210,8 @@ static int write_wrapper(const struct plot *p, const char *graph, const char *ti
     plot_gp_str(&b, title);
     sbuf_add(&b, "\nsubtitle = ", 12);
     plot_gp_str(&b, p->subtitle);
+    sbuf_add(&b, "\nfootnote = ", 12);
+    plot_gp_str(&b, p->footnote);
     sbuf_add(&b, "\n", 1);
     sbuf_add(&b, vars->s, vars->len);
     sbuf_printf(&b, "load \"graphs/common.gp\"\nload \"graphs/%s.gp\"\n", graph);
@@ -261,6 +297,14 @@ struct cpu_series {
 static int same_group(const struct plot_curve *a, const struct plot_curve *b)
 {
     return a->dir == b->dir && !strcmp(a->engine, b->engine) && !strcmp(a->workload, b->workload);
+}
+
+/* The dash of result group g (1-based): dash type 3, dotted, is the ideal
+ * line's alone, so a data line is never mistaken for it. */
+static int group_dash(int g)
+{
+    static const int dash[] = {1, 2, 4, 5};
+    return dash[(g - 1) % 4];
 }
 
 static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
@@ -359,7 +403,7 @@ static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
         const char *sep = q ? ", " : "";
         sbuf_printf(&files, "%s\"%s\"", sep, name);
         sbuf_printf(&lts, "%s%zu", sep, colour + 1);
-        sbuf_printf(&dts, "%s%d", sep, s->group);
+        sbuf_printf(&dts, "%s%d", sep, group_dash(s->group));
         sbuf_printf(&ideal, "%s%d", sep, best);
         char label[256];
         snprintf(label, sizeof label, "%s%s%s%s, %g thread%s%s", c->engine,
@@ -374,6 +418,27 @@ static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
                     "n = %zu\narray file[%zu] = [%s]\narray label[%zu] = [%s]\n"
                     "array ltv[%zu] = [%s]\narray dtv[%zu] = [%s]\narray ideal[%zu] = [%s]\n",
                     ns, ns, files.s, ns, labels.s, ns, lts.s, ns, dts.s, ns, ideal.s);
+        /* What each dash stands for, in the legend (a group: one results
+         * directory's engine and workload). */
+        struct sbuf gn = {0}, gd = {0};
+        int ng = 0, last = 0;
+        for (size_t q = 0; q < ns; q++) {
+            if (se[q].group == last)
+                continue;
+            last = se[q].group;
+            const struct plot_curve *c = se[q].c;
+            char g[200];
+            static const char *dname[] = {"", "solid", "dashed", "", "dash-dot", "dash-dot-dot"};
+            snprintf(g, sizeof g, "%s: %s %s", dname[group_dash(last)], p->dirs[c->dir].name,
+                     c->engine);
+            sbuf_add(&gn, ", ", ng ? 2 : 0);
+            plot_gp_str(&gn, g);
+            sbuf_printf(&gd, "%s%d", ng ? ", " : "", group_dash(last));
+            ng++;
+        }
+        sbuf_printf(vars, "ngroup = %d\narray gname[%d] = [%s]\narray gdt[%d] = [%s]\n", ng, ng,
+                    gn.s, ng, gd.s);
+        sbuf_free(&gn), sbuf_free(&gd);
         gp_xaxis(vars, xs, nx);
     }
     sbuf_free(&files), sbuf_free(&labels), sbuf_free(&lts), sbuf_free(&dts), sbuf_free(&ideal);
@@ -398,6 +463,26 @@ static int copy_script(const struct plot *p, const char *name)
     int rc = plot_gp_write(p, dst, &b);
     sbuf_free(&b);
     return rc;
+}
+
+/* The log y axis of the throughput graphs: on when asked (p->log_y 1), off
+ * when told (-1), else when the curves' peaks differ by more than 10x, so
+ * a 200-tps curve beside a 17k-tps one is not flattened onto the axis.
+ * ymin: under the lowest positive point (a log axis has no 0). */
+static void gp_logy(struct sbuf *b, const struct plot *p)
+{
+    double lo = INFINITY, hi = 0, low = INFINITY;
+    for (size_t i = 0; i < p->nc; i++) {
+        const struct plot_curve *c = &p->c[i];
+        double pk = c->x[c->peak];
+        if (pk > 0)
+            lo = fmin(lo, pk), hi = fmax(hi, pk);
+        for (size_t t = 0; t < c->k; t++)
+            if (c->tp[t].min > 0)
+                low = fmin(low, c->tp[t].min);
+    }
+    int on = p->log_y > 0 || (p->log_y == 0 && hi > 0 && hi > 10 * lo);
+    sbuf_printf(b, "logy = %d\nymin = %g\n", on, isfinite(low) ? low / 1.5 : 1);
 }
 
 struct graph {
@@ -438,6 +523,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
     NEW("throughput", "Throughput vs client threads%s%s", sep, wl);
     gp_curves(&g[ng].vars, p, 1);
     gp_xaxis(&g[ng].vars, th, nth);
+    gp_logy(&g[ng].vars, p);
     gp_ymax(&g[ng++].vars, ytp * 1.1);
 
     NEW("speedup", "Speedup vs client threads%s%s", sep, wl);
@@ -455,9 +541,10 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
     int ns = write_cpus(p, &g[ng].vars, &ycpu);
     if (ns < 0)
         return -1;
-    if (ns > 0)
+    if (ns > 0) {
+        gp_logy(&g[ng].vars, p);
         gp_ymax(&g[ng++].vars, ycpu * 1.1);
-    else {
+    } else {
         sbuf_printf(&p->log->out,
                     "(no throughput-vs-CPUs graph: the results hold a single CPU count)\n");
         sbuf_free(&g[ng].vars);
