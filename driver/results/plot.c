@@ -281,6 +281,8 @@ static void footnote(struct plot *p)
     char *f = p->footnote;
     size_t len = sizeof p->footnote;
     f[0] = '\0';
+    if (nhi == 0) /* no database points: nothing to say */
+        return;
     if (nlo == nhi)
         add(f, len, "n = %zu repeat%s a point", nhi, nhi == 1 ? "" : "s");
     else
@@ -545,6 +547,17 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
 
 /* ---- the run ---- */
 
+/* A directory of `dbscale micro` or `dbscale fs`: micro.csv or fs.csv and
+ * no results.csv. */
+static int kernel_only(const char *dir)
+{
+    char a[600], b[600], c[600];
+    snprintf(a, sizeof a, "%s/results.csv", dir);
+    snprintf(b, sizeof b, "%s/micro.csv", dir);
+    snprintf(c, sizeof c, "%s/fs.csv", dir);
+    return access(a, F_OK) != 0 && (access(b, F_OK) == 0 || access(c, F_OK) == 0);
+}
+
 /* The i-th of the comma-separated labels into name, when given and not empty. */
 static void nth_label(const char *labels, size_t i, char *name, size_t len)
 {
@@ -581,6 +594,10 @@ int plot_load(struct plot *p, char **paths, size_t n)
         const char *base = strrchr(tmp, '/');
         snprintf(d->name, sizeof d->name, "%.63s", base ? base + 1 : tmp);
         nth_label(p->labels, i, d->name, sizeof d->name);
+        if (kernel_only(d->path)) { /* a `micro` or `fs` directory: its own graph */
+            read_meta(d);
+            continue;
+        }
         if (results_read(paths[i], &d->rs, p->log->err, sizeof p->log->err) < 0)
             return -1;
         if (d->rs.n == 0) {
@@ -606,13 +623,18 @@ int plot_make(struct plot *p, const char *formats)
     plot_baseline_load(p);
     struct sbuf md = {0}, csv = {0};
     sbuf_printf(&md, "# dbscale plot summary\n\n%s\n\n", p->subtitle);
-    summary(p, &p->log->out, &md, &csv);
     int rc = 0;
-    if (plot_gp_data(p) < 0 || plot_gp_write(p, "summary.md", &md) < 0 ||
-        plot_gp_write(p, "summary.csv", &csv) < 0)
-        rc = -1;
-    else
-        sbuf_printf(&p->log->out, "summary: %s/summary.md, %s/summary.csv\n", p->out, p->out);
+    if (p->nc == 0) { /* kernel results alone: no database table to summarise */
+        if (plot_gp_data(p) < 0)
+            rc = -1;
+    } else {
+        summary(p, &p->log->out, &md, &csv);
+        if (plot_gp_data(p) < 0 || plot_gp_write(p, "summary.md", &md) < 0 ||
+            plot_gp_write(p, "summary.csv", &csv) < 0)
+            rc = -1;
+        else
+            sbuf_printf(&p->log->out, "summary: %s/summary.md, %s/summary.csv\n", p->out, p->out);
+    }
     sbuf_free(&md);
     sbuf_free(&csv);
     if (rc == 0 && plot_gp_graphs(p, formats) < 0)

@@ -62,7 +62,8 @@ struct plot_curve {
  * operation (create, remove), at one CPU count: tasks and median ops/s. */
 struct plot_micro {
     char label[160];
-    int cpus; /* the CPUs its tasks were bound to; 0 unknown */
+    char test[48], what[64]; /* "getppid1", "processes, 2 CPUs": panel title and entry */
+    int cpus;                /* the CPUs its tasks were bound to; 0 unknown */
     size_t k;
     double n[PLOT_MAXPTS], x[PLOT_MAXPTS];
 };

@@ -53,8 +53,8 @@ static int numbered(const char *s, const char *prefix, const char *suffix)
     return d >= 2 && !strcmp(s + d, suffix);
 }
 
-static const char *const graphs[] = {"throughput", "speedup",      "efficiency", "cpus",
-                                     "latency",    "tput-latency", "baseline",   NULL};
+static const char *const graphs[] = {"throughput",   "speedup",  "efficiency", "cpus", "latency",
+                                     "tput-latency", "baseline", "kernel",     NULL};
 
 int plot_files_owned(const char *name)
 {

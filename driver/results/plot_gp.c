@@ -511,6 +511,8 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
     char title[256];
     const char *wl = workloads(p);
     const char *sep = wl[0] ? " - " : "";
+    if (p->nc == 0) /* `micro` or `fs` results alone: their own graph, nothing else */
+        goto kernel;
 
 #define NEW(n_, fmt_, ...)                                                                         \
     do {                                                                                           \
@@ -574,6 +576,12 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
                 th[nth++] = p->mc[j].n[t];
         gp_xaxis(&g[ng].vars, th, nth);
         gp_ymax(&g[ng++].vars, fmax(1.2, ymc * 1.15));
+    }
+kernel:
+    if (p->nc == 0 && p->nmc > 0) {
+        NEW("kernel", "%s", "Kernel baseline: operations/s vs tasks, per test");
+        if (plot_gp_kernel_vars(p, &g[ng++].vars) < 0)
+            return -1;
     }
 #undef NEW
     free(th);

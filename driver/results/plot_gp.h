@@ -27,6 +27,10 @@ void plot_gp_str(struct sbuf *b, const char *s);
 /* The kernel series' data files (microNN.dat) and baseline.gp's variables:
  * mfile/mlabel and the panel arrays; *ymax raised to their highest point. 0 or -1. */
 int plot_gp_baseline_vars(const struct plot *p, struct sbuf *vars, double *ymax);
+/* kernel.gp's variables, for results of `micro` or `fs` alone: the kernel
+ * series' data files (as plot_gp_baseline_vars) and a panel per test:
+ * ntest, tname, tstart, tidx, mwhat, the layout. 0 or -1. */
+int plot_gp_kernel_vars(const struct plot *p, struct sbuf *vars);
 /* Run gnuplot on script (with fmt set to format) in directory dir, its
  * stderr captured. 0 (what gnuplot said without an error appended to
  * warn), or -1 with gnuplot's complaint in err. */
