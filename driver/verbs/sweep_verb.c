@@ -156,6 +156,9 @@ int sweep_main(int argc, char **argv)
             defs[i].help = "client thread counts: 1,2,4,8 | 1-64 | 1-256:x2";
         } else if (!strcmp(defs[i].name, "db-driver")) {
             defs[i].def = "pgsql";
+        } else if (!strcmp(defs[i].name, "report-interval")) {
+            /* a period a second, kept in intervals.csv: stalls show */
+            defs[i].def = "1";
         }
     }
     opts_init(&w.o, defs, n);
@@ -363,6 +366,8 @@ cleanup:
 done:
     free(w.rows);
     free(w.old_rows);
+    intervals_free(&w.iv);
+    intervals_free(&w.iv_level);
     sweep_plan_free(&w.plan);
     oltp_setup_free(&w.s);
     opts_free(&w.o);

@@ -21,6 +21,21 @@ if ! "$bin" sweep --config "$root/configs/demo.ini" --threads 1,2,4 --repeats 2 
 fi
 [ -s "$out/sweep/results.csv" ] || fail "the sweep left no results.csv"
 
+# intervals.csv (--report-interval defaults to 1 s in a sweep): every level
+# of results.csv has its periods, 1 or 2 of them in a 2 s window, t rising.
+iv=$out/sweep/intervals.csv
+[ -s "$iv" ] || fail "the sweep left no intervals.csv"
+[ "$(head -n1 "$iv")" = "variant,cpus,threads,repeat,t,tps,qps,p95,errors" ] ||
+    fail "intervals.csv header: $(head -n1 "$iv")"
+awk -F, 'NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                     lv[$c["variant"] "," $c["cpus"] "," $c["threads"] "," $c["repeat"]] = 0; next }
+    FNR == 1 { next }
+    { k = $1 "," $2 "," $3 "," $4; if (!(k in lv)) { print "no such level: " k; bad = 1 }
+      if (k in last && $5 <= last[k]) { print "t not rising in " k; bad = 1 }
+      last[k] = $5; lv[k]++; if ($6 <= 0) { print "a period without transactions: " $0; bad = 1 } }
+    END { for (k in lv) if (lv[k] < 1 || lv[k] > 2) { print k ": " lv[k] " periods"; bad = 1 }
+          exit bad }' "$out/sweep/results.csv" "$iv" || fail "intervals.csv does not match the levels"
+
 "$bin" plot "$out/sweep" --out "$out/plots" >"$out/plot.out" 2>"$out/plot.err"
 rc=$?
 cat "$out/plot.out" "$out/plot.err"
