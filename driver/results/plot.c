@@ -547,6 +547,20 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
 
 /* ---- the run ---- */
 
+/* DIR/intervals.csv, the levels' time series, when the sweep wrote one; an
+ * unreadable one is left out with a warning (the scaling graphs stand). */
+static void read_intervals(struct plot *p, struct plot_dir *d)
+{
+    char path[600], err[800];
+    snprintf(path, sizeof path, "%s/intervals.csv", d->path);
+    if (access(path, F_OK) != 0)
+        return;
+    if (intervals_read(path, &d->iv, err, sizeof err) < 0) {
+        sbuf_printf(&p->log->warn, "time series left out: %s\n", err);
+        intervals_free(&d->iv);
+    }
+}
+
 /* A directory of `dbscale micro` or `dbscale fs`: micro.csv or fs.csv and
  * no results.csv. */
 static int kernel_only(const char *dir)
@@ -605,6 +619,7 @@ int plot_load(struct plot *p, char **paths, size_t n)
             return -1;
         }
         read_meta(d);
+        read_intervals(p, d);
     }
     return 0;
 }
@@ -652,8 +667,10 @@ int plot_make(struct plot *p, const char *formats)
 
 void plot_free(struct plot *p)
 {
-    for (size_t d = 0; d < p->ndirs; d++)
+    for (size_t d = 0; d < p->ndirs; d++) {
         results_free(&p->dirs[d].rs);
+        intervals_free(&p->dirs[d].iv);
+    }
     free(p->dirs);
     free(p->c);
     free(p->mc);

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "intervals.h"
 #include "plot_files.h"
 #include "results.h"
 #include "util.h"
@@ -29,6 +30,7 @@ struct plot_dir {
     double time_s, warmup_s;               /* from meta.json, 0 when absent */
     int repeats;                           /* from meta.json, 0 when absent */
     struct result_set rs;
+    struct intervals iv; /* DIR/intervals.csv when there is one, else empty */
 };
 
 /* One curve: the points of one (directory, engine, workload, variant, cpus),

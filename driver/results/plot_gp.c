@@ -492,7 +492,7 @@ struct graph {
 
 int plot_gp_graphs(const struct plot *p, const char *formats)
 {
-    struct graph g[8];
+    struct graph g[12];
     size_t ng = 0;
     double *th;
     size_t nth;
@@ -576,6 +576,16 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
                 th[nth++] = p->mc[j].n[t];
         gp_xaxis(&g[ng].vars, th, nth);
         gp_ymax(&g[ng++].vars, fmax(1.2, ymc * 1.15));
+    }
+    NEW("timeseries", "Throughput and p95 latency over each level's measured time%s%s", sep, wl);
+    int npanel = plot_gp_timeseries_vars(p, &g[ng].vars);
+    if (npanel < 0)
+        return -1;
+    if (npanel > 0)
+        ng++;
+    else {
+        sbuf_free(&g[ng].vars);
+        free((char *)g[ng].title);
     }
 kernel:
     if (p->nc == 0 && p->nmc > 0) {

@@ -31,6 +31,12 @@ int plot_gp_baseline_vars(const struct plot *p, struct sbuf *vars, double *ymax)
  * series' data files (as plot_gp_baseline_vars) and a panel per test:
  * ntest, tname, tstart, tidx, mwhat, the layout. 0 or -1. */
 int plot_gp_kernel_vars(const struct plot *p, struct sbuf *vars);
+/* timeseries.gp's variables: a panel per level of every directory's
+ * intervals.csv (at most PLOT_MAXPANELS, the rest noted in p->log->out), its
+ * data file tsNN.dat (t, tps, p95, errors) and title. The panel count
+ * (0: no intervals anywhere), or -1. */
+#define PLOT_MAXPANELS 64
+int plot_gp_timeseries_vars(const struct plot *p, struct sbuf *vars);
 /* Run gnuplot on script (with fmt set to format) in directory dir, its
  * stderr captured. 0 (what gnuplot said without an error appended to
  * warn), or -1 with gnuplot's complaint in err. */

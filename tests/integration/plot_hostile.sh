@@ -58,6 +58,11 @@ JSON
     done
 } >"$d/micro.csv"
 
+{
+    echo "variant,cpus,threads,repeat,t,tps,qps,p95,errors"
+    for t in 1 2 3; do echo "$v1,1,1,0,$t,100,1000,1.5,0"; done
+} >"$d/intervals.csv"
+
 cd "$top" || fail "cd"
 # --label reaches the subtitle; a comma splits labels, so none here.
 DBSCALE_DATADIR=$root "$bin" plot "$d" --out "$top/out" --label "l$(bq label)$(sy label2)" \
@@ -73,7 +78,7 @@ DBSCALE_DATADIR=$root "$bin" plot "$k" --out "$top/kout" >"$top/kstdout" 2>&1 ||
 left=$(find "$top" -name 'pwned-*' | head -5)
 [ -z "$left" ] || fail "plotting ran data as code: created $left"
 [ $rc -eq 0 ] || fail "dbscale plot exited $rc"
-for g in throughput speedup efficiency cpus baseline; do
+for g in throughput speedup efficiency cpus baseline timeseries; do
     [ -s "$top/out/$g.png" ] || fail "$g.png missing"
 done
 grep -q "gnuplot failed" "$top/stderr" && fail "gnuplot failed"

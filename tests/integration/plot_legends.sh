@@ -70,5 +70,18 @@ dup=$(awk '!/^#/ && $15 == 1' "$out/c/curve05.dat" | wc -l)
 own=$(awk '!/^#/ && $15 == 1' "$out/c/curve01.dat" | wc -l)
 [ "$own" -ge 1 ] || fail "the first curve lost its labels"
 grep -q '\$15' "$out/c/graphs/tput-latency.gp" || fail "tput-latency ignores the label column"
+# Time series: one panel per level of intervals.csv (24 in the fixture:
+# 2 variants x 4 thread counts x 3 repeats), repeats never merged.
+mkdir "$out/ts"
+cp "$data/pgsql-sweep/results.csv" "$data/pgsql-sweep/meta.json" "$out/ts/"
+awk -F, 'NR > 1 { for (t = 1; t <= 4; t++) printf "%s,%s,%s,%s,%d,%s,1,1,0\n", $3, $4, $5, $6, t, $8 }' \
+    "$out/ts/results.csv" | { echo "variant,cpus,threads,repeat,t,tps,qps,p95,errors"; cat; } \
+    >"$out/ts/intervals.csv"
+plot "$out/ts" --out "$out/ts/plots"
+grep -q '^npanel = 24$' "$out/ts/plots/timeseries.gp" || fail "not a panel per level"
+grep -q "smp, 2 CPUs, 8 threads, repeat 2" "$out/ts/plots/timeseries.gp" || fail "panel titles"
+[ "$(grep -vc '^#' "$out/ts/plots/ts24.dat")" -eq 4 ] || fail "a level's periods lost or merged"
+[ -s "$out/ts/plots/timeseries.png" ] || fail "no timeseries.png"
+[ -e "$out/a/timeseries.gp" ] && fail "a time series without intervals.csv"
 echo "plot_legends: ok"
 exit 0

@@ -55,5 +55,11 @@ levels=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 points=$(grep -vc '^curve' "$out/plots/summary.csv")
 [ "$levels" -ge 3 ] || fail "the sweep recorded only $levels levels"
 [ "$points" -eq "$levels" ] || fail "summary.csv has $points points for $levels levels"
+# The time series: a panel per level run (each repeat its own), drawn.
+runs=$(($(wc -l <"$out/sweep/results.csv") - 1))
+grep -q "^npanel = $runs\$" "$out/plots/timeseries.gp" ||
+    fail "timeseries.gp: $(grep '^npanel' "$out/plots/timeseries.gp") for $runs level runs"
+[ "$(od -An -tx1 -N8 "$out/plots/timeseries.png" | tr -d ' \n')" = "89504e470d0a1a0a" ] ||
+    fail "no timeseries.png"
 echo "plot_sweep: ok ($levels levels, $points points)"
 exit 0
