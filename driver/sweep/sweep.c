@@ -381,6 +381,11 @@ static int keep_intervals(struct sweep *w, const struct result_row *r)
     pthread_mutex_lock(&iv_mu);
     for (size_t i = 0; i < w->iv_level.n; i++) {
         struct interval_row x = w->iv_level.rows[i];
+        /* The timing thread goes on reporting while the loops drain after
+         * the window (periods of 0 tps seen 4 s past a 2 s level): those
+         * are not the level's figures. */
+        if (r->time_s > 0 && x.t > r->time_s + 0.01)
+            continue;
         snprintf(x.variant, sizeof x.variant, "%s", r->variant);
         x.cpus = r->cpus, x.threads = r->threads, x.repeat = r->repeat;
         intervals_add(&w->iv, &x);
@@ -388,6 +393,26 @@ static int keep_intervals(struct sweep *w, const struct result_row *r)
     w->iv_level.n = 0;
     pthread_mutex_unlock(&iv_mu);
     return w->iv.n ? intervals_write(w->out, &w->iv) : 0;
+}
+
+/* The finished level's latency histogram (its non-empty buckets) into
+ * latency.csv, rewritten whole. 0 or -errno. */
+static int keep_latency(struct sweep *w, const struct result_row *r, const struct hist *h)
+{
+    for (unsigned b = 0; h && b < HIST_BUCKETS; b++) {
+        uint64_t n = atomic_load_explicit(&h->b[b], memory_order_relaxed);
+        if (!n)
+            continue;
+        struct latcsv_row x = {.cpus = r->cpus,
+                               .threads = r->threads,
+                               .repeat = r->repeat,
+                               .lo_ms = (double)hist_bucket_low(b) / 1e6,
+                               .hi_ms = (double)hist_bucket_high(b) / 1e6,
+                               .count = n};
+        snprintf(x.variant, sizeof x.variant, "%s", r->variant);
+        latcsv_add(&w->lat, &x);
+    }
+    return w->lat.n ? latcsv_write(w->out, &w->lat) : 0;
 }
 
 int sweep_open_pool(struct sweep *w, char *err, size_t errlen)
@@ -417,6 +442,9 @@ int sweep_run(struct sweep *w, char *err, size_t errlen)
         snprintf(ipath, sizeof ipath, "%s/intervals.csv", w->out);
         if (access(ipath, F_OK) == 0 && intervals_read(ipath, &w->iv, ierr, sizeof ierr) < 0)
             intervals_free(&w->iv); /* unreadable: rewritten from this run's */
+        snprintf(ipath, sizeof ipath, "%s/latency.csv", w->out);
+        if (access(ipath, F_OK) == 0 && latcsv_read(ipath, &w->lat, ierr, sizeof ierr) < 0)
+            latcsv_free(&w->lat);
     }
     for (int i = 0; i < w->plan.nlevels && !*w->stop; i++) {
         const struct sweep_level *lv = &w->plan.levels[i];
@@ -497,6 +525,12 @@ int sweep_run(struct sweep *w, char *err, size_t errlen)
         wr = keep_intervals(w, &w->rows[w->nrows - 1]);
         if (wr != 0) {
             snprintf(err, errlen, "cannot write %s/intervals.csv: %s", w->out, strerror(-wr));
+            level_result_free(&res);
+            return -1;
+        }
+        wr = keep_latency(w, &w->rows[w->nrows - 1], res.lat);
+        if (wr != 0) {
+            snprintf(err, errlen, "cannot write %s/latency.csv: %s", w->out, strerror(-wr));
             level_result_free(&res);
             return -1;
         }

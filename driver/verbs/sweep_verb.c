@@ -368,6 +368,7 @@ done:
     free(w.old_rows);
     intervals_free(&w.iv);
     intervals_free(&w.iv_level);
+    latcsv_free(&w.lat);
     sweep_plan_free(&w.plan);
     oltp_setup_free(&w.s);
     opts_free(&w.o);
