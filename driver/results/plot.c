@@ -553,11 +553,14 @@ static void read_intervals(struct plot *p, struct plot_dir *d)
 {
     char path[600], err[800];
     snprintf(path, sizeof path, "%s/intervals.csv", d->path);
-    if (access(path, F_OK) != 0)
-        return;
-    if (intervals_read(path, &d->iv, err, sizeof err) < 0) {
+    if (access(path, F_OK) == 0 && intervals_read(path, &d->iv, err, sizeof err) < 0) {
         sbuf_printf(&p->log->warn, "time series left out: %s\n", err);
         intervals_free(&d->iv);
+    }
+    snprintf(path, sizeof path, "%s/latency.csv", d->path);
+    if (access(path, F_OK) == 0 && latcsv_read(path, &d->lat, err, sizeof err) < 0) {
+        sbuf_printf(&p->log->warn, "latency distributions left out: %s\n", err);
+        latcsv_free(&d->lat);
     }
 }
 
@@ -670,6 +673,7 @@ void plot_free(struct plot *p)
     for (size_t d = 0; d < p->ndirs; d++) {
         results_free(&p->dirs[d].rs);
         intervals_free(&p->dirs[d].iv);
+        latcsv_free(&p->dirs[d].lat);
     }
     free(p->dirs);
     free(p->c);

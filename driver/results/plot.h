@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "intervals.h"
+#include "latcsv.h"
 #include "plot_files.h"
 #include "results.h"
 #include "util.h"
@@ -31,6 +32,7 @@ struct plot_dir {
     int repeats;                           /* from meta.json, 0 when absent */
     struct result_set rs;
     struct intervals iv; /* DIR/intervals.csv when there is one, else empty */
+    struct latcsv lat;   /* DIR/latency.csv when there is one, else empty */
 };
 
 /* One curve: the points of one (directory, engine, workload, variant, cpus),

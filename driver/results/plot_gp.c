@@ -587,6 +587,16 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
         sbuf_free(&g[ng].vars);
         free((char *)g[ng].title);
     }
+    NEW("latency-cdf", "Latency distribution per client thread count (all repeats)%s%s", sep, wl);
+    int nlp = plot_gp_latdist_vars(p, &g[ng].vars);
+    if (nlp < 0)
+        return -1;
+    if (nlp > 0)
+        ng++;
+    else {
+        sbuf_free(&g[ng].vars);
+        free((char *)g[ng].title);
+    }
 kernel:
     if (p->nc == 0 && p->nmc > 0) {
         NEW("kernel", "%s", "Kernel baseline: operations/s vs tasks, per test");

@@ -37,6 +37,11 @@ int plot_gp_kernel_vars(const struct plot *p, struct sbuf *vars);
  * (0: no intervals anywhere), or -1. */
 #define PLOT_MAXPANELS 64
 int plot_gp_timeseries_vars(const struct plot *p, struct sbuf *vars);
+/* latency-cdf.gp's variables: per thread count a panel, in it a curve per
+ * (directory, variant, CPUs) whose histograms (latency.csv, all repeats
+ * added bucket by bucket) give the fraction of transactions at or under
+ * each latency; data files cdfNN.dat. The panel count (0: no latency.csv), or -1. */
+int plot_gp_latdist_vars(const struct plot *p, struct sbuf *vars);
 /* Run gnuplot on script (with fmt set to format) in directory dir, its
  * stderr captured. 0 (what gnuplot said without an error appended to
  * warn), or -1 with gnuplot's complaint in err. */

@@ -62,6 +62,11 @@ JSON
     echo "variant,cpus,threads,repeat,t,tps,qps,p95,errors"
     for t in 1 2 3; do echo "$v1,1,1,0,$t,100,1000,1.5,0"; done
 } >"$d/intervals.csv"
+{
+    echo "variant,cpus,threads,repeat,lo_ms,hi_ms,count"
+    echo "$v2,1,1,0,1,2,10"
+    echo "$v1,1,1,0,1,2,10"
+} >"$d/latency.csv"
 
 cd "$top" || fail "cd"
 # --label reaches the subtitle; a comma splits labels, so none here.
@@ -78,7 +83,7 @@ DBSCALE_DATADIR=$root "$bin" plot "$k" --out "$top/kout" >"$top/kstdout" 2>&1 ||
 left=$(find "$top" -name 'pwned-*' | head -5)
 [ -z "$left" ] || fail "plotting ran data as code: created $left"
 [ $rc -eq 0 ] || fail "dbscale plot exited $rc"
-for g in throughput speedup efficiency cpus baseline timeseries; do
+for g in throughput speedup efficiency cpus baseline timeseries latency-cdf; do
     [ -s "$top/out/$g.png" ] || fail "$g.png missing"
 done
 grep -q "gnuplot failed" "$top/stderr" && fail "gnuplot failed"

@@ -77,7 +77,20 @@ cp "$data/pgsql-sweep/results.csv" "$data/pgsql-sweep/meta.json" "$out/ts/"
 awk -F, 'NR > 1 { for (t = 1; t <= 4; t++) printf "%s,%s,%s,%s,%d,%s,1,1,0\n", $3, $4, $5, $6, t, $8 }' \
     "$out/ts/results.csv" | { echo "variant,cpus,threads,repeat,t,tps,qps,p95,errors"; cat; } \
     >"$out/ts/intervals.csv"
+# latency.csv: 3 buckets a level run; per thread count a panel, a curve per
+# variant with its 3 repeats added, ending at 1.
+awk -F, 'NR > 1 { for (b = 1; b <= 3; b++) printf "%s,%s,%s,%s,%d,%d.5,%d\n", $3, $4, $5, $6, b, b, b * 10 }' \
+    "$out/ts/results.csv" | { echo "variant,cpus,threads,repeat,lo_ms,hi_ms,count"; cat; } \
+    >"$out/ts/latency.csv"
 plot "$out/ts" --out "$out/ts/plots"
+lg=$out/ts/plots/latency-cdf.gp
+grep -q '^npanel = 4$' "$lg" || fail "not a latency panel per thread count"
+grep -q '^ncdf = 8$' "$lg" || fail "not a curve per variant and thread count"
+[ "$(grep -vc '^#' "$out/ts/plots/cdf01.dat")" -eq 3 ] || fail "repeats' buckets not added"
+tail -n1 "$out/ts/plots/cdf01.dat" | grep -q ' 1.000000$' || fail "a distribution not ending at 1"
+grep -q '^1.500000 0.166667$' "$out/ts/plots/cdf01.dat" || fail "cdf01 first step wrong"
+grep -q "transactions" "$out/ts/plots/cdf01.dat" || fail "no total in cdf01.dat"
+[ -s "$out/ts/plots/latency-cdf.png" ] || fail "no latency-cdf.png"
 grep -q '^npanel = 24$' "$out/ts/plots/timeseries.gp" || fail "not a panel per level"
 grep -q "smp, 2 CPUs, 8 threads, repeat 2" "$out/ts/plots/timeseries.gp" || fail "panel titles"
 [ "$(grep -vc '^#' "$out/ts/plots/ts24.dat")" -eq 4 ] || fail "a level's periods lost or merged"

@@ -78,5 +78,6 @@ grep -q "^npanel = $runs\$" "$out/plots/timeseries.gp" ||
     fail "timeseries.gp: $(grep '^npanel' "$out/plots/timeseries.gp") for $runs level runs"
 [ "$(od -An -tx1 -N8 "$out/plots/timeseries.png" | tr -d ' \n')" = "89504e470d0a1a0a" ] ||
     fail "no timeseries.png"
+[ -s "$out/plots/latency-cdf.png" ] || fail "no latency-cdf.png"
 echo "plot_sweep: ok ($levels levels, $points points)"
 exit 0
