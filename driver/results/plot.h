@@ -114,6 +114,9 @@ void plot_free(struct plot *p);
  * micro.csv and each fs.csv operation, at each CPU count, none dropped. A
  * file that cannot be read is left out with a warning in p->log->warn. */
 void plot_baseline_load(struct plot *p);
+/* Legend entries (c->label), p->subtitle and p->footnote, from the curves
+ * and the directories' meta.json (plot_label.c). */
+void plot_label(struct plot *p);
 /* Set p->log->err (the first failure wins). */
 void plot_fail(const struct plot *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

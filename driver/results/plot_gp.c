@@ -25,12 +25,6 @@
 
 #include "stats.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* ---- files ---- */
 
 void plot_fail(const struct plot *p, const char *fmt, ...)
@@ -170,7 +164,7 @@ static void gp_ymax(struct sbuf *b, double v)
 }
 
 /* x axis over a set of counts: tics at the counts, log2 when they span >= 8x. */
-static void gp_xaxis(struct sbuf *b, const double *v, size_t n)
+void plot_gp_xaxis(struct sbuf *b, const double *v, size_t n)
 {
     double lo = INFINITY, hi = 0;
     struct sbuf xt = {0};
@@ -282,170 +276,6 @@ static char *workloads(const struct plot *p)
     return w;
 }
 
-/* Throughput vs CPU count: one series per (dir, engine, workload, threads),
- * x the cpus of its curves. Colour = thread count, dash = results group; the
- * ideal line only for each group's best series, to keep the picture legible.
- * Returns the series count (0: fewer than two CPU counts anywhere) or -1. */
-struct cpu_series {
-    const struct plot_curve *c; /* first curve of the group */
-    double threads, cx[PLOT_MAXPTS];
-    const struct stats_summary *cs[PLOT_MAXPTS];
-    size_t m;
-    int group;
-};
-
-static int same_group(const struct plot_curve *a, const struct plot_curve *b)
-{
-    return a->dir == b->dir && !strcmp(a->engine, b->engine) && !strcmp(a->workload, b->workload);
-}
-
-/* The dash of result group g (1-based): dash type 3, dotted, is the ideal
- * line's alone, so a data line is never mistaken for it. */
-static int group_dash(int g)
-{
-    static const int dash[] = {1, 2, 4, 5};
-    return dash[(g - 1) % 4];
-}
-
-static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
-{
-    struct cpu_series *se = xcalloc(p->nc * PLOT_MAXPTS + 1, sizeof *se);
-    size_t ns = 0;
-    int ngroups = 0;
-    double ths[PLOT_MAXPTS];
-    size_t nths = 0;
-    for (size_t i = 0; i < p->nc; i++) {
-        const struct plot_curve *c = &p->c[i];
-        int newgroup = 1;
-        for (size_t j = 0; j < i; j++)
-            newgroup &= !same_group(&p->c[j], c);
-        if (!newgroup)
-            continue;
-        ngroups++;
-        for (size_t j = i; j < p->nc; j++) {
-            const struct plot_curve *o = &p->c[j];
-            if (!same_group(o, c))
-                continue;
-            for (size_t u = 0; u < o->k; u++) {
-                struct cpu_series *s = NULL;
-                for (size_t q = 0; q < ns && !s; q++)
-                    if (se[q].c == c && se[q].threads == o->n[u])
-                        s = &se[q];
-                if (!s) {
-                    s = &se[ns++];
-                    s->c = c, s->threads = o->n[u], s->group = ngroups;
-                }
-                int dup = 0;
-                for (size_t a = 0; a < s->m; a++)
-                    dup |= s->cx[a] == o->cpus;
-                if (dup || s->m == PLOT_MAXPTS)
-                    continue;
-                for (size_t a = s->m++;; a--) { /* insert sorted by cpus */
-                    if (a == 0 || s->cx[a - 1] < o->cpus) {
-                        s->cx[a] = o->cpus, s->cs[a] = &o->tp[u];
-                        break;
-                    }
-                    s->cx[a] = s->cx[a - 1], s->cs[a] = s->cs[a - 1];
-                }
-            }
-        }
-    }
-    /* Keep series spanning >= 2 CPU counts; note the thread counts for colours. */
-    size_t keep = 0;
-    for (size_t q = 0; q < ns; q++) {
-        if (se[q].m < 2)
-            continue;
-        se[keep++] = se[q];
-        int seen = 0;
-        for (size_t a = 0; a < nths; a++)
-            seen |= ths[a] == se[q].threads;
-        if (!seen && nths < PLOT_MAXPTS)
-            ths[nths++] = se[q].threads;
-    }
-    ns = keep;
-    qsort(ths, nths, sizeof *ths, cmp_double);
-    struct sbuf files = {0}, labels = {0}, lts = {0}, dts = {0}, ideal = {0};
-    double xs[PLOT_MAXPTS];
-    size_t nx = 0;
-    *ymax = 0;
-    int rc = (int)ns;
-    for (size_t q = 0; q < ns && rc >= 0; q++) {
-        struct cpu_series *s = &se[q];
-        const struct plot_curve *c = s->c;
-        /* best = highest median at the most CPUs within its group */
-        int best = 1;
-        for (size_t r = 0; r < ns; r++)
-            if (se[r].group == s->group && se[r].cs[se[r].m - 1]->median > s->cs[s->m - 1]->median)
-                best = 0;
-        struct sbuf d = {0};
-        sbuf_printf(&d,
-                    "# %s %s %s, %g client threads\n"
-                    "# 1 cpus, 2 median tps, 3 min, 4 max, 5 ideal linear tps\n",
-                    p->dirs[c->dir].name, c->engine, c->workload, s->threads);
-        for (size_t a = 0; a < s->m; a++) {
-            sbuf_printf(&d, "%g %.3f %.3f %.3f %.3f\n", s->cx[a], s->cs[a]->median, s->cs[a]->min,
-                        s->cs[a]->max, s->cx[a] * s->cs[0]->median / s->cx[0]);
-            *ymax = fmax(*ymax, s->cs[a]->max);
-            int seen = 0;
-            for (size_t r = 0; r < nx; r++)
-                seen |= xs[r] == s->cx[a];
-            if (!seen && nx < PLOT_MAXPTS)
-                xs[nx++] = s->cx[a];
-        }
-        char name[64];
-        snprintf(name, sizeof name, "cpus%02zu.dat", q + 1);
-        if (plot_gp_write(p, name, &d) < 0)
-            rc = -1;
-        sbuf_free(&d);
-        size_t colour = 0;
-        while (colour < nths && ths[colour] != s->threads)
-            colour++;
-        const char *sep = q ? ", " : "";
-        sbuf_printf(&files, "%s\"%s\"", sep, name);
-        sbuf_printf(&lts, "%s%zu", sep, colour + 1);
-        sbuf_printf(&dts, "%s%d", sep, group_dash(s->group));
-        sbuf_printf(&ideal, "%s%d", sep, best);
-        char label[256];
-        snprintf(label, sizeof label, "%s%s%s%s, %g thread%s%s", c->engine,
-                 p->dirs[c->dir].server[0] ? " (" : "", p->dirs[c->dir].server,
-                 p->dirs[c->dir].server[0] ? ")" : "", s->threads, s->threads == 1 ? "" : "s",
-                 best ? " (with ideal)" : "");
-        sbuf_add(&labels, sep, strlen(sep));
-        plot_gp_str(&labels, label);
-    }
-    if (rc > 0) {
-        sbuf_printf(vars,
-                    "n = %zu\narray file[%zu] = [%s]\narray label[%zu] = [%s]\n"
-                    "array ltv[%zu] = [%s]\narray dtv[%zu] = [%s]\narray ideal[%zu] = [%s]\n",
-                    ns, ns, files.s, ns, labels.s, ns, lts.s, ns, dts.s, ns, ideal.s);
-        /* What each dash stands for, in the legend (a group: one results
-         * directory's engine and workload). */
-        struct sbuf gn = {0}, gd = {0};
-        int ng = 0, last = 0;
-        for (size_t q = 0; q < ns; q++) {
-            if (se[q].group == last)
-                continue;
-            last = se[q].group;
-            const struct plot_curve *c = se[q].c;
-            char g[200];
-            static const char *dname[] = {"", "solid", "dashed", "", "dash-dot", "dash-dot-dot"};
-            snprintf(g, sizeof g, "%s: %s %s", dname[group_dash(last)], p->dirs[c->dir].name,
-                     c->engine);
-            sbuf_add(&gn, ", ", ng ? 2 : 0);
-            plot_gp_str(&gn, g);
-            sbuf_printf(&gd, "%s%d", ng ? ", " : "", group_dash(last));
-            ng++;
-        }
-        sbuf_printf(vars, "ngroup = %d\narray gname[%d] = [%s]\narray gdt[%d] = [%s]\n", ng, ng,
-                    gn.s, ng, gd.s);
-        sbuf_free(&gn), sbuf_free(&gd);
-        gp_xaxis(vars, xs, nx);
-    }
-    sbuf_free(&files), sbuf_free(&labels), sbuf_free(&lts), sbuf_free(&dts), sbuf_free(&ideal);
-    free(se);
-    return rc;
-}
-
 static int copy_script(const struct plot *p, const char *name)
 {
     char src[1024];
@@ -524,23 +354,23 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
 
     NEW("throughput", "Throughput vs client threads%s%s", sep, wl);
     gp_curves(&g[ng].vars, p, 1);
-    gp_xaxis(&g[ng].vars, th, nth);
+    plot_gp_xaxis(&g[ng].vars, th, nth);
     gp_logy(&g[ng].vars, p);
     gp_ymax(&g[ng++].vars, ytp * 1.1);
 
     NEW("speedup", "Speedup vs client threads%s%s", sep, wl);
     gp_curves(&g[ng].vars, p, 0);
-    gp_xaxis(&g[ng].vars, th, nth);
+    plot_gp_xaxis(&g[ng].vars, th, nth);
     gp_ymax(&g[ng++].vars, fmax(1.2, ysp * 1.15));
 
     NEW("efficiency", "Parallel efficiency vs client threads%s%s", sep, wl);
     gp_curves(&g[ng].vars, p, 0);
-    gp_xaxis(&g[ng].vars, th, nth);
+    plot_gp_xaxis(&g[ng].vars, th, nth);
     gp_ymax(&g[ng++].vars, yef * 1.1);
 
     double ycpu;
     NEW("cpus", "Throughput vs server CPUs, per client thread count%s%s", sep, wl);
-    int ns = write_cpus(p, &g[ng].vars, &ycpu);
+    int ns = plot_gp_cpus_vars(p, &g[ng].vars, &ycpu);
     if (ns < 0)
         return -1;
     if (ns > 0) {
@@ -556,7 +386,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
     if (have_lat) {
         NEW("latency", "Latency percentiles vs client threads%s%s", sep, wl);
         gp_curves(&g[ng].vars, p, 0);
-        gp_xaxis(&g[ng++].vars, th, nth);
+        plot_gp_xaxis(&g[ng++].vars, th, nth);
 
         NEW("tput-latency", "Throughput vs p95 latency (labels: client threads)%s%s", sep, wl);
         gp_curves(&g[ng].vars, p, 0);
@@ -574,7 +404,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
         for (size_t j = 0; j < p->nmc; j++)
             for (size_t t = 0; t < p->mc[j].k; t++)
                 th[nth++] = p->mc[j].n[t];
-        gp_xaxis(&g[ng].vars, th, nth);
+        plot_gp_xaxis(&g[ng].vars, th, nth);
         gp_ymax(&g[ng++].vars, fmax(1.2, ymc * 1.15));
     }
     NEW("timeseries", "Throughput and p95 latency over each level's measured time%s%s", sep, wl);

@@ -42,6 +42,13 @@ int plot_gp_timeseries_vars(const struct plot *p, struct sbuf *vars);
  * added bucket by bucket) give the fraction of transactions at or under
  * each latency; data files cdfNN.dat. The panel count (0: no latency.csv), or -1. */
 int plot_gp_latdist_vars(const struct plot *p, struct sbuf *vars);
+/* x axis variables over a set of counts: tics at the counts (xt), log2
+ * (logx) when they span >= 8x, xmin/xmax. */
+void plot_gp_xaxis(struct sbuf *b, const double *v, size_t n);
+/* cpus.gp's variables (plot_gp_cpus.c): its data files cpusNN.dat, series,
+ * dashes and their names, the x axis; *ymax their highest point. The series
+ * count (0: fewer than two CPU counts anywhere), or -1. */
+int plot_gp_cpus_vars(const struct plot *p, struct sbuf *vars, double *ymax);
 /* Run gnuplot on script (with fmt set to format) in directory dir, its
  * stderr captured. 0 (what gnuplot said without an error appended to
  * warn), or -1 with gnuplot's complaint in err. */
