@@ -10,7 +10,9 @@ set ylabel "operations/s"
 set yrange [0:*]
 set format y "%.1s%c"
 set key inside left top vertical Left reverse font ",8" spacing 0.9 samplen 2
-set multiplot layout nrows, ncols title title_main."\n".subtitle
+# In a multiplot the footnote would sit on the bottom panels: it goes under the title.
+unset label 99
+set multiplot layout nrows, ncols title title_main."\n".subtitle.(exists("footnote") && strlen(footnote) > 0 ? "\n".footnote : "")
 do for [q = 1:ntest] {
     set title tname[q]
     cmd = "NaN with lines lc rgb '#777777' dt 3 lw 1 title 'linear (tasks x one task)'"

@@ -13,7 +13,9 @@ set xlabel "transaction latency (ms, log scale)"
 set ylabel "fraction of transactions at or under"
 set ytics 0.25
 set key inside right bottom vertical Left reverse font ",8" samplen 2
-set multiplot layout nrows, ncols title title_main."\n".subtitle
+# In a multiplot the footnote would sit on the bottom panels: it goes under the title.
+unset label 99
+set multiplot layout nrows, ncols title title_main."\n".subtitle.(exists("footnote") && strlen(footnote) > 0 ? "\n".footnote : "")
 do for [q = 1:npanel] {
     set title sprintf("%d client thread%s", pthreads[q], pthreads[q] == 1 ? "" : "s")
     cmd = ""

@@ -3,7 +3,9 @@
 # level's measured time, one small panel per level, so warmup, checkpoints
 # and stalls show. The generated timeseries.gp names the panels' data files
 # (tsfile) and titles (tstitle).
-set multiplot layout nrows, ncols title title_main."\n".subtitle
+# In a multiplot the footnote would sit on the bottom panels: it goes under the title.
+unset label 99
+set multiplot layout nrows, ncols title title_main."\n".subtitle.(exists("footnote") && strlen(footnote) > 0 ? "\n".footnote : "")
 set xrange [0:tmax]
 set yrange [0:*]
 set y2range [0:*]
