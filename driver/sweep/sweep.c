@@ -522,6 +522,17 @@ int sweep_run(struct sweep *w, char *err, size_t errlen)
             level_result_free(&res);
             return -1;
         }
+        w->nsaved = w->nrows;
+        /* meta.json follows every level, so after a crash or SIGKILL it
+         * still says how many levels results.csv holds */
+        wr = sweep_write_meta(w, NULL);
+        if (wr != 0) {
+            snprintf(err, errlen, "cannot write %s/meta.json: %s", w->out, strerror(-wr));
+            level_result_free(&res);
+            return -1;
+        }
+        /* The level's time series and histogram beside it, after results.csv
+         * and meta.json agree on what was measured */
         wr = keep_intervals(w, &w->rows[w->nrows - 1]);
         if (wr != 0) {
             snprintf(err, errlen, "cannot write %s/intervals.csv: %s", w->out, strerror(-wr));
@@ -531,15 +542,6 @@ int sweep_run(struct sweep *w, char *err, size_t errlen)
         wr = keep_latency(w, &w->rows[w->nrows - 1], res.lat);
         if (wr != 0) {
             snprintf(err, errlen, "cannot write %s/latency.csv: %s", w->out, strerror(-wr));
-            level_result_free(&res);
-            return -1;
-        }
-        w->nsaved = w->nrows;
-        /* meta.json follows every level, so after a crash or SIGKILL it
-         * still says how many levels results.csv holds */
-        wr = sweep_write_meta(w, NULL);
-        if (wr != 0) {
-            snprintf(err, errlen, "cannot write %s/meta.json: %s", w->out, strerror(-wr));
             level_result_free(&res);
             return -1;
         }
