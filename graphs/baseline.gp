@@ -12,7 +12,9 @@ set yrange [0:ymax]
 # Panels stacked, each the full width; the key at the right of each, small,
 # because a panel may hold many kernel series.
 set key outside right top vertical Left reverse font ",8" spacing 0.9 samplen 2 maxrows 40
-set multiplot layout npanel, 1 title title_main."\n".subtitle
+# In a multiplot the footnote would sit on the bottom panels: it goes under the title.
+unset label 99
+set multiplot layout npanel, 1 title title_main."\n".subtitle.(exists("footnote") && strlen(footnote) > 0 ? "\n".footnote : "")
 do for [p = 1:npanel] {
     set title (pcpus[p] > 0 ? sprintf("%d CPU%s", pcpus[p], pcpus[p] == 1 ? "" : "s") : "CPUs unknown")
     cmd = "x with lines lc rgb '#777777' dt 3 lw 1 title 'ideal (linear)'"

@@ -37,6 +37,11 @@ set xlabel offset 0,0.5
 set bars small
 set title font ",13"
 
+# n, run time and warmup, small at the bottom right of every graph.
+if (exists("footnote") && strlen(footnote) > 0) {
+    set label 99 footnote at screen 0.99, 0.012 right font ",8" tc rgb "#555555"
+}
+
 # Thread or CPU counts as the x tics, log2 axis when they span a factor >= 8.
 if (exists("logx") && logx) { set logscale x 2 }
 if (exists("xt")) { set xtics (); do for [w in xt] { set xtics add (w w+0) } }

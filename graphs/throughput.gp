@@ -5,7 +5,15 @@
 set title title_main."\n".subtitle
 set xlabel "client threads"
 set ylabel "throughput (transactions/s)"
-set yrange [0:ymax]
+# A log axis (logy, from dbscale plot --log-y or curves over 10x apart)
+# keeps a slow curve readable beside a fast one.
+if (exists("logy") && logy) {
+    set logscale y 10
+    set yrange [ymin:ymax]
+    set ylabel "throughput (transactions/s, log scale)"
+} else {
+    set yrange [0:ymax]
+}
 set format y "%.0f"
 # Curves with fewer than 3 thread counts have no fit (an empty loop would
 # still try to open a file, hence the macro).

@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,6 +34,19 @@
 
 /* ---- meta.json: the few fields a label shows ---- */
 
+/* The release out of meta.json's "Linux 6.1.0-26-amd64 #1 SMP PREEMPT_DYNAMIC
+ * Debian ..." (sysname, release, version): the version part is build noise
+ * a reader does not need in a subtitle. A string of one word is kept whole. */
+static const char *kernel_release(const char *k)
+{
+    static char rel[96];
+    const char *sp = strchr(k, ' ');
+    if (!sp)
+        return k;
+    snprintf(rel, sizeof rel, "%.*s", (int)strcspn(sp + 1, " "), sp + 1);
+    return rel[0] ? rel : k;
+}
+
 /* Through meta.json's one owner (results/meta.c). A missing file or bad
  * JSON leaves "" (a label without a host is still a graph). The parsed
  * object stays in d->meta for the page (page.c), which shows more of it;
@@ -42,13 +56,19 @@ static void read_meta(struct plot_dir *d)
     struct meta m;
     char path[600], err[600];
     snprintf(path, sizeof path, "%s/meta.json", d->path);
-    d->host[0] = d->kernel[0] = d->server[0] = '\0';
+    d->host[0] = d->kernel[0] = d->server[0] = d->cpu_model[0] = '\0';
+    d->time_s = d->warmup_s = 0;
+    d->repeats = 0;
     d->meta = NULL;
     if (access(path, F_OK) < 0 || meta_load(path, &m, err, sizeof err) < 0)
         return;
     snprintf(d->host, sizeof d->host, "%s", m.host);
-    snprintf(d->kernel, sizeof d->kernel, "%s", m.kernel);
+    snprintf(d->kernel, sizeof d->kernel, "%s", kernel_release(m.kernel));
     snprintf(d->server, sizeof d->server, "%s", m.server_version);
+    snprintf(d->cpu_model, sizeof d->cpu_model, "%s", m.cpu_model);
+    d->time_s = m.time_s;
+    d->warmup_s = m.warmup_s;
+    d->repeats = m.repeats;
     d->meta = json_incref(m.raw);
     meta_free(&m);
 }
@@ -205,45 +225,6 @@ static void cpu_scaling(struct plot *p)
                     c->cpu_eff[t] = c->cpu_speedup[t] / ((double)c->cpus / b->cpus);
                 }
         }
-    }
-}
-
-static void label_curves(struct plot *p)
-{
-    int same_host = 1;
-    for (size_t d = 1; d < p->ndirs; d++)
-        same_host &= !strcmp(p->dirs[d].host, p->dirs[0].host) &&
-                     !strcmp(p->dirs[d].kernel, p->dirs[0].kernel);
-    for (size_t i = 0; i < p->nc; i++) {
-        struct plot_curve *c = &p->c[i];
-        const struct plot_dir *d = &p->dirs[c->dir];
-        int n = snprintf(c->label, sizeof c->label, "%s%s%s%s, %s%s%s, %d CPU%s", c->engine,
-                         d->server[0] ? " (" : "", d->server, d->server[0] ? ")" : "", c->workload,
-                         c->workload[0] ? ", " : "", c->variant, c->cpus, c->cpus == 1 ? "" : "s");
-        if (!same_host && n > 0 && (size_t)n < sizeof c->label)
-            snprintf(c->label + n, sizeof c->label - (size_t)n, ", %s %s", d->host, d->kernel);
-    }
-    /* Two directories with the same engine and variant: name the directory. */
-    int *dup = xcalloc(p->nc + 1, sizeof *dup);
-    for (size_t i = 0; i < p->nc; i++)
-        for (size_t j = 0; j < p->nc; j++)
-            dup[i] |= i != j && p->c[i].dir != p->c[j].dir && !strcmp(p->c[i].label, p->c[j].label);
-    for (size_t i = 0; i < p->nc; i++) {
-        size_t n = strlen(p->c[i].label);
-        if (dup[i] && n < sizeof p->c[i].label)
-            snprintf(p->c[i].label + n, sizeof p->c[i].label - n, " [%s]",
-                     p->dirs[p->c[i].dir].name);
-    }
-    free(dup);
-    int n = 0;
-    if (same_host && (p->dirs[0].host[0] || p->dirs[0].kernel[0]))
-        n = snprintf(p->subtitle, sizeof p->subtitle, "host %s, %s; ",
-                     p->dirs[0].host[0] ? p->dirs[0].host : "?", p->dirs[0].kernel);
-    n = n < 0 ? 0 : n;
-    snprintf(p->subtitle + n, sizeof p->subtitle - (size_t)n, "results: ");
-    for (size_t d = 0; d < p->ndirs; d++) {
-        size_t l = strlen(p->subtitle);
-        snprintf(p->subtitle + l, sizeof p->subtitle - l, "%s%s", d ? ", " : "", p->dirs[d].name);
     }
 }
 
@@ -428,6 +409,48 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
 
 /* ---- the run ---- */
 
+/* DIR/intervals.csv, the levels' time series, when the sweep wrote one; an
+ * unreadable one is left out with a warning (the scaling graphs stand). */
+static void read_intervals(struct plot *p, struct plot_dir *d)
+{
+    char path[600], err[800];
+    snprintf(path, sizeof path, "%s/intervals.csv", d->path);
+    if (access(path, F_OK) == 0 && intervals_read(path, &d->iv, err, sizeof err) < 0) {
+        sbuf_printf(&p->log->warn, "time series left out: %s\n", err);
+        intervals_free(&d->iv);
+    }
+    snprintf(path, sizeof path, "%s/latency.csv", d->path);
+    if (access(path, F_OK) == 0 && latcsv_read(path, &d->lat, err, sizeof err) < 0) {
+        sbuf_printf(&p->log->warn, "latency distributions left out: %s\n", err);
+        latcsv_free(&d->lat);
+    }
+}
+
+/* A directory of `dbscale micro` or `dbscale fs`: micro.csv or fs.csv and
+ * no results.csv. */
+static int kernel_only(const char *dir)
+{
+    char a[600], b[600], c[600];
+    snprintf(a, sizeof a, "%s/results.csv", dir);
+    snprintf(b, sizeof b, "%s/micro.csv", dir);
+    snprintf(c, sizeof c, "%s/fs.csv", dir);
+    return access(a, F_OK) != 0 && (access(b, F_OK) == 0 || access(c, F_OK) == 0);
+}
+
+/* The i-th of the comma-separated labels into name, when given and not empty. */
+static void nth_label(const char *labels, size_t i, char *name, size_t len)
+{
+    for (const char *l = labels; l && *l; i--) {
+        size_t n = strcspn(l, ",");
+        if (i == 0) {
+            if (n)
+                snprintf(name, len, "%.*s", (int)n, l);
+            return;
+        }
+        l += n + (l[n] == ',');
+    }
+}
+
 int plot_load(struct plot *p, char **paths, size_t n)
 {
     p->dirs = xcalloc(n + 1, sizeof *p->dirs);
@@ -449,6 +472,11 @@ int plot_load(struct plot *p, char **paths, size_t n)
             tmp[--l] = '\0';
         const char *base = strrchr(tmp, '/');
         snprintf(d->name, sizeof d->name, "%.63s", base ? base + 1 : tmp);
+        nth_label(p->labels, i, d->name, sizeof d->name);
+        if (kernel_only(d->path)) { /* a `micro` or `fs` directory: its own graph */
+            read_meta(d);
+            continue;
+        }
         if (results_read(paths[i], &d->rs, p->log->err, sizeof p->log->err) < 0)
             return -1;
         if (d->rs.n == 0) {
@@ -456,6 +484,7 @@ int plot_load(struct plot *p, char **paths, size_t n)
             return -1;
         }
         read_meta(d);
+        read_intervals(p, d);
     }
     return 0;
 }
@@ -464,7 +493,7 @@ void plot_prepare(struct plot *p)
 {
     build_curves(p);
     cpu_scaling(p);
-    label_curves(p);
+    plot_label(p);
     plot_baseline_load(p);
 }
 
@@ -479,13 +508,18 @@ int plot_make(struct plot *p, const char *formats)
     plot_prepare(p);
     struct sbuf md = {0}, csv = {0};
     sbuf_printf(&md, "# dbscale plot summary\n\n%s\n\n", p->subtitle);
-    summary(p, &p->log->out, &md, &csv);
     int rc = 0;
-    if (plot_gp_data(p) < 0 || plot_gp_write(p, "summary.md", &md) < 0 ||
-        plot_gp_write(p, "summary.csv", &csv) < 0)
-        rc = -1;
-    else
-        sbuf_printf(&p->log->out, "summary: %s/summary.md, %s/summary.csv\n", p->out, p->out);
+    if (p->nc == 0) { /* kernel results alone: no database table to summarise */
+        if (plot_gp_data(p) < 0)
+            rc = -1;
+    } else {
+        summary(p, &p->log->out, &md, &csv);
+        if (plot_gp_data(p) < 0 || plot_gp_write(p, "summary.md", &md) < 0 ||
+            plot_gp_write(p, "summary.csv", &csv) < 0)
+            rc = -1;
+        else
+            sbuf_printf(&p->log->out, "summary: %s/summary.md, %s/summary.csv\n", p->out, p->out);
+    }
     sbuf_free(&md);
     sbuf_free(&csv);
     if (rc == 0 && plot_gp_graphs(p, formats) < 0)
@@ -506,6 +540,8 @@ void plot_free(struct plot *p)
     for (size_t d = 0; d < p->ndirs; d++) {
         results_free(&p->dirs[d].rs);
         json_decref(p->dirs[d].meta);
+        intervals_free(&p->dirs[d].iv);
+        latcsv_free(&p->dirs[d].lat);
     }
     free(p->dirs);
     free(p->c);

@@ -16,6 +16,8 @@
 
 #include <jansson.h>
 
+#include "intervals.h"
+#include "latcsv.h"
 #include "plot_files.h"
 #include "results.h"
 #include "util.h"
@@ -27,8 +29,13 @@
 struct plot_dir {
     char path[512], name[64];
     char host[64], kernel[96], server[64]; /* from meta.json, "" when absent */
-    json_t *meta; /* the whole meta.json object, NULL when absent or not an object */
+    json_t *meta;            /* the whole meta.json object, NULL when absent or not an object */
+    char cpu_model[96];      /* from meta.json, "" when absent */
+    double time_s, warmup_s; /* from meta.json, 0 when absent */
+    int repeats;             /* from meta.json, 0 when absent */
     struct result_set rs;
+    struct intervals iv; /* DIR/intervals.csv when there is one, else empty */
+    struct latcsv lat;   /* DIR/latency.csv when there is one, else empty */
 };
 
 /* One curve: the points of one (directory, engine, workload, variant, cpus),
@@ -62,7 +69,8 @@ struct plot_curve {
  * operation (create, remove), at one CPU count: tasks and median ops/s. */
 struct plot_micro {
     char label[160];
-    int cpus; /* the CPUs its tasks were bound to; 0 unknown */
+    char test[48], what[64]; /* "getppid1", "processes, 2 CPUs": panel title and entry */
+    int cpus;                /* the CPUs its tasks were bound to; 0 unknown */
     size_t k;
     double n[PLOT_MAXPTS], x[PLOT_MAXPTS];
 };
@@ -85,6 +93,12 @@ struct plot {
     struct plot_micro *mc; /* every kernel series, by CPU count (plot_baseline.c) */
     size_t nmc;
     char subtitle[512];
+    char footnote[256]; /* n, run time and warmup, on every graph */
+    /* Set by the caller: directory labels ("pg,maria": the i-th names the
+     * i-th directory, the rest keep their basename), or NULL; and the log y
+     * axis: 0 automatic (on when curves differ by more than 10x), 1 on, -1 off. */
+    const char *labels;
+    int log_y;
     struct plot_files *written; /* every file written into out, recorded by plot_gp_write */
     struct plot_log *log;       /* set by the caller */
 };
@@ -107,6 +121,9 @@ void plot_free(struct plot *p);
  * micro.csv and each fs.csv operation, at each CPU count, none dropped. A
  * file that cannot be read is left out with a warning in p->log->warn. */
 void plot_baseline_load(struct plot *p);
+/* Legend entries (c->label), p->subtitle and p->footnote, from the curves
+ * and the directories' meta.json (plot_label.c). */
+void plot_label(struct plot *p);
 /* Set p->log->err (the first failure wins). */
 void plot_fail(const struct plot *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -24,7 +24,8 @@
 #include "plot.h"
 #include "stats.h"
 
-static struct plot_micro *series(struct plot *p, const char *label, int cpus)
+static struct plot_micro *series(struct plot *p, const char *label, int cpus, const char *test,
+                                 const char *what)
 {
     for (size_t j = 0; j < p->nmc; j++)
         if (p->mc[j].cpus == cpus && !strcmp(p->mc[j].label, label))
@@ -33,6 +34,8 @@ static struct plot_micro *series(struct plot *p, const char *label, int cpus)
     struct plot_micro *m = &p->mc[p->nmc++];
     memset(m, 0, sizeof *m);
     snprintf(m->label, sizeof m->label, "%s", label);
+    snprintf(m->test, sizeof m->test, "%s", test);
+    snprintf(m->what, sizeof m->what, "%s", what);
     m->cpus = cpus;
     return m;
 }
@@ -77,9 +80,13 @@ static void load_micro_csv(struct plot *p, const char *dir)
             continue;
         char label[160], suf[32];
         cpus_suffix(suf, sizeof suf, (int)cpus);
-        snprintf(label, sizeof label, "kernel: %.40s (%s)%s", pt->f[0],
-                 !strcmp(pt->f[1], "t") ? "threads" : "processes", suf);
-        add_point(series(p, label, (int)cpus), (double)tasks, stats_median(pt->v, pt->n));
+        const char *mode = !strcmp(pt->f[1], "t") ? "threads" : "processes";
+        snprintf(label, sizeof label, "kernel: %.40s (%s)%s", pt->f[0], mode, suf);
+        char test[48], what[64];
+        snprintf(test, sizeof test, "%.40s", pt->f[0]);
+        snprintf(what, sizeof what, "%s%s", mode, suf);
+        add_point(series(p, label, (int)cpus, test, what), (double)tasks,
+                  stats_median(pt->v, pt->n));
     }
     compare_sets_free(&ss);
 }
@@ -161,7 +168,11 @@ static void load_fs_csv(struct plot *p, const char *dir)
         cpus_suffix(suf, sizeof suf, acc[i].cpus);
         snprintf(label, sizeof label, "kernel: fs %s (files/s)%s", acc[i].op ? "remove" : "create",
                  suf);
-        add_point(series(p, label, acc[i].cpus), acc[i].tasks, stats_median(acc[i].v, acc[i].n));
+        char test[48], what[64];
+        snprintf(test, sizeof test, "fs %s (files/s)", acc[i].op ? "remove" : "create");
+        snprintf(what, sizeof what, "%s", suf[0] ? suf + 2 : "CPUs unknown");
+        add_point(series(p, label, acc[i].cpus, test, what), acc[i].tasks,
+                  stats_median(acc[i].v, acc[i].n));
         free(acc[i].v);
     }
     free(acc);

@@ -54,7 +54,8 @@ static int numbered(const char *s, const char *prefix, const char *suffix)
 }
 
 static const char *const graphs[] = {"throughput", "speedup",      "efficiency", "cpus",
-                                     "latency",    "tput-latency", "baseline",   NULL};
+                                     "latency",    "tput-latency", "baseline",   "kernel",
+                                     "timeseries", "latency-cdf",  NULL};
 
 int plot_files_owned(const char *name)
 {
@@ -70,7 +71,8 @@ int plot_files_owned(const char *name)
     if (!strcmp(name, "summary.md") || !strcmp(name, "summary.csv"))
         return 1;
     if (numbered(name, "curve", ".dat") || numbered(name, "curve", "-usl.dat") ||
-        numbered(name, "cpus", ".dat") || numbered(name, "micro", ".dat"))
+        numbered(name, "cpus", ".dat") || numbered(name, "micro", ".dat") ||
+        numbered(name, "ts", ".dat") || numbered(name, "cdf", ".dat"))
         return 1;
     for (int i = 0; graphs[i]; i++) {
         size_t l = strlen(graphs[i]);

@@ -25,12 +25,6 @@
 
 #include "stats.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* ---- files ---- */
 
 void plot_fail(const struct plot *p, const char *fmt, ...)
@@ -59,10 +53,12 @@ int plot_gp_write(const struct plot *p, const char *name, const struct sbuf *b)
  * single-quoted string: gnuplot 5.4 expands `cmd` and @macro inside double
  * quotes but nothing inside single quotes, where the one escape is '' for a
  * quote. A control character (a newline would end the string and start a
- * command) becomes a space. */
+ * command) becomes a space. gnuplot's scanner reads a string that opens
+ * with '' as an empty one followed by junk, so text starting with a quote
+ * gets a space before it. */
 void plot_gp_str(struct sbuf *b, const char *s)
 {
-    sbuf_add(b, "'", 1);
+    sbuf_add(b, *s == '\'' ? "' " : "'", *s == '\'' ? 2 : 1);
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (ch == '\'')
@@ -88,8 +84,37 @@ static void gp_array(struct sbuf *b, const char *name, char **v, size_t n)
     sbuf_add(b, "]\n", 2);
 }
 
+/* Which points of the throughput-vs-latency graph carry their thread count:
+ * greedily, in curve order, a label only where no label already drawn sits
+ * within a label's size (as fractions of the axes), so labels of curves that
+ * run close together are not printed over each other. lab[i * PLOT_MAXPTS + t]. */
+static int *tl_labels(const struct plot *p)
+{
+    int *lab = xcalloc(p->nc * PLOT_MAXPTS + 1, sizeof *lab);
+    double xm = 0, ym = 0;
+    for (size_t i = 0; i < p->nc; i++)
+        for (size_t t = 0; t < p->c[i].k; t++) {
+            xm = fmax(xm, p->c[i].p95[t]);
+            ym = fmax(ym, p->c[i].x[t]);
+        }
+    xm = xm > 0 ? xm : 1, ym = ym > 0 ? ym : 1;
+    for (size_t i = 0; i < p->nc; i++)
+        for (size_t t = 0; t < p->c[i].k; t++) {
+            double x = p->c[i].p95[t] / xm, y = p->c[i].x[t] / ym;
+            int free_ = 1;
+            for (size_t j = 0; j <= i && free_; j++)
+                for (size_t u = 0; u < p->c[j].k && free_; u++)
+                    if (lab[j * PLOT_MAXPTS + u] && fabs(p->c[j].p95[u] / xm - x) < 0.04 &&
+                        fabs(p->c[j].x[u] / ym - y) < 0.04)
+                        free_ = 0;
+            lab[i * PLOT_MAXPTS + t] = free_;
+        }
+    return lab;
+}
+
 int plot_gp_data(const struct plot *p)
 {
+    int *lab = tl_labels(p);
     for (size_t i = 0; i < p->nc; i++) {
         const struct plot_curve *c = &p->c[i];
         struct sbuf b = {0};
@@ -97,19 +122,21 @@ int plot_gp_data(const struct plot *p)
                     "# %s\n# 1 threads, 2 median tps, 3 min, 4 max, 5 mean, 6 ci95_lo, "
                     "7 ci95_hi, 8 speedup, 9 efficiency (vs 13), 10 p50 ms, 11 p95 ms, "
                     "12 p99 ms, 13 ideal tps (linear up to the server's CPUs, flat after), "
-                    "14 repeats\n",
+                    "14 repeats, 15 1 = thread count labelled on tput-latency\n",
                     c->label);
         for (size_t t = 0; t < c->k; t++)
-            sbuf_printf(&b, "%g %.3f %.3f %.3f %.3f %.3f %.3f %.4f %.4f %.4f %.4f %.4f %.3f %zu\n",
+            sbuf_printf(&b,
+                        "%g %.3f %.3f %.3f %.3f %.3f %.3f %.4f %.4f %.4f %.4f %.4f %.3f %zu %d\n",
                         c->n[t], c->x[t], c->tp[t].min, c->tp[t].max, c->tp[t].mean, c->tp[t].ci_lo,
                         c->tp[t].ci_hi, stats_speedup(c->n, c->x, t), c->eff[t], c->p50[t],
-                        c->p95[t], c->p99[t], stats_ideal(c->n, c->x, t, c->cpus), c->tp[t].n);
+                        c->p95[t], c->p99[t], stats_ideal(c->n, c->x, t, c->cpus), c->tp[t].n,
+                        lab[i * PLOT_MAXPTS + t]);
         char name[64];
         snprintf(name, sizeof name, "curve%02zu.dat", i + 1);
         int rc = plot_gp_write(p, name, &b);
         sbuf_free(&b);
         if (rc < 0)
-            return -1;
+            break;
         if (!c->fit_ok)
             continue;
         sbuf_printf(&b, "# USL fit of %s: lambda %g sigma %g kappa %g R2 %g\n", c->label,
@@ -123,9 +150,10 @@ int plot_gp_data(const struct plot *p)
         rc = plot_gp_write(p, name, &b);
         sbuf_free(&b);
         if (rc < 0)
-            return -1;
+            break;
     }
-    return 0;
+    free(lab);
+    return p->log->err[0] ? -1 : 0;
 }
 
 /* The top of a y range: gnuplot refuses [0:0] ("empty y range"), so a
@@ -136,7 +164,7 @@ static void gp_ymax(struct sbuf *b, double v)
 }
 
 /* x axis over a set of counts: tics at the counts, log2 when they span >= 8x. */
-static void gp_xaxis(struct sbuf *b, const double *v, size_t n)
+void plot_gp_xaxis(struct sbuf *b, const double *v, size_t n)
 {
     double lo = INFINITY, hi = 0;
     struct sbuf xt = {0};
@@ -176,6 +204,8 @@ static int write_wrapper(const struct plot *p, const char *graph, const char *ti
     plot_gp_str(&b, title);
     sbuf_add(&b, "\nsubtitle = ", 12);
     plot_gp_str(&b, p->subtitle);
+    sbuf_add(&b, "\nfootnote = ", 12);
+    plot_gp_str(&b, p->footnote);
     sbuf_add(&b, "\n", 1);
     sbuf_add(&b, vars->s, vars->len);
     sbuf_printf(&b, "load \"graphs/common.gp\"\nload \"graphs/%s.gp\"\n", graph);
@@ -246,141 +276,6 @@ static char *workloads(const struct plot *p)
     return w;
 }
 
-/* Throughput vs CPU count: one series per (dir, engine, workload, threads),
- * x the cpus of its curves. Colour = thread count, dash = results group; the
- * ideal line only for each group's best series, to keep the picture legible.
- * Returns the series count (0: fewer than two CPU counts anywhere) or -1. */
-struct cpu_series {
-    const struct plot_curve *c; /* first curve of the group */
-    double threads, cx[PLOT_MAXPTS];
-    const struct stats_summary *cs[PLOT_MAXPTS];
-    size_t m;
-    int group;
-};
-
-static int same_group(const struct plot_curve *a, const struct plot_curve *b)
-{
-    return a->dir == b->dir && !strcmp(a->engine, b->engine) && !strcmp(a->workload, b->workload);
-}
-
-static int write_cpus(const struct plot *p, struct sbuf *vars, double *ymax)
-{
-    struct cpu_series *se = xcalloc(p->nc * PLOT_MAXPTS + 1, sizeof *se);
-    size_t ns = 0;
-    int ngroups = 0;
-    double ths[PLOT_MAXPTS];
-    size_t nths = 0;
-    for (size_t i = 0; i < p->nc; i++) {
-        const struct plot_curve *c = &p->c[i];
-        int newgroup = 1;
-        for (size_t j = 0; j < i; j++)
-            newgroup &= !same_group(&p->c[j], c);
-        if (!newgroup)
-            continue;
-        ngroups++;
-        for (size_t j = i; j < p->nc; j++) {
-            const struct plot_curve *o = &p->c[j];
-            if (!same_group(o, c))
-                continue;
-            for (size_t u = 0; u < o->k; u++) {
-                struct cpu_series *s = NULL;
-                for (size_t q = 0; q < ns && !s; q++)
-                    if (se[q].c == c && se[q].threads == o->n[u])
-                        s = &se[q];
-                if (!s) {
-                    s = &se[ns++];
-                    s->c = c, s->threads = o->n[u], s->group = ngroups;
-                }
-                int dup = 0;
-                for (size_t a = 0; a < s->m; a++)
-                    dup |= s->cx[a] == o->cpus;
-                if (dup || s->m == PLOT_MAXPTS)
-                    continue;
-                for (size_t a = s->m++;; a--) { /* insert sorted by cpus */
-                    if (a == 0 || s->cx[a - 1] < o->cpus) {
-                        s->cx[a] = o->cpus, s->cs[a] = &o->tp[u];
-                        break;
-                    }
-                    s->cx[a] = s->cx[a - 1], s->cs[a] = s->cs[a - 1];
-                }
-            }
-        }
-    }
-    /* Keep series spanning >= 2 CPU counts; note the thread counts for colours. */
-    size_t keep = 0;
-    for (size_t q = 0; q < ns; q++) {
-        if (se[q].m < 2)
-            continue;
-        se[keep++] = se[q];
-        int seen = 0;
-        for (size_t a = 0; a < nths; a++)
-            seen |= ths[a] == se[q].threads;
-        if (!seen && nths < PLOT_MAXPTS)
-            ths[nths++] = se[q].threads;
-    }
-    ns = keep;
-    qsort(ths, nths, sizeof *ths, cmp_double);
-    struct sbuf files = {0}, labels = {0}, lts = {0}, dts = {0}, ideal = {0};
-    double xs[PLOT_MAXPTS];
-    size_t nx = 0;
-    *ymax = 0;
-    int rc = (int)ns;
-    for (size_t q = 0; q < ns && rc >= 0; q++) {
-        struct cpu_series *s = &se[q];
-        const struct plot_curve *c = s->c;
-        /* best = highest median at the most CPUs within its group */
-        int best = 1;
-        for (size_t r = 0; r < ns; r++)
-            if (se[r].group == s->group && se[r].cs[se[r].m - 1]->median > s->cs[s->m - 1]->median)
-                best = 0;
-        struct sbuf d = {0};
-        sbuf_printf(&d,
-                    "# %s %s %s, %g client threads\n"
-                    "# 1 cpus, 2 median tps, 3 min, 4 max, 5 ideal linear tps\n",
-                    p->dirs[c->dir].name, c->engine, c->workload, s->threads);
-        for (size_t a = 0; a < s->m; a++) {
-            sbuf_printf(&d, "%g %.3f %.3f %.3f %.3f\n", s->cx[a], s->cs[a]->median, s->cs[a]->min,
-                        s->cs[a]->max, s->cx[a] * s->cs[0]->median / s->cx[0]);
-            *ymax = fmax(*ymax, s->cs[a]->max);
-            int seen = 0;
-            for (size_t r = 0; r < nx; r++)
-                seen |= xs[r] == s->cx[a];
-            if (!seen && nx < PLOT_MAXPTS)
-                xs[nx++] = s->cx[a];
-        }
-        char name[64];
-        snprintf(name, sizeof name, "cpus%02zu.dat", q + 1);
-        if (plot_gp_write(p, name, &d) < 0)
-            rc = -1;
-        sbuf_free(&d);
-        size_t colour = 0;
-        while (colour < nths && ths[colour] != s->threads)
-            colour++;
-        const char *sep = q ? ", " : "";
-        sbuf_printf(&files, "%s\"%s\"", sep, name);
-        sbuf_printf(&lts, "%s%zu", sep, colour + 1);
-        sbuf_printf(&dts, "%s%d", sep, s->group);
-        sbuf_printf(&ideal, "%s%d", sep, best);
-        char label[256];
-        snprintf(label, sizeof label, "%s%s%s%s, %g thread%s%s", c->engine,
-                 p->dirs[c->dir].server[0] ? " (" : "", p->dirs[c->dir].server,
-                 p->dirs[c->dir].server[0] ? ")" : "", s->threads, s->threads == 1 ? "" : "s",
-                 best ? " (with ideal)" : "");
-        sbuf_add(&labels, sep, strlen(sep));
-        plot_gp_str(&labels, label);
-    }
-    if (rc > 0) {
-        sbuf_printf(vars,
-                    "n = %zu\narray file[%zu] = [%s]\narray label[%zu] = [%s]\n"
-                    "array ltv[%zu] = [%s]\narray dtv[%zu] = [%s]\narray ideal[%zu] = [%s]\n",
-                    ns, ns, files.s, ns, labels.s, ns, lts.s, ns, dts.s, ns, ideal.s);
-        gp_xaxis(vars, xs, nx);
-    }
-    sbuf_free(&files), sbuf_free(&labels), sbuf_free(&lts), sbuf_free(&dts), sbuf_free(&ideal);
-    free(se);
-    return rc;
-}
-
 static int copy_script(const struct plot *p, const char *name)
 {
     char src[1024];
@@ -400,6 +295,26 @@ static int copy_script(const struct plot *p, const char *name)
     return rc;
 }
 
+/* The log y axis of the throughput graphs: on when asked (p->log_y 1), off
+ * when told (-1), else when the curves' peaks differ by more than 10x, so
+ * a 200-tps curve beside a 17k-tps one is not flattened onto the axis.
+ * ymin: under the lowest positive point (a log axis has no 0). */
+static void gp_logy(struct sbuf *b, const struct plot *p)
+{
+    double lo = INFINITY, hi = 0, low = INFINITY;
+    for (size_t i = 0; i < p->nc; i++) {
+        const struct plot_curve *c = &p->c[i];
+        double pk = c->x[c->peak];
+        if (pk > 0)
+            lo = fmin(lo, pk), hi = fmax(hi, pk);
+        for (size_t t = 0; t < c->k; t++)
+            if (c->tp[t].min > 0)
+                low = fmin(low, c->tp[t].min);
+    }
+    int on = p->log_y > 0 || (p->log_y == 0 && hi > 0 && hi > 10 * lo);
+    sbuf_printf(b, "logy = %d\nymin = %g\n", on, isfinite(low) ? low / 1.5 : 1);
+}
+
 struct graph {
     const char *name, *title;
     struct sbuf vars;
@@ -407,7 +322,7 @@ struct graph {
 
 int plot_gp_graphs(const struct plot *p, const char *formats)
 {
-    struct graph g[8];
+    struct graph g[12];
     size_t ng = 0;
     double *th;
     size_t nth;
@@ -426,6 +341,8 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
     char title[256];
     const char *wl = workloads(p);
     const char *sep = wl[0] ? " - " : "";
+    if (p->nc == 0) /* `micro` or `fs` results alone: their own graph, nothing else */
+        goto kernel;
 
 #define NEW(n_, fmt_, ...)                                                                         \
     do {                                                                                           \
@@ -437,27 +354,29 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
 
     NEW("throughput", "Throughput vs client threads%s%s", sep, wl);
     gp_curves(&g[ng].vars, p, 1);
-    gp_xaxis(&g[ng].vars, th, nth);
+    plot_gp_xaxis(&g[ng].vars, th, nth);
+    gp_logy(&g[ng].vars, p);
     gp_ymax(&g[ng++].vars, ytp * 1.1);
 
     NEW("speedup", "Speedup vs client threads%s%s", sep, wl);
     gp_curves(&g[ng].vars, p, 0);
-    gp_xaxis(&g[ng].vars, th, nth);
+    plot_gp_xaxis(&g[ng].vars, th, nth);
     gp_ymax(&g[ng++].vars, fmax(1.2, ysp * 1.15));
 
     NEW("efficiency", "Parallel efficiency vs client threads%s%s", sep, wl);
     gp_curves(&g[ng].vars, p, 0);
-    gp_xaxis(&g[ng].vars, th, nth);
+    plot_gp_xaxis(&g[ng].vars, th, nth);
     gp_ymax(&g[ng++].vars, yef * 1.1);
 
     double ycpu;
     NEW("cpus", "Throughput vs server CPUs, per client thread count%s%s", sep, wl);
-    int ns = write_cpus(p, &g[ng].vars, &ycpu);
+    int ns = plot_gp_cpus_vars(p, &g[ng].vars, &ycpu);
     if (ns < 0)
         return -1;
-    if (ns > 0)
+    if (ns > 0) {
+        gp_logy(&g[ng].vars, p);
         gp_ymax(&g[ng++].vars, ycpu * 1.1);
-    else {
+    } else {
         sbuf_printf(&p->log->out,
                     "(no throughput-vs-CPUs graph: the results hold a single CPU count)\n");
         sbuf_free(&g[ng].vars);
@@ -467,7 +386,7 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
     if (have_lat) {
         NEW("latency", "Latency percentiles vs client threads%s%s", sep, wl);
         gp_curves(&g[ng].vars, p, 0);
-        gp_xaxis(&g[ng++].vars, th, nth);
+        plot_gp_xaxis(&g[ng++].vars, th, nth);
 
         NEW("tput-latency", "Throughput vs p95 latency (labels: client threads)%s%s", sep, wl);
         gp_curves(&g[ng].vars, p, 0);
@@ -485,8 +404,34 @@ int plot_gp_graphs(const struct plot *p, const char *formats)
         for (size_t j = 0; j < p->nmc; j++)
             for (size_t t = 0; t < p->mc[j].k; t++)
                 th[nth++] = p->mc[j].n[t];
-        gp_xaxis(&g[ng].vars, th, nth);
+        plot_gp_xaxis(&g[ng].vars, th, nth);
         gp_ymax(&g[ng++].vars, fmax(1.2, ymc * 1.15));
+    }
+    NEW("timeseries", "Throughput and p95 latency over each level's measured time%s%s", sep, wl);
+    int npanel = plot_gp_timeseries_vars(p, &g[ng].vars);
+    if (npanel < 0)
+        return -1;
+    if (npanel > 0)
+        ng++;
+    else {
+        sbuf_free(&g[ng].vars);
+        free((char *)g[ng].title);
+    }
+    NEW("latency-cdf", "Latency distribution per client thread count (all repeats)%s%s", sep, wl);
+    int nlp = plot_gp_latdist_vars(p, &g[ng].vars);
+    if (nlp < 0)
+        return -1;
+    if (nlp > 0)
+        ng++;
+    else {
+        sbuf_free(&g[ng].vars);
+        free((char *)g[ng].title);
+    }
+kernel:
+    if (p->nc == 0 && p->nmc > 0) {
+        NEW("kernel", "%s", "Kernel baseline: operations/s vs tasks, per test");
+        if (plot_gp_kernel_vars(p, &g[ng++].vars) < 0)
+            return -1;
     }
 #undef NEW
     free(th);

@@ -27,6 +27,28 @@ void plot_gp_str(struct sbuf *b, const char *s);
 /* The kernel series' data files (microNN.dat) and baseline.gp's variables:
  * mfile/mlabel and the panel arrays; *ymax raised to their highest point. 0 or -1. */
 int plot_gp_baseline_vars(const struct plot *p, struct sbuf *vars, double *ymax);
+/* kernel.gp's variables, for results of `micro` or `fs` alone: the kernel
+ * series' data files (as plot_gp_baseline_vars) and a panel per test:
+ * ntest, tname, tstart, tidx, mwhat, the layout. 0 or -1. */
+int plot_gp_kernel_vars(const struct plot *p, struct sbuf *vars);
+/* timeseries.gp's variables: a panel per level of every directory's
+ * intervals.csv (at most PLOT_MAXPANELS, the rest noted in p->log->out), its
+ * data file tsNN.dat (t, tps, p95, errors) and title. The panel count
+ * (0: no intervals anywhere), or -1. */
+#define PLOT_MAXPANELS 64
+int plot_gp_timeseries_vars(const struct plot *p, struct sbuf *vars);
+/* latency-cdf.gp's variables: per thread count a panel, in it a curve per
+ * (directory, variant, CPUs) whose histograms (latency.csv, all repeats
+ * added bucket by bucket) give the fraction of transactions at or under
+ * each latency; data files cdfNN.dat. The panel count (0: no latency.csv), or -1. */
+int plot_gp_latdist_vars(const struct plot *p, struct sbuf *vars);
+/* x axis variables over a set of counts: tics at the counts (xt), log2
+ * (logx) when they span >= 8x, xmin/xmax. */
+void plot_gp_xaxis(struct sbuf *b, const double *v, size_t n);
+/* cpus.gp's variables (plot_gp_cpus.c): its data files cpusNN.dat, series,
+ * dashes and their names, the x axis; *ymax their highest point. The series
+ * count (0: fewer than two CPU counts anywhere), or -1. */
+int plot_gp_cpus_vars(const struct plot *p, struct sbuf *vars, double *ymax);
 /* Run gnuplot on script (with fmt set to format) in directory dir, its
  * stderr captured. 0 (what gnuplot said without an error appended to
  * warn), or -1 with gnuplot's complaint in err. */

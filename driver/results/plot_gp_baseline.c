@@ -63,12 +63,15 @@ int plot_gp_baseline_vars(const struct plot *p, struct sbuf *vars, double *ymax)
     for (size_t j = 0; j < p->nmc; j++) {
         const struct plot_micro *m = &p->mc[j];
         struct sbuf d = {0};
-        sbuf_printf(&d, "# %s\n# 1 tasks, 2 normalised (x first point), 3 ops/s (median)\n",
+        sbuf_printf(&d,
+                    "# %s\n# 1 tasks, 2 normalised (x first point), 3 ops/s (median), "
+                    "4 linear ops/s (tasks x the first point's ops/s per task)\n",
                     m->label);
         for (size_t t = 0; t < m->k; t++) {
             double s = stats_speedup(m->n, m->x, t);
             *ymax = fmax(*ymax, s);
-            sbuf_printf(&d, "%g %.4f %.1f\n", m->n[t], s, m->x[t]);
+            sbuf_printf(&d, "%g %.4f %.1f %.1f\n", m->n[t], s, m->x[t],
+                        m->k ? m->n[t] * (m->x[0] / m->n[0]) : 0);
         }
         char name[64];
         snprintf(name, sizeof name, "micro%02zu.dat", j + 1);

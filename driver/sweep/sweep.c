@@ -13,6 +13,7 @@
 #include "sweep.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -369,10 +370,71 @@ static void on_window(int begin, void *arg)
     }
 }
 
+/* The timing thread's periods, kept for intervals.csv; the level's key is
+ * filled in once the level is a measurement (sweep_run). The lock because
+ * the timing thread writes while the run loop may be looking. */
+static pthread_mutex_t iv_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void on_interval(const struct interval_stats *st, void *arg)
+{
+    struct sweep *w = arg;
+    struct interval_row r = {.threads = st->threads,
+                             .t = st->t,
+                             .tps = st->tps,
+                             .qps = st->reads + st->writes + st->others,
+                             .p95 = st->lat_ms,
+                             .errors = st->errors};
+    pthread_mutex_lock(&iv_mu);
+    intervals_add(&w->iv_level, &r);
+    pthread_mutex_unlock(&iv_mu);
+}
+
+/* The finished level's periods into intervals.csv, rewritten whole. 0 or -errno. */
+static int keep_intervals(struct sweep *w, const struct result_row *r)
+{
+    pthread_mutex_lock(&iv_mu);
+    for (size_t i = 0; i < w->iv_level.n; i++) {
+        struct interval_row x = w->iv_level.rows[i];
+        /* The timing thread goes on reporting while the loops drain after
+         * the window (periods of 0 tps seen 4 s past a 2 s level): those
+         * are not the level's figures. */
+        if (r->time_s > 0 && x.t > r->time_s + 0.01)
+            continue;
+        snprintf(x.variant, sizeof x.variant, "%s", r->variant);
+        x.cpus = r->cpus, x.threads = r->threads, x.repeat = r->repeat;
+        intervals_add(&w->iv, &x);
+    }
+    w->iv_level.n = 0;
+    pthread_mutex_unlock(&iv_mu);
+    return w->iv.n ? intervals_write(w->out, &w->iv) : 0;
+}
+
+/* The finished level's latency histogram (its non-empty buckets) into
+ * latency.csv, rewritten whole. 0 or -errno. */
+static int keep_latency(struct sweep *w, const struct result_row *r, const struct hist *h)
+{
+    for (unsigned b = 0; h && b < HIST_BUCKETS; b++) {
+        uint64_t n = atomic_load_explicit(&h->b[b], memory_order_relaxed);
+        if (!n)
+            continue;
+        struct latcsv_row x = {.cpus = r->cpus,
+                               .threads = r->threads,
+                               .repeat = r->repeat,
+                               .lo_ms = (double)hist_bucket_low(b) / 1e6,
+                               .hi_ms = (double)hist_bucket_high(b) / 1e6,
+                               .count = n};
+        snprintf(x.variant, sizeof x.variant, "%s", r->variant);
+        latcsv_add(&w->lat, &x);
+    }
+    return w->lat.n ? latcsv_write(w->out, &w->lat) : 0;
+}
+
 int sweep_open_pool(struct sweep *w, char *err, size_t errlen)
 {
     w->s.wcfg.on_window = on_window;
     w->s.wcfg.on_window_arg = w;
+    w->s.wcfg.on_interval = on_interval;
+    w->s.wcfg.on_interval_arg = w;
     w->pool = pool_open(&w->s.wcfg, (int)w->plan.maxthreads, err, errlen);
     return w->pool ? 0 : -1;
 }
@@ -388,6 +450,15 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
     if (w->nold)
         memcpy(w->rows, w->old_rows, (size_t)w->nold * sizeof *w->rows);
     w->nrows = w->nsaved = w->nold;
+    if (w->nold) { /* --append: the earlier runs' periods stay in intervals.csv */
+        char ierr[600], ipath[1100];
+        snprintf(ipath, sizeof ipath, "%s/intervals.csv", w->out);
+        if (access(ipath, F_OK) == 0 && intervals_read(ipath, &w->iv, ierr, sizeof ierr) < 0)
+            intervals_free(&w->iv); /* unreadable: rewritten from this run's */
+        snprintf(ipath, sizeof ipath, "%s/latency.csv", w->out);
+        if (access(ipath, F_OK) == 0 && latcsv_read(ipath, &w->lat, ierr, sizeof ierr) < 0)
+            latcsv_free(&w->lat);
+    }
     for (int i = 0; i < w->plan.nlevels && !*w->stop; i++) {
         const struct sweep_level *lv = &w->plan.levels[i];
         char variant[64];
@@ -418,6 +489,9 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         struct sysinfo_cpu_times t0, t1;
         sysinfo_cpu_times(&t0);
         memset(&w->win, 0, sizeof w->win);
+        pthread_mutex_lock(&iv_mu);
+        w->iv_level.n = 0; /* an interrupted level's periods are no measurement */
+        pthread_mutex_unlock(&iv_mu);
         struct level_result res;
         uint64_t l0 = now_ns();
         int rc = pool_run(w->pool, lv->threads, &res);
@@ -467,6 +541,20 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         wr = sweep_write_meta(w, NULL);
         if (wr != 0) {
             snprintf(err, errlen, "cannot write %s/meta.json: %s", w->out, strerror(-wr));
+            level_result_free(&res);
+            return -1;
+        }
+        /* The level's time series and histogram beside it, after results.csv
+         * and meta.json agree on what was measured */
+        wr = keep_intervals(w, &w->rows[w->nrows - 1]);
+        if (wr != 0) {
+            snprintf(err, errlen, "cannot write %s/intervals.csv: %s", w->out, strerror(-wr));
+            level_result_free(&res);
+            return -1;
+        }
+        wr = keep_latency(w, &w->rows[w->nrows - 1], res.lat);
+        if (wr != 0) {
+            snprintf(err, errlen, "cannot write %s/latency.csv: %s", w->out, strerror(-wr));
             level_result_free(&res);
             return -1;
         }

@@ -12,6 +12,8 @@
 #include <sys/types.h>
 
 #include "cpuset.h"
+#include "intervals.h"
+#include "latcsv.h"
 #include "oltp.h"
 #include "options.h"
 #include "plan.h"
@@ -49,6 +51,11 @@ struct sweep {
         double srv_cpu0, srv_cpu1;
         struct sysinfo_cpu_times t0, t1;
     } win;
+    /* intervals.csv: every level's --report-interval periods (iv), and the
+     * running level's, gathered by worker_cfg.on_interval (iv_level) */
+    struct intervals iv, iv_level;
+    /* latency.csv: every level's histogram buckets */
+    struct latcsv lat;
     /* after each finished level (row w->rows[w->nrows-1]), with the time
      * left estimated from measured level and baseline times; the verb prints */
     void (*on_level)(const struct sweep *w, int i, const char *variant, double eta_s, void *arg);

@@ -22,6 +22,11 @@
 static const struct optdef plot_opts[] = {
     {"out", OPT_STR, NULL, "directory for graphs, data and scripts (default: FIRST_DIR/plots)"},
     {"format", OPT_STR, "png", "image formats, comma separated: png, svg"},
+    {"label", OPT_LIST, NULL,
+     "name of a results directory on the graphs, once per directory in order (default: its "
+     "basename)"},
+    {"log-y", OPT_BOOL, NULL,
+     "log throughput axis (default: on when curves differ by more than 10x; --log-y=off never)"},
 };
 
 static int check_formats(const char *formats)
@@ -44,7 +49,8 @@ int plot_main(int argc, char **argv)
     char *pos[256], err[1024];
     int npos, rc = opts_parse_argv(&o, argc, argv, 1, pos, 256, &npos, err, sizeof err);
     if (rc == 1 || (rc == 0 && npos == 0)) {
-        fputs("usage: dbscale plot RESULTS_DIR... [--out DIR] [--format png,svg]\n",
+        fputs("usage: dbscale plot RESULTS_DIR... [--out DIR] [--format png,svg] [--label NAME]... "
+              "[--log-y]\n",
               rc == 1 ? stdout : stderr);
         opts_help(&o, rc == 1 ? stdout : stderr);
         opts_free(&o);
@@ -67,6 +73,8 @@ int plot_main(int argc, char **argv)
     struct plot p = {0};
     p.log = &log;
     p.written = &written;
+    p.labels = opts_str(&o, "label");
+    p.log_y = !opts_isset(&o, "log-y") ? 0 : opts_bool(&o, "log-y") ? 1 : -1;
     char outbuf[600];
     if (plot_load(&p, pos, (size_t)npos) < 0) {
         rc = EXIT_USAGE;

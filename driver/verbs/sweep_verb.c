@@ -55,6 +55,9 @@ struct optdef *sweep_verb_optdefs(size_t *n)
             defs[i].help = "client thread counts: 1,2,4,8 | 1-64 | 1-256:x2";
         } else if (!strcmp(defs[i].name, "db-driver")) {
             defs[i].def = "pgsql";
+        } else if (!strcmp(defs[i].name, "report-interval")) {
+            /* a period a second, kept in intervals.csv: stalls show */
+            defs[i].def = "1";
         }
     }
     return defs;
@@ -408,6 +411,9 @@ cleanup:
 done:
     free(w.rows);
     free(w.old_rows);
+    intervals_free(&w.iv);
+    intervals_free(&w.iv_level);
+    latcsv_free(&w.lat);
     sweep_plan_free(&w.plan);
     free(w.online);
     oltp_setup_free(&w.s);

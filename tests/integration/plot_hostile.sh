@@ -4,7 +4,8 @@
 # newline ends a string and starts a command, so every field that reaches a
 # generated script (engine, workload, variant, the directory's name, the
 # host, kernel and server version from meta.json, the micro.csv test name)
-# is filled with backquotes, system(), macros and newlines; plotting must
+# is filled with backquotes, system(), macros and newlines (and --label, and
+# a micro directory's test names in its own kernel graph); plotting must
 # draw the graphs and create no file anywhere. $1 = dbscale binary.
 # Exit 0 pass, 77 skip (no gnuplot), anything else fail.
 set -u
@@ -57,14 +58,32 @@ JSON
     done
 } >"$d/micro.csv"
 
+{
+    echo "variant,cpus,threads,repeat,t,tps,qps,p95,errors"
+    for t in 1 2 3; do echo "$v1,1,1,0,$t,100,1000,1.5,0"; done
+} >"$d/intervals.csv"
+{
+    echo "variant,cpus,threads,repeat,lo_ms,hi_ms,count"
+    echo "$v2,1,1,0,1,2,10"
+    echo "$v1,1,1,0,1,2,10"
+} >"$d/latency.csv"
+
 cd "$top" || fail "cd"
-DBSCALE_DATADIR=$root "$bin" plot "$d" --out "$top/out" >"$top/stdout" 2>"$top/stderr"
+# --label reaches the subtitle; a comma splits labels, so none here.
+DBSCALE_DATADIR=$root "$bin" plot "$d" --out "$top/out" --label "l$(bq label)$(sy label2)" \
+    >"$top/stdout" 2>"$top/stderr"
 rc=$?
 cat "$top/stdout" "$top/stderr"
+# A micro directory alone: the test names become panel titles (kernel.gp).
+k=$top/$(printf 'k%s' "$(bq kdir)")
+mkdir -p "$k" && cp "$d/micro.csv" "$k/"
+DBSCALE_DATADIR=$root "$bin" plot "$k" --out "$top/kout" >"$top/kstdout" 2>&1 ||
+    { cat "$top/kstdout"; fail "plot of a hostile micro directory failed"; }
+[ -s "$top/kout/kernel.png" ] || fail "kernel.png missing"
 left=$(find "$top" -name 'pwned-*' | head -5)
 [ -z "$left" ] || fail "plotting ran data as code: created $left"
 [ $rc -eq 0 ] || fail "dbscale plot exited $rc"
-for g in throughput speedup efficiency cpus baseline; do
+for g in throughput speedup efficiency cpus baseline timeseries latency-cdf; do
     [ -s "$top/out/$g.png" ] || fail "$g.png missing"
 done
 grep -q "gnuplot failed" "$top/stderr" && fail "gnuplot failed"

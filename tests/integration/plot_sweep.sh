@@ -21,6 +21,22 @@ if ! "$bin" sweep --config "$root/configs/demo.ini" --threads 1,2,4 --repeats 2 
 fi
 [ -s "$out/sweep/results.csv" ] || fail "the sweep left no results.csv"
 
+# intervals.csv (--report-interval defaults to 1 s in a sweep): every level
+# of results.csv has its periods, 1 or 2 of them in a 2 s window, t rising
+# (a period of 0 tps is a stall on a loaded machine, and allowed).
+iv=$out/sweep/intervals.csv
+[ -s "$iv" ] || fail "the sweep left no intervals.csv"
+[ "$(head -n1 "$iv")" = "variant,cpus,threads,repeat,t,tps,qps,p95,errors" ] ||
+    fail "intervals.csv header: $(head -n1 "$iv")"
+awk -F, 'NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                     lv[$c["variant"] "," $c["cpus"] "," $c["threads"] "," $c["repeat"]] = 0; next }
+    FNR == 1 { next }
+    { k = $1 "," $2 "," $3 "," $4; if (!(k in lv)) { print "no such level: " k; bad = 1 }
+      if (k in last && $5 <= last[k]) { print "t not rising in " k; bad = 1 }
+      last[k] = $5; lv[k]++; if ($6 < 0 || $8 < 0) { print "a negative figure: " $0; bad = 1 } }
+    END { for (k in lv) if (lv[k] < 1 || lv[k] > 2) { print k ": " lv[k] " periods"; bad = 1 }
+          exit bad }' "$out/sweep/results.csv" "$iv" || fail "intervals.csv does not match the levels"
+
 "$bin" plot "$out/sweep" --out "$out/plots" >"$out/plot.out" 2>"$out/plot.err"
 rc=$?
 cat "$out/plot.out" "$out/plot.err"
@@ -40,5 +56,28 @@ levels=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 points=$(grep -vc '^curve' "$out/plots/summary.csv")
 [ "$levels" -ge 3 ] || fail "the sweep recorded only $levels levels"
 [ "$points" -eq "$levels" ] || fail "summary.csv has $points points for $levels levels"
+# latency.csv: every level run's histogram; its counts add up to about the
+# level's transactions (tps x time), and the buckets are well formed.
+lc=$out/sweep/latency.csv
+[ "$(head -n1 "$lc")" = "variant,cpus,threads,repeat,lo_ms,hi_ms,count" ] || fail "latency.csv header"
+awk -F, 'NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) c[$i] = i; next }
+                     k = $c["variant"] "," $c["cpus"] "," $c["threads"] "," $c["repeat"]
+                     want[k] = $c["tps"] * $c["time_s"]; next }
+    FNR == 1 { next }
+    { k = $1 "," $2 "," $3 "," $4; if (!(k in want)) { print "no such level: " k; bad = 1 }
+      if ($6 < $5 || $7 < 1) { print "bad bucket: " $0; bad = 1 }
+      n[k] += $7 }
+    END { for (k in want) { if (!(k in n)) { print "no histogram for " k; bad = 1 }
+                            else if (n[k] < want[k] * 0.9 - 1 || n[k] > want[k] * 1.1 + 1) {
+                                print k ": " n[k] " latencies for " want[k] " transactions"; bad = 1 } }
+          exit bad }' "$out/sweep/results.csv" "$lc" || fail "latency.csv does not match the levels"
+
+# The time series: a panel per level run (each repeat its own), drawn.
+runs=$(($(wc -l <"$out/sweep/results.csv") - 1))
+grep -q "^npanel = $runs\$" "$out/plots/timeseries.gp" ||
+    fail "timeseries.gp: $(grep '^npanel' "$out/plots/timeseries.gp") for $runs level runs"
+[ "$(od -An -tx1 -N8 "$out/plots/timeseries.png" | tr -d ' \n')" = "89504e470d0a1a0a" ] ||
+    fail "no timeseries.png"
+[ -s "$out/plots/latency-cdf.png" ] || fail "no latency-cdf.png"
 echo "plot_sweep: ok ($levels levels, $points points)"
 exit 0

@@ -52,7 +52,7 @@ for fault in full readonly; do
     wait $sweep
     rc=$?
     expect_eq "$fault: sweep exit" $rc 1
-    grep -q "cannot write $out/\(results.csv\|meta.json\)" "$work/log" || fail "$fault: no clear error: $(cat "$work/log")"
+    grep -q "cannot write $out/\(results.csv\|meta.json\|intervals.csv\|latency.csv\)" "$work/log" || fail "$fault: no clear error: $(cat "$work/log")"
     # what is on disk is a whole CSV: a header and complete rows
     ok "$DBSCALE" compare "$out" "$out"
     cols=$(head -1 "$out/results.csv" | awk -F, '{print NF}')

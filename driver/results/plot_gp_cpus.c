@@ -1,0 +1,187 @@
+/*
+ * plot_gp_cpus.c - the throughput-vs-server-CPUs graph of `dbscale plot`:
+ * one series per (directory, engine, workload, client threads), x the CPU
+ * counts of its curves, "does it use all the cores?".
+ *
+ * The one idea: colour is the thread count, dash is the results group, and
+ * the dotted style is the ideal line's alone: groups take dashes 1, 2, 4, 5
+ * (named in the legend), never 3, so no data line looks like the ideal.
+ *
+ * Never compute a statistic here (the medians come from struct plot_curve),
+ * and never let a name reach the script other than through plot_gp_str().
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot_gp.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Throughput vs CPU count: one series per (dir, engine, workload, threads),
+ * x the cpus of its curves. Colour = thread count, dash = results group; the
+ * ideal line only for each group's best series, to keep the picture legible.
+ * Returns the series count (0: fewer than two CPU counts anywhere) or -1. */
+struct cpu_series {
+    const struct plot_curve *c; /* first curve of the group */
+    double threads, cx[PLOT_MAXPTS];
+    const struct stats_summary *cs[PLOT_MAXPTS];
+    size_t m;
+    int group;
+};
+
+static int same_group(const struct plot_curve *a, const struct plot_curve *b)
+{
+    return a->dir == b->dir && !strcmp(a->engine, b->engine) && !strcmp(a->workload, b->workload);
+}
+
+/* The dash of result group g (1-based): dash type 3, dotted, is the ideal
+ * line's alone, so a data line is never mistaken for it. */
+static int group_dash(int g)
+{
+    static const int dash[] = {1, 2, 4, 5};
+    return dash[(g - 1) % 4];
+}
+
+int plot_gp_cpus_vars(const struct plot *p, struct sbuf *vars, double *ymax)
+{
+    struct cpu_series *se = xcalloc(p->nc * PLOT_MAXPTS + 1, sizeof *se);
+    size_t ns = 0;
+    int ngroups = 0;
+    double ths[PLOT_MAXPTS];
+    size_t nths = 0;
+    for (size_t i = 0; i < p->nc; i++) {
+        const struct plot_curve *c = &p->c[i];
+        int newgroup = 1;
+        for (size_t j = 0; j < i; j++)
+            newgroup &= !same_group(&p->c[j], c);
+        if (!newgroup)
+            continue;
+        ngroups++;
+        for (size_t j = i; j < p->nc; j++) {
+            const struct plot_curve *o = &p->c[j];
+            if (!same_group(o, c))
+                continue;
+            for (size_t u = 0; u < o->k; u++) {
+                struct cpu_series *s = NULL;
+                for (size_t q = 0; q < ns && !s; q++)
+                    if (se[q].c == c && se[q].threads == o->n[u])
+                        s = &se[q];
+                if (!s) {
+                    s = &se[ns++];
+                    s->c = c, s->threads = o->n[u], s->group = ngroups;
+                }
+                int dup = 0;
+                for (size_t a = 0; a < s->m; a++)
+                    dup |= s->cx[a] == o->cpus;
+                if (dup || s->m == PLOT_MAXPTS)
+                    continue;
+                for (size_t a = s->m++;; a--) { /* insert sorted by cpus */
+                    if (a == 0 || s->cx[a - 1] < o->cpus) {
+                        s->cx[a] = o->cpus, s->cs[a] = &o->tp[u];
+                        break;
+                    }
+                    s->cx[a] = s->cx[a - 1], s->cs[a] = s->cs[a - 1];
+                }
+            }
+        }
+    }
+    /* Keep series spanning >= 2 CPU counts; note the thread counts for colours. */
+    size_t keep = 0;
+    for (size_t q = 0; q < ns; q++) {
+        if (se[q].m < 2)
+            continue;
+        se[keep++] = se[q];
+        int seen = 0;
+        for (size_t a = 0; a < nths; a++)
+            seen |= ths[a] == se[q].threads;
+        if (!seen && nths < PLOT_MAXPTS)
+            ths[nths++] = se[q].threads;
+    }
+    ns = keep;
+    qsort(ths, nths, sizeof *ths, cmp_double);
+    struct sbuf files = {0}, labels = {0}, lts = {0}, dts = {0}, ideal = {0};
+    double xs[PLOT_MAXPTS];
+    size_t nx = 0;
+    *ymax = 0;
+    int rc = (int)ns;
+    for (size_t q = 0; q < ns && rc >= 0; q++) {
+        struct cpu_series *s = &se[q];
+        const struct plot_curve *c = s->c;
+        /* best = highest median at the most CPUs within its group */
+        int best = 1;
+        for (size_t r = 0; r < ns; r++)
+            if (se[r].group == s->group && se[r].cs[se[r].m - 1]->median > s->cs[s->m - 1]->median)
+                best = 0;
+        struct sbuf d = {0};
+        sbuf_printf(&d,
+                    "# %s %s %s, %g client threads\n"
+                    "# 1 cpus, 2 median tps, 3 min, 4 max, 5 ideal linear tps\n",
+                    p->dirs[c->dir].name, c->engine, c->workload, s->threads);
+        for (size_t a = 0; a < s->m; a++) {
+            sbuf_printf(&d, "%g %.3f %.3f %.3f %.3f\n", s->cx[a], s->cs[a]->median, s->cs[a]->min,
+                        s->cs[a]->max, s->cx[a] * s->cs[0]->median / s->cx[0]);
+            *ymax = fmax(*ymax, s->cs[a]->max);
+            int seen = 0;
+            for (size_t r = 0; r < nx; r++)
+                seen |= xs[r] == s->cx[a];
+            if (!seen && nx < PLOT_MAXPTS)
+                xs[nx++] = s->cx[a];
+        }
+        char name[64];
+        snprintf(name, sizeof name, "cpus%02zu.dat", q + 1);
+        if (plot_gp_write(p, name, &d) < 0)
+            rc = -1;
+        sbuf_free(&d);
+        size_t colour = 0;
+        while (colour < nths && ths[colour] != s->threads)
+            colour++;
+        const char *sep = q ? ", " : "";
+        sbuf_printf(&files, "%s\"%s\"", sep, name);
+        sbuf_printf(&lts, "%s%zu", sep, colour + 1);
+        sbuf_printf(&dts, "%s%d", sep, group_dash(s->group));
+        sbuf_printf(&ideal, "%s%d", sep, best);
+        char label[256];
+        snprintf(label, sizeof label, "%s%s%s%s, %g thread%s%s", c->engine,
+                 p->dirs[c->dir].server[0] ? " (" : "", p->dirs[c->dir].server,
+                 p->dirs[c->dir].server[0] ? ")" : "", s->threads, s->threads == 1 ? "" : "s",
+                 best ? " (with ideal)" : "");
+        sbuf_add(&labels, sep, strlen(sep));
+        plot_gp_str(&labels, label);
+    }
+    if (rc > 0) {
+        sbuf_printf(vars,
+                    "n = %zu\narray file[%zu] = [%s]\narray label[%zu] = [%s]\n"
+                    "array ltv[%zu] = [%s]\narray dtv[%zu] = [%s]\narray ideal[%zu] = [%s]\n",
+                    ns, ns, files.s, ns, labels.s, ns, lts.s, ns, dts.s, ns, ideal.s);
+        /* What each dash stands for, in the legend (a group: one results
+         * directory's engine and workload). */
+        struct sbuf gn = {0}, gd = {0};
+        int ng = 0, last = 0;
+        for (size_t q = 0; q < ns; q++) {
+            if (se[q].group == last)
+                continue;
+            last = se[q].group;
+            const struct plot_curve *c = se[q].c;
+            char g[200];
+            static const char *dname[] = {"", "solid", "dashed", "", "dash-dot", "dash-dot-dot"};
+            snprintf(g, sizeof g, "%s: %s %s", dname[group_dash(last)], p->dirs[c->dir].name,
+                     c->engine);
+            sbuf_add(&gn, ", ", ng ? 2 : 0);
+            plot_gp_str(&gn, g);
+            sbuf_printf(&gd, "%s%d", ng ? ", " : "", group_dash(last));
+            ng++;
+        }
+        sbuf_printf(vars, "ngroup = %d\narray gname[%d] = [%s]\narray gdt[%d] = [%s]\n", ng, ng,
+                    gn.s, ng, gd.s);
+        sbuf_free(&gn), sbuf_free(&gd);
+        plot_gp_xaxis(vars, xs, nx);
+    }
+    sbuf_free(&files), sbuf_free(&labels), sbuf_free(&lts), sbuf_free(&dts), sbuf_free(&ideal);
+    free(se);
+    return rc;
+}
