@@ -8,13 +8,13 @@ VERSION := 0.1.0
 GIT     := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 # Flags come from the libraries' own pkg-config files (Debian ships them).
-PKGS       := libpq libmariadb inih jansson
+PKGS       := libpq libmariadb inih jansson luajit
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmariadb -linih -ljansson) -lpthread -lm
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmariadb -linih -ljansson -lluajit-5.1) -lpthread -lm
 
 # The rooms of driver/ (see the README's layout). Headers are included by bare
 # name, so each room is on the include path.
-ROOMS   := core engines client sweep machine servers results verbs micro
+ROOMS   := core engines client lua sweep machine servers results verbs micro
 INC     := -Idriver $(ROOMS:%=-Idriver/%)
 
 # snprintf truncation is how this code bounds strings on purpose (messages,
