@@ -24,7 +24,8 @@ CFLAGS  ?= -O2 -g
 # override: `make asan` passes its own CFLAGS, and these must still apply
 override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(INC) -MMD -MP \
            -DDBSCALE_VERSION='"$(VERSION)"' -DDBSCALE_GIT='"$(GIT)"'
-LDLIBS  := $(PKG_LIBS)
+# -rdynamic: Lua scripts call sb_counter_inc & co. through LuaJIT's ffi.C
+LDLIBS  := $(PKG_LIBS) -rdynamic
 
 SRC      := driver/main.c $(wildcard $(ROOMS:%=driver/%/*.c) driver/micro/tests/*.c)
 HDR      := $(wildcard $(ROOMS:%=driver/%/*.h))

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lua_verb.h"
 #include "util.h"
 #include "verbs.h"
 
@@ -68,8 +69,14 @@ int main(int argc, char **argv)
         printf("dbscale %s (%s)\n", DBSCALE_VERSION, DBSCALE_GIT);
         return 0;
     }
-    if (!strcmp(v, "prepare") || !strcmp(v, "run") || !strcmp(v, "cleanup"))
+    if (!strcmp(v, "prepare") || !strcmp(v, "run") || !strcmp(v, "cleanup")) {
+        /* a .lua file (or NAME.lua here) runs the script; built-in names the C mixes */
+        if (lua_verb_find_script(argc - 2, argv + 2) >= 0)
+            return lua_main(v, argc - 2, argv + 2);
         return oltp_main(v, argc - 1, argv + 1);
+    }
+    if (lua_verb_is_script(v)) /* sysbench's order: dbscale ./x.lua [options] COMMAND */
+        return lua_main(NULL, argc - 1, argv + 1);
     if (!strcmp(v, "sweep"))
         return sweep_main(argc - 1, argv + 1);
     if (!strcmp(v, "micro"))

@@ -93,6 +93,9 @@ static const struct db_target *target_of(struct lapi_thread *t)
 static int c_connect(lua_State *L)
 {
     struct lapi_thread *t = self(L);
+    if (!t->s->targets || t->s->ntargets < 1)
+        return luaL_error(L, "no connection while the script's options are read (connect in "
+                             "init, thread_init or a command)");
     struct lsql_error e = {0};
     struct lsql_conn *c = t->s->ops->connect(target_of(t), &e);
     if (!c)
