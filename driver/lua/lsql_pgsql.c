@@ -16,7 +16,7 @@
 
 struct lsql_conn {
     PGconn *pg;
-    int nparams[DB_MAX_STMTS];
+    char *text[DB_MAX_STMTS]; /* statements without parameters, sent as text */
 };
 
 static void quiet(void *arg, const char *msg)
@@ -96,6 +96,8 @@ static void pgl_close(struct lsql_conn *c)
     if (!c)
         return;
     PQfinish(c->pg);
+    for (int i = 0; i < DB_MAX_STMTS; i++)
+        free(c->text[i]);
     free(c);
 }
 
@@ -142,6 +144,13 @@ static int pgl_query(struct lsql_conn *c, const char *sql, struct lsql_result *r
 static int pgl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams,
                        struct lsql_error *e)
 {
+    /* BEGIN, COMMIT: nothing to bind, so plain text, as the built-in mixes
+     * send them (pg_stat_statements then counts them the same way) */
+    if (nparams == 0) {
+        free(c->text[id]);
+        c->text[id] = xstrdup(sql);
+        return 0;
+    }
     struct sbuf b = {0};
     int n = 0;
     for (const char *p = sql; *p; p++) {
@@ -154,14 +163,14 @@ static int pgl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams
     snprintf(name, sizeof name, "l%d", id);
     int rc = take(c, PQprepare(c->pg, name, b.s ? b.s : "", 0, NULL), NULL, e);
     sbuf_free(&b);
-    if (rc == 0)
-        c->nparams[id] = nparams;
     return rc;
 }
 
 static int pgl_execute(struct lsql_conn *c, int id, const char *const *vals, int np,
                        struct lsql_result *res, struct lsql_error *e)
 {
+    if (c->text[id])
+        return take(c, PQexec(c->pg, c->text[id]), res, e);
     char name[16];
     snprintf(name, sizeof name, "l%d", id);
     return take(c, PQexecPrepared(c->pg, name, np, vals, NULL, NULL, 0), res, e);
@@ -169,6 +178,11 @@ static int pgl_execute(struct lsql_conn *c, int id, const char *const *vals, int
 
 static void pgl_unprepare(struct lsql_conn *c, int id)
 {
+    if (c->text[id]) {
+        free(c->text[id]);
+        c->text[id] = NULL;
+        return;
+    }
     char sql[48];
     snprintf(sql, sizeof sql, "DEALLOCATE l%d", id);
     PQclear(PQexec(c->pg, sql));
