@@ -64,6 +64,14 @@ static int stmt_kind(const char *sql)
     return SB_CNT_OTHER;
 }
 
+static int count_params(const char *sql)
+{
+    int n = 0;
+    for (const char *p = sql; *p; p++)
+        n += *p == '?';
+    return n;
+}
+
 static struct lconn *checkconn(lua_State *L, int idx)
 {
     struct lconn *lc = luaL_checkudata(L, idx, "dbscale.conn");
@@ -137,7 +145,7 @@ static int c_reconnect(lua_State *L)
     }
     lc->t->cnt[SB_CNT_RECONNECT]++;
     for (int i = 0; i < DB_MAX_STMTS; i++)
-        if (lc->sql[i] && ops->prepare(lc->c, i, lc->sql[i], 0, &e) < 0)
+        if (lc->sql[i] && ops->prepare(lc->c, i, lc->sql[i], count_params(lc->sql[i]), &e) < 0)
             return luaL_error(L, "re-preparing after reconnect: %s", e.msg);
     return 0;
 }
@@ -242,9 +250,7 @@ static int c_prepare(lua_State *L)
         id++;
     if (id == DB_MAX_STMTS)
         return luaL_error(L, "more than %d prepared statements on one connection", DB_MAX_STMTS);
-    int np = 0;
-    for (const char *p = sql; *p; p++)
-        np += *p == '?';
+    int np = count_params(sql);
     struct lsql_error e = {0};
     if (lc->t->s->ops->prepare(lc->c, id, sql, np, &e) < 0)
         return push_error(L, lc, &e);

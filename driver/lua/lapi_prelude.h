@@ -11,10 +11,9 @@
 static const char lapi_prelude[] =
     "local C = ...\n"
     "local ffi = require('ffi')\n"
+    /* sb_counter_type and sb_counter_inc are declared by the scripts that
+     * use them (as with sysbench), so they are not declared here */
     "ffi.cdef[[\n"
-    "typedef enum { SB_CNT_OTHER, SB_CNT_READ, SB_CNT_WRITE, SB_CNT_TRX, SB_CNT_ERROR,\n"
-    "  SB_CNT_RECONNECT, SB_CNT_MAX } sb_counter_type;\n"
-    "void sb_counter_inc(int thread_id, sb_counter_type type);\n"
     "uint64_t sb_rand_uniform_uint64(void);\n"
     "]]\n"
     "sysbench.rand.uniform_uint64 = function() return ffi.C.sb_rand_uniform_uint64() end\n"
@@ -57,8 +56,9 @@ static const char lapi_prelude[] =
     "function stmt:execute()\n"
     "  local ps, vals, n = self.params, self.vals, self.np\n"
     "  for i = 1, n do vals[i] = ps[i].value end\n"
-    "  return self.con:_check('<prepared statement>', C.execute(self.con.h, self.id, n, "
+    "  local rs = self.con:_check('<prepared statement>', C.execute(self.con.h, self.id, n, "
     "unpack(vals, 1, n)))\n"
+    "  return rs\n"
     "end\n"
     "function stmt:close() if self.id then C.unprepare(self.con.h, self.id); self.id = nil end "
     "return 0 end\n"
@@ -75,7 +75,7 @@ static const char lapi_prelude[] =
     "  end\n"
     "  error(string.format(\"SQL error, errno = %d, state = '%s': %s\", errno, state, msg), 3)\n"
     "end\n"
-    "function con:query(sql) return self:_check(sql, C.query(self.h, sql)) end\n"
+    "function con:query(sql) local rs = self:_check(sql, C.query(self.h, sql)) return rs end\n"
     "function con:query_row(sql)\n"
     "  local rs = self:_check(sql, C.query(self.h, sql))\n"
     "  local row = rs:fetch_row()\n"
