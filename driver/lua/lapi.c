@@ -535,6 +535,14 @@ static void set_path(lua_State *L, const char *script)
     lua_pop(L, 1);
 }
 
+void lapi_thread_seed(struct lapi_thread *t, const struct lapi_script *s, int tid)
+{
+    memset(t, 0, sizeof *t);
+    t->tid = tid;
+    t->s = s;
+    rng_seed(&t->rng, s->seed, (uint64_t)tid + 1);
+}
+
 int lapi_pcall(lua_State *L, int nargs, char *err, size_t errlen)
 {
     lua_getfield(L, LUA_REGISTRYINDEX, "dbscale.thread");

@@ -59,6 +59,10 @@ struct lapi_thread {
     void *run;
 };
 
+/* Reset t for thread tid of s, its generator seeded as worker.c seeds
+ * connection tid (stream tid + 1), so a script draws the built-in mix's
+ * numbers for the same --rand-seed. */
+void lapi_thread_seed(struct lapi_thread *t, const struct lapi_script *s, int tid);
 /* A new state with the API installed and the script loaded and run (its
  * top level). NULL with err ("path:line: message") on failure. The caller
  * closes it with lua_close(). */

@@ -195,18 +195,10 @@ static void *cmd_main(void *arg)
     return NULL;
 }
 
-static void seed_thread(struct lapi_thread *t, const struct lapi_script *s, int tid)
-{
-    memset(t, 0, sizeof *t);
-    t->tid = tid;
-    t->s = s;
-    rng_seed(&t->rng, s->seed, (uint64_t)tid);
-}
-
 int lscript_command(const struct lapi_script *s, char *err, size_t errlen)
 {
     struct lapi_thread t;
-    seed_thread(&t, s, 0);
+    lapi_thread_seed(&t, s, 0);
     lua_State *L = lapi_open(&t, err, errlen);
     if (!L)
         return -1;
@@ -227,7 +219,7 @@ int lscript_command(const struct lapi_script *s, char *err, size_t errlen)
     int started = 0, rc = 0;
     for (int i = 0; i < n; i++) {
         ct[i].s = s;
-        seed_thread(&ct[i].t, s, i);
+        lapi_thread_seed(&ct[i].t, s, i);
         if (pthread_create(&ct[i].th, NULL, cmd_main, &ct[i]) != 0) {
             snprintf(err, errlen, "cannot start thread %d", i);
             rc = -1;
@@ -344,7 +336,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     hist_init(out->lat);
     stop_asked = 0;
     struct lapi_thread mt;
-    seed_thread(&mt, s, 0);
+    lapi_thread_seed(&mt, s, 0);
     lua_State *M = lapi_open(&mt, err, errlen);
     if (!M)
         return -1;
@@ -359,7 +351,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     int rc = 0;
     for (int i = 0; i < n; i++) {
         rt[i].sh = &sh;
-        seed_thread(&rt[i].t, s, i);
+        lapi_thread_seed(&rt[i].t, s, i);
         rt[i].t.run = &rt[i];
         rt[i].t.more = more;
         rt[i].t.ev_start = ev_start;
