@@ -206,7 +206,7 @@ int lscript_command(const struct lapi_script *s, char *err, size_t errlen)
     if (!find_command(L, s->command, &par)) {
         snprintf(err, errlen, "%s: the script has no '%s' command", s->path, s->command);
         lua_close(L);
-        return -1;
+        return -2;
     }
     if (!par) {
         int r = lapi_pcall(L, 0, err, errlen);
@@ -340,6 +340,18 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     lua_State *M = lapi_open(&mt, err, errlen);
     if (!M)
         return -1;
+    /* the default thread_run calls event(); without either there is no run */
+    lua_getglobal(M, "event");
+    int has_event = lua_isfunction(M, -1);
+    lua_pop(M, 1);
+    if (!has_event) {
+        snprintf(err, errlen,
+                 "%s: the script defines no event() function, so 'run' has nothing "
+                 "to do",
+                 s->path);
+        lua_close(M);
+        return -1;
+    }
     if (lapi_call(M, "init", 0, err, errlen) < 0) {
         lua_close(M);
         return -1;

@@ -31,7 +31,8 @@ void lscript_opts_free(struct lscript_opts *x);
 /* 1 if the script defines command cmd (in sysbench.cmdline.commands or as a
  * global function), 0 if not, -1 with err if the script fails to load. */
 int lscript_has_command(const struct lapi_script *s, const char *cmd, char *err, size_t errlen);
-/* Any command but run: 0 or -1 with err naming the script, line and thread. */
+/* Any command but run: 0, -1 with err naming the script, line and thread,
+ * or -2 when the script has no such command. */
 int lscript_command(const struct lapi_script *s, char *err, size_t errlen);
 
 struct lscript_limits {

@@ -8,6 +8,7 @@
  * the OLTP option table, and only then is the command line parsed, so a bad
  * script option names itself (exit 2) before any connection is made.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,9 +95,34 @@ static void usage(const char *script, const struct opts *o, size_t nbase, FILE *
     fprintf(f, "\n(every option of 'dbscale run --help' applies too)\n");
 }
 
+static void on_signal(int sig)
+{
+    (void)sig;
+    lscript_stop();
+}
+
+/* Options a scripted run cannot honour yet: refused, not silently ignored. */
+static const char *unsupported(const struct opts *o)
+{
+    static const char *const names[] = {
+        "report-interval", "rate", "warmup-time", "interval-output", "report-checkpoints", NULL};
+    for (int i = 0; names[i]; i++)
+        if (opts_isset(o, names[i]) && strcmp(opts_str(o, names[i]), "0") != 0)
+            return names[i];
+    return NULL;
+}
+
 static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct opts *o)
 {
     char err[800];
+    const char *no = unsupported(o);
+    if (no) {
+        fprintf(stderr,
+                "dbscale %s: --%s is not supported for Lua scripts yet (they run a thread "
+                "per connection outside the worker's loops)\n",
+                ls->path, no);
+        return EXIT_USAGE;
+    }
     const char *out = opts_str(o, "output");
     int text = !strcmp(out, "text");
     struct sbuf optj = {0};
@@ -118,11 +144,20 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
     }
     struct lscript_limits lim = {.time_s = opts_num(o, "time"), .events = opts_int(o, "events")};
     struct level_result res;
+    struct sigaction sa = {0}, old_int, old_term;
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
     int r = lscript_run(ls, &lim, &res, err, sizeof err);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     fflush(stdout);
     if (r < 0)
         fprintf(stderr, "dbscale run: %s\n", err);
-    if (text)
+    if (r < 0 && res.time_s == 0)
+        ; /* init() or the script failed before any thread ran: no figures to show */
+    else if (text)
         report_text(stdout, &res, &ri);
     else if (!strcmp(out, "json"))
         report_json(stdout, &res, &ri);
@@ -209,9 +244,10 @@ int lua_main(const char *verb, int argc, char **argv)
     } else {
         printf("dbscale %s (sysbench-compatible)\n\n", DBSCALE_VERSION);
         fflush(stdout);
-        if (lscript_command(&ls, err, sizeof err) < 0) {
+        int cr = lscript_command(&ls, err, sizeof err);
+        if (cr < 0) {
             fprintf(stderr, "dbscale %s %s: %s\n", argv[si], cmd, err);
-            rc = EXIT_RUNTIME;
+            rc = cr == -2 ? EXIT_USAGE : EXIT_RUNTIME;
         }
     }
     oltp_setup_free(&st);
