@@ -210,7 +210,8 @@ static int res_index(lua_State *L)
 /* nil, class, errno, state, message: what con:_check needs. */
 static int push_error(lua_State *L, struct lconn *lc, const struct lsql_error *e)
 {
-    (void)lc;
+    if (e->rolled_back)
+        lc->t->cnt[SB_CNT_OTHER]++;
     lua_pushnil(L);
     lua_pushnumber(L, e->cls == LSQL_IGNORABLE ? 1 : e->cls == LSQL_LOST ? 3 : 2);
     lua_pushnumber(L, atoi(e->code));

@@ -3,7 +3,7 @@
  * half). Written for dbscale from sysbench 1.0.20's documented behaviour:
  * the objects scripts use (connection, statement, parameter) as Lua tables
  * over a few C primitives passed in as the chunk's argument. Errors name the
- * script's line (level 3 skips this chunk's frames).
+ * script's line (_check's level skips this chunk's frames).
  */
 #ifndef DBSCALE_LAPI_PRELUDE_H
 #define DBSCALE_LAPI_PRELUDE_H
@@ -56,7 +56,7 @@ static const char lapi_prelude[] =
     "function stmt:execute()\n"
     "  local ps, vals, n = self.params, self.vals, self.np\n"
     "  for i = 1, n do vals[i] = ps[i].value end\n"
-    "  local rs = self.con:_check('<prepared statement>', C.execute(self.con.h, self.id, n, "
+    "  local rs = self.con:_check(3, '<prepared statement>', C.execute(self.con.h, self.id, n, "
     "unpack(vals, 1, n)))\n"
     "  return rs\n"
     "end\n"
@@ -64,27 +64,27 @@ static const char lapi_prelude[] =
     "return 0 end\n"
     "local con = {}; con.__index = con\n"
     "con.__tostring = function() return '<sql_connection>' end\n"
-    "function con:_check(query, rs, cls, errno, state, msg)\n"
+    "function con:_check(lvl, query, rs, cls, errno, state, msg)\n"
     "  if rs ~= nil then return rs end\n"
     "  local e = {connection = self, query = query, sql_errno = errno, sql_state = state,\n"
     "    sql_errmsg = msg}\n"
     "  if cls == 3 then C.reconnect(self.h); cls = 1 end\n"
     "  if cls == 1 or (type(sysbench.hooks.sql_error_ignorable) == 'function' and\n"
     "      sysbench.hooks.sql_error_ignorable(e)) then\n"
-    "    C.ignored(self.h); e.errcode = sysbench.error.RESTART_EVENT; error(e, 3)\n"
+    "    C.ignored(self.h); e.errcode = sysbench.error.RESTART_EVENT; error(e, lvl)\n"
     "  end\n"
-    "  error(string.format(\"SQL error, errno = %d, state = '%s': %s\", errno, state, msg), 3)\n"
+    "  error(string.format(\"SQL error, errno = %d, state = '%s': %s\", errno, state, msg), lvl)\n"
     "end\n"
-    "function con:query(sql) local rs = self:_check(sql, C.query(self.h, sql)) return rs end\n"
+    "function con:query(sql) local rs = self:_check(3, sql, C.query(self.h, sql)) return rs end\n"
     "function con:query_row(sql)\n"
-    "  local rs = self:_check(sql, C.query(self.h, sql))\n"
+    "  local rs = self:_check(3, sql, C.query(self.h, sql))\n"
     "  local row = rs:fetch_row()\n"
     "  if row == nil then return nil end\n"
     "  return unpack(row, 1, rs.nfields)\n"
     "end\n"
     "function con:prepare(sql)\n"
     "  local id, cls, errno, state, msg = C.prepare(self.h, sql)\n"
-    "  if id == nil then self:_check(sql, nil, cls, errno, state, msg) end\n"
+    "  if id == nil then self:_check(3, sql, nil, cls, errno, state, msg) end\n"
     "  return setmetatable({con = self, id = id, params = {}, vals = {}, np = 0}, stmt)\n"
     "end\n"
     "function con:bulk_insert_init(q) self.bq = q; self.bb = {}; self.blen = 0 return 0 end\n"
@@ -92,7 +92,7 @@ static const char lapi_prelude[] =
     "  if #self.bb == 0 then return end\n"
     "  local sql = self.bq .. ' ' .. table.concat(self.bb, ',')\n"
     "  self.bb = {}; self.blen = 0\n"
-    "  self:_check(sql, C.query(self.h, sql))\n"
+    "  self:_check(4, sql, C.query(self.h, sql))\n"
     "end\n"
     "function con:bulk_insert_next(v)\n"
     "  local b = self.bb; b[#b + 1] = v; self.blen = self.blen + #v + 1\n"

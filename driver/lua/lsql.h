@@ -27,6 +27,7 @@ struct lsql_error {
     enum lsql_errclass cls;
     char code[16]; /* SQLSTATE or error number */
     char msg[512];
+    int rolled_back; /* the backend sent a ROLLBACK (counted as an "other" statement) */
 };
 
 /* A whole result, copied out of the client library. cell[r * nfields + f]

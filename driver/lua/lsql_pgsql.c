@@ -40,6 +40,13 @@ static void seterr(struct lsql_error *e, PGconn *pg, const PGresult *r)
     size_t l = strlen(e->msg);
     while (l && (e->msg[l - 1] == '\n' || e->msg[l - 1] == ' '))
         e->msg[--l] = '\0';
+    /* The event restarts with BEGIN, which an aborted transaction refuses
+     * (25P02): roll it back here, as sysbench's pgsql driver does. */
+    e->rolled_back = 0;
+    if (e->cls == LSQL_IGNORABLE && PQtransactionStatus(pg) == PQTRANS_INERROR) {
+        PQclear(PQexec(pg, "ROLLBACK"));
+        e->rolled_back = 1;
+    }
 }
 
 static struct lsql_conn *pgl_connect(const struct db_target *t, struct lsql_error *e)
