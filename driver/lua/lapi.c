@@ -30,7 +30,7 @@ __attribute__((visibility("default"))) void sb_counter_inc(int thread_id, int ty
 {
     (void)thread_id; /* a state only ever counts for its own thread */
     if (lapi_cur && type >= 0 && type < SB_CNT_MAX)
-        lapi_cur->cnt[type]++;
+        lapi_count(lapi_cur, type);
 }
 
 __attribute__((visibility("default"))) uint64_t sb_rand_uniform_uint64(void)
@@ -143,7 +143,7 @@ static int c_reconnect(lua_State *L)
         struct timespec ts = {0, 100000000};
         nanosleep(&ts, NULL);
     }
-    lc->t->cnt[SB_CNT_RECONNECT]++;
+    lapi_count(lc->t, SB_CNT_RECONNECT);
     for (int i = 0; i < DB_MAX_STMTS; i++)
         if (lc->sql[i] && ops->prepare(lc->c, i, lc->sql[i], count_params(lc->sql[i]), &e) < 0)
             return luaL_error(L, "re-preparing after reconnect: %s", e.msg);
@@ -153,7 +153,7 @@ static int c_reconnect(lua_State *L)
 static int c_ignored(lua_State *L)
 {
     struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
-    lc->t->cnt[SB_CNT_ERROR]++;
+    lapi_count(lc->t, SB_CNT_ERROR);
     return 0;
 }
 
@@ -211,7 +211,7 @@ static int res_index(lua_State *L)
 static int push_error(lua_State *L, struct lconn *lc, const struct lsql_error *e)
 {
     if (e->rolled_back)
-        lc->t->cnt[SB_CNT_OTHER]++;
+        lapi_count(lc->t, SB_CNT_OTHER);
     lua_pushnil(L);
     lua_pushnumber(L, e->cls == LSQL_IGNORABLE ? 1 : e->cls == LSQL_LOST ? 3 : 2);
     lua_pushnumber(L, atoi(e->code));
@@ -236,7 +236,7 @@ static int c_query(lua_State *L)
     const char *sql = luaL_checkstring(L, 2);
     struct lsql_result r = {0};
     struct lsql_error e = {0};
-    lc->t->cnt[stmt_kind(sql)]++;
+    lapi_count(lc->t, stmt_kind(sql));
     if (lc->t->s->ops->query(lc->c, sql, &r, &e) < 0)
         return push_error(L, lc, &e);
     return push_result(L, &r);
@@ -275,7 +275,7 @@ static int c_execute(lua_State *L)
         vals[i] = lua_isnil(L, 4 + i) ? NULL : lua_tostring(L, 4 + i);
     struct lsql_result r = {0};
     struct lsql_error e = {0};
-    lc->t->cnt[lc->kind[id]]++;
+    lapi_count(lc->t, lc->kind[id]);
     if (lc->t->s->ops->execute(lc->c, id, vals, np, &r, &e) < 0)
         return push_error(L, lc, &e);
     return push_result(L, &r);

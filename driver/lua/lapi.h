@@ -63,6 +63,19 @@ struct lapi_thread {
  * connection tid (stream tid + 1), so a script draws the built-in mix's
  * numbers for the same --rand-seed. */
 void lapi_thread_seed(struct lapi_thread *t, const struct lapi_script *s, int tid);
+/* One more of counter k. The thread's own counters are read by the
+ * --report-interval thread while it runs: relaxed atomic load and store (a
+ * single writer), so no locked instruction on the hot path. */
+static inline void lapi_count(struct lapi_thread *t, int k)
+{
+    __atomic_store_n(&t->cnt[k], __atomic_load_n(&t->cnt[k], __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+}
+static inline uint64_t lapi_counter(const struct lapi_thread *t, int k)
+{
+    return __atomic_load_n(&t->cnt[k], __ATOMIC_RELAXED);
+}
+
 /* A new state with the API installed and the script loaded and run (its
  * top level). NULL with err ("path:line: message") on failure. The caller
  * closes it with lua_close(). */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #include "lscript.h"
 #include "util.h"
@@ -283,7 +284,7 @@ static void ev_stop(struct lapi_thread *t)
     hist_record(r->lat, d);
     r->busy_ns += d;
     r->done++;
-    t->cnt[SB_CNT_TRX]++;
+    lapi_count(t, SB_CNT_TRX);
 }
 
 static void *run_main(void *arg)
@@ -308,6 +309,71 @@ static void *run_main(void *arg)
     }
     if (L)
         lua_close(L);
+    return NULL;
+}
+
+/* ---- --report-interval ---- */
+
+struct ticker {
+    const struct lscript_limits *lim;
+    struct run_thread *rt;
+    int n;
+    uint64_t t0;
+    atomic_int done;
+    pthread_t th;
+};
+
+static void sum_counts(const struct ticker *k, uint64_t c[SB_CNT_MAX], struct hist *h)
+{
+    memset(c, 0, SB_CNT_MAX * sizeof *c);
+    hist_init(h);
+    for (int i = 0; i < k->n; i++) {
+        for (int j = 0; j < SB_CNT_MAX; j++)
+            c[j] += lapi_counter(&k->rt[i].t, j);
+        hist_merge(h, k->rt[i].lat); /* readable while written: hist.h */
+    }
+}
+
+static void *tick_main(void *arg)
+{
+    struct ticker *k = arg;
+    struct hist *prev = xmalloc(sizeof *prev), *cur = xmalloc(sizeof *cur), *d = xmalloc(sizeof *d);
+    uint64_t pc[SB_CNT_MAX], cc[SB_CNT_MAX];
+    sum_counts(k, pc, prev);
+    uint64_t step = (uint64_t)(k->lim->interval_s * 1e9), next = k->t0 + step, last = k->t0;
+    while (!atomic_load(&k->done)) {
+        uint64_t now = now_ns();
+        if (now < next) {
+            uint64_t w = next - now < 50000000 ? next - now : 50000000; /* notice the end */
+            struct timespec ts = {(time_t)(w / 1000000000u), (long)(w % 1000000000u)};
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        sum_counts(k, cc, cur);
+        hist_diff(d, cur, prev);
+        double dt = (double)(now - last) / 1e9;
+        struct interval_stats st = {
+            .t = (double)(next - k->t0) / 1e9, /* the period's scheduled end: "[ 2s ]" */
+            .dt = dt,
+            .threads = k->n,
+            .tps = (double)(cc[SB_CNT_TRX] - pc[SB_CNT_TRX]) / dt,
+            .reads = (double)(cc[SB_CNT_READ] - pc[SB_CNT_READ]) / dt,
+            .writes = (double)(cc[SB_CNT_WRITE] - pc[SB_CNT_WRITE]) / dt,
+            .others = (double)(cc[SB_CNT_OTHER] - pc[SB_CNT_OTHER]) / dt,
+            .pct = k->lim->pct,
+            .lat_ms = (double)hist_percentile(d, k->lim->pct) / 1e6,
+            .errors = (double)(cc[SB_CNT_ERROR] - pc[SB_CNT_ERROR]) / dt,
+            .reconnects = (double)(cc[SB_CNT_RECONNECT] - pc[SB_CNT_RECONNECT]) / dt,
+        };
+        k->lim->on_interval(&st, k->lim->on_interval_arg);
+        memcpy(pc, cc, sizeof pc);
+        hist_copy(prev, cur);
+        last = now;
+        next += step;
+    }
+    free(prev);
+    free(cur);
+    free(d);
     return NULL;
 }
 
@@ -381,6 +447,9 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     t0 = now_ns();
     if (sh.deadline)
         sh.deadline = t0 + (uint64_t)(lim->time_s * 1e9);
+    struct ticker tk = {.lim = lim, .rt = rt, .n = n, .t0 = t0};
+    int ticking = lim->interval_s > 0 && lim->on_interval &&
+                  pthread_create(&tk.th, NULL, tick_main, &tk) == 0;
     double *ev = xcalloc((size_t)n, sizeof *ev), *busy = xcalloc((size_t)n, sizeof *busy);
     for (int i = 0; i < n; i++) {
         pthread_join(rt[i].th, NULL);
@@ -390,13 +459,17 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
             rc = -1;
         }
     }
+    if (ticking) {
+        atomic_store(&tk.done, 1);
+        pthread_join(tk.th, NULL);
+    }
     out->time_s = (double)(now_ns() - t0) / 1e9;
     getrusage(RUSAGE_SELF, &ru1);
     out->client_user_s = cpu_s(&ru1.ru_utime) - cpu_s(&ru0.ru_utime);
     out->client_sys_s = cpu_s(&ru1.ru_stime) - cpu_s(&ru0.ru_stime);
     out->client_csw = (double)(ru1.ru_nvcsw - ru0.ru_nvcsw + ru1.ru_nivcsw - ru0.ru_nivcsw);
     for (int i = 0; i < n; i++) {
-        const uint64_t *c = rt[i].t.cnt;
+        const uint64_t *c = rt[i].t.cnt; /* every writer joined */
         out->txns += c[SB_CNT_TRX];
         out->reads += c[SB_CNT_READ];
         out->writes += c[SB_CNT_WRITE];

@@ -38,6 +38,12 @@ int lscript_command(const struct lapi_script *s, char *err, size_t errlen);
 struct lscript_limits {
     double time_s;    /* 0 = no limit */
     long long events; /* 0 = no limit */
+    /* --report-interval: figures of each period handed to on_interval from
+     * a timing thread of its own (as worker_cfg.on_interval) */
+    double interval_s; /* 0 = off */
+    double pct;        /* the percentile shown */
+    void (*on_interval)(const struct interval_stats *st, void *arg);
+    void *on_interval_arg;
 };
 /* init(), then threads x (thread_init, thread_run, thread_done), done().
  * 0 with out filled; -1 with err (out still holds what ran). */

@@ -104,8 +104,8 @@ static void on_signal(int sig)
 /* Options a scripted run cannot honour yet: refused, not silently ignored. */
 static const char *unsupported(const struct opts *o)
 {
-    static const char *const names[] = {
-        "report-interval", "rate", "warmup-time", "interval-output", "report-checkpoints", NULL};
+    static const char *const names[] = {"rate", "warmup-time", "interval-output",
+                                        "report-checkpoints", NULL};
     for (int i = 0; names[i]; i++)
         if (opts_isset(o, names[i]) && strcmp(opts_str(o, names[i]), "0") != 0)
             return names[i];
@@ -132,6 +132,7 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         .engine = st->ops->name,
         .options_json = optj.s,
         .threads = ls->threads,
+        .report_interval = opts_num(o, "report-interval"),
         .rand_seed = opts_int(o, "rand-seed"),
         .pcts = st->pcts,
         .npcts = st->npcts,
@@ -142,7 +143,15 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         printf("Threads started!\n\n");
         fflush(stdout);
     }
-    struct lscript_limits lim = {.time_s = opts_num(o, "time"), .events = opts_int(o, "events")};
+    struct report_interval_sink sink = {.text = text ? stdout : stderr, .pct_off = !st->npcts};
+    struct lscript_limits lim = {
+        .time_s = opts_num(o, "time"),
+        .events = opts_int(o, "events"),
+        .interval_s = opts_num(o, "report-interval"),
+        .pct = st->npcts ? st->pcts[0] : 95,
+        .on_interval = report_interval,
+        .on_interval_arg = &sink,
+    };
     struct level_result res;
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_signal;
