@@ -195,6 +195,8 @@ int lua_main(const char *verb, int argc, char **argv)
                 "dbscale %s: which command? (run, prepare, cleanup, help or the "
                 "script's own)\n",
                 argv[si]);
+        for (int i = 0; i < argc; i++)
+            free(a[i]);
         free(a);
         return EXIT_USAGE;
     }
@@ -206,13 +208,16 @@ int lua_main(const char *verb, int argc, char **argv)
     ls.ops = &lsql_pgsql_ops;
     if (lscript_options(&ls, oltp_optdefs, oltp_noptdefs, &xo, err, sizeof err) < 0) {
         fprintf(stderr, "dbscale: %s\n", err);
+        for (int i = 0; i < argc; i++)
+            free(a[i]);
         free(a);
         return EXIT_USAGE;
     }
     size_t nd = oltp_noptdefs + xo.n;
     struct optdef *defs = xcalloc(nd, sizeof *defs);
     memcpy(defs, oltp_optdefs, oltp_noptdefs * sizeof *defs);
-    memcpy(defs + oltp_noptdefs, xo.defs, xo.n * sizeof *defs);
+    if (xo.n) /* memcpy from NULL is undefined even for 0 bytes */
+        memcpy(defs + oltp_noptdefs, xo.defs, xo.n * sizeof *defs);
     struct opts o;
     opts_init(&o, defs, nd);
     char *pos[4];
