@@ -246,7 +246,9 @@ struct run_shared {
     pthread_barrier_t ready;
     atomic_int stop;
     atomic_llong events;
-    uint64_t deadline; /* ns, 0 = none; written before the barrier */
+    /* ns, 0 = none; set again once every thread_init is done, while the
+     * threads may already read it */
+    _Atomic uint64_t deadline;
 };
 
 struct run_thread {
@@ -265,7 +267,8 @@ static int more(struct lapi_thread *t)
     struct run_shared *sh = r->sh;
     if (stop_asked || atomic_load_explicit(&sh->stop, memory_order_relaxed))
         return 0;
-    if (sh->deadline && now_ns() >= sh->deadline)
+    uint64_t dl = atomic_load_explicit(&sh->deadline, memory_order_relaxed);
+    if (dl && now_ns() >= dl)
         return 0;
     if (sh->lim->events > 0 && atomic_fetch_add(&sh->events, 1) >= sh->lim->events)
         return 0;
@@ -440,13 +443,13 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
             die(EXIT_RUNTIME, "cannot start thread %d", i);
     }
     uint64_t t0 = now_ns();
-    sh.deadline = lim->time_s > 0 ? t0 + (uint64_t)(lim->time_s * 1e9) : 0;
+    atomic_store(&sh.deadline, lim->time_s > 0 ? t0 + (uint64_t)(lim->time_s * 1e9) : 0);
     struct rusage ru0, ru1;
     getrusage(RUSAGE_SELF, &ru0);
     pthread_barrier_wait(&sh.ready); /* every thread_init done: measuring starts */
     t0 = now_ns();
-    if (sh.deadline)
-        sh.deadline = t0 + (uint64_t)(lim->time_s * 1e9);
+    if (lim->time_s > 0)
+        atomic_store(&sh.deadline, t0 + (uint64_t)(lim->time_s * 1e9));
     struct ticker tk = {.lim = lim, .rt = rt, .n = n, .t0 = t0};
     int ticking = lim->interval_s > 0 && lim->on_interval &&
                   pthread_create(&tk.th, NULL, tick_main, &tk) == 0;
