@@ -200,7 +200,12 @@ int lua_main(const char *verb, int argc, char **argv)
         free(a);
         return EXIT_USAGE;
     }
-    struct lapi_script ls = {.path = argv[si], .command = cmd, .threads = 1};
+    /* NAME means NAME.lua in the working directory (lua_verb_is_script) */
+    char file[1024];
+    size_t al = strlen(argv[si]);
+    snprintf(file, sizeof file, "%s%s", argv[si],
+             al > 4 && !strcmp(argv[si] + al - 4, ".lua") ? "" : ".lua");
+    struct lapi_script ls = {.path = file, .command = cmd, .threads = 1};
     char err[800];
     int rc = 0;
     struct lscript_opts xo;
