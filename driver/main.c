@@ -25,7 +25,8 @@ static void usage(FILE *f)
           "  server   start|stop ENGINE   throwaway local PostgreSQL or MariaDB\n\n"
           "workloads: oltp_read_only oltp_read_write oltp_write_only oltp_point_select\n"
           "  oltp_update_index oltp_update_non_index oltp_insert oltp_delete\n"
-          "  select_random_points select_random_ranges\n",
+          "  select_random_points select_random_ranges\n"
+          "  or a sysbench Lua script: dbscale ./x.lua [options] COMMAND\n",
           f);
 }
 
