@@ -76,6 +76,9 @@ static inline uint64_t lapi_counter(const struct lapi_thread *t, int k)
     return __atomic_load_n(&t->cnt[k], __ATOMIC_RELAXED);
 }
 
+/* Push the sysbench.rand table for thread t (lapi_rand.c). */
+void lapi_push_rand(lua_State *L, struct lapi_thread *t);
+
 /* A new state with the API installed and the script loaded and run (its
  * top level). NULL with err ("path:line: message") on failure. The caller
  * closes it with lua_close(). */
