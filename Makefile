@@ -8,13 +8,13 @@ VERSION := 0.1.0
 GIT     := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 # Flags come from the libraries' own pkg-config files (Debian ships them).
-PKGS       := libpq libmariadb inih jansson
+PKGS       := libpq libmariadb inih jansson luajit
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmariadb -linih -ljansson) -lpthread -lm
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmariadb -linih -ljansson -lluajit-5.1) -lpthread -lm
 
 # The rooms of driver/ (see the README's layout). Headers are included by bare
 # name, so each room is on the include path.
-ROOMS   := core engines client sweep machine servers results verbs micro ranks
+ROOMS   := core engines client lua sweep machine servers results verbs micro ranks
 INC     := -Idriver $(ROOMS:%=-Idriver/%)
 
 # snprintf truncation is how this code bounds strings on purpose (messages,
@@ -24,7 +24,8 @@ CFLAGS  ?= -O2 -g
 # override: `make asan` passes its own CFLAGS, and these must still apply
 override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(INC) -MMD -MP \
            -DDBSCALE_VERSION='"$(VERSION)"' -DDBSCALE_GIT='"$(GIT)"'
-LDLIBS  := $(PKG_LIBS)
+# -rdynamic: Lua scripts call sb_counter_inc & co. through LuaJIT's ffi.C
+LDLIBS  := $(PKG_LIBS) -rdynamic
 
 # driver/ranks/mpi_*.c need MPI: only build/dbscale-mpi has them (below).
 MPI_SRC  := $(wildcard driver/ranks/mpi_*.c)

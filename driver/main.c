@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lua_verb.h"
 #include "redact.h"
 
 #include "util.h"
@@ -28,7 +29,8 @@ static void usage(FILE *f)
           "  server   start|stop ENGINE   throwaway local PostgreSQL or MariaDB\n\n"
           "workloads: oltp_read_only oltp_read_write oltp_write_only oltp_point_select\n"
           "  oltp_update_index oltp_update_non_index oltp_insert oltp_delete\n"
-          "  select_random_points select_random_ranges\n",
+          "  select_random_points select_random_ranges\n"
+          "  or a sysbench Lua script: dbscale ./x.lua [options] COMMAND\n",
           f);
 }
 
@@ -96,8 +98,14 @@ int main(int argc, char **argv)
         printf("dbscale %s (%s)\n", DBSCALE_VERSION, DBSCALE_GIT);
         return 0;
     }
-    if (!strcmp(v, "prepare") || !strcmp(v, "run") || !strcmp(v, "cleanup"))
+    if (!strcmp(v, "prepare") || !strcmp(v, "run") || !strcmp(v, "cleanup")) {
+        /* a .lua file (or NAME.lua here) runs the script; built-in names the C mixes */
+        if (lua_verb_find_script(argc - 2, argv + 2) >= 0)
+            return lua_main(v, argc - 2, argv + 2);
         return oltp_main(v, argc - 1, argv + 1);
+    }
+    if (lua_verb_is_script(v)) /* sysbench's order: dbscale ./x.lua [options] COMMAND */
+        return lua_main(NULL, argc - 1, argv + 1);
     if (!strcmp(v, "sweep"))
         return sweep_main(argc - 1, argv + 1);
     if (!strcmp(v, "micro"))

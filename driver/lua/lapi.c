@@ -1,0 +1,512 @@
+/*
+ * lapi.c - sysbench's Lua API over dbscale's client: one Lua state per
+ * connection thread, the C primitives the prelude (lapi_prelude.h) builds
+ * sysbench's objects from, sysbench.opt / cmdline (rand: lapi_rand.c), and the ffi
+ * symbols scripts call by name.
+ *
+ * The one idea: the random numbers are client/rng.h's, seeded per thread as
+ * the built-in mixes seed theirs, and statement counting (read / write /
+ * other by the statement's first word) happens here in C, so a script's
+ * figures are counted the way a built-in run's are. Never prints, never
+ * exits: every failure becomes a Lua error naming the script's line.
+ */
+#include <lauxlib.h>
+#include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "lapi.h"
+#include "lapi_prelude.h"
+#include "util.h"
+
+/* The thread the running Lua state belongs to, for the ffi symbols, which
+ * sysbench declares without a state argument. */
+static _Thread_local struct lapi_thread *lapi_cur;
+
+__attribute__((visibility("default"))) void sb_counter_inc(int thread_id, int type)
+{
+    (void)thread_id; /* a state only ever counts for its own thread */
+    if (lapi_cur && type >= 0 && type < SB_CNT_MAX)
+        lapi_count(lapi_cur, type);
+}
+
+__attribute__((visibility("default"))) uint64_t sb_rand_uniform_uint64(void)
+{
+    return lapi_cur ? rng_next(&lapi_cur->rng) : 0;
+}
+
+static struct lapi_thread *self(lua_State *L)
+{
+    return lua_touserdata(L, lua_upvalueindex(1));
+}
+
+/* ---- connections ---- */
+
+struct lconn {
+    struct lsql_conn *c;
+    struct lapi_thread *t;
+    char *sql[LSQL_MAX_STMTS];
+    unsigned char kind[LSQL_MAX_STMTS];
+};
+
+static int stmt_kind(const char *sql)
+{
+    while (*sql == ' ' || *sql == '\t' || *sql == '\n' || *sql == '(')
+        sql++;
+    if (!strncasecmp(sql, "select", 6))
+        return SB_CNT_READ;
+    if (!strncasecmp(sql, "insert", 6) || !strncasecmp(sql, "update", 6) ||
+        !strncasecmp(sql, "delete", 6) || !strncasecmp(sql, "replace", 7))
+        return SB_CNT_WRITE;
+    return SB_CNT_OTHER;
+}
+
+static int count_params(const char *sql)
+{
+    int n = 0;
+    for (const char *p = sql; *p; p++)
+        n += *p == '?';
+    return n;
+}
+
+static struct lconn *checkconn(lua_State *L, int idx)
+{
+    struct lconn *lc = luaL_checkudata(L, idx, "dbscale.conn");
+    if (!lc->c)
+        luaL_error(L, "the connection is closed (disconnect() was called)");
+    return lc;
+}
+
+static int conn_gc(lua_State *L)
+{
+    struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
+    if (lc->c)
+        lc->t->s->ops->close(lc->c);
+    lc->c = NULL;
+    for (int i = 0; i < LSQL_MAX_STMTS; i++) {
+        free(lc->sql[i]);
+        lc->sql[i] = NULL;
+    }
+    return 0;
+}
+
+static const struct db_target *target_of(struct lapi_thread *t)
+{
+    return &t->s->targets[t->tid % t->s->ntargets];
+}
+
+static int c_connect(lua_State *L)
+{
+    struct lapi_thread *t = self(L);
+    if (!t->s->targets || t->s->ntargets < 1)
+        return luaL_error(L, "no connection while the script's options are read (connect in "
+                             "init, thread_init or a command)");
+    struct lsql_error e = {0};
+    struct lsql_conn *c = t->s->ops->connect(target_of(t), &e);
+    if (!c)
+        return luaL_error(L, "connection creation failed: %s", e.msg);
+    struct lconn *lc = lua_newuserdata(L, sizeof *lc);
+    memset(lc, 0, sizeof *lc);
+    lc->c = c;
+    lc->t = t;
+    luaL_getmetatable(L, "dbscale.conn");
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+static int c_disconnect(lua_State *L)
+{
+    struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
+    if (lc->c)
+        lc->t->s->ops->close(lc->c);
+    lc->c = NULL;
+    return 0;
+}
+
+/* A fresh session and the connection's statements prepared on it again, so
+ * the script's statement objects stay valid across a server restart. */
+static int c_reconnect(lua_State *L)
+{
+    struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
+    const struct lsql_ops *ops = lc->t->s->ops;
+    if (lc->c)
+        ops->close(lc->c);
+    lc->c = NULL;
+    struct lsql_error e = {0};
+    uint64_t until = now_ns() + 30ull * 1000000000ull;
+    while (!(lc->c = ops->connect(target_of(lc->t), &e))) {
+        if (now_ns() > until)
+            return luaL_error(L, "reconnect failed for 30 s: %s", e.msg);
+        struct timespec ts = {0, 100000000};
+        nanosleep(&ts, NULL);
+    }
+    lapi_count(lc->t, SB_CNT_RECONNECT);
+    for (int i = 0; i < LSQL_MAX_STMTS; i++)
+        if (lc->sql[i] && ops->prepare(lc->c, i, lc->sql[i], count_params(lc->sql[i]), &e) < 0)
+            return luaL_error(L, "re-preparing after reconnect: %s", e.msg);
+    return 0;
+}
+
+static int c_ignored(lua_State *L)
+{
+    struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
+    lapi_count(lc->t, SB_CNT_ERROR);
+    return 0;
+}
+
+/* ---- result sets ---- */
+
+struct lres {
+    struct lsql_result r;
+    long next;
+};
+
+static int res_gc(lua_State *L)
+{
+    struct lres *rs = luaL_checkudata(L, 1, "dbscale.result");
+    lsql_result_free(&rs->r);
+    return 0;
+}
+
+static int res_fetch_row(lua_State *L)
+{
+    struct lres *rs = luaL_checkudata(L, 1, "dbscale.result");
+    if (rs->next >= rs->r.nrows || !rs->r.cell) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, rs->r.nfields, 0);
+    for (int f = 0; f < rs->r.nfields; f++) {
+        long k = rs->next * rs->r.nfields + f;
+        if (!rs->r.cell[k])
+            continue; /* SQL NULL: a hole, as sysbench leaves it */
+        lua_pushlstring(L, rs->r.cell[k], rs->r.len[k]);
+        lua_rawseti(L, -2, f + 1);
+    }
+    rs->next++;
+    return 1;
+}
+
+static int res_index(lua_State *L)
+{
+    struct lres *rs = luaL_checkudata(L, 1, "dbscale.result");
+    const char *k = luaL_checkstring(L, 2);
+    if (!strcmp(k, "nrows"))
+        lua_pushnumber(L, (lua_Number)(rs->r.nfields ? rs->r.nrows : rs->r.affected));
+    else if (!strcmp(k, "nfields"))
+        lua_pushnumber(L, rs->r.nfields);
+    else if (!strcmp(k, "fetch_row"))
+        lua_pushcfunction(L, res_fetch_row);
+    else if (!strcmp(k, "free"))
+        lua_pushcfunction(L, res_gc);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+/* nil, class, errno, state, message: what con:_check needs. */
+static int push_error(lua_State *L, struct lconn *lc, const struct lsql_error *e)
+{
+    if (e->rolled_back)
+        lapi_count(lc->t, SB_CNT_OTHER);
+    lua_pushnil(L);
+    lua_pushnumber(L, e->cls == LSQL_IGNORABLE ? 1 : e->cls == LSQL_LOST ? 3 : 2);
+    lua_pushnumber(L, atoi(e->code));
+    lua_pushstring(L, e->code);
+    lua_pushstring(L, e->msg);
+    return 5;
+}
+
+static int push_result(lua_State *L, struct lsql_result *r)
+{
+    struct lres *rs = lua_newuserdata(L, sizeof *rs);
+    rs->r = *r;
+    rs->next = 0;
+    luaL_getmetatable(L, "dbscale.result");
+    lua_setmetatable(L, -2);
+    return 1;
+}
+
+static int c_query(lua_State *L)
+{
+    struct lconn *lc = checkconn(L, 1);
+    const char *sql = luaL_checkstring(L, 2);
+    struct lsql_result r = {0};
+    struct lsql_error e = {0};
+    lapi_count(lc->t, stmt_kind(sql));
+    if (lc->t->s->ops->query(lc->c, sql, &r, &e) < 0)
+        return push_error(L, lc, &e);
+    return push_result(L, &r);
+}
+
+static int c_prepare(lua_State *L)
+{
+    struct lconn *lc = checkconn(L, 1);
+    const char *sql = luaL_checkstring(L, 2);
+    int id = 0;
+    while (id < LSQL_MAX_STMTS && lc->sql[id])
+        id++;
+    if (id == LSQL_MAX_STMTS)
+        return luaL_error(L, "more than %d prepared statements on one connection", LSQL_MAX_STMTS);
+    int np = count_params(sql);
+    struct lsql_error e = {0};
+    if (lc->t->s->ops->prepare(lc->c, id, sql, np, &e) < 0)
+        return push_error(L, lc, &e);
+    lc->sql[id] = xstrdup(sql);
+    lc->kind[id] = (unsigned char)stmt_kind(sql);
+    lua_pushnumber(L, id);
+    return 1;
+}
+
+static int c_execute(lua_State *L)
+{
+    struct lconn *lc = checkconn(L, 1);
+    int id = (int)luaL_checknumber(L, 2);
+    int np = (int)luaL_checknumber(L, 3);
+    if (id < 0 || id >= LSQL_MAX_STMTS || !lc->sql[id])
+        return luaL_error(L, "execute() on a closed statement");
+    if (np > LSQL_MAX_PARAMS)
+        return luaL_error(L, "more than %d parameters", LSQL_MAX_PARAMS);
+    const char *vals[LSQL_MAX_PARAMS];
+    for (int i = 0; i < np; i++)
+        vals[i] = lua_isnil(L, 4 + i) ? NULL : lua_tostring(L, 4 + i);
+    struct lsql_result r = {0};
+    struct lsql_error e = {0};
+    lapi_count(lc->t, lc->kind[id]);
+    if (lc->t->s->ops->execute(lc->c, id, vals, np, &r, &e) < 0)
+        return push_error(L, lc, &e);
+    return push_result(L, &r);
+}
+
+static int c_unprepare(lua_State *L)
+{
+    struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
+    int id = (int)luaL_checknumber(L, 2);
+    if (id < 0 || id >= LSQL_MAX_STMTS || !lc->sql[id])
+        return 0;
+    if (lc->c)
+        lc->t->s->ops->unprepare(lc->c, id);
+    free(lc->sql[id]);
+    lc->sql[id] = NULL;
+    return 0;
+}
+
+/* ---- thread_run's pacing ---- */
+
+static int c_more(lua_State *L)
+{
+    struct lapi_thread *t = self(L);
+    lua_pushboolean(L, t->more && t->more(t));
+    return 1;
+}
+
+static int c_ev_start(lua_State *L)
+{
+    struct lapi_thread *t = self(L);
+    if (t->ev_start)
+        t->ev_start(t);
+    return 0;
+}
+
+static int c_ev_stop(lua_State *L)
+{
+    struct lapi_thread *t = self(L);
+    if (t->ev_stop)
+        t->ev_stop(t);
+    return 0;
+}
+
+/* ---- the sysbench table ---- */
+
+static void set_opt(lua_State *L, const struct opts *o)
+{
+    lua_newtable(L);
+    for (size_t i = 0; o && i < o->n; i++) {
+        const struct optdef *d = &o->defs[i];
+        const char *v = o->val[i] ? o->val[i] : d->def;
+        char key[128];
+        snprintf(key, sizeof key, "%s", d->name);
+        for (char *p = key; *p; p++)
+            if (*p == '-')
+                *p = '_';
+        if (!v || d->type == OPT_SECRET)
+            continue;
+        switch (d->type) {
+        case OPT_INT:
+        case OPT_NUM:
+            lua_pushnumber(L, opts_num(o, d->name));
+            break;
+        case OPT_BOOL:
+            lua_pushboolean(L, opts_bool(o, d->name));
+            break;
+        default:
+            lua_pushstring(L, v);
+        }
+        lua_setfield(L, -2, key);
+    }
+}
+
+static void set_sysbench(lua_State *L, struct lapi_thread *t)
+{
+    const struct lapi_script *s = t->s;
+    lua_newtable(L);
+    lua_pushstring(L, "1.0.20");
+    lua_setfield(L, -2, "version");
+    lua_pushstring(L, "");
+    lua_setfield(L, -2, "version_extra");
+    lua_pushnumber(L, t->tid);
+    lua_setfield(L, -2, "tid");
+    set_opt(L, s->o);
+    lua_setfield(L, -2, "opt");
+    lua_newtable(L); /* cmdline */
+    lua_newtable(L);
+    lua_setfield(L, -2, "options");
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "PARALLEL_COMMAND");
+    if (s->command) {
+        lua_pushstring(L, s->command);
+        lua_setfield(L, -2, "command");
+    }
+    lua_pushstring(L, s->path);
+    lua_setfield(L, -2, "script_path");
+    lua_newtable(L);
+    for (int i = 0; i < s->argc; i++) {
+        lua_pushstring(L, s->argv[i]);
+        lua_rawseti(L, -2, i);
+    }
+    lua_setfield(L, -2, "argv");
+    lua_setfield(L, -2, "cmdline");
+    lapi_push_rand(L, t);
+    lua_setfield(L, -2, "rand");
+    lua_newtable(L);
+    lua_setfield(L, -2, "sql");
+    lua_newtable(L);
+    lua_pushstring(L, s->path);
+    lua_setfield(L, -2, "path");
+    lua_setfield(L, -2, "test");
+    lua_setglobal(L, "sysbench");
+}
+
+/* The primitives table handed to the prelude. */
+static void push_prims(lua_State *L, struct lapi_thread *t)
+{
+    static const luaL_Reg prims[] = {
+        {"connect", c_connect},     {"disconnect", c_disconnect}, {"reconnect", c_reconnect},
+        {"query", c_query},         {"prepare", c_prepare},       {"execute", c_execute},
+        {"unprepare", c_unprepare}, {"ignored", c_ignored},       {"more", c_more},
+        {"ev_start", c_ev_start},   {"ev_stop", c_ev_stop},       {NULL, NULL}};
+    lua_newtable(L);
+    for (const luaL_Reg *r = prims; r->name; r++) {
+        lua_pushlightuserdata(L, t);
+        lua_pushcclosure(L, r->func, 1);
+        lua_setfield(L, -2, r->name);
+    }
+    lua_pushstring(L, t->s->ops->name);
+    lua_setfield(L, -2, "driver");
+}
+
+/* require() finds the script's neighbours (oltp_common.lua), then the
+ * working directory, then sysbench's own install directory, as sysbench. */
+static void set_path(lua_State *L, const char *script)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", script);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    lua_getglobal(L, "package");
+    lua_pushfstring(
+        L, "%s/?.lua;./?.lua;/usr/share/sysbench/?.lua;/usr/local/share/sysbench/?.lua;", dir);
+    lua_getfield(L, -2, "path");
+    lua_concat(L, 2);
+    lua_setfield(L, -2, "path");
+    lua_pop(L, 1);
+}
+
+void lapi_thread_seed(struct lapi_thread *t, const struct lapi_script *s, int tid)
+{
+    memset(t, 0, sizeof *t);
+    t->tid = tid;
+    t->s = s;
+    rng_seed(&t->rng, s->seed, (uint64_t)tid + 1);
+}
+
+int lapi_pcall(lua_State *L, int nargs, char *err, size_t errlen)
+{
+    lua_getfield(L, LUA_REGISTRYINDEX, "dbscale.thread");
+    lapi_cur = lua_touserdata(L, -1);
+    lua_pop(L, 1);
+    if (lua_pcall(L, nargs, 0, 0) != 0) {
+        const char *m = lua_tostring(L, -1);
+        if (!m && lua_istable(L, -1)) {
+            lua_getfield(L, -1, "sql_errmsg");
+            m = lua_tostring(L, -1);
+        }
+        snprintf(err, errlen, "%s", m ? m : "(an error that is not a string)");
+        lua_settop(L, 0);
+        return -1;
+    }
+    return 0;
+}
+
+int lapi_call(lua_State *L, const char *fn, int pass_tid, char *err, size_t errlen)
+{
+    lua_getglobal(L, fn);
+    if (!lua_isfunction(L, -1)) {
+        lua_pop(L, 1);
+        return 1;
+    }
+    lua_getglobal(L, "sysbench");
+    lua_getfield(L, -1, "tid");
+    lua_remove(L, -2);
+    if (!pass_tid)
+        lua_pop(L, 1);
+    int r = lapi_pcall(L, pass_tid ? 1 : 0, err, errlen);
+    return r;
+}
+
+lua_State *lapi_open(struct lapi_thread *t, char *err, size_t errlen)
+{
+    lua_State *L = luaL_newstate();
+    if (!L) {
+        snprintf(err, errlen, "cannot create a Lua state (out of memory)");
+        return NULL;
+    }
+    luaL_openlibs(L);
+    lua_pushlightuserdata(L, t);
+    lua_setfield(L, LUA_REGISTRYINDEX, "dbscale.thread");
+    luaL_newmetatable(L, "dbscale.conn");
+    lua_pushcfunction(L, conn_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pop(L, 1);
+    luaL_newmetatable(L, "dbscale.result");
+    lua_pushcfunction(L, res_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, res_index);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    set_sysbench(L, t);
+    set_path(L, t->s->path);
+    if (luaL_loadbuffer(L, lapi_prelude, sizeof lapi_prelude - 1, "=dbscale") != 0) {
+        snprintf(err, errlen, "internal: %s", lua_tostring(L, -1));
+        lua_close(L);
+        return NULL;
+    }
+    push_prims(L, t);
+    if (lapi_pcall(L, 1, err, errlen) < 0 || luaL_loadfile(L, t->s->path) != 0) {
+        if (lua_gettop(L) > 0)
+            snprintf(err, errlen, "%s", lua_tostring(L, -1));
+        lua_close(L);
+        return NULL;
+    }
+    if (lapi_pcall(L, 0, err, errlen) < 0) {
+        lua_close(L);
+        return NULL;
+    }
+    return L;
+}

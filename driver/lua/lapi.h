@@ -1,0 +1,92 @@
+/*
+ * lapi.h - sysbench 1.0.20's Lua API in one Lua state: sysbench.opt,
+ * sysbench.cmdline, sysbench.rand, sysbench.sql (driver, connection,
+ * statement, parameter, result set), the hooks table and the ffi symbols
+ * scripts declare (sb_counter_inc, sb_rand_*).
+ *
+ * One state per connection thread (scripts keep per-thread globals such as
+ * con and stmt). The state's thread owns a struct lapi_thread: its random
+ * generator, its counters and the run's pacing callbacks.
+ */
+#ifndef DBSCALE_LAPI_H
+#define DBSCALE_LAPI_H
+
+#include <lua.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lsql.h"
+#include "options.h"
+#include "rng.h"
+
+/* sysbench's sb_counter_type, in its order */
+enum {
+    SB_CNT_OTHER,
+    SB_CNT_READ,
+    SB_CNT_WRITE,
+    SB_CNT_TRX,
+    SB_CNT_ERROR,
+    SB_CNT_RECONNECT,
+    SB_CNT_MAX
+};
+
+/* What every state of one script shares. */
+struct lapi_script {
+    const char *path;    /* as given; chunk names and messages use it */
+    const char *command; /* "run", "prepare", ...; NULL while reading options */
+    int argc;            /* sysbench.cmdline.argv */
+    char **argv;
+    const struct opts *o; /* NULL while reading options */
+    const struct lsql_ops *ops;
+    const struct db_target *targets;
+    int ntargets;
+    int threads;
+    const struct rng_dist *dist; /* --rand-type */
+    struct rng_dist kinds[5];    /* uniform, gaussian, special, pareto, zipfian */
+    uint64_t seed;
+};
+
+struct lapi_thread {
+    int tid;
+    const struct lapi_script *s;
+    struct rng rng;
+    uint32_t unique_n;
+    uint64_t cnt[SB_CNT_MAX];
+    /* thread_run's pacing (set by the runner; NULL = no run) */
+    int (*more)(struct lapi_thread *t);
+    void (*ev_start)(struct lapi_thread *t);
+    void (*ev_stop)(struct lapi_thread *t);
+    void *run;
+};
+
+/* Reset t for thread tid of s, its generator seeded as worker.c seeds
+ * connection tid (stream tid + 1), so a script draws the built-in mix's
+ * numbers for the same --rand-seed. */
+void lapi_thread_seed(struct lapi_thread *t, const struct lapi_script *s, int tid);
+/* One more of counter k. The thread's own counters are read by the
+ * --report-interval thread while it runs: relaxed atomic load and store (a
+ * single writer), so no locked instruction on the hot path. */
+static inline void lapi_count(struct lapi_thread *t, int k)
+{
+    __atomic_store_n(&t->cnt[k], __atomic_load_n(&t->cnt[k], __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+}
+static inline uint64_t lapi_counter(const struct lapi_thread *t, int k)
+{
+    return __atomic_load_n(&t->cnt[k], __ATOMIC_RELAXED);
+}
+
+/* Push the sysbench.rand table for thread t (lapi_rand.c). */
+void lapi_push_rand(lua_State *L, struct lapi_thread *t);
+
+/* A new state with the API installed and the script loaded and run (its
+ * top level). NULL with err ("path:line: message") on failure. The caller
+ * closes it with lua_close(). */
+lua_State *lapi_open(struct lapi_thread *t, char *err, size_t errlen);
+/* Call global fn (if it exists) with the thread id when pass_tid; 0, 1 when
+ * there is no such function, -1 with err. */
+int lapi_call(lua_State *L, const char *fn, int pass_tid, char *err, size_t errlen);
+/* Call the function at the top of the stack with no arguments. 0 or -1. */
+int lapi_pcall(lua_State *L, int nargs, char *err, size_t errlen);
+
+#endif

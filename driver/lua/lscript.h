@@ -1,0 +1,55 @@
+/*
+ * lscript.h - running a sysbench Lua script: its options, its commands
+ * (prepare, cleanup, its own, PARALLEL_COMMAND once per thread) and run.
+ *
+ * Current shape: a thread per connection, each with its own Lua state and a
+ * blocking connection, calling event() in a loop (sysbench's own shape).
+ * The figures come back as a struct level_result, so a scripted run is
+ * reported by the same code as a built-in one.
+ */
+#ifndef DBSCALE_LSCRIPT_H
+#define DBSCALE_LSCRIPT_H
+
+#include <stdio.h>
+
+#include "lapi.h"
+#include "options.h"
+#include "worker.h"
+
+/* The script's own options (sysbench.cmdline.options) that the base table
+ * does not already have, as optdefs ('_' spelled '-'). */
+struct lscript_opts {
+    struct optdef *defs;
+    size_t n;
+    char **strs; /* storage of names, defaults, help */
+    size_t nstrs;
+};
+int lscript_options(const struct lapi_script *s, const struct optdef *base, size_t nbase,
+                    struct lscript_opts *out, char *err, size_t errlen);
+void lscript_opts_free(struct lscript_opts *x);
+
+/* 1 if the script defines command cmd (in sysbench.cmdline.commands or as a
+ * global function), 0 if not, -1 with err if the script fails to load. */
+int lscript_has_command(const struct lapi_script *s, const char *cmd, char *err, size_t errlen);
+/* Any command but run: 0, -1 with err naming the script, line and thread,
+ * or -2 when the script has no such command. */
+int lscript_command(const struct lapi_script *s, char *err, size_t errlen);
+
+struct lscript_limits {
+    double time_s;    /* 0 = no limit */
+    long long events; /* 0 = no limit */
+    /* --report-interval: figures of each period handed to on_interval from
+     * a timing thread of its own (as worker_cfg.on_interval) */
+    double interval_s; /* 0 = off */
+    double pct;        /* the percentile shown */
+    void (*on_interval)(const struct interval_stats *st, void *arg);
+    void *on_interval_arg;
+};
+/* init(), then threads x (thread_init, thread_run, thread_done), done().
+ * 0 with out filled; -1 with err (out still holds what ran). */
+int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
+                struct level_result *out, char *err, size_t errlen);
+/* Ask a running lscript_run to stop; safe from a signal handler. */
+void lscript_stop(void);
+
+#endif

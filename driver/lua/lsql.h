@@ -1,0 +1,69 @@
+/*
+ * lsql.h - blocking SQL for Lua scripts: the small interface the sysbench API
+ * (con:query, stmt:execute, fetch_row) runs on.
+ *
+ * db.h's engines return counts, never rows, and a script may read every
+ * column of every row, so the Lua room talks to libpq and Connector/C's
+ * blocking calls through this face of its own. One lsql_conn belongs to one
+ * thread. Errors come back classified as sysbench classifies them.
+ */
+#ifndef DBSCALE_LSQL_H
+#define DBSCALE_LSQL_H
+
+#include <stddef.h>
+
+#include "db.h"
+
+#define LSQL_MAX_PARAMS 256
+/* Prepared statements one script connection may hold at once: a script that
+ * prepares more gets an error naming the limit. */
+#define LSQL_MAX_STMTS 1024
+
+enum lsql_errclass {
+    LSQL_OK = 0,
+    LSQL_IGNORABLE, /* deadlock and kin: sysbench restarts the event */
+    LSQL_LOST,      /* the connection is gone: reconnect */
+    LSQL_FATAL,
+};
+
+struct lsql_error {
+    enum lsql_errclass cls;
+    char code[16]; /* SQLSTATE or error number */
+    char msg[512];
+    int rolled_back; /* the backend sent a ROLLBACK (counted as an "other" statement) */
+};
+
+/* A whole result, copied out of the client library. cell[r * nfields + f]
+ * is NULL for SQL NULL. */
+struct lsql_result {
+    long nrows, affected;
+    int nfields;
+    char **cell;
+    size_t *len;
+};
+void lsql_result_free(struct lsql_result *r);
+
+struct lsql_conn;
+
+struct lsql_ops {
+    const char *name; /* "pgsql", "mysql": what drv:name() says */
+    struct lsql_conn *(*connect)(const struct db_target *t, struct lsql_error *e);
+    void (*close)(struct lsql_conn *c);
+    /* Plain SQL; res may be NULL. 0 or -1 with e. */
+    int (*query)(struct lsql_conn *c, const char *sql, struct lsql_result *res,
+                 struct lsql_error *e);
+    /* Statement id (>= 0, caller's numbering) with '?' placeholders. */
+    int (*prepare)(struct lsql_conn *c, int id, const char *sql, int nparams, struct lsql_error *e);
+    /* vals[i] NULL = SQL NULL; values are text. */
+    int (*execute)(struct lsql_conn *c, int id, const char *const *vals, int np,
+                   struct lsql_result *res, struct lsql_error *e);
+    void (*unprepare)(struct lsql_conn *c, int id);
+};
+
+extern const struct lsql_ops lsql_pgsql_ops;
+extern const struct lsql_ops lsql_mysql_ops;
+
+/* By db.h's engine name ("pgsql", "mysql"); NULL if unknown. */
+const struct lsql_ops *lsql_find(const char *engine);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * lsql_pgsql.c - blocking PostgreSQL for Lua scripts, on libpq.
+ *
+ * The idea: one PQexec / PQexecPrepared per call and the whole PGresult
+ * copied out, so a script sees rows exactly as sysbench's pgsql driver gives
+ * them ('?' placeholders become $1..$n, as sysbench rewrites them). Never
+ * prints: libpq's notices are dropped.
+ */
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsql.h"
+#include "util.h"
+
+struct lsql_conn {
+    PGconn *pg;
+    char *text[LSQL_MAX_STMTS]; /* statements without parameters, sent as text */
+};
+
+static void quiet(void *arg, const char *msg)
+{
+    (void)arg;
+    (void)msg;
+}
+
+static void seterr(struct lsql_error *e, PGconn *pg, const PGresult *r)
+{
+    const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    const char *msg = r ? PQresultErrorMessage(r) : PQerrorMessage(pg);
+    if (PQstatus(pg) == CONNECTION_BAD)
+        e->cls = LSQL_LOST;
+    else if (st && (!strcmp(st, "40P01") || !strcmp(st, "40001") || !strcmp(st, "23505")))
+        e->cls = LSQL_IGNORABLE; /* sysbench's pgsql driver: deadlock, serialization, unique */
+    else
+        e->cls = LSQL_FATAL;
+    snprintf(e->code, sizeof e->code, "%s", st ? st : "");
+    snprintf(e->msg, sizeof e->msg, "%s", msg && *msg ? msg : "unknown libpq error");
+    size_t l = strlen(e->msg);
+    while (l && (e->msg[l - 1] == '\n' || e->msg[l - 1] == ' '))
+        e->msg[--l] = '\0';
+    /* The event restarts with BEGIN, which an aborted transaction refuses
+     * (25P02): roll it back here, as sysbench's pgsql driver does. */
+    e->rolled_back = 0;
+    if (e->cls == LSQL_IGNORABLE && PQtransactionStatus(pg) == PQTRANS_INERROR) {
+        PQclear(PQexec(pg, "ROLLBACK"));
+        e->rolled_back = 1;
+    }
+}
+
+static struct lsql_conn *pgl_connect(const struct db_target *t, struct lsql_error *e)
+{
+    const char *kw[10], *val[10];
+    int n = 0;
+    char port[16];
+    if (t->conninfo && *t->conninfo) {
+        kw[n] = "dbname";
+        val[n++] = t->conninfo;
+    } else if (t->db && *t->db) {
+        kw[n] = "dbname";
+        val[n++] = t->db;
+    }
+    if (t->host && *t->host) {
+        kw[n] = "host";
+        val[n++] = t->host;
+    }
+    if (t->port > 0) {
+        snprintf(port, sizeof port, "%d", t->port);
+        kw[n] = "port";
+        val[n++] = port;
+    }
+    if (t->user && *t->user) {
+        kw[n] = "user";
+        val[n++] = t->user;
+    }
+    if (t->password && *t->password) {
+        kw[n] = "password";
+        val[n++] = t->password;
+    }
+    kw[n] = "application_name";
+    val[n++] = "dbscale";
+    kw[n] = NULL;
+    val[n] = NULL;
+    PGconn *pg = PQconnectdbParams(kw, val, 1);
+    if (!pg || PQstatus(pg) != CONNECTION_OK) {
+        e->cls = LSQL_FATAL;
+        snprintf(e->code, sizeof e->code, "08001");
+        snprintf(e->msg, sizeof e->msg, "cannot connect to PostgreSQL at %s port %d: %s",
+                 t->host ? t->host : "(default host)", t->port,
+                 pg ? PQerrorMessage(pg) : "out of memory");
+        PQfinish(pg);
+        return NULL;
+    }
+    PQsetNoticeProcessor(pg, quiet, NULL);
+    struct lsql_conn *c = xcalloc(1, sizeof *c);
+    c->pg = pg;
+    return c;
+}
+
+static void pgl_close(struct lsql_conn *c)
+{
+    if (!c)
+        return;
+    PQfinish(c->pg);
+    for (int i = 0; i < LSQL_MAX_STMTS; i++)
+        free(c->text[i]);
+    free(c);
+}
+
+/* Copy rows out; a command's result has none but its affected count. */
+static int take(struct lsql_conn *c, PGresult *r, struct lsql_result *res, struct lsql_error *e)
+{
+    ExecStatusType s = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
+        seterr(e, c->pg, r);
+        PQclear(r);
+        return -1;
+    }
+    if (res) {
+        memset(res, 0, sizeof *res);
+        res->affected = atol(PQcmdTuples(r));
+        if (s == PGRES_TUPLES_OK) {
+            res->nrows = PQntuples(r);
+            res->nfields = PQnfields(r);
+            long n = res->nrows * res->nfields;
+            res->cell = xcalloc(n ? (size_t)n : 1, sizeof *res->cell);
+            res->len = xcalloc(n ? (size_t)n : 1, sizeof *res->len);
+            for (long i = 0; i < res->nrows; i++)
+                for (int f = 0; f < res->nfields; f++) {
+                    if (PQgetisnull(r, (int)i, f))
+                        continue;
+                    size_t l = (size_t)PQgetlength(r, (int)i, f);
+                    char *v = xmalloc(l + 1);
+                    memcpy(v, PQgetvalue(r, (int)i, f), l + 1);
+                    res->cell[i * res->nfields + f] = v;
+                    res->len[i * res->nfields + f] = l;
+                }
+        }
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pgl_query(struct lsql_conn *c, const char *sql, struct lsql_result *res,
+                     struct lsql_error *e)
+{
+    return take(c, PQexec(c->pg, sql), res, e);
+}
+
+static int pgl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams,
+                       struct lsql_error *e)
+{
+    /* BEGIN, COMMIT: nothing to bind, so plain text, as the built-in mixes
+     * send them (pg_stat_statements then counts them the same way) */
+    if (nparams == 0) {
+        free(c->text[id]);
+        c->text[id] = xstrdup(sql);
+        return 0;
+    }
+    struct sbuf b = {0};
+    int n = 0;
+    for (const char *p = sql; *p; p++) {
+        if (*p == '?')
+            sbuf_printf(&b, "$%d", ++n);
+        else
+            sbuf_add(&b, p, 1);
+    }
+    char name[16];
+    snprintf(name, sizeof name, "l%d", id);
+    int rc = take(c, PQprepare(c->pg, name, b.s ? b.s : "", 0, NULL), NULL, e);
+    sbuf_free(&b);
+    return rc;
+}
+
+static int pgl_execute(struct lsql_conn *c, int id, const char *const *vals, int np,
+                       struct lsql_result *res, struct lsql_error *e)
+{
+    if (c->text[id])
+        return take(c, PQexec(c->pg, c->text[id]), res, e);
+    char name[16];
+    snprintf(name, sizeof name, "l%d", id);
+    return take(c, PQexecPrepared(c->pg, name, np, vals, NULL, NULL, 0), res, e);
+}
+
+static void pgl_unprepare(struct lsql_conn *c, int id)
+{
+    if (c->text[id]) {
+        free(c->text[id]);
+        c->text[id] = NULL;
+        return;
+    }
+    char sql[48];
+    snprintf(sql, sizeof sql, "DEALLOCATE l%d", id);
+    PQclear(PQexec(c->pg, sql));
+}
+
+const struct lsql_ops lsql_pgsql_ops = {
+    .name = "pgsql",
+    .connect = pgl_connect,
+    .close = pgl_close,
+    .query = pgl_query,
+    .prepare = pgl_prepare,
+    .execute = pgl_execute,
+    .unprepare = pgl_unprepare,
+};
