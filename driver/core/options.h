@@ -9,6 +9,8 @@
 #ifndef DBSCALE_OPTIONS_H
 #define DBSCALE_OPTIONS_H
 
+#include "parse.h" /* the value parsers the validators use, for verbs too */
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -79,14 +81,5 @@ char *opts_lines(const struct opts *o, const char *name);
 void opts_help(const struct opts *o, FILE *f);
 /* The effective option set as a JSON object body; secrets are never written. */
 void opts_json(const struct opts *o, struct sbuf *b);
-
-/* Shared parsing helpers, used by the validators and by verbs. */
-int parse_int(const char *s, long long *out);
-int parse_num(const char *s, double *out);
-int parse_bool(const char *s, int *out);
-/* Split a comma list of ints and ranges: "1,2,8", "0-3", "1-256:x2", "1-10:+3".
- * Values are >= 0 (a doubling range must start at 1 or more to grow).
- * Returns count (<= max) or -1 on a malformed list. */
-int parse_int_list(const char *s, long long *out, int max);
 
 #endif
