@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "procfs.h"
 #include "server_engine.h"
 
 const struct server_engine_ops *const server_engines[] = {&server_pgsql_ops, &server_mysql_ops,
@@ -66,23 +67,8 @@ int server_pids(const struct server *s, pid_t *pids, int max)
     pids[n++] = s->pid;
     if (!server_engine_ops_of(s->engine)->children)
         return n;
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    while (d && (e = readdir(d)) && n < max) {
-        if (!isdigit((unsigned char)e->d_name[0]))
-            continue;
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        if (server_read_small(path, buf, sizeof buf) < 0)
-            continue;
-        char *p = strrchr(buf, ')'); /* ") S PPID ..." */
-        long ppid = 0;
-        if (p && sscanf(p + 1, " %*c %ld", &ppid) == 1 && ppid == (long)s->pid && p[2] != 'Z')
-            pids[n++] = (pid_t)atol(e->d_name);
-    }
-    if (d)
-        closedir(d);
-    return n;
+    /* postgres' backends are children of the postmaster (zombies left out) */
+    return n + procfs_children(s->pid, pids + n, max - n);
 }
 
 void server_client_hints(const struct server *s, char *opts, size_t n, char *pw, size_t m)

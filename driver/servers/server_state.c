@@ -17,20 +17,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "procfs.h"
 #include "server_engine.h"
 #include "util.h"
 
 int server_read_small(const char *path, char *buf, size_t n)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t r = read(fd, buf, n - 1);
-    close(fd);
-    if (r < 0)
-        return -1;
-    buf[r] = '\0';
-    return 0;
+    return procfs_read(path, buf, n) < 0 ? -1 : 0; /* the one small-file reader */
 }
 
 int server_kv(const char *text, const char *key, char *out, size_t n)

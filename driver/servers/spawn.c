@@ -15,6 +15,8 @@
  */
 #include "spawn.h"
 
+#include "procfs.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -121,13 +123,10 @@ ssize_t spawn_proc_read(pid_t pid, const char *file, char *buf, size_t n)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%ld/%s", (long)pid, file);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t r = read(fd, buf, n - 1);
-    close(fd);
-    buf[r > 0 ? r : 0] = '\0';
-    return r;
+    ssize_t r = procfs_read(path, buf, n); /* the one small-file reader */
+    if (r < 0)
+        buf[0] = '\0'; /* callers read buf either way */
+    return r < 0 ? -1 : r;
 }
 
 /* Read from /proc, not kill(pid, 0): PID 1 here reaps slowly, and a zombie
