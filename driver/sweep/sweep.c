@@ -481,13 +481,7 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
                 nbaseline_s++;
             }
         }
-        /* The fallback samples around the whole level (warmup included)
-         * serve only while the worker does not call on_window */
-        pid_t pids[MAX_PIDS];
-        int np = server_family(w, pids, MAX_PIDS);
-        double cpu0 = sysinfo_proc_cpu(pids, np);
-        struct sysinfo_cpu_times t0, t1;
-        sysinfo_cpu_times(&t0);
+        /* server CPU and idle come from on_window, at the window's edges */
         memset(&w->win, 0, sizeof w->win);
         pthread_mutex_lock(&iv_mu);
         w->iv_level.n = 0; /* an interrupted level's periods are no measurement */
@@ -496,15 +490,12 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         uint64_t l0 = now_ns();
         int rc = pool_run(w->pool, lv->threads, &res);
         double wall = (double)(now_ns() - l0) / 1e9;
-        sysinfo_cpu_times(&t1);
-        np = server_family(w, pids, MAX_PIDS);
-        double cpu1 = sysinfo_proc_cpu(pids, np);
-        if (w->win.begun && w->win.ended) {
-            cpu0 = w->win.srv_cpu0;
-            cpu1 = w->win.srv_cpu1;
-            t0 = w->win.t0;
-            t1 = w->win.t1;
-        }
+        /* a level always has both edges unless it was stopped (then it is
+         * dropped below); without them the figures stay 0 */
+        int win = w->win.begun && w->win.ended;
+        double cpu0 = win ? w->win.srv_cpu0 : 0, cpu1 = win ? w->win.srv_cpu1 : 0;
+        struct sysinfo_cpu_times t0 = win ? w->win.t0 : (struct sysinfo_cpu_times){0};
+        struct sysinfo_cpu_times t1 = win ? w->win.t1 : t0;
         if (rc < 0) {
             if (server_gone(w))
                 server_gone_msg(w, i + 1, err, errlen, res.fatal_msg);
