@@ -82,6 +82,13 @@ void *loop_main(void *arg)
     struct pool *p = l->pool;
     if (p->client_ncpus)
         pthread_setaffinity_np(pthread_self(), p->client_set.size, p->client_set.set);
+    /* the start gate (worker.c start_loops): wait until every loop runs and the clock is set */
+    pthread_mutex_lock(&p->gate_lock);
+    p->gate_ready++;
+    pthread_cond_broadcast(&p->gate_cond);
+    while (!p->gate_open)
+        pthread_cond_wait(&p->gate_cond, &p->gate_lock);
+    pthread_mutex_unlock(&p->gate_lock);
     uint64_t now = now_ns();
     l->active = l->n;
     l->progress_at = now;

@@ -106,7 +106,12 @@ struct pool {
     _Atomic uint64_t started;     /* --events: transactions begun in the window */
     uint64_t t0, measure_start;   /* this level, monotonic ns */
     pthread_mutex_t arrival_lock; /* --rate: the pool's one Poisson stream */
-    uint64_t arrival;             /* its latest arrival handed out */
+    /* the start gate: loops wait at it until all are running, so the clock
+     * (t0, the window) starts with every loop ready, not with thread creation */
+    pthread_mutex_t gate_lock;
+    pthread_cond_t gate_cond;
+    int gate_ready, gate_open;
+    uint64_t arrival; /* its latest arrival handed out */
     struct rng arrival_rng;
     struct cpulist client_set; /* where the loops run, when client_ncpus > 0 */
     int client_ncpus;

@@ -110,6 +110,8 @@ struct pool *pool_open(const struct worker_cfg *cfg, int nconns, char *err, size
     if (p->txn_log && !*p->txn_log)
         p->txn_log = NULL;
     pthread_mutex_init(&p->arrival_lock, NULL);
+    pthread_mutex_init(&p->gate_lock, NULL);
+    pthread_cond_init(&p->gate_cond, NULL);
     pool_set_client_cpus(p, cfg->client_cpus);
     if (grow(p, nconns, err, errlen) < 0) {
         pool_close(p);
@@ -130,6 +132,8 @@ void pool_close(struct pool *p)
     free(p->conns);
     cpulist_free(&p->client_set);
     pthread_mutex_destroy(&p->arrival_lock);
+    pthread_mutex_destroy(&p->gate_lock);
+    pthread_cond_destroy(&p->gate_cond);
     free(p);
 }
 
@@ -213,12 +217,7 @@ static struct loop *start_loops(struct pool *p, int nl, char *err, size_t errlen
         p->conns[i]->in_epoll = 0;
         l->conns[l->n++] = p->conns[i];
     }
-    p->t0 = now_ns();
-    p->arrival = p->t0;
-    rng_seed(&p->arrival_rng, p->cfg.seed, 0); /* connections use streams 1.. */
-    p->measure_start = p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
-    atomic_store(&p->end,
-                 p->cfg.time_s > 0 ? p->measure_start + (uint64_t)(p->cfg.time_s * 1e9) : 0);
+    p->gate_ready = p->gate_open = 0;
 
     /* the loops inherit a mask with the stop signals blocked: only the
      * calling thread handles SIGINT/SIGTERM */
@@ -227,12 +226,30 @@ static struct loop *start_loops(struct pool *p, int nl, char *err, size_t errlen
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &block, &old);
-    int rc = 0;
+    int rc = 0, started = 0;
     for (int i = 0; i < nl && rc == 0; i++) {
         rc = pthread_create(&loops[i].th, NULL, loop_main, &loops[i]);
         loops[i].started = rc == 0;
+        started += rc == 0;
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
+    /* The clock starts once every loop is running: a loaded machine can take
+     * tens of ms to schedule a new thread, idle time that belongs to no
+     * transaction and would otherwise sit inside the window. */
+    pthread_mutex_lock(&p->gate_lock);
+    while (rc == 0 && p->gate_ready < started)
+        pthread_cond_wait(&p->gate_cond, &p->gate_lock);
+    p->t0 = now_ns();
+    p->arrival = p->t0;
+    rng_seed(&p->arrival_rng, p->cfg.seed, 0); /* connections use streams 1.. */
+    p->measure_start = p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
+    atomic_store(&p->end,
+                 p->cfg.time_s > 0 ? p->measure_start + (uint64_t)(p->cfg.time_s * 1e9) : 0);
+    if (rc != 0) /* the loops that did start find the stop as they pass the gate */
+        atomic_store(&p->stop, 1);
+    p->gate_open = 1;
+    pthread_cond_broadcast(&p->gate_cond);
+    pthread_mutex_unlock(&p->gate_lock);
     if (rc != 0) {
         snprintf(err, errlen, "cannot start an event loop thread: %s", strerror(rc));
         abort_loops(p, loops, nl);
