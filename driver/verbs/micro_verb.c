@@ -120,11 +120,28 @@ static void show_point(const struct micro_point *p, int first, void *arg)
     print_point(sh->fmt, p, sh->variant, first);
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((*(const struct micro_test *const *)a)->name,
+                  (*(const struct micro_test *const *)b)->name);
+}
+
+/* Sorted by name so a reader finds a test; the registry keeps its own order
+ * (families together), which is also the order `micro all` runs them in. */
 static void list_tests(void)
 {
-    for (int i = 0; micro_tests[i]; i++)
+    size_t n = 0;
+    while (micro_tests[n])
+        n++;
+    const struct micro_test **t = xcalloc(n ? n : 1, sizeof *t);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
         if (!micro_tests[i]->hidden)
-            printf("%-18s %s\n", micro_tests[i]->name, micro_tests[i]->desc);
+            t[k++] = micro_tests[i];
+    qsort(t, k, sizeof *t, by_name);
+    for (size_t i = 0; i < k; i++)
+        printf("%-18s %s\n", t[i]->name, t[i]->desc);
+    free(t);
 }
 
 int micro_main(int argc, char **argv)
