@@ -16,6 +16,7 @@
 #include "micro.h"
 
 #include "cpulist.h"
+#include "procfs.h"
 #include "signals.h"
 #include "stats.h"
 
@@ -377,6 +378,10 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
     uint64_t t = now_ns();
     sleep_until(t + (uint64_t)(c->warmup * 1e9));
     uint64_t prev_n = total(sh, tasks), prev_t = now_ns();
+    /* will-it-scale's idle figure: the whole machine's idle share over the
+     * sampled time (not the warmup), read from /proc/stat around it */
+    unsigned long long idle0 = 0, total0 = 0, idle1, total1;
+    int have_jiffies = procfs_cpu_jiffies(&idle0, &total0) == 0;
     for (int s = 0; s < c->samples && !signals_caught(); s++) {
         sleep_until(prev_t + (uint64_t)(c->interval * 1e9));
         uint64_t n = total(sh, tasks), tn = now_ns();
@@ -389,6 +394,11 @@ static int run_once(const struct micro_test *test, char mode, int tasks, const i
         p->elapsed_s += (double)(tn - prev_t) / 1e9;
         prev_n = n;
         prev_t = tn;
+    }
+    if (have_jiffies && p->nsamples > 0 && procfs_cpu_jiffies(&idle1, &total1) == 0 &&
+        total1 >= total0 && idle1 >= idle0) {
+        p->idle_jiffies += idle1 - idle0;
+        p->total_jiffies += total1 - total0;
     }
 out:
     if (pgid > 0) {
@@ -412,6 +422,8 @@ static void summarize(struct micro_point *p)
     p->min = s.min;
     p->max = s.max;
     p->cv = s.mean > 0 ? 100 * s.sd / s.mean : 0;
+    if (p->total_jiffies > 0)
+        p->idle = 100.0 * (double)p->idle_jiffies / (double)p->total_jiffies;
 }
 
 int micro_run_point(const struct micro_test *test, char mode, int tasks,

@@ -106,6 +106,7 @@ void micro_csv_row(struct sbuf *b, const struct micro_point *p, const char *vari
     snprintf(r.fs_type, sizeof r.fs_type, "%s", p->fs_type);
     snprintf(r.error, sizeof r.error, "%s", p->error);
     snprintf(r.variant, sizeof r.variant, "%s", variant ? variant : "");
+    r.idle = p->idle;
     microcsv_format(b, &r);
 }
 

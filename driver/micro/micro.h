@@ -4,14 +4,15 @@
  * micro_run_set() to run a baseline set at each CPU count of a sweep.
  *
  * DIR/micro.csv, one row per (test, mode, tasks) point, header first:
- *   test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant
+ *   test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant,idle
  * mode is p (processes) or t (threads); cpus is how many CPUs the tasks were
  * bound to; ops_per_s is the median of the per-sample rates (repeats pooled),
  * min/max the extreme samples, cv their coefficient of variation in percent;
  * samples the per-sample ops/s joined with ';' (for a Welch t-test); fs_type
  * the filesystem of the scratch directory (statfs); error is empty, or
  * "call: strerror" / "N/A: reason", and then the numeric fields are empty.
- * variant is the caller's label (empty when run standalone).
+ * variant is the caller's label (empty when run standalone); idle the
+ * machine's idle % over the sampled time (/proc/stat), as will-it-scale has it.
  */
 #ifndef DBSCALE_MICRO_H
 #define DBSCALE_MICRO_H
@@ -48,6 +49,10 @@ struct micro_point {
     double *samples;     /* per-sample ops/s (malloc'd) */
     double elapsed_s;    /* measured time summed over samples */
     uint64_t iterations; /* work counted over the same samples */
+    /* the machine's idle % over the sampled time (/proc/stat, repeats
+     * pooled), as will-it-scale reports it beside each figure */
+    double idle;
+    unsigned long long idle_jiffies, total_jiffies;
     char fs_type[16];
     char error[MICRO_ERRLEN]; /* empty = ok */
 };

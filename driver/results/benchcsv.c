@@ -51,6 +51,7 @@ static const struct bcol micro_cols[] = {
     MN("ops_per_s", ops, B_NUM1), MN("min", min, B_NUM1), MN("max", max, B_NUM1),
     MN("cv", cv, B_NUM2),
     MS(samples), MS(fs_type), MS(error), MS(variant),
+    MN("idle", idle, B_NUM1), /* new columns go at the end: readers go by name */
 };
 /* clang-format on */
 

@@ -6,7 +6,9 @@
  * never mangled.
  *
  * micro.csv: test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,
- *            variant   (numbers empty when error is set; samples "a;b;c")
+ *            variant,idle   (numbers empty when error is set; samples "a;b;c";
+ *            idle the machine's idle % over the sampled time; files from
+ *            before idle read, its value 0)
  * fs.csv:    files,pass,tasks,cpus,create_s,create_files_per_s,remove_s,
  *            remove_files_per_s,error,shared_dir,size,fsync,fs_type,variant
  *            (timings empty when error is set; cpus 0 = not held to CPUs)
@@ -18,7 +20,8 @@
 
 #include "util.h"
 
-#define MICROCSV_HEADER "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant"
+#define MICROCSV_HEADER                                                                            \
+    "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant,idle"
 #define FSCSV_HEADER                                                                               \
     "files,pass,tasks,cpus,create_s,create_files_per_s,remove_s,remove_files_per_s,error,"         \
     "shared_dir,size,fsync,fs_type,variant"
@@ -32,6 +35,7 @@ struct microcsv_row {
     char fs_type[16];
     char error[256]; /* empty = ok; else the numbers are empty */
     char variant[32];
+    double idle; /* % of the machine idle while sampling */
 };
 
 struct fscsv_row {

@@ -35,7 +35,9 @@ static const struct optdef micro_opts[] = {
     {"dir", OPT_STR, NULL,
      "where the file tests make their scratch dir (default: $TMPDIR or "
      "/tmp)"},
-    {"output", OPT_CHOICE, "table", "stdout format", "table|csv|json"},
+    {"output", OPT_CHOICE, "table",
+     "stdout format (wis: will-it-scale's runtest.py CSV, one test, both modes)",
+     "table|csv|json|wis"},
     {"out", OPT_STR, NULL,
      "also add the rows to DIR/micro.csv (made with its header if new; "
      "rewritten atomically)"},
@@ -57,6 +59,9 @@ static void print_header(const char *fmt, const struct micro_config *c, int ncpu
                "cv%");
     } else if (strcmp(fmt, "csv") == 0) {
         printf("%s\n", MICRO_CSV_HEADER);
+    } else if (strcmp(fmt, "wis") == 0) {
+        /* runtest.py's header and its origin row, so plot.py's lines start at 0 */
+        printf("tasks,processes,processes_idle,threads,threads_idle,linear\n0,0,100,0,100,0\n");
     } else {
         printf("[");
     }
@@ -110,21 +115,74 @@ static void print_point(const char *fmt, const struct micro_point *p, const char
     fflush(stdout);
 }
 
+/* One will-it-scale row: a task count's figure in each mode (-1 = no
+ * figure, as runtest.py prints when a run gave no average). */
+struct wis_row {
+    double ops[2], idle[2];
+};
+
 struct show {
     const char *fmt, *variant;
+    const struct micro_plan *pl;
+    struct wis_row rows[64];
+    int seen[2]; /* points of each mode so far: the plan runs tasks in order */
 };
 
 static void show_point(const struct micro_point *p, int first, void *arg)
 {
-    const struct show *sh = arg;
-    print_point(sh->fmt, p, sh->variant, first);
+    struct show *sh = arg;
+    if (strcmp(sh->fmt, "wis") != 0) {
+        print_point(sh->fmt, p, sh->variant, first);
+        return;
+    }
+    int m = p->mode == 't', k = sh->seen[m]++;
+    if (k < sh->pl->ntasks) {
+        sh->rows[k].ops[m] = p->error[0] ? -1 : p->ops;
+        sh->rows[k].idle[m] = p->error[0] ? 0 : p->idle;
+    }
 }
 
+/* runtest.py's rows once both modes are in: linear is the first task count's
+ * better mode, per task, times the task count (runtest: its 1-task figure x
+ * tasks). Printed at the end because each row needs both modes. */
+static void print_wis(const struct show *sh)
+{
+    const struct micro_plan *pl = sh->pl;
+    double first =
+        sh->rows[0].ops[0] > sh->rows[0].ops[1] ? sh->rows[0].ops[0] : sh->rows[0].ops[1];
+    /* rounded first, as the printed figure: runtest's figures are integers,
+     * so linear is exactly tasks x the 1-task row */
+    double per_task = first > 0 ? (double)(long long)(first + 0.5) / pl->tasks[0] : 0;
+    for (int k = 0; k < pl->ntasks && k < sh->seen[0] && k < sh->seen[1]; k++) {
+        const struct wis_row *r = &sh->rows[k];
+        printf("%d,%.0f,%.2f,%.0f,%.2f,%.0f\n", pl->tasks[k], r->ops[0], r->idle[0], r->ops[1],
+               r->idle[1], per_task * pl->tasks[k]);
+    }
+    fflush(stdout);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((*(const struct micro_test *const *)a)->name,
+                  (*(const struct micro_test *const *)b)->name);
+}
+
+/* Sorted by name so a reader finds a test; the registry keeps its own order
+ * (families together), which is also the order `micro all` runs them in. */
 static void list_tests(void)
 {
-    for (int i = 0; micro_tests[i]; i++)
+    size_t n = 0;
+    while (micro_tests[n])
+        n++;
+    const struct micro_test **t = xcalloc(n ? n : 1, sizeof *t);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
         if (!micro_tests[i]->hidden)
-            printf("%-18s %s\n", micro_tests[i]->name, micro_tests[i]->desc);
+            t[k++] = micro_tests[i];
+    qsort(t, k, sizeof *t, by_name);
+    for (size_t i = 0; i < k; i++)
+        printf("%-18s %s\n", t[i]->name, t[i]->desc);
+    free(t);
 }
 
 int micro_main(int argc, char **argv)
@@ -168,13 +226,22 @@ int micro_main(int argc, char **argv)
     }
     const char *fmt = opts_str(&o, "output"), *variant = opts_str(&o, "variant");
     const char *out = opts_str(&o, "out");
+    if (strcmp(fmt, "wis") == 0 && (pl.ntests != 1 || strcmp(pl.modes, "pt") != 0)) {
+        opts_free(&o);
+        die(EXIT_USAGE, "micro: --output=wis is will-it-scale's CSV of one test in both modes: "
+                        "name one test and leave --mode=both");
+    }
     signals_install();
     print_header(fmt, &c, pl.ncpus);
     struct sbuf rows = {0};
-    struct show sh = {fmt, variant};
+    static struct show sh; /* static: rows[] is a few KB */
+    memset(&sh, 0, sizeof sh);
+    sh.fmt = fmt, sh.variant = variant, sh.pl = &pl;
     int rc = micro_plan_run(&pl, &c, show_point, &sh, variant, &rows);
     if (strcmp(fmt, "json") == 0)
         printf("\n]\n");
+    else if (strcmp(fmt, "wis") == 0)
+        print_wis(&sh);
     if (rc >= 128) {
         fflush(stdout);
         warnx_("interrupted by signal %d; tasks killed, scratch removed", rc - 128);

@@ -10,6 +10,13 @@ fail() { echo "FAIL: $*"; exit 1; }
 # 0.1 s samples: at 0.05 s a loaded 2-CPU machine sometimes gave a task no
 # time at all in a sample (median 0 ops)
 quick="--warmup=0.05 --samples=3 --interval=0.1"
+# bad input exits 2 and names what was wrong
+expect2() {
+    "$bin" "$@" >"$tmp/out" 2>&1
+    rc=$?
+    [ $rc -eq 2 ] || fail "'$*' exited $rc, want 2"
+    grep -q -e "$want_msg" "$tmp/out" || { cat "$tmp/out"; fail "'$*' does not say '$want_msg'"; }
+}
 
 # micro: table layout, then micro.csv with its exact header and one row a point
 "$bin" micro getppid1 pipe1,open3 --tasks=1,all --mode=both $quick --out "$tmp/res" \
@@ -22,12 +29,41 @@ want=$((3 * 2 * levels))
 [ "$(grep -cE '^(getppid1|pipe1|open3) +[pt] +0[0-9]+ +[0-9]+ ' "$tmp/table")" -eq "$want" ] ||
     fail "table rows: want $want"
 csv=$tmp/res/micro.csv
-[ "$(head -n 1 "$csv")" = "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant" ] ||
+[ "$(head -n 1 "$csv")" = "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant,idle" ] ||
     fail "micro.csv header"
 [ "$(tail -n +2 "$csv" | wc -l)" -eq "$want" ] || fail "micro.csv rows: want $want"
-awk -F, 'NR > 1 && (NF != 12 || $5 <= 0 || $11 != "" || split($9, s, ";") != 3) { bad = 1 }
+# idle: the machine's idle share over the sampled time, as will-it-scale has it
+awk -F, 'NR > 1 && (NF != 13 || $5 <= 0 || $11 != "" || split($9, s, ";") != 3 ||
+                   $13 == "" || $13 < 0 || $13 > 100) { bad = 1 }
          END { exit bad }' "$csv" || fail "micro.csv fields"
 ls "$tmp/res" | grep -q tmp && fail "temp file left in the output dir"
+
+# --list: sorted by name, whatever the registry's order
+"$bin" micro --list >"$tmp/list" || fail "--list exited $?"
+[ "$(wc -l <"$tmp/list")" -gt 10 ] || fail "--list too short"
+awk '{ print $1 }' "$tmp/list" | LC_ALL=C sort -c || fail "--list not sorted"
+
+# --tasks=1-3 sweeps 1, 2 and 3 tasks (will-it-scale's runtest)
+"$bin" micro getppid1 --tasks=1-3 --mode=thread $quick --output=csv >"$tmp/range" ||
+    fail "--tasks=1-3 exited $?"
+[ "$(cut -d, -f3 "$tmp/range" | tail -n +2 | tr '\n' ' ')" = "1 2 3 " ] ||
+    { cat "$tmp/range"; fail "--tasks=1-3: want points at 1 2 3 tasks"; }
+
+# --output=wis: will-it-scale's runtest.py CSV: its header, its origin row, then
+# one row per task count; linear = tasks x the 1-task figure (runtest takes the
+# better of the two modes)
+"$bin" micro getppid1 --tasks=1-2 $quick --output=wis >"$tmp/wis" || fail "--output=wis exited $?"
+cat "$tmp/wis"
+[ "$(head -n 2 "$tmp/wis" | tr '\n' ' ')" = \
+    "tasks,processes,processes_idle,threads,threads_idle,linear 0,0,100,0,100,0 " ] ||
+    fail "wis header and origin row"
+[ "$(tail -n +3 "$tmp/wis" | wc -l)" -eq 2 ] || fail "wis rows: want 2"
+awk -F, 'NR == 3 { one = $2 > $4 ? $2 : $4 }
+         NR > 2 && (NF != 6 || $1 != NR - 2 || $2 <= 0 || $4 <= 0 || $3 < 0 || $3 > 100 ||
+                    $5 < 0 || $5 > 100 || $6 != $1 * one) { bad = 1 }
+         END { exit bad }' "$tmp/wis" || fail "wis rows"
+want_msg=--output=wis expect2 micro getppid1,pipe1 --output=wis
+want_msg=--output=wis expect2 micro getppid1 --mode=thread --output=wis
 
 # csv and json to stdout
 "$bin" micro getppid1 --tasks=1 --mode=thread $quick --output=csv | grep -q '^getppid1,t,1,' ||
@@ -46,12 +82,6 @@ grep -q '^No. of  Pass    Create' "$tmp/fs.txt" || fail "fs header"
 [ -z "$(ls "$tmp" | grep dbscale-)" ] || fail "fs left its scratch dir"
 
 # bad input exits 2 and names what was wrong
-expect2() {
-    "$bin" "$@" >"$tmp/out" 2>&1
-    rc=$?
-    [ $rc -eq 2 ] || fail "'$*' exited $rc, want 2"
-    grep -q -e "$want_msg" "$tmp/out" || { cat "$tmp/out"; fail "'$*' does not say '$want_msg'"; }
-}
 want_msg=nosuchtest expect2 micro nosuchtest
 want_msg=getppid1 expect2 micro nosuchtest
 want_msg=--tasks expect2 micro getppid1 --tasks=0

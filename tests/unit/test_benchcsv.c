@@ -63,7 +63,7 @@ static void test_micro_round_trip(void **state)
     struct sbuf rows = {0};
     micro_csv_row(&rows, &p, "smp-k2");
     p.error[0] = '\0';
-    p.ops = 11, p.min = 10.5, p.max = 11.5, p.cv = 4.5;
+    p.ops = 11, p.min = 10.5, p.max = 11.5, p.cv = 4.5, p.idle = 62.5;
     micro_csv_row(&rows, &p, "smp-k2");
     char err[512];
     char sub[600];
@@ -82,6 +82,7 @@ static void test_micro_round_trip(void **state)
     assert_true(r[1].ops == 11 && r[1].max == 11.5 && r[1].cv == 4.5);
     assert_string_equal(r[1].samples, "10.5;11.5");
     assert_string_equal(r[1].variant, "smp-k2");
+    assert_true(r[1].idle == 62.5);
     free(r);
 }
 

@@ -140,6 +140,7 @@ static void test_every_test_counts(void **state)
                     assert_int_equal(p.nsamples, 2);
                     assert_true(p.iterations > 0);
                     assert_true(p.ops > 0 && p.min <= p.ops && p.ops <= p.max);
+                    assert_true(p.total_jiffies > 0 && p.idle >= 0 && p.idle <= 100);
                 }
                 micro_point_free(&p);
                 assert_no_children();
@@ -288,7 +289,8 @@ static void test_csv(void **state)
                              .cv = 47.14,
                              .nsamples = 2,
                              .samples = s,
-                             .fs_type = "ext4"};
+                             .fs_type = "ext4",
+                             .idle = 37.5};
     struct micro_point bad = {.test = "open1",
                               .mode = 't',
                               .tasks = 1,
@@ -298,8 +300,8 @@ static void test_csv(void **state)
     struct sbuf b = {0};
     micro_csv_row(&b, &ok, "smp-k2");
     micro_csv_row(&b, &bad, NULL);
-    assert_string_equal(b.s, "getppid1,p,2,2,15.0,10.0,20.0,47.14,10.0;20.0,ext4,,smp-k2\n"
-                             "open1,t,1,2,,,,,,tmpfs,\"open: No such file, really\",\n");
+    assert_string_equal(b.s, "getppid1,p,2,2,15.0,10.0,20.0,47.14,10.0;20.0,ext4,,smp-k2,37.5\n"
+                             "open1,t,1,2,,,,,,tmpfs,\"open: No such file, really\",,\n");
     char dir[300], path[320], buf[512] = "";
     snprintf(dir, sizeof dir, "%s/out", scratch);
     char err[256];
@@ -337,7 +339,11 @@ static void test_run_set(void **state)
     for (int i = 0; i < 2; i++) {
         assert_non_null(fgets(line, sizeof line, f));
         assert_memory_equal(line, "getppid1,p,1,1,", 15);
-        assert_non_null(strstr(line, ",,smp-k1\n")); /* no error, then the variant */
+        /* no error, then the variant, then the idle % (0..100) */
+        char *v = strstr(line, ",,smp-k1,");
+        assert_non_null(v);
+        double idle = strtod(v + strlen(",,smp-k1,"), NULL);
+        assert_true(idle >= 0 && idle <= 100);
     }
     assert_null(fgets(line, sizeof line, f));
     fclose(f);
