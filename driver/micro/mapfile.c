@@ -1,8 +1,8 @@
 /*
- * mapfile.c - setup and loop behind page_fault2/3. The file is sized but
- * never written, so every first write to a page faults (or maps a large
+ * mapfile.c - setup and loops behind page_fault2/3/4. The file is sized but
+ * never written, so every first touch of a page faults (or maps a large
  * folio at once, where the filesystem's page cache has them): the count is
- * of pages written.
+ * of pages touched, written or read.
  */
 #include "micro/mapfile.h"
 
@@ -19,7 +19,8 @@ int micro_mapfile_setup(struct micro_task *t)
     return t->fd < 0 ? -1 : 0;
 }
 
-int micro_mapfile_loop(struct micro_task *t, volatile uint64_t *it, int flags)
+/* Map, touch every page (write 1, or read), unmap, again. */
+static int touch_loop(struct micro_task *t, volatile uint64_t *it, int flags, int write)
 {
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     for (;;) {
@@ -27,10 +28,24 @@ int micro_mapfile_loop(struct micro_task *t, volatile uint64_t *it, int flags)
         if (p == MAP_FAILED)
             return micro_fail(t, "mmap");
         for (size_t off = 0; off < MEMSIZE; off += page) {
-            p[off] = 1;
+            if (write)
+                p[off] = 1;
+            else
+                (void)*(volatile char *)(p + off);
             (*it)++;
         }
         if (munmap(p, MEMSIZE) < 0)
             return micro_fail(t, "munmap");
     }
+}
+
+int micro_mapfile_loop(struct micro_task *t, volatile uint64_t *it, int flags)
+{
+    return touch_loop(t, it, flags, 1);
+}
+
+int micro_mapfile_read_loop(struct micro_task *t, volatile uint64_t *it)
+{
+    /* a read never breaks copy-on-write: each fault maps a page-cache page */
+    return touch_loop(t, it, MAP_PRIVATE, 0);
 }

@@ -6,14 +6,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/statfs.h>
-#include <unistd.h>
 
-#include "micro/harness.h"
+#include "micro/falloc.h"
 
-#define FILESIZE (1u << 20)
-#define STEP     (FILESIZE / 128)
-#define TMPFS    0x01021994
-#define SHM      "/dev/shm"
+#define TMPFS 0x01021994
+#define SHM   "/dev/shm"
 
 static int setup(struct micro_task *t)
 {
@@ -28,26 +25,6 @@ static int setup(struct micro_task *t)
     return 0;
 }
 
-static int loop(struct micro_task *t, volatile uint64_t *it)
-{
-    for (off_t at = 0;;) {
-        if (fallocate(t->fd, 0, at, STEP) < 0) {
-            if (errno == EINTR)
-                continue; /* the same step again */
-            if (errno == EOPNOTSUPP)
-                return micro_na(t, "fallocate not supported on this filesystem");
-            return micro_fail(t, "fallocate");
-        }
-        at += STEP;
-        if (at >= FILESIZE) {
-            if (ftruncate(t->fd, 0) < 0)
-                return micro_fail(t, "ftruncate");
-            at = 0;
-        }
-        (*it)++;
-    }
-}
-
 const struct micro_test micro_test_fallocate1 = {
     "fallocate1",
     "fallocate(2) of 8 KB steps through the task's own 1 MB tmpfs file, truncated at its end; "
@@ -55,4 +32,4 @@ const struct micro_test micro_test_fallocate1 = {
     0,
     NULL,
     setup,
-    loop};
+    micro_falloc_loop};

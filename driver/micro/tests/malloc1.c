@@ -1,22 +1,13 @@
 /* malloc1 - malloc and free 128 MB: above the allocator's mmap threshold,
  * so each round is an mmap and munmap of untouched memory (mmap1 reached
  * through the C library). */
-#include <stdlib.h>
-
-#include "micro/harness.h"
+#include "micro/mallocloop.h"
 
 #define SIZE (128u << 20)
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    for (;;) {
-        /* volatile: a malloc freed unused may otherwise be compiled away */
-        void *volatile p = malloc(SIZE);
-        if (!p)
-            return micro_fail(t, "malloc");
-        free(p);
-        (*it)++;
-    }
+    return micro_malloc_loop(t, it, SIZE);
 }
 
 const struct micro_test micro_test_malloc1 = {

@@ -1,21 +1,12 @@
 /* malloc2 - malloc and free 1 KB: served from the allocator's per-thread
  * cache, no system call; the user-space reference for malloc1. */
-#include <stdlib.h>
-
-#include "micro/harness.h"
+#include "micro/mallocloop.h"
 
 #define SIZE 1024u
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    for (;;) {
-        /* volatile: a malloc freed unused may otherwise be compiled away */
-        void *volatile p = malloc(SIZE);
-        if (!p)
-            return micro_fail(t, "malloc");
-        free(p);
-        (*it)++;
-    }
+    return micro_malloc_loop(t, it, SIZE);
 }
 
 const struct micro_test micro_test_malloc2 = {

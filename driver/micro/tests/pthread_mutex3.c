@@ -2,27 +2,14 @@
  * the contended lock of pthread_mutex1 plus the cache line of the data it
  * guards moving with it. Threads share both; each process has its own copy,
  * so process mode is the uncontended reference. */
-#include <errno.h>
-#include <pthread.h>
-
-#include "micro/harness.h"
+#include "micro/mutexloop.h"
 
 static pthread_mutex_t global = PTHREAD_MUTEX_INITIALIZER;
 static volatile unsigned long counter;
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    int e;
-    for (;;) {
-        if ((e = pthread_mutex_lock(&global)) != 0)
-            break;
-        counter++;
-        if ((e = pthread_mutex_unlock(&global)) != 0)
-            break;
-        (*it)++;
-    }
-    errno = e;
-    return micro_fail(t, "pthread_mutex_lock/unlock");
+    return micro_mutex_counter_loop(t, it, &global, &counter);
 }
 
 const struct micro_test micro_test_pthread_mutex3 = {

@@ -2,27 +2,14 @@
  * stack, unlock: pthread_mutex3 with the guarded data kept private, so only
  * the lock's cache line moves between threads. Processes each have their
  * own mutex (uncontended). */
-#include <errno.h>
-#include <pthread.h>
-
-#include "micro/harness.h"
+#include "micro/mutexloop.h"
 
 static pthread_mutex_t global = PTHREAD_MUTEX_INITIALIZER;
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    volatile unsigned long counter = 0; /* volatile: the update must stay in the section */
-    int e;
-    for (;;) {
-        if ((e = pthread_mutex_lock(&global)) != 0)
-            break;
-        counter++;
-        if ((e = pthread_mutex_unlock(&global)) != 0)
-            break;
-        (*it)++;
-    }
-    errno = e;
-    return micro_fail(t, "pthread_mutex_lock/unlock");
+    volatile unsigned long counter = 0; /* on this task's stack: private to it */
+    return micro_mutex_counter_loop(t, it, &global, &counter);
 }
 
 const struct micro_test micro_test_pthread_mutex4 = {

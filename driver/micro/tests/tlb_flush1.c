@@ -4,35 +4,18 @@
  * read it back as the file's zero. Threads share one address space, so in
  * thread mode each drop sends flush IPIs to the other tasks' CPUs; a
  * process only flushes its own. */
-#include <stdio.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "micro/mapfile.h"
+#include "micro/tlbflush.h"
 
 #define MEMSIZE (128u << 20)
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    for (;;) {
-        char *p = mmap(NULL, MEMSIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE, t->fd, 0);
-        if (p == MAP_FAILED)
-            return micro_fail(t, "mmap");
-        for (size_t off = 0; off < MEMSIZE; off += page) {
-            volatile char *c = p + off;
-            *c = 1;
-            if (madvise(p + off, page, MADV_DONTNEED) < 0)
-                return micro_fail(t, "madvise(MADV_DONTNEED)");
-            if (*c != 0) { /* the private copy must be gone, the file's page back */
-                snprintf(t->err, sizeof t->err, "MADV_DONTNEED kept a private page's data");
-                return -1;
-            }
-            (*it)++;
-        }
-        if (munmap(p, MEMSIZE) < 0)
-            return micro_fail(t, "munmap");
-    }
+    /* the private copy must be gone, the file's page back */
+    return micro_tlbflush_loop(t, it, MEMSIZE, MAP_PRIVATE, 0,
+                               "MADV_DONTNEED kept a private page's data");
 }
 
 const struct micro_test micro_test_tlb_flush1 = {

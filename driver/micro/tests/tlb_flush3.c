@@ -4,35 +4,18 @@
  * address space runs, and read it back, still 1, from the page cache. In
  * thread mode each drop sends flush IPIs to the other tasks' CPUs; a
  * process flushes only its own. */
-#include <stdio.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "micro/mapfile.h"
+#include "micro/tlbflush.h"
 
 #define MEMSIZE (128u << 20)
 
 static int loop(struct micro_task *t, volatile uint64_t *it)
 {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    for (;;) {
-        char *p = mmap(NULL, MEMSIZE, PROT_READ | PROT_WRITE, MAP_SHARED, t->fd, 0);
-        if (p == MAP_FAILED)
-            return micro_fail(t, "mmap");
-        for (size_t off = 0; off < MEMSIZE; off += page) {
-            volatile char *c = p + off;
-            *c = 1;
-            if (madvise(p + off, page, MADV_DONTNEED) < 0)
-                return micro_fail(t, "madvise(MADV_DONTNEED)");
-            if (*c != 1) { /* only the mapping is dropped: the file keeps the write */
-                snprintf(t->err, sizeof t->err, "MADV_DONTNEED lost a shared page's data");
-                return -1;
-            }
-            (*it)++;
-        }
-        if (munmap(p, MEMSIZE) < 0)
-            return micro_fail(t, "munmap");
-    }
+    /* only the mapping is dropped: the file keeps the write */
+    return micro_tlbflush_loop(t, it, MEMSIZE, MAP_SHARED, 1,
+                               "MADV_DONTNEED lost a shared page's data");
 }
 
 const struct micro_test micro_test_tlb_flush3 = {
