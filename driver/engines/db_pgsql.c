@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "db_pgsql_conn.h"
 #include "util.h"
 
 #define PG_MAX_PARAMS 256
@@ -80,66 +81,10 @@ static void quiet_notice(void *arg, const char *msg)
 
 static struct db_conn *pg_connect(const struct db_target *t, struct db_error *err)
 {
-    /* A conninfo wins over the separate fields (the --pgsql-conninfo help
-     * promises it): libpq takes the last value of a repeated keyword, so the
-     * fields go first as defaults and the parsed conninfo after them. */
-    PQconninfoOption *ci = NULL;
-    size_t nci = 0;
-    if (t->conninfo && *t->conninfo) {
-        char *perr = NULL;
-        ci = PQconninfoParse(t->conninfo, &perr);
-        if (!ci) {
-            char msg[400];
-            snprintf(msg, sizeof msg, "--pgsql-conninfo: %s", perr ? perr : "libpq: out of memory");
-            seterr(err, DB_ERR_FATAL, "", msg);
-            PQfreemem(perr);
-            return NULL;
-        }
-        for (PQconninfoOption *o = ci; o->keyword; o++)
-            nci++;
-    }
-    const char **kw = xcalloc(nci + 12, sizeof *kw), **val = xcalloc(nci + 12, sizeof *val);
-    size_t n = 0;
-    char port[16], timeout[16];
-    snprintf(timeout, sizeof timeout, "%d", t->connect_timeout_s > 0 ? t->connect_timeout_s : 10);
-    kw[n] = "application_name";
-    val[n++] = t->app_name ? t->app_name : "dbscale";
-    kw[n] = "connect_timeout";
-    val[n++] = timeout;
-    if (t->host && *t->host) {
-        kw[n] = "host";
-        val[n++] = t->host;
-    }
-    if (t->port > 0) {
-        snprintf(port, sizeof port, "%d", t->port);
-        kw[n] = "port";
-        val[n++] = port;
-    }
-    if (t->user && *t->user) {
-        kw[n] = "user";
-        val[n++] = t->user;
-    }
-    if (t->password && *t->password) {
-        kw[n] = "password";
-        val[n++] = t->password;
-    }
-    if (t->db && *t->db) {
-        kw[n] = "dbname";
-        val[n++] = t->db;
-    }
-    for (PQconninfoOption *o = ci; o && o->keyword; o++)
-        if (o->val && *o->val) {
-            kw[n] = o->keyword;
-            val[n++] = o->val;
-        }
-    kw[n] = NULL;
-    val[n] = NULL;
-    PGconn *pg = PQconnectdbParams(kw, val, 0);
-    free(kw);
-    free(val);
-    PQconninfoFree(ci);
+    char cerr[400];
+    PGconn *pg = db_pgsql_connectdb(t, cerr, sizeof cerr);
     if (!pg) {
-        seterr(err, DB_ERR_FATAL, "", "libpq: out of memory");
+        seterr(err, DB_ERR_FATAL, "", cerr);
         return NULL;
     }
     if (PQstatus(pg) != CONNECTION_OK) {

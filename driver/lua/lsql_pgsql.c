@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "db_pgsql_conn.h"
 #include "lsql.h"
 #include "util.h"
 
@@ -51,38 +52,14 @@ static void seterr(struct lsql_error *e, PGconn *pg, const PGresult *r)
 
 static struct lsql_conn *pgl_connect(const struct db_target *t, struct lsql_error *e)
 {
-    const char *kw[10], *val[10];
-    int n = 0;
-    char port[16];
-    if (t->conninfo && *t->conninfo) {
-        kw[n] = "dbname";
-        val[n++] = t->conninfo;
-    } else if (t->db && *t->db) {
-        kw[n] = "dbname";
-        val[n++] = t->db;
+    char cerr[400];
+    PGconn *pg = db_pgsql_connectdb(t, cerr, sizeof cerr);
+    if (!pg) {
+        e->cls = LSQL_FATAL;
+        snprintf(e->code, sizeof e->code, "08001");
+        snprintf(e->msg, sizeof e->msg, "%s", cerr);
+        return NULL;
     }
-    if (t->host && *t->host) {
-        kw[n] = "host";
-        val[n++] = t->host;
-    }
-    if (t->port > 0) {
-        snprintf(port, sizeof port, "%d", t->port);
-        kw[n] = "port";
-        val[n++] = port;
-    }
-    if (t->user && *t->user) {
-        kw[n] = "user";
-        val[n++] = t->user;
-    }
-    if (t->password && *t->password) {
-        kw[n] = "password";
-        val[n++] = t->password;
-    }
-    kw[n] = "application_name";
-    val[n++] = "dbscale";
-    kw[n] = NULL;
-    val[n] = NULL;
-    PGconn *pg = PQconnectdbParams(kw, val, 1);
     if (!pg || PQstatus(pg) != CONNECTION_OK) {
         e->cls = LSQL_FATAL;
         snprintf(e->code, sizeof e->code, "08001");

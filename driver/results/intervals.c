@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "csv.h"
-#include "input.h"
+#include "csvfile.h"
 #include "options.h"
 #include "util.h"
 
@@ -49,68 +49,34 @@ int intervals_write(const char *dir, const struct intervals *iv)
 
 int intervals_read(const char *path, struct intervals *iv, char *err, size_t errlen)
 {
-    char p[1200];
-    size_t l = strlen(path);
-    if (l > 4 && !strcmp(path + l - 4, ".csv"))
-        snprintf(p, sizeof p, "%s", path);
-    else
-        snprintf(p, sizeof p, "%s/intervals.csv", path);
-    FILE *f = results_input_open(p, err, errlen);
-    if (!f)
-        return -1;
     enum { VAR, CPUS, THR, REP, T, TPS, QPS, P95, ERRS, NCOL };
-    static const char *want[NCOL] = {"variant", "cpus", "threads", "repeat", "t",
-                                     "tps",     "qps",  "p95",     "errors"};
-    int at[NCOL], nh = 0, lineno = 0, rc = 0;
-    char *line = NULL, *fld[33];
-    size_t cap = 0;
-    while (rc == 0 && csv_getline(f, &line, &cap, &lineno) >= 0) {
-        int nf = csv_split(line, ',', fld, 32);
-        if (nf < 0 || nf > 32) {
-            snprintf(err, errlen, "%s:%d: not a CSV line of at most 32 fields", p, lineno);
-            rc = -1;
-            break;
-        }
-        if (nh == 0) {
-            nh = nf;
-            for (int c = 0; c < NCOL; c++) {
-                at[c] = -1;
-                for (int i = 0; i < nf; i++)
-                    if (!strcmp(fld[i], want[c]))
-                        at[c] = i;
-                if (at[c] < 0) {
-                    snprintf(err, errlen, "%s:%d: no %s column", p, lineno, want[c]);
-                    rc = -1;
-                }
-            }
-            continue;
-        }
-        if (nf != nh) {
-            snprintf(err, errlen, "%s:%d: %d fields, the header has %d", p, lineno, nf, nh);
-            rc = -1;
-            break;
-        }
+    static const char *const want[NCOL] = {"variant", "cpus", "threads", "repeat", "t",
+                                           "tps",     "qps",  "p95",     "errors"};
+    struct csvfile c;
+    if (csvfile_open(&c, path, "intervals.csv", want, NCOL, err, errlen) < 0)
+        return -1;
+    int rc;
+    while ((rc = csvfile_next(&c, err, errlen)) > 0) {
         struct interval_row r = {0};
         long long v[3];
         double d[5];
         int bad = 0;
-        for (int c = 0; c < 3; c++)
-            bad |= parse_int(fld[at[CPUS + c]], &v[c]) < 0 || v[c] < 0 || v[c] > 1 << 24;
-        for (int c = 0; c < 5; c++)
-            bad |= parse_num(fld[at[T + c]], &d[c]) < 0;
+        for (int k = 0; k < 3; k++)
+            bad |= parse_int(csvfile_field(&c, CPUS + k), &v[k]) < 0 || v[k] < 0 || v[k] > 1 << 24;
+        for (int k = 0; k < 5; k++)
+            bad |= parse_num(csvfile_field(&c, T + k), &d[k]) < 0;
         if (bad) {
-            snprintf(err, errlen, "%s:%d: a field is not a number", p, lineno);
+            snprintf(err, errlen, "%s:%d: a field is not a number", c.path, c.lineno);
             rc = -1;
             break;
         }
-        snprintf(r.variant, sizeof r.variant, "%s", fld[at[VAR]]);
+        snprintf(r.variant, sizeof r.variant, "%s", csvfile_field(&c, VAR));
         r.cpus = (int)v[0], r.threads = (int)v[1], r.repeat = (int)v[2];
         r.t = d[0], r.tps = d[1], r.qps = d[2], r.p95 = d[3], r.errors = d[4];
         intervals_add(iv, &r);
     }
-    free(line);
-    fclose(f);
-    return rc;
+    csvfile_close(&c);
+    return rc < 0 ? -1 : 0;
 }
 
 void intervals_free(struct intervals *iv)

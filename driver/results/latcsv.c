@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "csv.h"
-#include "input.h"
+#include "csvfile.h"
 #include "options.h"
 #include "util.h"
 
@@ -50,57 +50,24 @@ int latcsv_write(const char *dir, const struct latcsv *l)
 
 int latcsv_read(const char *path, struct latcsv *l, char *err, size_t errlen)
 {
-    char p[1200];
-    size_t len = strlen(path);
-    if (len > 4 && !strcmp(path + len - 4, ".csv"))
-        snprintf(p, sizeof p, "%s", path);
-    else
-        snprintf(p, sizeof p, "%s/latency.csv", path);
-    FILE *f = results_input_open(p, err, errlen);
-    if (!f)
-        return -1;
     enum { VAR, CPUS, THR, REP, LO, HI, COUNT, NCOL };
-    static const char *want[NCOL] = {"variant", "cpus",  "threads", "repeat",
-                                     "lo_ms",   "hi_ms", "count"};
-    int at[NCOL], nh = 0, lineno = 0, rc = 0;
-    char *line = NULL, *fld[33];
-    size_t cap = 0;
-    while (rc == 0 && csv_getline(f, &line, &cap, &lineno) >= 0) {
-        int nf = csv_split(line, ',', fld, 32);
-        if (nf < 0 || nf > 32) {
-            snprintf(err, errlen, "%s:%d: not a CSV line of at most 32 fields", p, lineno);
-            rc = -1;
-            break;
-        }
-        if (nh == 0) {
-            nh = nf;
-            for (int c = 0; c < NCOL && rc == 0; c++) {
-                at[c] = -1;
-                for (int i = 0; i < nf; i++)
-                    if (!strcmp(fld[i], want[c]))
-                        at[c] = i;
-                if (at[c] < 0) {
-                    snprintf(err, errlen, "%s:%d: no %s column", p, lineno, want[c]);
-                    rc = -1;
-                }
-            }
-            continue;
-        }
-        if (nf != nh) {
-            snprintf(err, errlen, "%s:%d: %d fields, the header has %d", p, lineno, nf, nh);
-            rc = -1;
-            break;
-        }
+    static const char *const want[NCOL] = {"variant", "cpus",  "threads", "repeat",
+                                           "lo_ms",   "hi_ms", "count"};
+    struct csvfile c;
+    if (csvfile_open(&c, path, "latency.csv", want, NCOL, err, errlen) < 0)
+        return -1;
+    int rc;
+    while ((rc = csvfile_next(&c, err, errlen)) > 0) {
         long long v[4];
         double lo, hi;
         int bad = 0;
-        for (int c = 0; c < 3; c++)
-            bad |= parse_int(fld[at[CPUS + c]], &v[c]) < 0 || v[c] < 0 || v[c] > 1 << 24;
-        bad |= parse_int(fld[at[COUNT]], &v[3]) < 0 || v[3] < 0;
-        bad |= parse_num(fld[at[LO]], &lo) < 0 || parse_num(fld[at[HI]], &hi) < 0 || !(lo >= 0) ||
-               !(hi >= lo) || hi > 1e12;
+        for (int k = 0; k < 3; k++)
+            bad |= parse_int(csvfile_field(&c, CPUS + k), &v[k]) < 0 || v[k] < 0 || v[k] > 1 << 24;
+        bad |= parse_int(csvfile_field(&c, COUNT), &v[3]) < 0 || v[3] < 0;
+        bad |= parse_num(csvfile_field(&c, LO), &lo) < 0 ||
+               parse_num(csvfile_field(&c, HI), &hi) < 0 || !(lo >= 0) || !(hi >= lo) || hi > 1e12;
         if (bad) {
-            snprintf(err, errlen, "%s:%d: a field is not a number in range", p, lineno);
+            snprintf(err, errlen, "%s:%d: a field is not a number in range", c.path, c.lineno);
             rc = -1;
             break;
         }
@@ -110,12 +77,11 @@ int latcsv_read(const char *path, struct latcsv *l, char *err, size_t errlen)
                                .lo_ms = lo,
                                .hi_ms = hi,
                                .count = (uint64_t)v[3]};
-        snprintf(r.variant, sizeof r.variant, "%s", fld[at[VAR]]);
+        snprintf(r.variant, sizeof r.variant, "%s", csvfile_field(&c, VAR));
         latcsv_add(l, &r);
     }
-    free(line);
-    fclose(f);
-    return rc;
+    csvfile_close(&c);
+    return rc < 0 ? -1 : 0;
 }
 
 void latcsv_free(struct latcsv *l)

@@ -17,6 +17,7 @@
 #include "compare.h"
 #include "options.h"
 #include "util.h"
+#include "verb_args.h"
 #include "verbs.h"
 
 static const struct optdef compare_opts[] = {
@@ -41,24 +42,17 @@ int compare_main(int argc, char **argv)
     struct opts o;
     opts_init(&o, compare_opts, sizeof compare_opts / sizeof compare_opts[0]);
     char *pos[1024], err[512];
-    int npos, rc = opts_parse_argv(&o, argc, argv, 1, pos, 1024, &npos, err, sizeof err);
-    if (rc == 1 || (rc == 0 && npos == 0)) {
-        fputs("usage: dbscale compare A B [C...] [--out DIR]\n"
-              "  each of A, B... a results directory, a results.csv or micro.csv, or a wide\n"
-              "  FILE.tsv (test mode tasks NAME...; one set per raw column)\n"
-              "Points match by threads (sweeps) or test, mode and tasks (micro); engine,\n"
-              "workload, variant and cpus join the key only when they vary inside a set.\n"
-              "Each pair gets floor((a/b - 1) * 100) % on the medians, marked * when\n"
-              "Welch's t-test finds the difference significant at 95%, ~ when not.\n",
-              rc == 1 ? stdout : stderr);
-        opts_help(&o, rc == 1 ? stdout : stderr);
-        opts_free(&o);
-        return rc == 1 ? 0 : EXIT_USAGE;
-    }
-    if (rc < 0) {
-        opts_free(&o);
-        die(EXIT_USAGE, "%s", err);
-    }
+    static const char usage[] =
+        "usage: dbscale compare A B [C...] [--out DIR]\n"
+        "  each of A, B... a results directory, a results.csv or micro.csv, or a wide\n"
+        "  FILE.tsv (test mode tasks NAME...; one set per raw column)\n"
+        "Points match by threads (sweeps) or test, mode and tasks (micro); engine,\n"
+        "workload, variant and cpus join the key only when they vary inside a set.\n"
+        "Each pair gets floor((a/b - 1) * 100) % on the medians, marked * when\n"
+        "Welch's t-test finds the difference significant at 95%, ~ when not.\n";
+    int npos, rc = 0;
+    if (!verb_args_parse(&o, argc, argv, pos, 1024, &npos, usage, &rc))
+        return rc;
     struct compare_sets ss = {0};
     for (int i = 0; i < npos; i++)
         if (compare_load(&ss, pos[i], err, sizeof err) < 0) {

@@ -19,18 +19,7 @@
 #include "oltp.h"
 #include "report.h"
 #include "util.h"
-
-static const char *const builtin[] = {"oltp_read_only",
-                                      "oltp_read_write",
-                                      "oltp_write_only",
-                                      "oltp_point_select",
-                                      "oltp_update_index",
-                                      "oltp_update_non_index",
-                                      "oltp_insert",
-                                      "oltp_delete",
-                                      "select_random_points",
-                                      "select_random_ranges",
-                                      NULL};
+#include "workload.h"
 
 static int is_file(const char *p)
 {
@@ -45,8 +34,8 @@ int lua_verb_is_script(const char *arg)
         return 0;
     if (l > 4 && !strcmp(arg + l - 4, ".lua"))
         return is_file(arg);
-    for (int i = 0; builtin[i]; i++)
-        if (!strcmp(arg, builtin[i]))
+    for (int i = 0; workload_names[i]; i++) /* a built-in workload wins over a same-named .lua */
+        if (!strcmp(arg, workload_names[i]))
             return 0;
     if (strchr(arg, '/'))
         return 0;

@@ -17,6 +17,7 @@
 #include "options.h"
 #include "plot.h"
 #include "util.h"
+#include "verb_args.h"
 #include "verbs.h"
 
 static const struct optdef plot_opts[] = {
@@ -46,20 +47,13 @@ int plot_main(int argc, char **argv)
 {
     struct opts o;
     opts_init(&o, plot_opts, sizeof plot_opts / sizeof plot_opts[0]);
-    char *pos[256], err[1024];
-    int npos, rc = opts_parse_argv(&o, argc, argv, 1, pos, 256, &npos, err, sizeof err);
-    if (rc == 1 || (rc == 0 && npos == 0)) {
-        fputs("usage: dbscale plot RESULTS_DIR... [--out DIR] [--format png,svg] [--label NAME]... "
-              "[--log-y]\n",
-              rc == 1 ? stdout : stderr);
-        opts_help(&o, rc == 1 ? stdout : stderr);
-        opts_free(&o);
-        return rc == 1 ? 0 : EXIT_USAGE;
-    }
-    if (rc < 0) {
-        opts_free(&o);
-        die(EXIT_USAGE, "%s", err);
-    }
+    char *pos[256];
+    static const char usage[] =
+        "usage: dbscale plot RESULTS_DIR... [--out DIR] [--format png,svg] [--label NAME]... "
+        "[--log-y]\n";
+    int npos, rc = 0;
+    if (!verb_args_parse(&o, argc, argv, pos, 256, &npos, usage, &rc))
+        return rc;
     const char *formats = opts_str(&o, "format");
     if (!formats)
         formats = "png";

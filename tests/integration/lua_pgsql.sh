@@ -15,4 +15,9 @@ server_counts() {
 }
 
 . "$(dirname "$0")/lua_scripts.lib"
+# --pgsql-conninfo wins over the separate fields in a script too, as its help
+# promises and the built-in mixes do: a wrong --pgsql-port must not matter
+CI="host=127.0.0.1 port=$SERVER_PORT user=$SERVER_USER dbname=$SERVER_DB"
+ok "$DBSCALE" "$API" --db-driver=pgsql --pgsql-port=1 --pgsql-conninfo="$CI" prepare
+ok "$DBSCALE" "$API" --db-driver=pgsql --pgsql-port=1 --pgsql-conninfo="$CI" cleanup
 echo "lua_pgsql: ok"

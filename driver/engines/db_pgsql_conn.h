@@ -1,0 +1,18 @@
+/*
+ * db_pgsql_conn.h - the one way a db_target becomes a libpq connection,
+ * shared by the PostgreSQL backend and the Lua scripts' blocking connection.
+ */
+#ifndef DBSCALE_DB_PGSQL_CONN_H
+#define DBSCALE_DB_PGSQL_CONN_H
+
+#include <libpq-fe.h>
+#include <stddef.h>
+
+#include "db.h"
+
+/* PQconnectdbParams with t's fields as defaults and t->conninfo over them.
+ * NULL with err set when the conninfo does not parse or memory runs out;
+ * otherwise the connection, whose PQstatus the caller checks. */
+PGconn *db_pgsql_connectdb(const struct db_target *t, char *err, size_t errlen);
+
+#endif
