@@ -39,4 +39,14 @@ fsrows=$(grep -c ',smp-k1$' "$out/fs.csv")
 expect_eq "fs baseline passes at 1 CPU" "$fsrows" 3
 awk -F, 'NR > 1 && ($6 <= 0 || $8 <= 0 || $9 != "") {bad = 1} END {exit bad}' "$out/fs.csv" ||
     fail "fs baseline rows without rates: $(cat "$out/fs.csv")"
-echo "mysql sweep ok: $rows levels, micro and fs baselines stored"
+# the graphs and the page from a real MariaDB sweep too (plot_sweep.sh does PostgreSQL's,
+# with levels long enough for the time series)
+[ -s "$out/report.html" ] || fail "the sweep wrote no report.html"
+if command -v gnuplot >/dev/null; then
+    "$DBSCALE" plot "$out" --out "$out/plots" >"$work/plot" 2>&1 || fail "plot: $(cat "$work/plot")"
+    for g in throughput speedup efficiency latency tput-latency cpus baseline latency-cdf; do
+        [ "$(od -An -tx1 -N8 "$out/plots/$g.png" 2>/dev/null | tr -d ' \n')" = "89504e470d0a1a0a" ] ||
+            fail "no $g.png from the MariaDB sweep: $(ls "$out/plots")"
+    done
+fi
+echo "mysql sweep ok: $rows levels, micro and fs baselines stored, graphs and page drawn"
