@@ -123,3 +123,25 @@ int procfs_cpu_jiffies(unsigned long long *idle, unsigned long long *total)
         *total += v[i];
     return 0;
 }
+
+int procfs_socket_inodes(pid_t pid, unsigned long *out, int max)
+{
+    char dir[64];
+    snprintf(dir, sizeof dir, "/proc/%ld/fd", (long)pid);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    while (d && n < max && (e = readdir(d))) {
+        char link[320], to[64];
+        snprintf(link, sizeof link, "%s/%s", dir, e->d_name);
+        ssize_t l = readlink(link, to, sizeof to - 1);
+        if (l <= 0)
+            continue;
+        to[l] = '\0';
+        if (sscanf(to, "socket:[%lu]", &out[n]) == 1)
+            n++;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}

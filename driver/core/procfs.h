@@ -25,6 +25,10 @@ int procfs_each_task(pid_t pid, procfs_task_fn fn, void *arg);
  * /proc/N/stat; zombies left out), at most max into out. Count. */
 int procfs_children(pid_t pid, pid_t *out, int max);
 
+/* The socket inodes pid holds open (its /proc/PID/fd links "socket:[N]"),
+ * at most max into out. Count (0 when pid is gone). */
+int procfs_socket_inodes(pid_t pid, unsigned long *out, int max);
+
 /* /proc/stat's aggregate "cpu" line: idle (idle + iowait) and total
  * jiffies (guest time is already inside user). 0, or -1. */
 int procfs_cpu_jiffies(unsigned long long *idle, unsigned long long *total);

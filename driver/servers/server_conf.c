@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "procfs.h"
 #include "server_engine.h"
 #include "util.h"
 
@@ -129,25 +130,8 @@ static int socket_inodes(const struct server *s, unsigned long *inodes, int max)
 {
     pid_t pids[MAX_PIDS];
     int np = server_pids(s, pids, MAX_PIDS), n = 0;
-    for (int i = 0; i < np; i++) {
-        char dir[64];
-        snprintf(dir, sizeof dir, "/proc/%ld/fd", (long)pids[i]);
-        DIR *d = opendir(dir);
-        struct dirent *e;
-        while (d && (e = readdir(d)) && n < max) {
-            char link[300], to[64];
-            snprintf(link, sizeof link, "%s/%s", dir, e->d_name);
-            ssize_t l = readlink(link, to, sizeof to - 1);
-            if (l <= 0)
-                continue;
-            to[l] = '\0';
-            unsigned long ino;
-            if (sscanf(to, "socket:[%lu]", &ino) == 1)
-                inodes[n++] = ino;
-        }
-        if (d)
-            closedir(d);
-    }
+    for (int i = 0; i < np && n < max; i++)
+        n += procfs_socket_inodes(pids[i], inodes + n, max - n);
     return n;
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "procfs.h"
 #include "server_engine.h"
 #include "util.h"
 
@@ -27,23 +28,7 @@
 static int listens_on(pid_t pid, int port)
 {
     unsigned long inodes[MAX_INODES];
-    int n = 0;
-    char dir[64];
-    snprintf(dir, sizeof dir, "/proc/%ld/fd", (long)pid);
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d)) && n < MAX_INODES) {
-        char link[320], to[64];
-        snprintf(link, sizeof link, "%s/%s", dir, e->d_name);
-        ssize_t l = readlink(link, to, sizeof to - 1);
-        if (l <= 0)
-            continue;
-        to[l] = '\0';
-        if (sscanf(to, "socket:[%lu]", &inodes[n]) == 1)
-            n++;
-    }
-    if (d)
-        closedir(d);
+    int n = procfs_socket_inodes(pid, inodes, MAX_INODES);
     static const char *const tables[] = {"/proc/net/tcp", "/proc/net/tcp6", NULL};
     int found = 0;
     for (int t = 0; tables[t] && !found && n; t++) {
