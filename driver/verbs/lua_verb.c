@@ -217,6 +217,8 @@ int lua_main(const char *verb, int argc, char **argv)
     char *pos[4];
     int npos = 0;
     int r = opts_parse_argv(&o, argc, a, 0, pos, 4, &npos, err, sizeof err);
+    if (opts_warnings(&o)) /* sysbench's deprecation lines */
+        fputs(opts_warnings(&o), stderr);
     if (r == 1 || !strcmp(cmd, "help")) {
         usage(argv[si], &o, oltp_noptdefs, stdout);
         goto out;

@@ -69,6 +69,8 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
         opts_free(&o);
         return 0;
     }
+    if (opts_warnings(&o) && lead) /* sysbench's deprecation lines, first as there */
+        fputs(opts_warnings(&o), stderr);
     if (r < 0 || npos != 1) {
         if (r < 0)
             fprintf(stderr, "dbscale %s: %s\n", verb, err);
