@@ -43,6 +43,7 @@ const struct optdef oltp_optdefs[] = {
     {"client-loops", OPT_INT, "0", "event-loop threads driving the connections (0 = one per client CPU, at most one per connection)", NULL, 0, 1024},
     {"client-cpus", OPT_STR, NULL, "CPU list the client threads run on (e.g. 1 or 0-3)"},
     {"reconnect-timeout", OPT_NUM, "30", "seconds a lost connection may take to come back", NULL, 0, 1e6},
+    {"thread-init-timeout", OPT_NUM, "0", "seconds all connections may take to open, as sysbench 1.1's (0 = no limit: they open one after another here, not in parallel as sysbench's threads)", NULL, 0, 1e6},
     /* random numbers */
     {"rand-type", OPT_CHOICE, "special", "random numbers distribution", "uniform|gaussian|special|pareto|zipfian"},
     {"rand-seed", OPT_INT, "0", "random seed (0 = from the clock)", NULL, 0, 9.2e18},
@@ -400,6 +401,7 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
         return -1;
     }
     w->reconnect_timeout = opts_num(o, "reconnect-timeout");
+    w->init_timeout_s = opts_num(o, "thread-init-timeout");
     w->client_cpus = opts_str(o, "client-cpus");
     /* checked here, once, for run and sweep: a bad list must not run unpinned
      * (same/rest are the sweep's words; the run verb refuses them) */
