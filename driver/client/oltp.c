@@ -76,6 +76,7 @@ const struct optdef oltp_optdefs[] = {
     /* connections */
     {"db-driver", OPT_CHOICE, "mysql", "database engine; unset, --pgsql-* connection options mean pgsql, else mysql (sysbench's default)", "mysql|pgsql|mariadb|postgresql"},
     {"db-ps-mode", OPT_CHOICE, "auto", "server-side prepared statements", "auto|disable"},
+    {"db-debug", OPT_BOOL, "off", "print every statement the connections run, its parameters and outcome, on stderr (slows the run)"},
     {"db-ignore-errors", OPT_STR, NULL, "error codes retried after ROLLBACK, or 'all' (default, as sysbench: mysql 1213,1020,1205; pgsql 40P01,40001,23505)"},
     {"mysql-ignore-errors", OPT_STR, NULL, "sysbench's name for --db-ignore-errors"},
     {"pgsql-host", OPT_STR, "localhost", "PostgreSQL host(s), comma-separated: connections spread round-robin"},

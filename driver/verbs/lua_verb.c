@@ -229,6 +229,14 @@ int lua_main(const char *verb, int argc, char **argv)
         rc = EXIT_USAGE;
         goto out;
     }
+    if (opts_bool(&o, "db-debug")) { /* accepted and ignored would be a lie */
+        fprintf(stderr,
+                "dbscale %s: --db-debug traces the built-in workloads only, not Lua "
+                "scripts yet\n",
+                argv[si]);
+        rc = EXIT_USAGE;
+        goto out;
+    }
     struct oltp_setup st;
     if (oltp_setup(&st, &o, "oltp_read_write", err, sizeof err) < 0) {
         fprintf(stderr, "dbscale %s: %s\n", argv[si], err);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dbdebug.h"
 #include "oltp.h"
 #include "report.h"
 #include "signals.h"
@@ -90,6 +91,8 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
         opts_free(&o);
         return EXIT_USAGE;
     }
+    if (opts_bool(&o, "db-debug")) /* the run's connections, traced */
+        s.wcfg.ops = dbdebug_ops(s.ops, stderr);
     const char *cc = opts_str(&o, "client-cpus");
     if (!strcmp(verb, "run") && cc && (!strcmp(cc, "same") || !strcmp(cc, "rest"))) {
         fprintf(stderr,

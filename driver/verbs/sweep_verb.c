@@ -17,6 +17,7 @@
 
 #include "baseline.h"
 #include "cpulist.h"
+#include "dbdebug.h"
 #include "page.h"
 #include "report.h"
 #include "resdir.h"
@@ -244,6 +245,8 @@ int sweep_main(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
+    if (opts_bool(&w.o, "db-debug")) /* the levels' connections, traced */
+        w.s.wcfg.ops = dbdebug_ops(w.s.ops, stderr);
     if (baseline_check(opts_str(&w.o, "baseline"), err, sizeof err) < 0) {
         fprintf(stderr, "dbscale sweep: %s\n", err);
         rc = EXIT_USAGE;
