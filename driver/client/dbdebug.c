@@ -25,8 +25,10 @@ static atomic_int next_id;
 
 struct db_conn {
     struct db_conn *in;
-    int id;          /* connection number, from 1, in the order they opened */
-    char stmt[1024]; /* the statement in flight, as the line will show it */
+    int id;           /* connection number, from 1, in the order they opened */
+    char stmt[1024];  /* the statement in flight, as the line will show it */
+    const char **sql; /* registered statements' text by id: start() gets only the id */
+    int nsql;
 };
 
 /* One whole line per call: fputs on a line built first, so loops sharing
@@ -71,6 +73,7 @@ static struct db_conn *w_connect(const struct db_target *t, struct db_error *err
 static void w_close(struct db_conn *c)
 {
     inner->close(c->in);
+    free(c->sql);
     free(c);
 }
 
@@ -82,6 +85,13 @@ static int w_fd(struct db_conn *c)
 static int w_prepare(struct db_conn *c, int id, const char *sql, int np, struct db_error *err)
 {
     int r = inner->prepare(c->in, id, sql, np, err);
+    if (id >= 0 && id >= c->nsql) { /* the text outlives the connection (the workload's) */
+        c->sql = xrealloc(c->sql, (size_t)(id + 1) * sizeof *c->sql);
+        memset(c->sql + c->nsql, 0, (size_t)(id + 1 - c->nsql) * sizeof *c->sql);
+        c->nsql = id + 1;
+    }
+    if (id >= 0)
+        c->sql[id] = sql;
     char what[1100];
     snprintf(what, sizeof what, "prepare #%d %s", id, sql);
     ended(c, what, r < 0 ? DB_FAILED : DB_DONE, err);
@@ -109,7 +119,7 @@ static void remember(struct db_conn *c, const char *sql, const struct db_param *
 static enum db_status w_start(struct db_conn *c, int id, const char *sql, const struct db_param *p,
                               int np, struct db_error *err)
 {
-    remember(c, sql, p, np);
+    remember(c, !sql && id >= 0 && id < c->nsql ? c->sql[id] : sql, p, np);
     enum db_status st = inner->start(c->in, id, sql, p, np, err);
     ended(c, c->stmt, st, err);
     return st;

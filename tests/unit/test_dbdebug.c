@@ -50,7 +50,7 @@ static enum db_status f_start(struct db_conn *c, int id, const char *sql, const 
 {
     (void)id, (void)p, (void)np, (void)e;
     c->calls++;
-    return strncmp(sql, "UPDATE", 6) == 0 ? DB_WAIT_READ : DB_DONE;
+    return sql && strncmp(sql, "UPDATE", 6) == 0 ? DB_WAIT_READ : DB_DONE;
 }
 
 static enum db_status f_cont(struct db_conn *c, struct db_error *e)
@@ -95,6 +95,9 @@ static void test_trace(void **state)
                      DB_WAIT_READ);
     assert_int_equal(ops->cont(c, &e), DB_FAILED);
     assert_string_equal(e.code, "1213"); /* passed through */
+    /* a registered statement is started by id alone: its text is the prepared one */
+    assert_int_equal(ops->prepare(c, 2, "DELETE FROM sbtest1 WHERE id=?", 1, &e), 0);
+    assert_int_equal(ops->start(c, 2, NULL, p, 1, &e), DB_DONE);
     ops->close(c);
     fclose(out);
     assert_non_null(strstr(buf, "connected to h1 port 3306"));
@@ -102,11 +105,13 @@ static void test_trace(void **state)
         strstr(buf, "DEBUG: connection 1: SELECT c FROM sbtest1 WHERE id=? [42] -> ok\n"));
     assert_non_null(strstr(buf, "UPDATE sbtest1 SET c=? WHERE id=? ['abc'] -> error 1213: "
                                 "Deadlock found\n"));
-    /* the wait itself printed nothing: three lines in all */
+    assert_non_null(strstr(buf, "prepare #2 DELETE FROM sbtest1 WHERE id=? -> ok\n"));
+    assert_non_null(strstr(buf, "connection 1: DELETE FROM sbtest1 WHERE id=? [42] -> ok\n"));
+    /* the wait itself printed nothing: five lines in all */
     int lines = 0;
     for (char *q = buf; *q; q++)
         lines += *q == '\n';
-    assert_int_equal(lines, 3);
+    assert_int_equal(lines, 5);
     free(buf);
 }
 
