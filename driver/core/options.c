@@ -557,6 +557,8 @@ const char *opts_warnings(const struct opts *o)
 
 double opts_num(const struct opts *o, const char *name)
 {
+    if (o->defs[must_find(o, name)].type == OPT_SIZE)
+        return (double)opts_int(o, name); /* "10K" is 10240, not text */
     const char *s = opts_str(o, name);
     double v = 0;
     if (s)

@@ -221,6 +221,8 @@ static void test_size_suffixes(void **state)
     assert_int_equal(run_parse(f, argv), 0);
     assert_int_equal(opts_int(&f->o, "table-size"), 10240);
     assert_int_equal(opts_int(&f->o, "events"), 2 * 1024 * 1024);
+    /* read as a number too (a Lua script's sysbench.opt.table_size is one) */
+    assert_float_equal(opts_num(&f->o, "table-size"), 10240, 0);
     const char *g[] = {"run", "--table-size=1G", "--events=1T", NULL};
     assert_int_equal(run_parse(f, g), 0);
     assert_int_equal(opts_int(&f->o, "table-size"), 1073741824LL);
