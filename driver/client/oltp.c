@@ -93,6 +93,7 @@ const struct optdef oltp_optdefs[] = {
     {"mysql-db", OPT_STR, "sbtest", "MySQL database"},
     {"mysql-defaults-file", OPT_STR, NULL, "MariaDB option file ([client] user, password, host ...)"},
     /* sysbench 1.0.20's deprecated names: they work, with its warning */
+    {"test", OPT_STR, NULL, "the workload, sysbench's deprecated way (give it as a word)"},
     {"num-threads", OPT_ALIAS, "threads", NULL},
     {"max-time", OPT_ALIAS, "time", NULL},
     {"max-requests", OPT_ALIAS, "events", NULL},

@@ -229,6 +229,12 @@ int lua_main(const char *verb, int argc, char **argv)
         rc = EXIT_USAGE;
         goto out;
     }
+    if (opts_isset(&o, "test")) { /* the script is the word given */
+        fprintf(stderr, "dbscale %s: --test names a built-in workload; the script is given\n",
+                argv[si]);
+        rc = EXIT_USAGE;
+        goto out;
+    }
     if (opts_bool(&o, "db-debug")) { /* accepted and ignored would be a lie */
         fprintf(stderr,
                 "dbscale %s: --db-debug traces the built-in workloads only, not Lua "

@@ -47,7 +47,8 @@ static const struct optdef sweep_extra[] = {
 
 /* run's options a sweep has no use for: its report is results.csv and the
  * page, so listing them would be accepting and ignoring them */
-static const char *const sweep_unused[] = {"output", "histogram", "interval-output"};
+static const char *const sweep_unused[] = {"output", "histogram", "interval-output",
+                                           "report-checkpoints", "test"};
 
 struct optdef *sweep_verb_optdefs(size_t *n)
 {

@@ -29,6 +29,12 @@ grep -q "^DEBUG: connection 2: SELECT c FROM sbtest1 WHERE id=.* -> ok$" "$work/
     fail "no --db-debug statement lines: $(grep DEBUG "$work/err" | head -12)"
 grep -q "BEGIN" "$work/err" && fail "--skip_trx=on from the config file not used (BEGIN sent)"
 
+# sysbench's deprecated --test=NAME still names the workload, with its warning
+"$DBSCALE" --test=oltp_point_select $P --time=1 run >"$work/out" 2>"$work/err" ||
+    fail "--test run failed: $(cat "$work/err")"
+grep -q "^WARNING: the --test option is deprecated" "$work/err" || fail "no --test warning"
+grep -q "transactions:" "$work/out" || fail "--test run reported nothing: $(cat "$work/out")"
+
 # a bad config line is named file:line, exit 2
 printf 'threads=2\nthreads 3\n' >"$work/bad.cfg"
 "$DBSCALE" oltp_point_select $P --config-file="$work/bad.cfg" run >/dev/null 2>"$work/err"
