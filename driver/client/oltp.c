@@ -103,6 +103,7 @@ const struct optdef oltp_optdefs[] = {
     {"debug", OPT_REFUSED, NULL, "use --db-debug for the statements, --verbosity for more messages"},
     {"validate", OPT_REFUSED, NULL, "the built-in workloads check no results (sysbench's OLTP scripts do not either)"},
     {"mysql-debug", OPT_REFUSED, NULL, "tracing Connector/C needs a debug build of the library; --db-debug shows the statements"},
+    {"version", OPT_REFUSED, NULL, "the version is a verb here: dbscale --version"},
     {"pgsql-variant", OPT_REFUSED, NULL, "the redshift variant is not implemented"},
 };
 /* clang-format on */

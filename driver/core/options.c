@@ -446,6 +446,9 @@ int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos
             break;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             return 1;
+        int on; /* sysbench's --help[=on|off] */
+        if (strncmp(argv[i], "--help=", 7) == 0 && parse_bool(argv[i] + 7, &on) == 0 && on)
+            return 1;
         size_t cl = config_arg(o, argv[i]);
         if (!cl)
             continue;
@@ -468,6 +471,9 @@ int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos
             continue;
         }
         if (!only_pos && strncmp(argv[i], "--", 2) == 0) {
+            int off;
+            if (strncmp(argv[i], "--help=", 7) == 0 && parse_bool(argv[i] + 7, &off) == 0)
+                continue; /* --help=off: nothing asked */
             size_t cl = config_arg(o, argv[i]);
             if (cl) {
                 if (argv[i][cl] == '\0')

@@ -341,6 +341,12 @@ static void test_refused(void **state)
         assert_int_equal(run_parse(f, argv), -1);
         assert_non_null(strstr(f->err, "not supported"));
     }
+    /* sysbench's --help[=on|off] */
+    const char *h[] = {"run", "--help=on", NULL};
+    assert_int_equal(run_parse(f, h), 1);
+    const char *hoff[] = {"run", "--help=off", "--threads=2", NULL};
+    assert_int_equal(run_parse(f, hoff), 0);
+    assert_int_equal(opts_int(&f->o, "threads"), 2);
     /* sweep lists no option it ignores */
     const char *sw[] = {"sweep", "--histogram", NULL};
     assert_int_equal(sweep_parse(f, sw), -1);
