@@ -1,7 +1,8 @@
 /*
- * db_mysql_conn.h - the MariaDB backend's connection, shared by its two
- * files: db_mysql.c (connect, prepare, the statement state machine) and
- * db_mysql_bulk.c (the blocking paths: bulk load and admin queries).
+ * db_mysql_conn.h - the MariaDB backend's connection, shared by its
+ * files: db_mysql_conn.c (connect), db_mysql.c (prepare, the statement state
+ * machine) and db_mysql_bulk.c (the blocking paths: bulk load and admin
+ * queries).
  * Private to the engine: nothing outside driver/engines includes it.
  */
 #ifndef DBSCALE_DB_MYSQL_CONN_H
@@ -63,6 +64,7 @@ struct db_conn {
 };
 
 /* errors */
+enum db_errclass dbm_class(unsigned e);
 void dbm_seterr(struct db_error *err, enum db_errclass cls, unsigned code, const char *msg);
 void dbm_conn_err(struct db_conn *c, struct db_error *err);
 void dbm_usage(struct db_error *err, const char *msg);
@@ -71,6 +73,8 @@ void dbm_reserve(struct dbm_buf *b, size_t more);
 void dbm_add(struct dbm_buf *b, const char *s, size_t n);
 void dbm_add_quoted(struct db_conn *c, struct dbm_buf *b, const char *s, size_t n);
 int dbm_fd(struct db_conn *c);
+/* db_mysql_conn.c: db_mysql_ops.connect */
+struct db_conn *dbm_connect(const struct db_target *t, struct db_error *err);
 /* db_mysql_bulk.c */
 int dbm_bulk_begin(struct db_conn *c, const char *table, const char *cols, struct db_error *err);
 int dbm_bulk_row(struct db_conn *c, const char *const *vals, int nvals, struct db_error *err);
