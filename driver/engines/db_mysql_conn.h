@@ -3,7 +3,8 @@
  * files: db_mysql_conn.c (connect), db_mysql.c (prepare, the statement state
  * machine) and db_mysql_bulk.c (the blocking paths: bulk load and admin
  * queries).
- * Private to the engine: nothing outside driver/engines includes it.
+ * Private to the engine, but for db_mysql_open: the Lua scripts' blocking
+ * connection opens through it too, so both follow the same conventions.
  */
 #ifndef DBSCALE_DB_MYSQL_CONN_H
 #define DBSCALE_DB_MYSQL_CONN_H
@@ -73,7 +74,13 @@ void dbm_reserve(struct dbm_buf *b, size_t more);
 void dbm_add(struct dbm_buf *b, const char *s, size_t n);
 void dbm_add_quoted(struct db_conn *c, struct dbm_buf *b, const char *s, size_t n);
 int dbm_fd(struct db_conn *c);
-/* db_mysql_conn.c: db_mysql_ops.connect */
+/* db_mysql_conn.c. db_mysql_open: a blocking connect with t's conventions
+ * (see db_mysql_conn.c), nonblock = for the _start/_cont API; NULL with
+ * *code (the library's error number, 0 = no server error) and msg ("can't
+ * connect to MySQL at WHERE: why", never the password). */
+MYSQL *db_mysql_open(const struct db_target *t, int nonblock, unsigned *code, char *msg,
+                     size_t msglen);
+/* db_mysql_ops.connect */
 struct db_conn *dbm_connect(const struct db_target *t, struct db_error *err);
 /* db_mysql_bulk.c */
 int dbm_bulk_begin(struct db_conn *c, const char *table, const char *cols, struct db_error *err);
