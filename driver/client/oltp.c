@@ -11,6 +11,7 @@
  * an exit code (verbs/oltp_verb.c does).
  */
 #include "oltp.h"
+#include "oltp_conn.h"
 
 #include "cpulist.h"
 
@@ -117,17 +118,6 @@ const char *oltp_workload_name(const char *arg, char *buf, size_t len)
     return buf;
 }
 
-/* An option set explicitly wins; otherwise an engine environment variable
- * (PGHOST, ...) is left for the library to read; otherwise sysbench's default. */
-static const char *conn_opt(const struct opts *o, const char *name, const char *env)
-{
-    if (opts_isset(o, name))
-        return opts_str(o, name);
-    if (env && getenv(env))
-        return NULL;
-    return opts_str(o, name);
-}
-
 /* The shortest interim report period. A line every 10 ms is already more
  * than anyone reads, and below that an interval holds too few transactions
  * for its figures to mean anything, while the printing itself starts to
@@ -160,7 +150,6 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     memset(s, 0, sizeof *s);
     const char *drv = opts_str(o, "db-driver");
     s->ops = db_find(drv);
-    int pg = s->ops == &db_pgsql_ops;
     struct wl_config c = {0};
     c.name = workload;
     c.ops = s->ops;
@@ -202,49 +191,8 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
         return -1;
 
     /* connection targets: one per host in the comma list */
-    const char *hosts = pg ? conn_opt(o, "pgsql-host", "PGHOST")
-                           : (opts_isset(o, "mysql-socket") && !opts_isset(o, "mysql-host")
-                                  ? NULL
-                                  : conn_opt(o, "mysql-host", NULL));
-    s->hosts = xstrdup(hosts ? hosts : "");
-    int nh = 1;
-    for (char *p = s->hosts; *p; p++)
-        nh += *p == ',';
-    s->targets = xcalloc((size_t)nh, sizeof *s->targets);
-    char *save = NULL, *tok = strtok_r(s->hosts, ",", &save);
-    do {
-        struct db_target *t = &s->targets[s->ntargets++];
-        t->host = tok && *tok ? tok : NULL;
-        t->ps = strcmp(opts_str(o, "db-ps-mode"), "disable") != 0;
-        if (pg) {
-            t->port = opts_isset(o, "pgsql-port") || !getenv("PGPORT")
-                          ? (int)opts_int(o, "pgsql-port")
-                          : 0;
-            t->user = conn_opt(o, "pgsql-user", "PGUSER");
-            t->password = opts_str(o, "pgsql-password");
-            t->db = conn_opt(o, "pgsql-db", "PGDATABASE");
-            /* the engine lets what the conninfo says win; the fields above
-             * (options, else PG* variables, else sysbench's defaults) fill
-             * in only what it leaves out */
-            t->conninfo = opts_str(o, "pgsql-conninfo");
-        } else {
-            t->port = (int)opts_int(o, "mysql-port");
-            t->socket = opts_str(o, "mysql-socket");
-            t->user = opts_str(o, "mysql-user");
-            t->password = opts_str(o, "mysql-password");
-            t->db = opts_str(o, "mysql-db");
-            t->defaults_file = opts_str(o, "mysql-defaults-file");
-            struct stat dst; /* libmariadb ignores a missing file: the user would become root */
-            if (t->defaults_file && (stat(t->defaults_file, &dst) < 0 || !S_ISREG(dst.st_mode) ||
-                                     access(t->defaults_file, R_OK) < 0)) {
-                snprintf(err, errlen, "--mysql-defaults-file=%s: not a readable file",
-                         t->defaults_file);
-                return -1;
-            }
-            if (t->defaults_file && !opts_isset(o, "mysql-user"))
-                t->user = NULL; /* let the option file say who */
-        }
-    } while ((tok = strtok_r(NULL, ",", &save)) != NULL);
+    if (oltp_conn_targets(s, o, err, errlen) < 0)
+        return -1;
 
     /* percentiles: each --percentile, itself perhaps "95,99" */
     size_t npl;

@@ -97,9 +97,11 @@ MYSQL *db_mysql_open(const struct db_target *t, int nonblock, unsigned *code, ch
     mysql_options(m, MYSQL_OPT_RECONNECT, &off);
     mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
     /* below the option files: they are read later, inside mysql_real_connect */
-    const char *env_host = getenv("MYSQL_HOST");
-    const char *host = env_host && *env_host ? env_host : t->fallback_host;
-    if (host)
+    /* "localhost" is the library's default anyway, and set this way it
+     * would lose MYSQL_UNIX_PORT (tried): so fallback_host is not set, nor
+     * MYSQL_HOST=localhost */
+    const char *host = getenv("MYSQL_HOST");
+    if (host && *host && strcmp(host, "localhost") != 0)
         mysql_optionsv(m, MARIADB_OPT_HOST, host);
     if (t->fallback_user)
         mysql_optionsv(m, MARIADB_OPT_USER, t->fallback_user);

@@ -1,0 +1,121 @@
+/*
+ * oltp_conn.c - sysbench's connection options as db_targets.
+ *
+ * The one idea: a target carries only what the command line (or a --config
+ * file) gave; an option's default, sysbench's, goes in as the target's
+ * fallback. The engine then lets the client library's own conventions fill
+ * the gaps first (PGSERVICE and PG* variables; MariaDB option files and
+ * MYSQL_* variables), so what works for psql, pgbench or the mariadb client
+ * works here, and sysbench's localhost / sbtest apply only where nothing
+ * else says. This room never prints and never connects.
+ */
+#include "oltp_conn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+static const char *given(const struct opts *o, const char *name)
+{
+    return opts_isset(o, name) ? opts_str(o, name) : NULL;
+}
+
+/* "pgsql-" or "mysql-" + field */
+static const char *oname(char *buf, size_t len, int pg, const char *field)
+{
+    snprintf(buf, len, "%s-%s", pg ? "pgsql" : "mysql", field);
+    return buf;
+}
+
+int oltp_conn_ssl_mode(const char *v, enum db_ssl *mode)
+{
+    static const struct {
+        const char *name;
+        enum db_ssl mode;
+    } modes[] = {
+        {"off", DB_SSL_DISABLED},
+        {"on", DB_SSL_REQUIRED},
+        {"DISABLED", DB_SSL_DISABLED},
+        {"PREFERRED", DB_SSL_PREFERRED},
+        {"REQUIRED", DB_SSL_REQUIRED},
+        {"VERIFY_CA", DB_SSL_VERIFY_CA},
+        {"VERIFY_IDENTITY", DB_SSL_VERIFY_IDENTITY},
+    };
+    for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+        if (!strcasecmp(v, modes[i].name)) {
+            *mode = modes[i].mode;
+            return 0;
+        }
+    return -1;
+}
+
+/* A readable regular file, or -1 with the message (libmariadb ignores a
+ * missing option file, and a missing certificate fails late and vaguely). */
+static int readable(const char *opt, const char *path, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, R_OK) < 0) {
+        snprintf(err, errlen, "--%s=%s: not a readable file", opt, path);
+        return -1;
+    }
+    return 0;
+}
+
+static int mysql_fields(struct db_target *t, const struct opts *o, char *err, size_t errlen)
+{
+    t->socket = opts_str(o, "mysql-socket");
+    /* sysbench: a socket is reached as host "localhost" (a host from an
+     * option file would otherwise win over it) */
+    if (t->socket && !t->host)
+        t->host = "localhost";
+    t->defaults_file = opts_str(o, "mysql-defaults-file");
+    if (t->defaults_file && readable("mysql-defaults-file", t->defaults_file, err, errlen) < 0)
+        return -1; /* else the user would silently become root */
+    return 0;
+}
+
+int oltp_conn_targets(struct oltp_setup *s, const struct opts *o, char *err, size_t errlen)
+{
+    int pg = s->ops == &db_pgsql_ops;
+    char n[32];
+    const char *hosts = given(o, oname(n, sizeof n, pg, "host"));
+    s->hosts = xstrdup(hosts ? hosts : "");
+    int nh = 1;
+    for (char *p = s->hosts; *p; p++)
+        nh += *p == ',';
+    s->targets = xcalloc((size_t)nh, sizeof *s->targets);
+    char *save = NULL, *tok = strtok_r(s->hosts, ",", &save);
+    do {
+        struct db_target *t = &s->targets[s->ntargets++];
+        t->host = tok && *tok ? tok : NULL;
+        t->ps = strcmp(opts_str(o, "db-ps-mode"), "disable") != 0;
+        t->port = opts_isset(o, oname(n, sizeof n, pg, "port")) ? (int)opts_int(o, n) : 0;
+        t->user = given(o, oname(n, sizeof n, pg, "user"));
+        t->password = opts_str(o, oname(n, sizeof n, pg, "password"));
+        t->db = given(o, oname(n, sizeof n, pg, "db"));
+        t->fallback_host = opts_str(o, oname(n, sizeof n, pg, "host"));
+        t->fallback_port = (int)opts_int(o, oname(n, sizeof n, pg, "port"));
+        t->fallback_user = opts_str(o, oname(n, sizeof n, pg, "user"));
+        t->fallback_db = opts_str(o, oname(n, sizeof n, pg, "db"));
+        if (pg) /* what the conninfo says wins; the fields fill in the rest */
+            t->conninfo = opts_str(o, "pgsql-conninfo");
+        else if (mysql_fields(t, o, err, errlen) < 0)
+            return -1;
+    } while ((tok = strtok_r(NULL, ",", &save)) != NULL);
+    return 0;
+}
+
+int oltp_conn_port(const struct oltp_setup *s)
+{
+    const struct db_target *t = &s->targets[0];
+    if (t->port > 0)
+        return t->port;
+    const char *env = getenv(s->ops == &db_pgsql_ops ? "PGPORT" : "MYSQL_TCP_PORT");
+    int p = env ? atoi(env) : 0;
+    return p > 0 && p < 65536 ? p : t->fallback_port;
+}
