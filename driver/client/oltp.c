@@ -98,6 +98,7 @@ const struct optdef oltp_optdefs[] = {
     {"mysql-ssl-key", OPT_STR, NULL, "client private key file, with --mysql-ssl-cert"},
     {"mysql-ssl-cipher", OPT_STR, NULL, "TLS cipher list allowed (OpenSSL names)"},
     {"mysql-compression", OPT_BOOL, "off", "compressed client/server protocol (zlib)"},
+    {"mysql-dry-run", OPT_BOOL, "off", "take every MySQL call as done at once, connecting to nothing, to measure the client alone (built-in mixes only)"},
 };
 /* clang-format on */
 const size_t oltp_noptdefs = sizeof oltp_optdefs / sizeof oltp_optdefs[0];
@@ -157,6 +158,8 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     memset(s, 0, sizeof *s);
     const char *drv = opts_str(o, "db-driver");
     s->ops = db_find(drv);
+    if (oltp_conn_dry_run(s, o, err, errlen) < 0)
+        return -1;
     struct wl_config c = {0};
     c.name = workload;
     c.ops = s->ops;

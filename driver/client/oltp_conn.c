@@ -135,7 +135,7 @@ static int mysql_fields(struct db_target *t, const struct opts *o, char *err, si
 
 int oltp_conn_targets(struct oltp_setup *s, const struct opts *o, char *err, size_t errlen)
 {
-    int pg = s->ops == &db_pgsql_ops;
+    int pg = s->ops == &db_pgsql_ops; /* the dry run is MariaDB's */
     char n[32];
     const char *hosts = given(o, oname(n, sizeof n, pg, "host"));
     s->hosts = xstrdup(hosts ? hosts : "");
@@ -172,4 +172,16 @@ int oltp_conn_port(const struct oltp_setup *s)
     const char *env = getenv(s->ops == &db_pgsql_ops ? "PGPORT" : "MYSQL_TCP_PORT");
     int p = env ? atoi(env) : 0;
     return p > 0 && p < 65536 ? p : t->fallback_port;
+}
+
+int oltp_conn_dry_run(struct oltp_setup *s, const struct opts *o, char *err, size_t errlen)
+{
+    if (!opts_bool(o, "mysql-dry-run"))
+        return 0;
+    if (s->ops != &db_mysql_ops) {
+        snprintf(err, errlen, "--mysql-dry-run: only with --db-driver=mysql");
+        return -1;
+    }
+    s->ops = db_dry_mysql_ops();
+    return 0;
 }

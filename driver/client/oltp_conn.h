@@ -17,6 +17,10 @@ int oltp_conn_targets(struct oltp_setup *s, const struct opts *o, char *err, siz
  * any case. -1 if it is none of them. */
 int oltp_conn_ssl_mode(const char *v, enum db_ssl *mode);
 
+/* --mysql-dry-run: s->ops becomes db_dry_mysql_ops(). -1 with a message
+ * for another engine. */
+int oltp_conn_dry_run(struct oltp_setup *s, const struct opts *o, char *err, size_t errlen);
+
 /* The TCP port targets[0] most likely reaches (given, else PGPORT /
  * MYSQL_TCP_PORT, else sysbench's default), for finding the server's
  * process by its port; a service or option file may still say otherwise. */

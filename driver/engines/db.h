@@ -146,6 +146,10 @@ struct db_ops {
 extern const struct db_ops db_pgsql_ops;
 extern const struct db_ops db_mysql_ops;
 
+/* --mysql-dry-run: db_mysql_ops' capabilities with every call taken as done
+ * at once and nothing connected (db_dry.c). */
+const struct db_ops *db_dry_mysql_ops(void);
+
 /* "pgsql" or "mysql" (also "postgresql", "mariadb"); NULL if unknown. */
 const struct db_ops *db_find(const char *name);
 
