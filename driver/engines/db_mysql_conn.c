@@ -130,6 +130,18 @@ MYSQL *db_mysql_open(const struct db_target *t, int nonblock, unsigned *code, ch
         mysql_close(m);
         return NULL;
     }
+    /* Connector/C goes on in clear text when the server offers no TLS,
+     * MYSQL_OPT_SSL_ENFORCE or not (tried): REQUIRED and stricter must not */
+    if (t->ssl >= DB_SSL_REQUIRED && !mysql_get_ssl_cipher(m)) {
+        char where[300];
+        dbm_where(m, t, where, sizeof where);
+        snprintf(msg, msglen,
+                 "can't connect to MySQL at %s: the server offers no TLS, which --mysql-ssl "
+                 "requires",
+                 where);
+        mysql_close(m);
+        return NULL;
+    }
     return m;
 }
 

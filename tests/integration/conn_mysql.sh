@@ -60,4 +60,11 @@ cp "$D/tcp.cnf" "$HOME/.my.cnf"
 out=$("$DBSCALE" "$API" --db-driver=mysql prepare 2>&1) || fail "Lua with ~/.my.cnf: prepare: $out"
 out=$("$DBSCALE" "$API" --db-driver=mysql cleanup 2>&1) || fail "Lua with ~/.my.cnf: cleanup: $out"
 rm "$HOME/.my.cnf"
+# this server has no TLS: PREFERRED goes on in clear text, REQUIRED must not
+[ "$(my_sql 'SELECT @@have_ssl')" = YES ] && fail "test setup: the server has TLS"
+connects "--mysql-ssl=PREFERRED without server TLS" "$DBSCALE" oltp_point_select $SMALL \
+    --mysql-defaults-file="$D/tcp.cnf" --mysql-ssl=PREFERRED
+out=$("$DBSCALE" prepare oltp_point_select $SMALL --mysql-defaults-file="$D/tcp.cnf" \
+    --mysql-ssl=REQUIRED 2>&1) && fail "--mysql-ssl=REQUIRED connected in clear text"
+case $out in *TLS*) ;; *) fail "--mysql-ssl=REQUIRED: the message does not say TLS: $out" ;; esac
 echo "conn_mysql: ok"
