@@ -90,9 +90,9 @@ const struct optdef oltp_optdefs[] = {
     {"mysql-user", OPT_STR, "sbtest", "MySQL user"},
     {"mysql-password", OPT_SECRET, NULL, "MySQL password (prefer --mysql-defaults-file)"},
     {"mysql-db", OPT_STR, "sbtest", "MySQL database"},
-    {"mysql-defaults-file", OPT_STR, NULL, "MariaDB option file ([client] user, password, host ...)"},
+    {"mysql-defaults-file", OPT_STR, NULL, "MariaDB option file read instead of the default ones ([client] user, password, host ...)"},
     /* MySQL TLS, compression, dry run, as sysbench (client/oltp_conn.c) */
-    {"mysql-ssl", OPT_STR, "off", "TLS: on|off as sysbench 1.0, or DISABLED|PREFERRED|REQUIRED|VERIFY_CA|VERIFY_IDENTITY as later sysbench (on = REQUIRED; on without -ca/-cert/-key reads sysbench 1.0's cacert.pem, client-cert.pem, client-key.pem from the current directory where they exist)"},
+    {"mysql-ssl", OPT_STR, "off", "TLS: on|off (sysbench 1.0) or DISABLED|PREFERRED|REQUIRED|VERIFY_CA|VERIFY_IDENTITY; on = REQUIRED, with sysbench 1.0's ./cacert.pem, ./client-cert.pem, ./client-key.pem where no --mysql-ssl-* file is given"},
     {"mysql-ssl-ca", OPT_STR, NULL, "CA certificate file that signed the server's (implies --mysql-ssl=REQUIRED)"},
     {"mysql-ssl-cert", OPT_STR, NULL, "client certificate file, with --mysql-ssl-key (implies --mysql-ssl=REQUIRED)"},
     {"mysql-ssl-key", OPT_STR, NULL, "client private key file, with --mysql-ssl-cert"},

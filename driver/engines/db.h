@@ -146,6 +146,10 @@ struct db_ops {
 extern const struct db_ops db_pgsql_ops;
 extern const struct db_ops db_mysql_ops;
 
+/* Copy from's TLS and compression settings into t (a target that says only
+ * where to connect, such as a throwaway server's). */
+void db_target_keep_how(struct db_target *t, const struct db_target *from);
+
 /* --mysql-dry-run: db_mysql_ops' capabilities with every call taken as done
  * at once and nothing connected (db_dry.c). */
 const struct db_ops *db_dry_mysql_ops(void);

@@ -164,6 +164,8 @@ int sweep_start_managed(struct sweep *w, char *err, size_t errlen)
     struct db_target t;
     server_target(&w->srv, &t);
     t.ps = w->s.targets[0].ps;
+    /* where to connect is the server's; how (TLS, compression) still the user's */
+    db_target_keep_how(&t, &w->s.targets[0]);
     w->s.targets[0] = t; /* the throwaway server replaces the connection options */
     w->s.ntargets = 1;
     w->s.wcfg.targets = w->s.targets;

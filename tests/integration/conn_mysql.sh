@@ -67,4 +67,9 @@ connects "--mysql-ssl=PREFERRED without server TLS" "$DBSCALE" oltp_point_select
 out=$("$DBSCALE" prepare oltp_point_select $SMALL --mysql-defaults-file="$D/tcp.cnf" \
     --mysql-ssl=REQUIRED 2>&1) && fail "--mysql-ssl=REQUIRED connected in clear text"
 case $out in *TLS*) ;; *) fail "--mysql-ssl=REQUIRED: the message does not say TLS: $out" ;; esac
+# a managed sweep's throwaway server replaces where to connect, not how:
+# REQUIRED still holds (that server has no TLS), never dropped in silence
+out=$("$DBSCALE" sweep oltp_point_select --db-driver=mysql --threads=1 --time=1 --tables=1 \
+    --table-size=10 --mysql-ssl=REQUIRED --out "$D/sweep" 2>&1) && fail "managed sweep dropped --mysql-ssl=REQUIRED"
+case $out in *TLS*) ;; *) fail "managed sweep with --mysql-ssl=REQUIRED: $out" ;; esac
 echo "conn_mysql: ok"
