@@ -42,8 +42,8 @@ enum db_ssl {
     DB_SSL_DISABLED,
     DB_SSL_PREFERRED,
     DB_SSL_REQUIRED,        /* also "on" */
-    DB_SSL_VERIFY_CA,       /* the server's certificate must chain to ssl_ca */
-    DB_SSL_VERIFY_IDENTITY, /* ... and name the host connected to */
+    DB_SSL_VERIFY_CA,       /* the server's certificate is checked (Connector/C */
+    DB_SSL_VERIFY_IDENTITY, /* has one check for both: VERIFY_SERVER_CERT) */
 };
 
 /* Where and how to connect. NULL/0 fields are left to the engine's own
