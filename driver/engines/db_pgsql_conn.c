@@ -63,7 +63,9 @@ PGconn *db_pgsql_connectdb(const struct db_target *t, char *err, size_t errlen)
     const char **kw = xcalloc(nci + 12, sizeof *kw), **val = xcalloc(nci + 12, sizeof *val);
     size_t n = 0;
     char port[16], timeout[16];
-    kw[n] = "application_name";
+    /* dbscale's name only where nothing else (PGAPPNAME, a service, the
+     * conninfo) names the connection; a rank's own name always */
+    kw[n] = t->app_name ? "application_name" : "fallback_application_name";
     val[n++] = t->app_name ? t->app_name : "dbscale";
     if (t->connect_timeout_s > 0 || (!service && !db_pgsql_env("PGCONNECT_TIMEOUT"))) {
         snprintf(timeout, sizeof timeout, "%d",

@@ -52,6 +52,18 @@ out=$(PGSERVICE=home "$DBSCALE" "$API" --db-driver=pgsql prepare 2>&1) ||
     fail "Lua script with PGSERVICE: prepare failed: $out"
 out=$(PGSERVICE=home "$DBSCALE" "$API" --db-driver=pgsql cleanup 2>&1) ||
     fail "Lua script with PGSERVICE: cleanup failed: $out"
+# the connection's name: PGAPPNAME (libpq's) wins over dbscale's own
+cat >"$SERVER_DIR/app.lua" <<'LUA'
+function prepare()
+   local rs = sysbench.sql.driver():connect():query("SELECT current_setting('application_name')")
+   print("app=" .. rs:fetch_row()[1])
+end
+LUA
+out=$(PGSERVICE=home "$DBSCALE" "$SERVER_DIR/app.lua" --db-driver=pgsql prepare 2>&1) || fail "app.lua: $out"
+echo "$out" | grep -qx 'app=dbscale' || fail "application_name is not dbscale: $out"
+out=$(PGAPPNAME=mine PGSERVICE=home "$DBSCALE" "$SERVER_DIR/app.lua" --db-driver=pgsql prepare 2>&1) ||
+    fail "app.lua: $out"
+echo "$out" | grep -qx 'app=mine' || fail "PGAPPNAME not honoured: $out"
 # a service without a user: libpq's default (the OS user), not sysbench's
 # sbtest, since a passed user would beat every service that names one
 printf '[nouser]\nhost=127.0.0.1\nport=%s\ndbname=%s\n' "$SERVER_PORT" "$SERVER_DB" >>"$HOME/.pg_service.conf"
