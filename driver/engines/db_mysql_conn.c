@@ -96,12 +96,10 @@ MYSQL *db_mysql_open(const struct db_target *t, int nonblock, unsigned *code, ch
     unsigned timeout = t->connect_timeout_s > 0 ? (unsigned)t->connect_timeout_s : 10;
     mysql_options(m, MYSQL_OPT_RECONNECT, &off);
     mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
-    /* below the option files: they are read later, inside mysql_real_connect */
-    /* "localhost" is the library's default anyway, and set this way it
-     * would lose MYSQL_UNIX_PORT (tried): so fallback_host is not set, nor
-     * MYSQL_HOST=localhost */
+    /* below the option files: they are read later, inside mysql_real_connect
+     * (fallback_host is not needed: "localhost" is the library's default) */
     const char *host = getenv("MYSQL_HOST");
-    if (host && *host && strcmp(host, "localhost") != 0)
+    if (host && *host)
         mysql_optionsv(m, MARIADB_OPT_HOST, host);
     if (t->fallback_user)
         mysql_optionsv(m, MARIADB_OPT_USER, t->fallback_user);
@@ -109,7 +107,8 @@ MYSQL *db_mysql_open(const struct db_target *t, int nonblock, unsigned *code, ch
         mysql_optionsv(m, MARIADB_OPT_SCHEMA, t->fallback_db);
     /* fallback_port is not set: it would hide MYSQL_TCP_PORT, and the
      * library's own default is sysbench's 3306 anyway */
-    /* Option files: the [client] groups of the default files, plus ours. */
+    /* Option files: --mysql-defaults-file instead of the default ones (as
+     * mariadb --defaults-file); their [client] and [client-server] groups */
     if (t->defaults_file)
         mysql_options(m, MYSQL_READ_DEFAULT_FILE, t->defaults_file);
     mysql_options(m, MYSQL_READ_DEFAULT_GROUP, "client");
