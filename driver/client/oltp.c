@@ -11,6 +11,7 @@
  * an exit code (verbs/oltp_verb.c does).
  */
 #include "oltp.h"
+#include "oltp_conn.h"
 
 #include "cpulist.h"
 
@@ -105,6 +106,15 @@ const struct optdef oltp_optdefs[] = {
     {"mysql-debug", OPT_REFUSED, NULL, "tracing Connector/C needs a debug build of the library; --db-debug shows the statements"},
     {"version", OPT_REFUSED, NULL, "the version is a verb here: dbscale --version"},
     {"pgsql-variant", OPT_REFUSED, NULL, "the redshift variant is not implemented"},
+    {"mysql-defaults-file", OPT_STR, NULL, "MariaDB option file read instead of the default ones ([client] user, password, host ...)"},
+    /* MySQL TLS, compression, dry run, as sysbench (client/oltp_conn.c) */
+    {"mysql-ssl", OPT_STR, "off", "TLS: on|off (sysbench 1.0) or DISABLED|PREFERRED|REQUIRED|VERIFY_CA|VERIFY_IDENTITY; on = REQUIRED, with sysbench 1.0's ./cacert.pem, ./client-cert.pem, ./client-key.pem where no --mysql-ssl-* file is given"},
+    {"mysql-ssl-ca", OPT_STR, NULL, "CA certificate file that signed the server's (implies --mysql-ssl=REQUIRED)"},
+    {"mysql-ssl-cert", OPT_STR, NULL, "client certificate file, with --mysql-ssl-key (implies --mysql-ssl=REQUIRED)"},
+    {"mysql-ssl-key", OPT_STR, NULL, "client private key file, with --mysql-ssl-cert"},
+    {"mysql-ssl-cipher", OPT_STR, NULL, "TLS cipher list allowed (OpenSSL names)"},
+    {"mysql-compression", OPT_BOOL, "off", "compressed client/server protocol (zlib)"},
+    {"mysql-dry-run", OPT_BOOL, "off", "take every MySQL call as done at once, connecting to nothing, to measure the client alone (built-in mixes only)"},
 };
 /* clang-format on */
 const size_t oltp_noptdefs = sizeof oltp_optdefs / sizeof oltp_optdefs[0];
@@ -130,17 +140,6 @@ const char *oltp_workload_name(const char *arg, char *buf, size_t len)
     if (l > 4 && !strcmp(buf + l - 4, ".lua"))
         buf[l - 4] = '\0';
     return buf;
-}
-
-/* An option set explicitly wins; otherwise an engine environment variable
- * (PGHOST, ...) is left for the library to read; otherwise sysbench's default. */
-static const char *conn_opt(const struct opts *o, const char *name, const char *env)
-{
-    if (opts_isset(o, name))
-        return opts_str(o, name);
-    if (env && getenv(env))
-        return NULL;
-    return opts_str(o, name);
 }
 
 /* The shortest interim report period. A line every 10 ms is already more
@@ -213,92 +212,6 @@ const struct db_ops *oltp_engine(const struct opts *o, char *err, size_t errlen)
     return first[1] ? &db_pgsql_ops : db_find(opts_str(o, "db-driver"));
 }
 
-/* A port list, "3306,3307" or "3306-3309": 1..65535 each. Count or -1. */
-#define OLTP_MAX_PORTS 64
-static int port_list(const char *opt, const char *v, int *ports, char *err, size_t errlen)
-{
-    long long tmp[OLTP_MAX_PORTS];
-    int n = parse_int_list(v, tmp, OLTP_MAX_PORTS);
-    for (int k = 0; k < n; k++)
-        if (tmp[k] < 1 || tmp[k] > 65535)
-            n = -1;
-        else
-            ports[k] = (int)tmp[k];
-    if (n <= 0)
-        snprintf(err, errlen,
-                 "--%s: '%s' is not a port or a comma list of ports (1-65535, at most %d)", opt, v,
-                 OLTP_MAX_PORTS);
-    return n;
-}
-
-/* The connection targets: every host with every port, ports fastest, so
- * connection i (which takes target i % ntargets) meets the host and port
- * sysbench's MySQL driver would give it; or, for MySQL sockets, one target
- * per socket. */
-static int oltp_targets(struct oltp_setup *s, const struct opts *o, int pg, char *err,
-                        size_t errlen)
-{
-    const char *popt = pg ? "pgsql-port" : "mysql-port";
-    int ports[OLTP_MAX_PORTS], np = port_list(popt, opts_str(o, popt), ports, err, errlen);
-    if (np < 0)
-        return -1;
-    if (pg && !opts_isset(o, "pgsql-port") && getenv("PGPORT"))
-        ports[0] = 0, np = 1; /* left for libpq to read */
-    const char *sock = pg ? NULL : opts_str(o, "mysql-socket");
-    int by_socket = sock && (!opts_isset(o, "mysql-host") || strchr(sock, ','));
-    if (by_socket && strchr(sock, ',') && opts_isset(o, "mysql-host")) {
-        /* sysbench would use the sockets and leave the host unused */
-        snprintf(err, errlen,
-                 "--mysql-socket lists several sockets and --mysql-host is given: "
-                 "give one of them");
-        return -1;
-    }
-    const char *list = by_socket ? sock
-                       : pg      ? conn_opt(o, "pgsql-host", "PGHOST")
-                                 : conn_opt(o, "mysql-host", NULL);
-    s->hosts = xstrdup(list ? list : "");
-    int nh = 1;
-    for (char *p = s->hosts; *p; p++)
-        nh += *p == ',';
-    if (by_socket)
-        np = 1; /* a socket has no port */
-    s->targets = xcalloc((size_t)nh * (size_t)np, sizeof *s->targets);
-    char *save = NULL, *tok = strtok_r(s->hosts, ",", &save);
-    do {
-        for (int k = 0; k < np; k++) {
-            struct db_target *t = &s->targets[s->ntargets++];
-            t->host = by_socket || !tok || !*tok ? NULL : tok;
-            t->port = ports[k];
-            t->ps = strcmp(opts_str(o, "db-ps-mode"), "disable") != 0;
-            if (pg) {
-                t->user = conn_opt(o, "pgsql-user", "PGUSER");
-                t->password = opts_str(o, "pgsql-password");
-                t->db = conn_opt(o, "pgsql-db", "PGDATABASE");
-                /* the engine lets what the conninfo says win; the fields above
-                 * (options, else PG* variables, else sysbench's defaults) fill
-                 * in only what it leaves out */
-                t->conninfo = opts_str(o, "pgsql-conninfo");
-                continue;
-            }
-            t->socket = by_socket ? (tok && *tok ? tok : NULL) : sock;
-            t->user = opts_str(o, "mysql-user");
-            t->password = opts_str(o, "mysql-password");
-            t->db = opts_str(o, "mysql-db");
-            t->defaults_file = opts_str(o, "mysql-defaults-file");
-            struct stat dst; /* libmariadb ignores a missing file: the user would become root */
-            if (t->defaults_file && (stat(t->defaults_file, &dst) < 0 || !S_ISREG(dst.st_mode) ||
-                                     access(t->defaults_file, R_OK) < 0)) {
-                snprintf(err, errlen, "--mysql-defaults-file=%s: not a readable file",
-                         t->defaults_file);
-                return -1;
-            }
-            if (t->defaults_file && !opts_isset(o, "mysql-user"))
-                t->user = NULL; /* let the option file say who */
-        }
-    } while ((tok = strtok_r(NULL, ",", &save)) != NULL);
-    return 0;
-}
-
 int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload, char *err,
                size_t errlen)
 {
@@ -306,7 +219,8 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     s->ops = oltp_engine(o, err, errlen);
     if (!s->ops)
         return -1;
-    int pg = s->ops == &db_pgsql_ops;
+    if (oltp_conn_dry_run(s, o, err, errlen) < 0)
+        return -1;
     struct wl_config c = {0};
     c.name = workload;
     c.ops = s->ops;
@@ -347,7 +261,8 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     if (workload_init(&s->wl, &c, err, errlen) < 0)
         return -1;
 
-    if (oltp_targets(s, o, pg, err, errlen) < 0)
+    /* connection targets: every host with every port (client/oltp_conn.c) */
+    if (oltp_conn_targets(s, o, err, errlen) < 0)
         return -1;
 
     /* percentiles: each --percentile, itself perhaps "95,99" */

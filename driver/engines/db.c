@@ -43,3 +43,13 @@ int db_exec(const struct db_ops *ops, struct db_conn *c, const char *sql, struct
 {
     return db_run(ops, c, -1, sql, NULL, 0, err) == DB_DONE ? 0 : -1;
 }
+
+void db_target_keep_how(struct db_target *t, const struct db_target *from)
+{
+    t->ssl = from->ssl;
+    t->ssl_ca = from->ssl_ca;
+    t->ssl_cert = from->ssl_cert;
+    t->ssl_key = from->ssl_key;
+    t->ssl_cipher = from->ssl_cipher;
+    t->compression = from->compression;
+}

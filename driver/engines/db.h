@@ -36,8 +36,20 @@ struct db_error {
     char msg[512]; /* the server's or library's message; never holds a password */
 };
 
-/* Where and how to connect. NULL/0 fields take the engine's own defaults
- * (PGHOST & co., ~/.pgpass, MariaDB option files). */
+/* mysql --mysql-ssl: sysbench 1.0.20's on/off and later sysbench's modes */
+enum db_ssl {
+    DB_SSL_DEFAULT = 0, /* what the library and option files say */
+    DB_SSL_DISABLED,
+    DB_SSL_PREFERRED,
+    DB_SSL_REQUIRED,        /* also "on" */
+    DB_SSL_VERIFY_CA,       /* the server's certificate is checked (Connector/C */
+    DB_SSL_VERIFY_IDENTITY, /* has one check for both: VERIFY_SERVER_CERT) */
+};
+
+/* Where and how to connect. NULL/0 fields are left to the engine's own
+ * conventions (PGHOST & co., a service file, ~/.pgpass; MariaDB option
+ * files, MYSQL_TCP_PORT & co.), and only what those leave open takes the
+ * fallback_* values (sysbench's defaults). */
 struct db_target {
     const char *host; /* name, address, or (pgsql) a socket directory starting with '/' */
     int port;
@@ -53,6 +65,16 @@ struct db_target {
      * (NULL = "dbscale"), mysql connection attribute program_name (NULL =
      * none); dbscale-mpi names each rank's connections with it */
     const char *app_name;
+    /* used only where nothing else names the setting (see above); NULL/0 =
+     * the library's own default */
+    const char *fallback_host;
+    int fallback_port;
+    const char *fallback_user;
+    const char *fallback_db;
+    /* mysql: TLS (sysbench's --mysql-ssl*) and protocol compression */
+    enum db_ssl ssl;
+    const char *ssl_ca, *ssl_cert, *ssl_key, *ssl_cipher;
+    int compression;
 };
 
 enum db_ptype { DB_PINT, DB_PSTR };
@@ -123,6 +145,14 @@ struct db_ops {
 
 extern const struct db_ops db_pgsql_ops;
 extern const struct db_ops db_mysql_ops;
+
+/* Copy from's TLS and compression settings into t (a target that says only
+ * where to connect, such as a throwaway server's). */
+void db_target_keep_how(struct db_target *t, const struct db_target *from);
+
+/* --mysql-dry-run: db_mysql_ops' capabilities with every call taken as done
+ * at once and nothing connected (db_dry.c). */
+const struct db_ops *db_dry_mysql_ops(void);
 
 /* "pgsql" or "mysql" (also "postgresql", "mariadb"); NULL if unknown. */
 const struct db_ops *db_find(const char *name);

@@ -1,8 +1,10 @@
 /*
- * db_mysql_conn.h - the MariaDB backend's connection, shared by its two
- * files: db_mysql.c (connect, prepare, the statement state machine) and
- * db_mysql_bulk.c (the blocking paths: bulk load and admin queries).
- * Private to the engine: nothing outside driver/engines includes it.
+ * db_mysql_conn.h - the MariaDB backend's connection, shared by its
+ * files: db_mysql_conn.c (connect), db_mysql.c (prepare, the statement state
+ * machine) and db_mysql_bulk.c (the blocking paths: bulk load and admin
+ * queries).
+ * Private to the engine, but for db_mysql_open: the Lua scripts' blocking
+ * connection opens through it too, so both follow the same conventions.
  */
 #ifndef DBSCALE_DB_MYSQL_CONN_H
 #define DBSCALE_DB_MYSQL_CONN_H
@@ -63,6 +65,7 @@ struct db_conn {
 };
 
 /* errors */
+enum db_errclass dbm_class(unsigned e);
 void dbm_seterr(struct db_error *err, enum db_errclass cls, unsigned code, const char *msg);
 void dbm_conn_err(struct db_conn *c, struct db_error *err);
 void dbm_usage(struct db_error *err, const char *msg);
@@ -71,6 +74,14 @@ void dbm_reserve(struct dbm_buf *b, size_t more);
 void dbm_add(struct dbm_buf *b, const char *s, size_t n);
 void dbm_add_quoted(struct db_conn *c, struct dbm_buf *b, const char *s, size_t n);
 int dbm_fd(struct db_conn *c);
+/* db_mysql_conn.c. db_mysql_open: a blocking connect with t's conventions
+ * (see db_mysql_conn.c), nonblock = for the _start/_cont API; NULL with
+ * *code (the library's error number, 0 = no server error) and msg ("can't
+ * connect to MySQL at WHERE: why", never the password). */
+MYSQL *db_mysql_open(const struct db_target *t, int nonblock, unsigned *code, char *msg,
+                     size_t msglen);
+/* db_mysql_ops.connect */
+struct db_conn *dbm_connect(const struct db_target *t, struct db_error *err);
 /* db_mysql_bulk.c */
 int dbm_bulk_begin(struct db_conn *c, const char *table, const char *cols, struct db_error *err);
 int dbm_bulk_row(struct db_conn *c, const char *const *vals, int nvals, struct db_error *err);

@@ -1,10 +1,14 @@
 /*
  * db_pgsql_conn.c - a db_target's fields and conninfo as libpq keywords.
  *
- * The one idea: a conninfo wins over the separate fields (the
- * --pgsql-conninfo help promises it), for the built-in mixes and a Lua
- * script alike, because both connect through here. libpq itself reads the
- * environment and service files; nothing is re-parsed here.
+ * The one idea: only what the user gave is passed, so libpq decides the
+ * rest in its own order (a service file, then PG* variables), exactly as
+ * psql and pgbench do; a conninfo wins over the separate fields (the
+ * --pgsql-conninfo help promises it). The target's fallbacks (sysbench's
+ * localhost:5432, sbtest, sbtest) are passed only for a setting no PG*
+ * variable names and only when no service is in use, because a passed
+ * value would beat the service file. The built-in mixes and a Lua script
+ * connect through here alike. Nothing is re-parsed here.
  *
  * Never report or classify a failed connection: that is each caller's.
  */
@@ -12,8 +16,28 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
+
+/* An environment variable libpq reads, if set and not empty. */
+static const char *db_pgsql_env(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+/* What to pass for one setting: the user's value; else, unless a service
+ * or the variables would say, the fallback; else nothing (libpq decides). */
+static const char *pick(const char *given, const char *fallback, int service, const char *env1,
+                        const char *env2)
+{
+    if (given && *given)
+        return given;
+    if (service || db_pgsql_env(env1) || (env2 && db_pgsql_env(env2)))
+        return NULL;
+    return fallback && *fallback ? fallback : NULL;
+}
 
 PGconn *db_pgsql_connectdb(const struct db_target *t, char *err, size_t errlen)
 {
@@ -33,34 +57,48 @@ PGconn *db_pgsql_connectdb(const struct db_target *t, char *err, size_t errlen)
         for (PQconninfoOption *o = ci; o->keyword; o++)
             nci++;
     }
+    int service = db_pgsql_env("PGSERVICE") != NULL;
+    for (PQconninfoOption *o = ci; o && o->keyword; o++)
+        service |= !strcmp(o->keyword, "service") && o->val && *o->val;
     const char **kw = xcalloc(nci + 12, sizeof *kw), **val = xcalloc(nci + 12, sizeof *val);
     size_t n = 0;
     char port[16], timeout[16];
-    snprintf(timeout, sizeof timeout, "%d", t->connect_timeout_s > 0 ? t->connect_timeout_s : 10);
-    kw[n] = "application_name";
+    /* dbscale's name only where nothing else (PGAPPNAME, a service, the
+     * conninfo) names the connection; a rank's own name always */
+    kw[n] = t->app_name ? "application_name" : "fallback_application_name";
     val[n++] = t->app_name ? t->app_name : "dbscale";
-    kw[n] = "connect_timeout";
-    val[n++] = timeout;
-    if (t->host && *t->host) {
-        kw[n] = "host";
-        val[n++] = t->host;
+    if (t->connect_timeout_s > 0 || (!service && !db_pgsql_env("PGCONNECT_TIMEOUT"))) {
+        snprintf(timeout, sizeof timeout, "%d",
+                 t->connect_timeout_s > 0 ? t->connect_timeout_s : 10);
+        kw[n] = "connect_timeout";
+        val[n++] = timeout;
     }
-    if (t->port > 0) {
-        snprintf(port, sizeof port, "%d", t->port);
+    const char *host = pick(t->host, t->fallback_host, service, "PGHOST", "PGHOSTADDR");
+    if (host) {
+        kw[n] = "host";
+        val[n++] = host;
+    }
+    int p = t->port;
+    if (p <= 0 && !service && !db_pgsql_env("PGPORT"))
+        p = t->fallback_port;
+    if (p > 0) {
+        snprintf(port, sizeof port, "%d", p);
         kw[n] = "port";
         val[n++] = port;
     }
-    if (t->user && *t->user) {
+    const char *user = pick(t->user, t->fallback_user, service, "PGUSER", NULL);
+    if (user) {
         kw[n] = "user";
-        val[n++] = t->user;
+        val[n++] = user;
     }
     if (t->password && *t->password) {
         kw[n] = "password";
         val[n++] = t->password;
     }
-    if (t->db && *t->db) {
+    const char *db = pick(t->db, t->fallback_db, service, "PGDATABASE", NULL);
+    if (db) {
         kw[n] = "dbname";
-        val[n++] = t->db;
+        val[n++] = db;
     }
     for (PQconninfoOption *o = ci; o && o->keyword; o++)
         if (o->val && *o->val) {

@@ -9,11 +9,11 @@
 #include <mysql.h>
 #include <mysqld_error.h>
 #include <errmsg.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "db_mysql_conn.h"
 #include "lsql.h"
 #include "util.h"
 
@@ -46,38 +46,14 @@ static void seterr(struct lsql_error *e, MYSQL *m)
     snprintf(e->msg, sizeof e->msg, "%s", mysql_error(m));
 }
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-/* mysql_init() would initialise the library on first use, racing when many
- * threads connect at once; once, here, it cannot. */
-static void lib_init(void)
-{
-    mysql_library_init(0, NULL, NULL);
-}
-
 static struct lsql_conn *myl_connect(const struct db_target *t, struct lsql_error *e)
 {
-    pthread_once(&once, lib_init);
-    MYSQL *m = mysql_init(NULL);
+    /* the engine's own setup: option files, MYSQL_* variables, TLS */
+    unsigned code;
+    MYSQL *m = db_mysql_open(t, 0, &code, e->msg, sizeof e->msg);
     if (!m) {
         e->cls = LSQL_FATAL;
-        snprintf(e->msg, sizeof e->msg, "mysql_init: out of memory");
-        return NULL;
-    }
-    unsigned timeout = 10;
-    mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
-    if (t->defaults_file)
-        mysql_options(m, MYSQL_READ_DEFAULT_FILE, t->defaults_file);
-    mysql_options(m, MYSQL_READ_DEFAULT_GROUP, "client");
-    if (!mysql_real_connect(m, t->host, t->user, t->password, t->db, (unsigned)t->port, t->socket,
-                            0)) {
-        seterr(e, m);
-        e->cls = LSQL_FATAL;
-        char msg[sizeof e->msg];
-        snprintf(msg, sizeof msg, "can't connect to MySQL at %s:%d: %s",
-                 t->host ? t->host : "(default)", t->port, mysql_error(m));
-        memcpy(e->msg, msg, sizeof msg);
-        mysql_close(m);
+        snprintf(e->code, sizeof e->code, "%u", code);
         return NULL;
     }
     struct lsql_conn *c = xcalloc(1, sizeof *c);

@@ -60,12 +60,14 @@ static struct lsql_conn *pgl_connect(const struct db_target *t, struct lsql_erro
         snprintf(e->msg, sizeof e->msg, "%s", cerr);
         return NULL;
     }
-    if (!pg || PQstatus(pg) != CONNECTION_OK) {
+    if (PQstatus(pg) != CONNECTION_OK) {
         e->cls = LSQL_FATAL;
         snprintf(e->code, sizeof e->code, "08001");
-        snprintf(e->msg, sizeof e->msg, "cannot connect to PostgreSQL at %s port %d: %s",
-                 t->host ? t->host : "(default host)", t->port,
-                 pg ? PQerrorMessage(pg) : "out of memory");
+        /* where libpq really went: a service or PG* variable may have said */
+        const char *where = PQhost(pg), *wport = PQport(pg);
+        snprintf(e->msg, sizeof e->msg, "cannot connect to PostgreSQL at %s port %s: %s",
+                 where && *where ? where : "(default host)", wport && *wport ? wport : "(default)",
+                 PQerrorMessage(pg));
         PQfinish(pg);
         return NULL;
     }

@@ -24,6 +24,7 @@
 
 #include "baseline.h"
 #include "meta.h"
+#include "oltp_conn.h"
 #include "redact.h"
 #include "report.h"
 #include "util.h"
@@ -75,7 +76,7 @@ int sweep_write_meta(struct sweep *w, const char *ended)
      * the throwaway server's own address, not the connection options' */
     const struct db_target *t = &w->s.targets[0];
     snprintf(m.db_host, sizeof m.db_host, "%s", t->host ? t->host : t->socket ? t->socket : "");
-    m.db_port = t->port;
+    m.db_port = oltp_conn_port(&w->s);
     snprintf(m.cpu_method, sizeof m.cpu_method, "%s", opts_str(&w->o, "cpu-method"));
     snprintf(m.host, sizeof m.host, "%s", f->hostname);
     snprintf(m.kernel, sizeof m.kernel, "%s", f->kernel);
@@ -163,6 +164,8 @@ int sweep_start_managed(struct sweep *w, char *err, size_t errlen)
     struct db_target t;
     server_target(&w->srv, &t);
     t.ps = w->s.targets[0].ps;
+    /* where to connect is the server's; how (TLS, compression) still the user's */
+    db_target_keep_how(&t, &w->s.targets[0]);
     w->s.targets[0] = t; /* the throwaway server replaces the connection options */
     w->s.ntargets = 1;
     w->s.wcfg.targets = w->s.targets;

@@ -250,6 +250,13 @@ int lua_main(const char *verb, int argc, char **argv)
         rc = EXIT_USAGE;
         goto out;
     }
+    if (opts_bool(&o, "mysql-dry-run")) { /* a script reads its statements' rows */
+        fprintf(stderr, "dbscale %s: --mysql-dry-run is for the built-in mixes, not scripts\n",
+                argv[si]);
+        oltp_setup_free(&st);
+        rc = EXIT_USAGE;
+        goto out;
+    }
     ls.o = &o;
     ls.ops = lsql_find(st.ops->name);
     ls.targets = st.targets;

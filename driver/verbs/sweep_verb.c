@@ -18,6 +18,7 @@
 #include "baseline.h"
 #include "cpulist.h"
 #include "dbdebug.h"
+#include "oltp_conn.h"
 #include "page.h"
 #include "report.h"
 #include "resdir.h"
@@ -276,7 +277,7 @@ int sweep_main(int argc, char **argv)
     }
     const char *spid = opts_str(&w.o, "server-pid"); /* re-pinned later: must be the server */
     if (!w.managed && spid && strcmp(spid, "auto") != 0 &&
-        server_check_pid(spid, w.s.targets[0].port, &w.ext_pid, err, sizeof err) < 0) {
+        server_check_pid(spid, oltp_conn_port(&w.s), &w.ext_pid, err, sizeof err) < 0) {
         fprintf(stderr, "dbscale sweep: --server-pid: %s\n", err);
         rc = EXIT_USAGE;
         goto done;
@@ -327,7 +328,7 @@ int sweep_main(int argc, char **argv)
         }
     } else {
         const char *sp = opts_str(&w.o, "server-pid");
-        int port = w.s.targets[0].port;
+        int port = oltp_conn_port(&w.s);
         if ((!sp || !strcmp(sp, "auto")) && port > 0) /* else server_check_pid set it */
             w.ext_pid = sysinfo_pid_by_port(port);
         int restricted = w.plan.kcpus[0] != w.plan.nonline || w.plan.nk > 1;
