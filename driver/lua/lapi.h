@@ -44,6 +44,7 @@ struct lapi_script {
     const struct rng_dist *dist; /* --rand-type */
     struct rng_dist kinds[5];    /* uniform, gaussian, special, pareto, zipfian */
     uint64_t seed;
+    const char *lua_path; /* --lua-path (lfind.h), or NULL */
 };
 
 struct lapi_thread {

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "lfind.h"
 #include "lscript.h"
 #include "lua_verb.h"
 #include "oltp.h"
@@ -21,34 +21,34 @@
 #include "util.h"
 #include "workload.h"
 
-static int is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
+/* --lua-path of the command line being looked at (lua_verb_find_script) */
+static const char *lua_path_arg;
 
 int lua_verb_is_script(const char *arg)
 {
+    char file[1024];
     size_t l = strlen(arg);
-    if (arg[0] == '-' || l == 0)
+    if (l == 0 || arg[0] == '-')
         return 0;
-    if (l > 4 && !strcmp(arg + l - 4, ".lua"))
-        return is_file(arg);
-    for (int i = 0; workload_names[i]; i++) /* a built-in workload wins over a same-named .lua */
-        if (!strcmp(arg, workload_names[i]))
-            return 0;
-    if (strchr(arg, '/'))
-        return 0;
-    char p[1024];
-    snprintf(p, sizeof p, "%s.lua", arg);
-    return is_file(p);
+    if (!(l > 4 && !strcmp(arg + l - 4, ".lua")))
+        for (int i = 0; workload_names[i]; i++) /* a built-in wins over a same-named .lua */
+            if (!strcmp(arg, workload_names[i]))
+                return 0;
+    return lfind_script(arg, lua_path_arg, file, sizeof file);
 }
 
 int lua_verb_find_script(int argc, char **argv)
 {
-    for (int i = 0; i < argc; i++)
+    lua_path_arg = lfind_lua_path_arg(argc, argv);
+    for (int i = 0; i < argc; i++) {
+        if (argv[i][0] == '-') {
+            if (!strcmp(argv[i], "--lua-path") || !strcmp(argv[i], "--lua_path"))
+                i++; /* its value is no script name */
+            continue;
+        }
         if (lua_verb_is_script(argv[i]))
             return i;
+    }
     return -1;
 }
 
@@ -189,12 +189,12 @@ int lua_main(const char *verb, int argc, char **argv)
         free(a);
         return EXIT_USAGE;
     }
-    /* NAME means NAME.lua in the working directory (lua_verb_is_script) */
+    /* NAME means NAME.lua in the working directory, then on --lua-path */
     char file[1024];
-    size_t al = strlen(argv[si]);
-    snprintf(file, sizeof file, "%s%s", argv[si],
-             al > 4 && !strcmp(argv[si] + al - 4, ".lua") ? "" : ".lua");
-    struct lapi_script ls = {.path = file, .command = cmd, .threads = 1};
+    const char *lpath = lfind_lua_path_arg(argc, argv);
+    if (!lfind_script(argv[si], lpath, file, sizeof file))
+        snprintf(file, sizeof file, "%s", argv[si]);
+    struct lapi_script ls = {.path = file, .command = cmd, .threads = 1, .lua_path = lpath};
     char err[800];
     int rc = 0;
     struct lscript_opts xo;
@@ -207,18 +207,19 @@ int lua_main(const char *verb, int argc, char **argv)
         free(a);
         return EXIT_USAGE;
     }
-    size_t nd = oltp_noptdefs + xo.n;
+    size_t nbase = oltp_noptdefs + lfind_noptdefs, nd = nbase + xo.n;
     struct optdef *defs = xcalloc(nd, sizeof *defs);
     memcpy(defs, oltp_optdefs, oltp_noptdefs * sizeof *defs);
+    memcpy(defs + oltp_noptdefs, lfind_optdefs, lfind_noptdefs * sizeof *defs);
     if (xo.n) /* memcpy from NULL is undefined even for 0 bytes */
-        memcpy(defs + oltp_noptdefs, xo.defs, xo.n * sizeof *defs);
+        memcpy(defs + nbase, xo.defs, xo.n * sizeof *defs);
     struct opts o;
     opts_init(&o, defs, nd);
     char *pos[4];
     int npos = 0;
     int r = opts_parse_argv(&o, argc, a, 0, pos, 4, &npos, err, sizeof err);
     if (r == 1 || !strcmp(cmd, "help")) {
-        usage(argv[si], &o, oltp_noptdefs, stdout);
+        usage(argv[si], &o, nbase, stdout);
         goto out;
     }
     if (r < 0 || npos != (verb ? 1 : 2)) {
