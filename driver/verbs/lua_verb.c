@@ -15,6 +15,7 @@
 
 #include "lfind.h"
 #include "lscript.h"
+#include "lsetup.h"
 #include "lua_verb.h"
 #include "oltp.h"
 #include "report.h"
@@ -235,19 +236,7 @@ int lua_main(const char *verb, int argc, char **argv)
         rc = EXIT_USAGE;
         goto out;
     }
-    ls.o = &o;
-    ls.ops = lsql_find(st.ops->name);
-    ls.targets = st.targets;
-    ls.ntargets = st.ntargets;
-    ls.threads = (int)opts_int(&o, "threads");
-    ls.seed = st.wcfg.seed;
-    ls.dist = &st.wl.cfg.dist;
-    static const char *const kinds[] = {"uniform", "gaussian", "special", "pareto", "zipfian"};
-    for (int i = 0; i < 5; i++)
-        rng_dist_init(&ls.kinds[i], kinds[i], (unsigned)opts_int(&o, "rand-spec-iter"),
-                      (unsigned)opts_int(&o, "rand-spec-pct"),
-                      (unsigned)opts_int(&o, "rand-spec-res"), opts_num(&o, "rand-pareto-h"),
-                      opts_num(&o, "rand-zipfian-exp"));
+    lsetup_fill(&ls, &o, &st);
     if (!strcmp(cmd, "run")) {
         rc = run_cmd(&ls, &st, &o);
     } else {
