@@ -20,6 +20,7 @@
 
 #include "lapi.h"
 #include "lapi_prelude.h"
+#include "lerrors.h"
 #include "lfind.h"
 #include "util.h"
 
@@ -151,10 +152,14 @@ static int c_reconnect(lua_State *L)
     return 0;
 }
 
+/* An error the script's run goes past (the event restarts): counted, and
+ * by its code (SQLSTATE or error number) for the report. */
 static int c_ignored(lua_State *L)
 {
     struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
     lapi_count(lc->t, SB_CNT_ERROR);
+    if (lc->t->s->errors)
+        lerrors_count(lc->t->s->errors, luaL_optstring(L, 2, "?"));
     return 0;
 }
 

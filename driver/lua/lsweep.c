@@ -93,6 +93,18 @@ int lsweep_find_workload(int argc, char **argv, char *path, size_t len)
     return 0;
 }
 
+void lsweep_init(struct lsweep *x)
+{
+    memset(x, 0, sizeof *x);
+    lerrors_init(&x->errors);
+    x->ls.errors = &x->errors;
+}
+
+void lsweep_free(struct lsweep *x)
+{
+    lerrors_destroy(&x->errors);
+}
+
 int lsweep_prepare(struct lsweep *x, char *err, size_t errlen)
 {
     struct lapi_script ls = x->ls;
@@ -122,7 +134,9 @@ int lsweep_level(void *arg, int threads,
         .on_interval_arg = interval_arg,
     };
     char err[sizeof out->fatal_msg];
-    if (lscript_run(&ls, &lim, out, err, sizeof err) < 0) {
+    int r = lscript_run(&ls, &lim, out, err, sizeof err);
+    lerrors_take(&x->errors, out); /* this level's codes only */
+    if (r < 0) {
         snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
         return -1;
     }

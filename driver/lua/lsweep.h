@@ -8,12 +8,17 @@
 #include <stddef.h>
 
 #include "intervals.h"
+#include "lerrors.h"
 #include "lscript.h"
 
 struct lsweep {
     struct lapi_script ls; /* filled by lsetup_fill; threads set per level */
     double pct;            /* the percentile of the period lines */
+    struct lerrors errors; /* lsweep_init / lsweep_free */
 };
+
+void lsweep_init(struct lsweep *x);
+void lsweep_free(struct lsweep *x);
 
 /* The script a sweep's argv[0..argc) names as its workload: the first
  * positional word that is one (lua_verb's rules, --lua-path included), else

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "lfind.h"
+#include "lerrors.h"
+#include "lreport.h"
 #include "lscript.h"
 #include "lsetup.h"
 #include "lua_verb.h"
@@ -134,21 +136,34 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         fflush(stdout);
     }
     struct report_interval_sink sink = {.text = text ? stdout : stderr, .pct_off = !st->npcts};
+    /* the script's report hooks replace the default reporters (lreport.c) */
+    struct lreport hooks;
+    if (lreport_open(&hooks, ls, opts_num(o, "time"), err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale run: %s\n", err);
+        sbuf_free(&optj);
+        return EXIT_RUNTIME;
+    }
     struct lscript_limits lim = {
         .time_s = opts_num(o, "time"),
         .events = opts_int(o, "events"),
         .interval_s = opts_num(o, "report-interval"),
         .pct = st->npcts ? st->pcts[0] : 95,
-        .on_interval = report_interval,
-        .on_interval_arg = &sink,
+        .on_interval = hooks.intermediate ? lreport_interval : report_interval,
+        .on_interval_arg = hooks.intermediate ? (void *)&hooks : (void *)&sink,
     };
     struct level_result res;
+    struct lerrors errs; /* ignored errors by code, for the report */
+    lerrors_init(&errs);
+    ls->errors = &errs;
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     int r = lscript_run(ls, &lim, &res, err, sizeof err);
+    lerrors_take(&errs, &res);
+    ls->errors = NULL;
+    lerrors_destroy(&errs);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     fflush(stdout);
@@ -156,13 +171,19 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         fprintf(stderr, "dbscale run: %s\n", err);
     if (r < 0 && res.time_s == 0)
         ; /* init() or the script failed before any thread ran: no figures to show */
+    else if (hooks.cumulative)
+        lreport_cumulative(&hooks, &res, lim.pct);
     else if (text)
         report_text(stdout, &res, &ri);
     else if (!strcmp(out, "json"))
         report_json(stdout, &res, &ri);
     else
         report_csv(stdout, &res, &ri, 1);
-    int rc = r < 0 ? EXIT_RUNTIME : res.interrupted ? 130 : 0;
+    lreport_close(&hooks);
+    fflush(stdout);
+    if (hooks.failed)
+        fprintf(stderr, "dbscale run: %s\n", hooks.err);
+    int rc = r < 0 || hooks.failed ? EXIT_RUNTIME : res.interrupted ? 130 : 0;
     level_result_free(&res);
     sbuf_free(&optj);
     return rc;

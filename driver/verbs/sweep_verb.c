@@ -214,7 +214,8 @@ int sweep_main(int argc, char **argv)
     int npos = 0, rc = 0, mw = 0;
     /* a Lua script as the workload: found first, its options then parse */
     char spath[1024];
-    struct lsweep lsw = {0};
+    struct lsweep lsw;
+    lsweep_init(&lsw);
     struct lscript_opts xo = {0};
     int is_lua = lsweep_find_workload(argc - 1, argv + 1, spath, sizeof spath);
     if (is_lua) {
@@ -223,6 +224,7 @@ int sweep_main(int argc, char **argv)
         if (!all) {
             fprintf(stderr, "dbscale sweep: %s\n", err);
             free(defs);
+            lsweep_free(&lsw);
             return EXIT_USAGE;
         }
         free(defs);
@@ -487,5 +489,6 @@ done:
     opts_free(&w.o);
     free(defs);
     lscript_opts_free(&xo);
+    lsweep_free(&lsw);
     return rc;
 }
