@@ -158,8 +158,9 @@ static int c_ignored(lua_State *L)
 {
     struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
     lapi_count(lc->t, SB_CNT_ERROR);
+    const char *code = luaL_optstring(L, 2, ""); /* a lost connection has none */
     if (lc->t->s->errors)
-        lerrors_count(lc->t->s->errors, luaL_optstring(L, 2, "?"));
+        lerrors_count(lc->t->s->errors, code[0] ? code : "?");
     return 0;
 }
 
