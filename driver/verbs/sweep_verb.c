@@ -384,6 +384,8 @@ int sweep_main(int argc, char **argv)
             goto done;
         }
     }
+    lsw.ls.targets = w.s.targets; /* a managed server's own address by now */
+    lsw.ls.ntargets = w.s.ntargets;
     int want_prepare = opts_isset(&w.o, "prepare") ? opts_bool(&w.o, "prepare") : w.managed;
     long long maxt = w.plan.maxthreads;
     if (oltp_check_connections(&w.s, maxt, err, sizeof err) < 0) {
