@@ -67,7 +67,8 @@ measure() {
 max=0
 for th in $THREADS; do [ "$th" -gt $max ] && max=$th; done
 for eng in $ENGINES; do
-    bench_server "$eng" --conf max_connections=$((max + 20)) || exit 1
+    # room for a run's connections while the last run's backends still exit
+    bench_server "$eng" --conf max_connections=$((2 * max + 20)) || exit 1
     data="--tables=$TABLES --table-size=$SIZE"
     "$DBSCALE" prepare oltp_read_write $conn $data >/dev/null || exit 1
     for wl in $SCRIPTS; do
@@ -103,9 +104,10 @@ echo "dbscale's Lua path / its built-in C mix of the same name. Target: CPU per 
 awk -f "$(dirname "$0")/ratios.awk" "$RAW_C"
 echo
 echo "Memory per scripted connection (max RSS growth from the fewest to the most connections):"
-awk -F '\t' 'NR > 1 { k = $1 " " $2 " " $4; if (!(k in lo) || $3 + 0 < lt[k]) { lo[k] = $5; lt[k] = $3 }
-                      if (!(k in hi) || $3 + 0 > ht[k]) { hi[k] = $5; ht[k] = $3 } }
-    END { for (k in lo) if (ht[k] > lt[k]) printf "  %-36s %7.0f KB per connection (%d -> %d)\n", k,
+awk -F '\t' 'NR > 1 { k = $1 " " $2 " " $4; t = $3 + 0; m = $5 + 0
+        if (!(k in lt) || t < lt[k]) { lt[k] = t; lo[k] = m }
+        if (!(k in ht) || t > ht[k]) { ht[k] = t; hi[k] = m } }
+    END { for (k in lt) if (ht[k] > lt[k]) printf "  %-36s %7.0f KB per connection (%d -> %d)\n", k,
               (hi[k] - lo[k]) / (ht[k] - lt[k]), lt[k], ht[k] }' "$MEM" | sort
 echo
 echo "raw measurements: $OUT"
