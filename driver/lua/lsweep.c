@@ -9,10 +9,12 @@
  * scanned here by hand. Never prints.
  */
 #include <ini.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include "cpulist.h"
 #include "lfind.h"
 #include "lsweep.h"
 #include "workload.h"
@@ -116,7 +118,27 @@ int lsweep_prepare(struct lsweep *x, char *err, size_t errlen)
     return lscript_command(&ls, err, errlen) < 0 ? -1 : 0;
 }
 
-int lsweep_level(void *arg, int threads,
+/* Pin the calling thread to list, the old mask into old: the runner's
+ * threads inherit it. 1 pinned, 0 not (no list, or it does not parse). */
+static int pin(const char *list, struct cpulist *old)
+{
+    struct cpulist want = {0};
+    char why[160];
+    int ok = list && cpulist_init(&want) == 0;
+    if (ok && cpulist_parse(&want, list, 0, why, sizeof why) > 0 && cpulist_init(old) == 0) {
+        ok = sched_getaffinity(0, old->size, old->set) == 0 &&
+             sched_setaffinity(0, want.size, want.set) == 0;
+        if (!ok)
+            cpulist_free(old);
+    } else {
+        ok = 0;
+    }
+    if (list)
+        cpulist_free(&want);
+    return ok;
+}
+
+int lsweep_level(void *arg, int threads, const char *client_cpus,
                  void (*on_interval)(const struct interval_stats *st, void *a), void *interval_arg,
                  struct level_result *out)
 {
@@ -134,7 +156,13 @@ int lsweep_level(void *arg, int threads,
         .on_interval_arg = interval_arg,
     };
     char err[sizeof out->fatal_msg];
+    struct cpulist old;
+    int pinned = pin(client_cpus, &old);
     int r = lscript_run(&ls, &lim, out, err, sizeof err);
+    if (pinned) {
+        sched_setaffinity(0, old.size, old.set);
+        cpulist_free(&old);
+    }
     lerrors_take(&x->errors, out); /* this level's codes only */
     if (r < 0) {
         snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);

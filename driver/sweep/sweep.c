@@ -218,8 +218,10 @@ static int hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *
                 *shared |= cpulist_has(&srv, c);
     }
     cpulist_free(&cli);
-    if (w->pool) /* a scripted level (run_level) has no pool to place */
+    if (w->pool)
         pool_set_client_cpus(w->pool, cli_list[0] ? cli_list : NULL);
+    else /* a scripted level (run_level) places its own threads */
+        snprintf(w->run_level_cpus, sizeof w->run_level_cpus, "%s", cli_list);
     if (!cli_list[0])
         snprintf(cli_list, cl, "%s", w->facts.online);
 
@@ -448,7 +450,8 @@ int sweep_open_pool(struct sweep *w, char *err, size_t errlen)
 static int run_custom(struct sweep *w, int threads, struct level_result *res)
 {
     on_window(1, w);
-    int rc = w->run_level(w->run_level_arg, threads, on_interval, w, res);
+    int rc = w->run_level(w->run_level_arg, threads,
+                          w->run_level_cpus[0] ? w->run_level_cpus : NULL, on_interval, w, res);
     on_window(0, w);
     return rc;
 }

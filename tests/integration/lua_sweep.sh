@@ -19,6 +19,15 @@ function prepare()
 end
 function thread_init()
    con = sysbench.sql.driver():connect()
+   -- the CPUs this connection's thread may run on, for the test to compare
+   if sysbench.opt.cpus_file ~= "" then
+      local f, seen = io.open("/proc/thread-self/status"), "?"
+      for l in f:lines() do seen = l:match("^Cpus_allowed_list:%s*(%S+)") or seen end
+      f:close()
+      local o = io.open(sysbench.opt.cpus_file, "a")
+      o:write(seen, "\n")
+      o:close()
+   end
 end
 function event()
    assert(sysbench.opt.rows == 7)
@@ -27,7 +36,7 @@ function event()
    if sysbench.opt.threads > 2 and sysbench.opt.fail_wide then error("too wide") end
 end
 LUA
-sed -i '1s/.*/sysbench.cmdline.options = {rows = {"rows in lua_sw", 50}, fail_wide = {"fail above 2 threads", false}}/' "$work/mine.lua"
+sed -i '1s/.*/sysbench.cmdline.options = {rows = {"rows in lua_sw", 50}, fail_wide = {"fail above 2 threads", false}, cpus_file = {"append the allowed CPUs here", ""}}/' "$work/mine.lua"
 common="$SERVER_OPTS --server=external --cpus=all --repeats=1 --time=1 --report=off --rows=7"
 
 "$DBSCALE" sweep --workload="$work/mine.lua" $common --prepare=on --threads=1,2 \
@@ -62,6 +71,17 @@ set +e
 rc=$?
 set -e
 expect_eq "failing script: exit" "$rc" 1
-grep -q "mine.lua:15: too wide" "$work/log3" || fail "no script line in: $(cat "$work/log3")"
+grep -q "mine.lua:24: too wide" "$work/log3" || fail "no script line in: $(cat "$work/log3")"
 expect_eq "failing script: levels kept" "$(awk -F, 'NR > 1' "$work/r3/results.csv" | wc -l)" 2
+
+# the server held to CPU 0, the client to CPU 1: the script's threads run on
+# the client CPUs the row names, as a built-in level's loops do
+if [ "$(nproc)" -ge 2 ]; then
+    "$DBSCALE" sweep --workload="$work/mine.lua" $common --cpus=1 --client-cpus=1 --threads=2 \
+        --cpus-file="$work/seen" --out "$work/r4" >"$work/log4" 2>&1 ||
+        fail "sweep --cpus=1 of mine.lua failed: $(cat "$work/log4")"
+    want=$(col client_cpus "$work/r4/results.csv")
+    expect_eq "client CPUs the script's threads saw" "$(sort -u "$work/seen")" "$want"
+    echo "sweep --cpus=1: the script ran on client CPUs $want"
+fi
 echo "lua_sweep: ok"
