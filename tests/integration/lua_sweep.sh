@@ -53,6 +53,8 @@ for t in $(col tps "$work/r1/results.csv"); do
 done
 grep -q "\"workload\": \"$work/mine.lua\"" "$work/r1/meta.json" ||
     fail "meta.json does not name the script's path: $(grep workload "$work/r1/meta.json")"
+# the latency histogram of every level beside the rows, as a built-in's
+expect_eq "latency.csv levels" "$(col threads "$work/r1/latency.csv" | sort -u | tr '\n' ' ')" "1 2 "
 echo "sweep --workload=mine.lua: $rows levels"
 
 # a config file's workload= a .lua, the script's option there too
