@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "cpulist.h"
 #include "lfind.h"
@@ -90,7 +91,9 @@ int lsweep_find_workload(int argc, char **argv, char *path, size_t len)
         return script_of(wl, lp, path, len);
     const char *cfg = arg_value(argc, argv, "config");
     struct ini_pick p = {""};
-    if (cfg && ini_parse(cfg, pick_workload, &p) >= 0 && p.value[0])
+    struct stat st; /* a config that is no small regular file is the options' to refuse */
+    if (cfg && stat(cfg, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 20) &&
+        ini_parse(cfg, pick_workload, &p) >= 0 && p.value[0])
         return script_of(p.value, lp, path, len);
     return 0;
 }

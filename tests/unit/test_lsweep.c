@@ -92,6 +92,8 @@ static void test_config_file(void **state)
     assert_string_equal(got, "mine.lua");
     assert_int_equal(FIND("--config=b.ini"), 0);
     assert_int_equal(FIND("--config=missing.ini"), 0);
+    /* never read what is no small regular file (the options refuse it) */
+    assert_int_equal(FIND("oltp_read_only", "--config=/dev/zero"), 0);
 }
 
 int main(void)
