@@ -25,10 +25,10 @@
 
 /* clang-format off */
 const struct optdef oltp_optdefs[] = {
-    {"config", OPT_STR, NULL, "read options from this INI file (keys are option names)"},
+    {"config", OPT_STR, NULL, "read options from this file, read before the command line: INI (keys are option names, '_' or '-') or sysbench's name=value lines; --config-file=FILE is the same"},
     /* general, as sysbench */
     {"threads", OPT_INT, "1", "number of client connections", NULL, 1, 100000},
-    {"events", OPT_INT, "0", "stop after this many transactions (0 = no limit)", NULL, 0, 1e15},
+    {"events", OPT_SIZE, "0", "stop after this many transactions (0 = no limit; K/M/G/T x1024)", NULL, 0, 1e15},
     {"time", OPT_NUM, "10", "measured seconds (0 = no limit)", NULL, 0, 1e9},
     {"warmup-time", OPT_NUM, "0", "seconds run before measuring, excluded from all figures", NULL, 0, 1e9},
     {"rate", OPT_NUM, "0", "average transactions/s, Poisson arrivals (0 = unlimited)", NULL, 0, 1e9},
@@ -43,6 +43,7 @@ const struct optdef oltp_optdefs[] = {
     {"client-loops", OPT_INT, "0", "event-loop threads driving the connections (0 = one per client CPU, at most one per connection)", NULL, 0, 1024},
     {"client-cpus", OPT_STR, NULL, "CPU list the client threads run on (e.g. 1 or 0-3)"},
     {"reconnect-timeout", OPT_NUM, "30", "seconds a lost connection may take to come back", NULL, 0, 1e6},
+    {"thread-init-timeout", OPT_NUM, "0", "seconds all connections may take to open, as sysbench 1.1's (0 = no limit: they open one after another here, not in parallel as sysbench's threads)", NULL, 0, 1e6},
     /* random numbers */
     {"rand-type", OPT_CHOICE, "special", "random numbers distribution", "uniform|gaussian|special|pareto|zipfian"},
     {"rand-seed", OPT_INT, "0", "random seed (0 = from the clock)", NULL, 0, 9.2e18},
@@ -53,7 +54,7 @@ const struct optdef oltp_optdefs[] = {
     {"rand-zipfian-exp", OPT_NUM, "0.8", "exponent of the zipfian distribution", NULL, 0, 100},
     /* workload, as oltp_common.lua */
     {"tables", OPT_INT, "1", "number of tables", NULL, 1, 100},
-    {"table-size", OPT_INT, "10000", "rows per table", NULL, 0, 2147483647},
+    {"table-size", OPT_SIZE, "10000", "rows per table (K/M/G/T x1024: 10K = 10240)", NULL, 0, 2147483647},
     {"range-size", OPT_INT, "100", "range size for range SELECTs", NULL, 1, 1e9},
     {"point-selects", OPT_INT, "10", "point SELECTs per transaction", NULL, 0, 1e6},
     {"simple-ranges", OPT_INT, "1", "simple range SELECTs per transaction", NULL, 0, 1e6},
@@ -73,23 +74,37 @@ const struct optdef oltp_optdefs[] = {
     {"number-of-ranges", OPT_INT, "10", "BETWEEN ranges per select_random_ranges SELECT", NULL, 1, 100},
     {"delta", OPT_INT, "5", "size of select_random_ranges' ranges", NULL, 0, 1e9},
     /* connections */
-    {"db-driver", OPT_CHOICE, "mysql", "database engine (sysbench's default is mysql)", "mysql|pgsql|mariadb|postgresql"},
+    {"db-driver", OPT_CHOICE, "mysql", "database engine; unset, --pgsql-* connection options mean pgsql, else mysql (sysbench's default)", "mysql|pgsql|mariadb|postgresql"},
     {"db-ps-mode", OPT_CHOICE, "auto", "server-side prepared statements", "auto|disable"},
+    {"db-debug", OPT_BOOL, "off", "print every statement the connections run, its parameters and outcome, on stderr (slows the run)"},
     {"db-ignore-errors", OPT_STR, NULL, "error codes retried after ROLLBACK, or 'all' (default, as sysbench: mysql 1213,1020,1205; pgsql 40P01,40001,23505)"},
     {"mysql-ignore-errors", OPT_STR, NULL, "sysbench's name for --db-ignore-errors"},
     {"pgsql-host", OPT_STR, "localhost", "PostgreSQL host(s), comma-separated: connections spread round-robin"},
-    {"pgsql-port", OPT_INT, "5432", "PostgreSQL port", NULL, 1, 65535},
+    {"pgsql-port", OPT_STR, "5432", "PostgreSQL port(s), comma-separated: every host with every port, as sysbench pairs MySQL's"},
     {"pgsql-user", OPT_STR, "sbtest", "PostgreSQL user"},
     {"pgsql-password", OPT_SECRET, NULL, "PostgreSQL password (prefer PGPASSWORD or PGPASSFILE)"},
     {"pgsql-db", OPT_STR, "sbtest", "PostgreSQL database"},
     {"pgsql-conninfo", OPT_STR, NULL, "libpq conninfo string or URI; what it says wins over the pgsql-* options, which fill in the rest (shown and stored with any password masked)"},
     {"mysql-host", OPT_STR, "localhost", "MySQL host(s), comma-separated: connections spread round-robin"},
-    {"mysql-port", OPT_INT, "3306", "MySQL port", NULL, 1, 65535},
-    {"mysql-socket", OPT_STR, NULL, "MySQL unix socket"},
+    {"mysql-port", OPT_STR, "3306", "MySQL port(s), comma-separated: connection i uses port i % nports of host (i / nports) % nhosts, as sysbench"},
+    {"mysql-socket", OPT_STR, NULL, "MySQL unix socket(s), comma-separated (connections spread round-robin; host and port are then unused)"},
     {"mysql-user", OPT_STR, "sbtest", "MySQL user"},
     {"mysql-password", OPT_SECRET, NULL, "MySQL password (prefer --mysql-defaults-file)"},
     {"mysql-db", OPT_STR, "sbtest", "MySQL database"},
     {"mysql-defaults-file", OPT_STR, NULL, "MariaDB option file ([client] user, password, host ...)"},
+    /* sysbench 1.0.20's deprecated names: they work, with its warning */
+    {"test", OPT_STR, NULL, "the workload, sysbench's deprecated way (give it as a word)"},
+    {"num-threads", OPT_ALIAS, "threads", NULL},
+    {"max-time", OPT_ALIAS, "time", NULL},
+    {"max-requests", OPT_ALIAS, "events", NULL},
+    {"tx-rate", OPT_ALIAS, "rate", NULL},
+    /* sysbench options dbscale does not do: refused, never accepted and ignored */
+    {"thread-stack-size", OPT_REFUSED, NULL, "dbscale's connections are state machines on a few event-loop threads, not a thread each; there is no per-connection stack to size"},
+    {"debug", OPT_REFUSED, NULL, "use --db-debug for the statements, --verbosity for more messages"},
+    {"validate", OPT_REFUSED, NULL, "the built-in workloads check no results (sysbench's OLTP scripts do not either)"},
+    {"mysql-debug", OPT_REFUSED, NULL, "tracing Connector/C needs a debug build of the library; --db-debug shows the statements"},
+    {"version", OPT_REFUSED, NULL, "the version is a verb here: dbscale --version"},
+    {"pgsql-variant", OPT_REFUSED, NULL, "the redshift variant is not implemented"},
 };
 /* clang-format on */
 const size_t oltp_noptdefs = sizeof oltp_optdefs / sizeof oltp_optdefs[0];
@@ -154,12 +169,143 @@ static int ignore_list_ok(const char *list)
     }
 }
 
+/* The engine a connection option belongs to, or NULL: workload options
+ * that merely carry an engine's name (the storage engine, sysbench's name
+ * for the error list) connect to nothing. */
+static const struct db_ops *option_engine(const char *name)
+{
+    if (!strcmp(name, "mysql-storage-engine") || !strcmp(name, "mysql-ignore-errors"))
+        return NULL;
+    if (!strncmp(name, "mysql-", 6))
+        return &db_mysql_ops;
+    if (!strncmp(name, "pgsql-", 6))
+        return &db_pgsql_ops;
+    return NULL;
+}
+
+const struct db_ops *oltp_engine(const struct opts *o, char *err, size_t errlen)
+{
+    const char *first[2] = {NULL, NULL}; /* the first option given, per engine */
+    for (size_t i = 0; i < o->n; i++) {
+        const struct db_ops *e = o->val[i] ? option_engine(o->defs[i].name) : NULL;
+        if (e && !first[e == &db_pgsql_ops])
+            first[e == &db_pgsql_ops] = o->defs[i].name;
+    }
+    if (opts_isset(o, "db-driver")) {
+        const char *drv = opts_str(o, "db-driver");
+        const struct db_ops *ops = db_find(drv);
+        const char *other = first[ops != &db_pgsql_ops];
+        if (other) {
+            /* sysbench would leave it unused: a benchmark of the wrong server */
+            snprintf(err, errlen, "--db-driver=%s conflicts with --%s (a %s option); drop one", drv,
+                     other, ops == &db_pgsql_ops ? "MySQL" : "PostgreSQL");
+            return NULL;
+        }
+        return ops;
+    }
+    if (first[0] && first[1]) {
+        snprintf(err, errlen,
+                 "--%s (MySQL) and --%s (PostgreSQL) name different engines; give --db-driver "
+                 "and only that engine's options",
+                 first[0], first[1]);
+        return NULL;
+    }
+    return first[1] ? &db_pgsql_ops : db_find(opts_str(o, "db-driver"));
+}
+
+/* A port list, "3306,3307" or "3306-3309": 1..65535 each. Count or -1. */
+#define OLTP_MAX_PORTS 64
+static int port_list(const char *opt, const char *v, int *ports, char *err, size_t errlen)
+{
+    long long tmp[OLTP_MAX_PORTS];
+    int n = parse_int_list(v, tmp, OLTP_MAX_PORTS);
+    for (int k = 0; k < n; k++)
+        if (tmp[k] < 1 || tmp[k] > 65535)
+            n = -1;
+        else
+            ports[k] = (int)tmp[k];
+    if (n <= 0)
+        snprintf(err, errlen,
+                 "--%s: '%s' is not a port or a comma list of ports (1-65535, at most %d)", opt, v,
+                 OLTP_MAX_PORTS);
+    return n;
+}
+
+/* The connection targets: every host with every port, ports fastest, so
+ * connection i (which takes target i % ntargets) meets the host and port
+ * sysbench's MySQL driver would give it; or, for MySQL sockets, one target
+ * per socket. */
+static int oltp_targets(struct oltp_setup *s, const struct opts *o, int pg, char *err,
+                        size_t errlen)
+{
+    const char *popt = pg ? "pgsql-port" : "mysql-port";
+    int ports[OLTP_MAX_PORTS], np = port_list(popt, opts_str(o, popt), ports, err, errlen);
+    if (np < 0)
+        return -1;
+    if (pg && !opts_isset(o, "pgsql-port") && getenv("PGPORT"))
+        ports[0] = 0, np = 1; /* left for libpq to read */
+    const char *sock = pg ? NULL : opts_str(o, "mysql-socket");
+    int by_socket = sock && (!opts_isset(o, "mysql-host") || strchr(sock, ','));
+    if (by_socket && strchr(sock, ',') && opts_isset(o, "mysql-host")) {
+        /* sysbench would use the sockets and leave the host unused */
+        snprintf(err, errlen,
+                 "--mysql-socket lists several sockets and --mysql-host is given: "
+                 "give one of them");
+        return -1;
+    }
+    const char *list = by_socket ? sock
+                       : pg      ? conn_opt(o, "pgsql-host", "PGHOST")
+                                 : conn_opt(o, "mysql-host", NULL);
+    s->hosts = xstrdup(list ? list : "");
+    int nh = 1;
+    for (char *p = s->hosts; *p; p++)
+        nh += *p == ',';
+    if (by_socket)
+        np = 1; /* a socket has no port */
+    s->targets = xcalloc((size_t)nh * (size_t)np, sizeof *s->targets);
+    char *save = NULL, *tok = strtok_r(s->hosts, ",", &save);
+    do {
+        for (int k = 0; k < np; k++) {
+            struct db_target *t = &s->targets[s->ntargets++];
+            t->host = by_socket || !tok || !*tok ? NULL : tok;
+            t->port = ports[k];
+            t->ps = strcmp(opts_str(o, "db-ps-mode"), "disable") != 0;
+            if (pg) {
+                t->user = conn_opt(o, "pgsql-user", "PGUSER");
+                t->password = opts_str(o, "pgsql-password");
+                t->db = conn_opt(o, "pgsql-db", "PGDATABASE");
+                /* the engine lets what the conninfo says win; the fields above
+                 * (options, else PG* variables, else sysbench's defaults) fill
+                 * in only what it leaves out */
+                t->conninfo = opts_str(o, "pgsql-conninfo");
+                continue;
+            }
+            t->socket = by_socket ? (tok && *tok ? tok : NULL) : sock;
+            t->user = opts_str(o, "mysql-user");
+            t->password = opts_str(o, "mysql-password");
+            t->db = opts_str(o, "mysql-db");
+            t->defaults_file = opts_str(o, "mysql-defaults-file");
+            struct stat dst; /* libmariadb ignores a missing file: the user would become root */
+            if (t->defaults_file && (stat(t->defaults_file, &dst) < 0 || !S_ISREG(dst.st_mode) ||
+                                     access(t->defaults_file, R_OK) < 0)) {
+                snprintf(err, errlen, "--mysql-defaults-file=%s: not a readable file",
+                         t->defaults_file);
+                return -1;
+            }
+            if (t->defaults_file && !opts_isset(o, "mysql-user"))
+                t->user = NULL; /* let the option file say who */
+        }
+    } while ((tok = strtok_r(NULL, ",", &save)) != NULL);
+    return 0;
+}
+
 int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload, char *err,
                size_t errlen)
 {
     memset(s, 0, sizeof *s);
-    const char *drv = opts_str(o, "db-driver");
-    s->ops = db_find(drv);
+    s->ops = oltp_engine(o, err, errlen);
+    if (!s->ops)
+        return -1;
     int pg = s->ops == &db_pgsql_ops;
     struct wl_config c = {0};
     c.name = workload;
@@ -201,50 +347,8 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     if (workload_init(&s->wl, &c, err, errlen) < 0)
         return -1;
 
-    /* connection targets: one per host in the comma list */
-    const char *hosts = pg ? conn_opt(o, "pgsql-host", "PGHOST")
-                           : (opts_isset(o, "mysql-socket") && !opts_isset(o, "mysql-host")
-                                  ? NULL
-                                  : conn_opt(o, "mysql-host", NULL));
-    s->hosts = xstrdup(hosts ? hosts : "");
-    int nh = 1;
-    for (char *p = s->hosts; *p; p++)
-        nh += *p == ',';
-    s->targets = xcalloc((size_t)nh, sizeof *s->targets);
-    char *save = NULL, *tok = strtok_r(s->hosts, ",", &save);
-    do {
-        struct db_target *t = &s->targets[s->ntargets++];
-        t->host = tok && *tok ? tok : NULL;
-        t->ps = strcmp(opts_str(o, "db-ps-mode"), "disable") != 0;
-        if (pg) {
-            t->port = opts_isset(o, "pgsql-port") || !getenv("PGPORT")
-                          ? (int)opts_int(o, "pgsql-port")
-                          : 0;
-            t->user = conn_opt(o, "pgsql-user", "PGUSER");
-            t->password = opts_str(o, "pgsql-password");
-            t->db = conn_opt(o, "pgsql-db", "PGDATABASE");
-            /* the engine lets what the conninfo says win; the fields above
-             * (options, else PG* variables, else sysbench's defaults) fill
-             * in only what it leaves out */
-            t->conninfo = opts_str(o, "pgsql-conninfo");
-        } else {
-            t->port = (int)opts_int(o, "mysql-port");
-            t->socket = opts_str(o, "mysql-socket");
-            t->user = opts_str(o, "mysql-user");
-            t->password = opts_str(o, "mysql-password");
-            t->db = opts_str(o, "mysql-db");
-            t->defaults_file = opts_str(o, "mysql-defaults-file");
-            struct stat dst; /* libmariadb ignores a missing file: the user would become root */
-            if (t->defaults_file && (stat(t->defaults_file, &dst) < 0 || !S_ISREG(dst.st_mode) ||
-                                     access(t->defaults_file, R_OK) < 0)) {
-                snprintf(err, errlen, "--mysql-defaults-file=%s: not a readable file",
-                         t->defaults_file);
-                return -1;
-            }
-            if (t->defaults_file && !opts_isset(o, "mysql-user"))
-                t->user = NULL; /* let the option file say who */
-        }
-    } while ((tok = strtok_r(NULL, ",", &save)) != NULL);
+    if (oltp_targets(s, o, pg, err, errlen) < 0)
+        return -1;
 
     /* percentiles: each --percentile, itself perhaps "95,99" */
     size_t npl;
@@ -300,6 +404,7 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
         return -1;
     }
     w->reconnect_timeout = opts_num(o, "reconnect-timeout");
+    w->init_timeout_s = opts_num(o, "thread-init-timeout");
     w->client_cpus = opts_str(o, "client-cpus");
     /* checked here, once, for run and sweep: a bad list must not run unpinned
      * (same/rest are the sweep's words; the run verb refuses them) */

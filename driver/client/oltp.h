@@ -25,11 +25,16 @@ struct oltp_setup {
     const struct db_ops *ops;
     struct db_target *targets;
     int ntargets;
-    char *hosts; /* storage behind targets[].host */
+    char *hosts; /* storage behind targets[].host (or .socket: a socket list) */
     struct worker_cfg wcfg;
     double pcts[8];
     int npcts;
 };
+
+/* The engine the options name: --db-driver; unset, a --pgsql-* connection
+ * option means pgsql, else sysbench's mysql. NULL with err when options of
+ * both engines are given without --db-driver, or another engine's with it. */
+const struct db_ops *oltp_engine(const struct opts *o, char *err, size_t errlen);
 
 /* Build from options (the workload name is given separately). 0, or -1 with
  * a message naming the option at fault. */

@@ -50,6 +50,9 @@ struct worker_cfg {
     const char *ignore_errors; /* NULL: the engine's own retry list; "all"; "1213,40P01" */
     double reconnect_timeout;  /* a connection down longer than this fails the run */
     const char *client_cpus;   /* CPU list for the loop threads, NULL = anywhere */
+    /* sysbench's --thread-init-timeout: seconds a level's new connections
+     * may take to open, all together; 0 = no limit beyond each connect's own */
+    double init_timeout_s;
     /* called from the timing thread every report_interval, never from a loop */
     void (*on_interval)(const struct interval_stats *st, void *arg);
     void *on_interval_arg;

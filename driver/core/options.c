@@ -3,12 +3,14 @@
  *
  * Values are kept as text and validated when set, never when read: by the
  * time a verb calls opts_int() the value is known to be good, so getters need
- * no error path. A typo gets the nearest known name as a hint.
+ * no error path. A typo gets the nearest known name as a hint. A name is
+ * matched with '_' and '-' alike, as sysbench does, so the one table serves
+ * --table-size, --table_size and "table_size=" in a config file; what is
+ * stored and shown is always the table's spelling.
  */
 #include "options.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,7 @@ void opts_init(struct opts *o, const struct optdef *defs, size_t n)
     o->val = xcalloc(n, sizeof *o->val);
     o->where = xcalloc(n, sizeof *o->where);
     o->list = xcalloc(n, sizeof *o->list);
+    o->warnings = NULL;
 }
 
 static void list_clear(struct opts_list *l)
@@ -43,16 +46,38 @@ void opts_free(struct opts *o)
     free(o->val);
     free(o->where);
     free(o->list);
+    free(o->warnings);
     o->val = o->where = NULL;
     o->list = NULL;
+    o->warnings = NULL;
+}
+
+/* '_' and '-' are one character in option names. */
+static int name_eq(const char *a, const char *b, size_t len)
+{
+    for (size_t k = 0; k < len; k++) {
+        char x = a[k] == '_' ? '-' : a[k], y = b[k] == '_' ? '-' : b[k];
+        if (x != y || !x)
+            return 0;
+    }
+    return b[len] == '\0';
 }
 
 static long find(const struct opts *o, const char *name, size_t len)
 {
     for (size_t i = 0; i < o->n; i++)
-        if (strlen(o->defs[i].name) == len && strncmp(o->defs[i].name, name, len) == 0)
+        if (strlen(o->defs[i].name) == len && name_eq(name, o->defs[i].name, len))
             return (long)i;
     return -1;
+}
+
+/* An alias's index resolved to the option it sets (one level: an alias of
+ * an alias is a table bug). */
+static long resolve(const struct opts *o, long i)
+{
+    if (i >= 0 && o->defs[i].type == OPT_ALIAS && o->defs[i].def)
+        return find(o, o->defs[i].def, strlen(o->defs[i].def));
+    return i;
 }
 
 static int choice_ok(const char *choices, const char *v)
@@ -94,8 +119,15 @@ static const char *nearest(const struct opts *o, const char *name)
 {
     const char *best = NULL;
     size_t bestd = 4;
+    char dashed[64];
+    snprintf(dashed, sizeof dashed, "%s", name);
+    for (char *p = dashed; *p; p++)
+        if (*p == '_')
+            *p = '-';
     for (size_t i = 0; i < o->n; i++) {
-        size_t d = edit_distance(name, o->defs[i].name);
+        if (o->defs[i].type == OPT_REFUSED)
+            continue;
+        size_t d = edit_distance(dashed, o->defs[i].name);
         if (d < bestd) {
             bestd = d;
             best = o->defs[i].name;
@@ -115,6 +147,20 @@ static int validate(const struct optdef *d, const char *v, char *err, size_t err
     case OPT_INT:
         if (parse_int(v, &iv) < 0) {
             snprintf(err, errlen, "%s: --%s: '%s' is not a whole number", where, d->name, v);
+            return -1;
+        }
+        if (bounded && (iv < d->min || iv > d->max)) {
+            snprintf(err, errlen, "%s: --%s: %lld is out of range [%.0f, %.0f]", where, d->name, iv,
+                     d->min, d->max);
+            return -1;
+        }
+        return 0;
+    case OPT_SIZE:
+        if (parse_size(v, &iv) < 0) {
+            snprintf(err, errlen,
+                     "%s: --%s: '%s' is not a whole number (a K, M, G or T suffix multiplies by "
+                     "1024 each)",
+                     where, d->name, v);
             return -1;
         }
         if (bounded && (iv < d->min || iv > d->max)) {
@@ -193,6 +239,28 @@ int opts_set(struct opts *o, const char *name, const char *value, const char *wh
             snprintf(err, errlen, "%s: unknown option '--%s'", where, name);
         return -1;
     }
+    if (o->defs[i].type == OPT_REFUSED) {
+        snprintf(err, errlen, "%s: --%s is not supported: %s", where, o->defs[i].name,
+                 o->defs[i].help);
+        return -1;
+    }
+    if (o->defs[i].type == OPT_ALIAS) {
+        long t = resolve(o, i);
+        if (t < 0 || t == i) {
+            snprintf(err, errlen, "%s: --%s: internal error: alias of nothing", where, name);
+            return -1;
+        }
+        /* sysbench's words, so a script that greps its stderr still matches */
+        char line[256];
+        snprintf(line, sizeof line, "WARNING: --%s is deprecated, use --%s instead\n",
+                 o->defs[i].name, o->defs[t].name);
+        if (!o->warnings || !strstr(o->warnings, line)) {
+            size_t have = o->warnings ? strlen(o->warnings) : 0;
+            o->warnings = xrealloc(o->warnings, have + strlen(line) + 1);
+            memcpy(o->warnings + have, line, strlen(line) + 1);
+        }
+        i = t;
+    }
     const struct optdef *d = &o->defs[i];
     /* "--out=" is a mistake, not a choice: no text option means "" (a
      * password may be empty) */
@@ -226,102 +294,6 @@ int opts_set(struct opts *o, const char *name, const char *value, const char *wh
     return 0;
 }
 
-struct ini_ctx {
-    struct opts *o;
-    const char *path;
-    char *err;
-    size_t errlen;
-    int failed;
-    int line; /* lines read so far: Debian's libinih passes no line number */
-    FILE *f;
-    int too_long;
-};
-
-/* fgets that counts lines, so messages can name file:line. It also refuses
- * lines longer than libinih's buffer (which would silently split them) and
- * strips leading blanks, so an indented line is a line of its own and not
- * libinih's multi-line continuation of the one above. */
-static char *ini_reader_cb(char *str, int num, void *stream)
-{
-    struct ini_ctx *c = stream;
-    if (c->too_long)
-        return NULL;
-    char *r = fgets(str, num, c->f);
-    if (!r)
-        return NULL;
-    c->line++;
-    size_t l = strlen(str);
-    if (l == (size_t)num - 1 && str[l - 1] != '\n') {
-        /* the buffer filled: too long, unless the file simply ends here */
-        int next = getc(c->f);
-        if (next != EOF) {
-            c->too_long = 1;
-            return NULL;
-        }
-    }
-    size_t lead = strspn(str, " \t");
-    if (lead)
-        memmove(str, str + lead, l - lead + 1);
-    return r;
-}
-
-static int ini_cb(void *user, const char *section, const char *key, const char *value)
-{
-    struct ini_ctx *c = user;
-    (void)section;
-    char where[512];
-    snprintf(where, sizeof where, "%s:%d", c->path, c->line);
-    if (c->failed)
-        return 0;
-    /* Accept "key" and "--key" alike, so a command line pastes into a file. */
-    while (*key == '-')
-        key++;
-    if (opts_set(c->o, key, value, where, c->err, c->errlen) < 0) {
-        c->failed = 1;
-        return 0;
-    }
-    return 1;
-}
-
-/* A config is a small regular file: a directory reads as empty and
- * /dev/zero never ends, so both are refused before reading. */
-#define OPTS_INI_MAX (1 << 20)
-
-int opts_parse_ini(struct opts *o, const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "--config: cannot read config '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    const char *why = fstat(fileno(f), &st) < 0   ? strerror(errno)
-                      : S_ISDIR(st.st_mode)       ? "a directory, not a file"
-                      : !S_ISREG(st.st_mode)      ? "not a regular file"
-                      : st.st_size > OPTS_INI_MAX ? "larger than 1 MiB"
-                                                  : NULL;
-    if (why) {
-        snprintf(err, errlen, "--config: cannot read config '%s': %s", path, why);
-        fclose(f);
-        return -1;
-    }
-    struct ini_ctx c = {o, path, err, errlen, 0, 0, f, 0};
-    int r = ini_parse_stream(ini_reader_cb, &c, ini_cb, &c);
-    fclose(f);
-    if (c.failed)
-        return -1;
-    if (c.too_long) {
-        snprintf(err, errlen, "%s:%d: line too long (at most 198 characters)", path, c.line);
-        return -1;
-    }
-    if (r != 0) {
-        snprintf(err, errlen, "%s:%d: malformed line (expected 'key = value' or '[section]')", path,
-                 r);
-        return -1;
-    }
-    return 0;
-}
-
 /* Splits "--name=value" / "--name value" / "--flag"; advances *i past what it used. */
 static int take_option(struct opts *o, int argc, char **argv, int *i, char *err, size_t errlen)
 {
@@ -336,10 +308,12 @@ static int take_option(struct opts *o, int argc, char **argv, int *i, char *err,
     memcpy(name, a, nl);
     name[nl] = '\0';
     const char *value = eq ? eq + 1 : NULL;
-    long k = find(o, name, nl);
+    long k = resolve(o, find(o, name, nl));
     if (!value) {
         if (k >= 0 && o->defs[k].type == OPT_BOOL)
             value = "on";
+        else if (k >= 0 && o->defs[k].type == OPT_REFUSED)
+            value = ""; /* refused whatever it says: no value to take */
         else if (k >= 0) {
             if (*i + 1 >= argc) {
                 snprintf(err, errlen, "option '--%s' needs a value", name);
@@ -352,6 +326,19 @@ static int take_option(struct opts *o, int argc, char **argv, int *i, char *err,
     return opts_set(o, name, value, "command line", err, errlen);
 }
 
+/* --config or sysbench's --config-file (any '_'/'-' spelling): the length
+ * of the name with its "--", so arg[len] is '=' or the end; else 0. */
+static size_t config_arg(const struct opts *o, const char *arg)
+{
+    if (strncmp(arg, "--", 2) != 0 || find(o, "config", 6) < 0)
+        return 0;
+    size_t nl = strcspn(arg + 2, "=");
+    if ((nl == 6 && name_eq(arg + 2, "config", 6)) ||
+        (nl == 11 && name_eq(arg + 2, "config-file", 11)))
+        return nl + 2;
+    return 0;
+}
+
 int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos, int maxpos,
                     int *npos, char *err, size_t errlen)
 {
@@ -362,16 +349,19 @@ int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos
             break;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
             return 1;
-        if (find(o, "config", 6) < 0 || strncmp(argv[i], "--config", 8) != 0 ||
-            (argv[i][8] != '\0' && argv[i][8] != '='))
+        int on; /* sysbench's --help[=on|off] */
+        if (strncmp(argv[i], "--help=", 7) == 0 && parse_bool(argv[i] + 7, &on) == 0 && on)
+            return 1;
+        size_t cl = config_arg(o, argv[i]);
+        if (!cl)
             continue;
         const char *path = NULL;
-        if (argv[i][8] == '=')
-            path = argv[i] + 9;
-        else if (argv[i][8] == '\0' && i + 1 < argc)
+        if (argv[i][cl] == '=')
+            path = argv[i] + cl + 1;
+        else if (i + 1 < argc)
             path = argv[i + 1];
         if (!path || !*path) {
-            snprintf(err, errlen, "option '--config' needs a file name");
+            snprintf(err, errlen, "option '%.*s' needs a file name", (int)cl, argv[i]);
             return -1;
         }
         if (opts_parse_ini(o, path, err, errlen) < 0)
@@ -384,8 +374,12 @@ int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos
             continue;
         }
         if (!only_pos && strncmp(argv[i], "--", 2) == 0) {
-            if (strncmp(argv[i], "--config", 8) == 0 && (argv[i][8] == '=' || argv[i][8] == '\0')) {
-                if (argv[i][8] == '\0')
+            int off;
+            if (strncmp(argv[i], "--help=", 7) == 0 && parse_bool(argv[i] + 7, &off) == 0)
+                continue; /* --help=off: nothing asked */
+            size_t cl = config_arg(o, argv[i]);
+            if (cl) {
+                if (argv[i][cl] == '\0')
                     i++;
                 continue;
             }
@@ -458,13 +452,22 @@ long long opts_int(const struct opts *o, const char *name)
 {
     const char *s = opts_str(o, name);
     long long v = 0;
-    if (s)
+    if (s && o->defs[must_find(o, name)].type == OPT_SIZE)
+        parse_size(s, &v);
+    else if (s)
         parse_int(s, &v);
     return v;
 }
 
+const char *opts_warnings(const struct opts *o)
+{
+    return o->warnings;
+}
+
 double opts_num(const struct opts *o, const char *name)
 {
+    if (o->defs[must_find(o, name)].type == OPT_SIZE)
+        return (double)opts_int(o, name); /* "10K" is 10240, not text */
     const char *s = opts_str(o, name);
     double v = 0;
     if (s)
@@ -485,12 +488,21 @@ void opts_help(const struct opts *o, FILE *f)
 {
     for (size_t i = 0; i < o->n; i++) {
         const struct optdef *d = &o->defs[i];
+        if (d->type == OPT_REFUSED)
+            continue;
         char left[64];
+        long t = resolve(o, (long)i);
+        const struct optdef *td = t >= 0 ? &o->defs[t] : d;
         snprintf(left, sizeof left, "--%s=%s", d->name,
-                 d->type == OPT_BOOL  ? "[on|off]"
-                 : d->type == OPT_INT ? "N"
-                 : d->type == OPT_NUM ? "N"
-                                      : "STRING");
+                 td->type == OPT_BOOL   ? "[on|off]"
+                 : td->type == OPT_INT  ? "N"
+                 : td->type == OPT_NUM  ? "N"
+                 : td->type == OPT_SIZE ? "SIZE"
+                                        : "STRING");
+        if (d->type == OPT_ALIAS) {
+            fprintf(f, "  %-30s deprecated alias for --%s\n", left, d->def);
+            continue;
+        }
         fprintf(f, "  %-30s %s", left, d->help);
         if (d->type == OPT_CHOICE)
             fprintf(f, " {%s}", d->choices);
@@ -507,7 +519,7 @@ void opts_json(const struct opts *o, struct sbuf *b)
     for (size_t i = 0; i < o->n; i++) {
         const struct optdef *d = &o->defs[i];
         const char *v = o->val[i] ? o->val[i] : d->def;
-        if (!v || d->type == OPT_SECRET)
+        if (!v || d->type == OPT_SECRET || d->type == OPT_ALIAS || d->type == OPT_REFUSED)
             continue;
         sbuf_printf(b, "%s", first ? "" : ", ");
         first = 0;

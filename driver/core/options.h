@@ -17,14 +17,19 @@
 #include "util.h"
 
 enum opt_type {
-    OPT_INT,    /* whole number within [min, max] */
-    OPT_NUM,    /* real number within [min, max] */
-    OPT_BOOL,   /* on/off/true/false/yes/no/1/0; a bare --flag means on */
-    OPT_STR,    /* free text */
-    OPT_CHOICE, /* one of choices, "a|b|c" */
-    OPT_LIST,   /* may be repeated: a list of values (opts_list); never split on ',' */
-    OPT_SECRET, /* free text that is never printed (passwords) */
-    OPT_COUNTS, /* counts >= 1: "1,2,8", "1-64", "1-256:x2"; "4k" = 4 x a CPU count */
+    OPT_INT,     /* whole number within [min, max] */
+    OPT_NUM,     /* real number within [min, max] */
+    OPT_BOOL,    /* on/off/true/false/yes/no/1/0; a bare --flag means on */
+    OPT_STR,     /* free text */
+    OPT_CHOICE,  /* one of choices, "a|b|c" */
+    OPT_LIST,    /* may be repeated: a list of values (opts_list); never split on ',' */
+    OPT_SECRET,  /* free text that is never printed (passwords) */
+    OPT_COUNTS,  /* counts >= 1: "1,2,8", "1-64", "1-256:x2"; "4k" = 4 x a CPU count */
+    OPT_SIZE,    /* whole number within [min, max], K/M/G/T suffix x1024 (sysbench's sizes) */
+    OPT_ALIAS,   /* deprecated name: def names the option it sets; using it leaves
+                    sysbench's warning (opts_warnings) */
+    OPT_REFUSED, /* a sysbench option dbscale does not do: giving it is an error
+                    whose reason is help; never listed by opts_help */
 };
 
 struct optdef {
@@ -45,25 +50,35 @@ struct opts {
     struct opts_list {
         char **v;
         size_t n;
-    } * list; /* per def: OPT_LIST values, one per time the option was given */
+    } * list;       /* per def: OPT_LIST values, one per time the option was given */
+    char *warnings; /* lines for the verb to print (deprecated names used), or NULL */
 };
 
 void opts_init(struct opts *o, const struct optdef *defs, size_t n);
 void opts_free(struct opts *o);
 
 /*
+ * Names match with '_' and '-' alike (sysbench's own help prints
+ * --table_size), on the command line and in config files.
+ *
  * Parse argv[first..argc). Positional words are collected in pos (up to
- * maxpos). If the table has a "config" option and it is given, that INI file
- * is read first, so the command line overrides the file.
+ * maxpos). If the table has a "config" option and it is given (as --config
+ * or sysbench's --config-file), that file is read first, so the command line
+ * overrides it.
  * Returns 0, 1 if --help was asked, or -1 with a message in err.
  */
 int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos, int maxpos,
                     int *npos, char *err, size_t errlen);
-/* Read an INI file; keys are option names, sections are ignored. 0 or -1 + err. */
+/* Read an INI file; keys are option names, sections are ignored. sysbench's
+ * --config-file format (name=value lines) is a subset. 0 or -1 + err. */
 int opts_parse_ini(struct opts *o, const char *path, char *err, size_t errlen);
 /* Set one value, validating it. where names the source for messages. */
 int opts_set(struct opts *o, const char *name, const char *value, const char *where, char *err,
              size_t errlen);
+
+/* What the verb should print on stderr before anything else (sysbench's
+ * "WARNING: --max-time is deprecated, use --time instead" lines), or NULL. */
+const char *opts_warnings(const struct opts *o);
 
 const char *opts_str(const struct opts *o, const char *name); /* NULL if unset, no default */
 long long opts_int(const struct opts *o, const char *name);

@@ -7,6 +7,7 @@
 #include "parse.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,4 +99,28 @@ int parse_int_list(const char *s, long long *out, int max)
             return -1;
     }
     return n;
+}
+
+int parse_size(const char *s, long long *out)
+{
+    if (*s < '0' || *s > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno)
+        return -1;
+    static const char units[] = "kmgt";
+    if (*end) {
+        const char *u = strchr(units, *end | 0x20);
+        if (!u || end[1] != '\0')
+            return -1;
+        for (long n = u - units + 1; n > 0; n--) {
+            if (v > LLONG_MAX / 1024)
+                return -1;
+            v *= 1024;
+        }
+    }
+    *out = v;
+    return 0;
 }

@@ -8,6 +8,9 @@
 int parse_int(const char *s, long long *out);
 int parse_num(const char *s, double *out);
 int parse_bool(const char *s, int *out);
+/* A whole number >= 0 with an optional K/M/G/T suffix (either case), each
+ * x1024 as sysbench's size options: "10K" = 10240. No fractions, no overflow. */
+int parse_size(const char *s, long long *out);
 /* Split a comma list of ints and ranges: "1,2,8", "0-3", "1-256:x2", "1-10:+3".
  * Values are >= 0 (a doubling range must start at 1 or more to grow).
  * Returns count (<= max) or -1 on a malformed list. */

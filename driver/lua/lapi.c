@@ -339,10 +339,11 @@ static void set_opt(lua_State *L, const struct opts *o)
         for (char *p = key; *p; p++)
             if (*p == '-')
                 *p = '_';
-        if (!v || d->type == OPT_SECRET)
+        if (!v || d->type == OPT_SECRET || d->type == OPT_ALIAS || d->type == OPT_REFUSED)
             continue;
         switch (d->type) {
         case OPT_INT:
+        case OPT_SIZE:
         case OPT_NUM:
             lua_pushnumber(L, opts_num(o, d->name));
             break;

@@ -240,6 +240,8 @@ int lua_main(const char *verb, int argc, char **argv)
     char *pos[4];
     int npos = 0;
     int r = opts_parse_argv(&o, argc, a, 0, pos, 4, &npos, err, sizeof err);
+    if (opts_warnings(&o)) /* sysbench's deprecation lines */
+        fputs(opts_warnings(&o), stderr);
     if (r == 1 || !strcmp(cmd, "help")) {
         usage(argv[si], &o, nbase, stdout);
         goto out;
@@ -247,6 +249,20 @@ int lua_main(const char *verb, int argc, char **argv)
     if (r < 0 || npos != (verb ? 1 : 2)) {
         fprintf(stderr, "dbscale %s: %s\n", argv[si],
                 r < 0 ? err : "give the script and one command");
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if (opts_isset(&o, "test")) { /* the script is the word given */
+        fprintf(stderr, "dbscale %s: --test names a built-in workload; the script is given\n",
+                argv[si]);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if (opts_bool(&o, "db-debug")) { /* accepted and ignored would be a lie */
+        fprintf(stderr,
+                "dbscale %s: --db-debug traces the built-in workloads only, not Lua "
+                "scripts yet\n",
+                argv[si]);
         rc = EXIT_USAGE;
         goto out;
     }

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dbdebug.h"
+#include "lua_verb.h"
 #include "oltp.h"
 #include "report.h"
 #include "signals.h"
@@ -69,6 +71,21 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
         opts_free(&o);
         return 0;
     }
+    if (opts_warnings(&o) && lead) /* sysbench's deprecation lines, first as there */
+        fputs(opts_warnings(&o), stderr);
+    const char *test = r == 0 ? opts_str(&o, "test") : NULL;
+    if (test && lead) /* sysbench's words */
+        fprintf(stderr, "WARNING: the --test option is deprecated. You can pass a script name or "
+                        "path on the command line without any options.\n");
+    if (test && npos == 0 && !lua_verb_is_script(test))
+        pos[npos++] = (char *)test;
+    else if (test && (npos || lua_verb_is_script(test))) {
+        fprintf(stderr, "dbscale %s: --test=%s: %s\n", verb, test,
+                npos ? "a workload is given too; give one"
+                     : "give a Lua script as a word (dbscale ./x.lua [options] COMMAND)");
+        opts_free(&o);
+        return EXIT_USAGE;
+    }
     if (r < 0 || npos != 1) {
         if (r < 0)
             fprintf(stderr, "dbscale %s: %s\n", verb, err);
@@ -88,6 +105,8 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
         opts_free(&o);
         return EXIT_USAGE;
     }
+    if (opts_bool(&o, "db-debug")) /* the run's connections, traced */
+        s.wcfg.ops = dbdebug_ops(s.ops, stderr);
     const char *cc = opts_str(&o, "client-cpus");
     if (!strcmp(verb, "run") && cc && (!strcmp(cc, "same") || !strcmp(cc, "rest"))) {
         fprintf(stderr,

@@ -17,6 +17,7 @@
 
 #include "baseline.h"
 #include "cpulist.h"
+#include "dbdebug.h"
 #include "lfind.h"
 #include "lsetup.h"
 #include "lsweep.h"
@@ -48,22 +49,37 @@ static const struct optdef sweep_extra[] = {
 };
 /* clang-format on */
 
+/* run's options a sweep has no use for: its report is results.csv and the
+ * page, so listing them would be accepting and ignoring them */
+static const char *const sweep_unused[] = {"output", "histogram", "interval-output",
+                                           "report-checkpoints", "test"};
+
 struct optdef *sweep_verb_optdefs(size_t *n)
 {
-    /* the OLTP vocabulary, with --threads as a list, plus the sweep's own */
+    /* the OLTP vocabulary, with --threads as a list, plus the sweep's own;
+     * the engine default is run's (sysbench's mysql), so one command line
+     * means one engine whichever verb it is given to */
     struct optdef *defs =
         oltp_optdefs_with(sweep_extra, sizeof sweep_extra / sizeof sweep_extra[0], n);
-    for (size_t i = 0; i < oltp_noptdefs; i++) {
+    size_t kept = 0;
+    for (size_t i = 0; i < *n; i++) {
+        int unused = 0;
+        for (size_t k = 0; k < sizeof sweep_unused / sizeof sweep_unused[0]; k++)
+            unused |= !strcmp(defs[i].name, sweep_unused[k]);
+        if (unused)
+            continue;
         if (!strcmp(defs[i].name, "threads")) {
             defs[i].def = "1,2,4,8";
             defs[i].help = "client thread counts: 1,2,4,8 | 1-64 | 1-256:x2";
-        } else if (!strcmp(defs[i].name, "db-driver")) {
-            defs[i].def = "pgsql";
         } else if (!strcmp(defs[i].name, "report-interval")) {
             /* a period a second, kept in intervals.csv: stalls show */
             defs[i].def = "1";
+            defs[i].help = "seconds per row of OUT/intervals.csv, each level's figures over time "
+                           "(0 = none)";
         }
+        defs[kept++] = defs[i];
     }
+    *n = kept;
     return defs;
 }
 
@@ -237,6 +253,8 @@ int sweep_main(int argc, char **argv)
         usage(&w.o, stdout);
         goto done;
     }
+    if (opts_warnings(&w.o))
+        fputs(opts_warnings(&w.o), stderr);
     if (pr < 0) {
         fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
         rc = EXIT_USAGE;
@@ -291,7 +309,14 @@ int sweep_main(int argc, char **argv)
                 rc = EXIT_USAGE;
                 goto done;
             }
+        if (opts_bool(&w.o, "db-debug")) { /* as the script verbs refuse it */
+            fprintf(stderr, "dbscale sweep: --db-debug is not supported for Lua scripts yet\n");
+            rc = EXIT_USAGE;
+            goto done;
+        }
     }
+    if (opts_bool(&w.o, "db-debug")) /* the levels' connections, traced */
+        w.s.wcfg.ops = dbdebug_ops(w.s.ops, stderr);
     if (baseline_check(opts_str(&w.o, "baseline"), err, sizeof err) < 0) {
         fprintf(stderr, "dbscale sweep: %s\n", err);
         rc = EXIT_USAGE;

@@ -34,6 +34,7 @@ static struct {
     _Atomic int fail_left;
     _Atomic int connects, closes, rollbacks, violations, begins;
     _Atomic int last_timeout; /* connect_timeout_s of the latest connect */
+    int connect_delay_ms;     /* each connect takes this long */
 } F;
 
 struct db_conn {
@@ -45,6 +46,8 @@ static struct db_conn *fake_connect(const struct db_target *t, struct db_error *
 {
     (void)err;
     atomic_store(&F.last_timeout, t->connect_timeout_s);
+    if (F.connect_delay_ms)
+        nanosleep(&(struct timespec){0, F.connect_delay_ms * 1000000L}, NULL);
     struct db_conn *c = calloc(1, sizeof *c);
     assert_non_null(c);
     assert_int_equal(pipe2(c->pfd, O_NONBLOCK | O_CLOEXEC), 0);
@@ -465,6 +468,30 @@ static void test_window_callback(void **state)
     pool_close(p);
 }
 
+/* --thread-init-timeout: connections that open too slowly fail the pool
+ * with sysbench's message, before all of them were tried, and no connect
+ * is given longer than what is left (at least libpq's 2 s minimum). */
+static void test_init_timeout(void **state)
+{
+    (void)state;
+    struct worker_cfg cfg = cfg_for(FAKE_SYNC, 1);
+    cfg.init_timeout_s = 1;
+    F.connect_delay_ms = 300;
+    char err[256] = "";
+    struct pool *p = pool_open(&cfg, 20, err, sizeof err);
+    assert_null(p);
+    assert_non_null(strstr(err, "failed to initialize within 1 seconds"));
+    assert_true(atomic_load(&F.connects) < 20);
+    int last = atomic_load(&F.last_timeout);
+    assert_true(last >= 1 && last <= 2);
+    /* no limit: all open */
+    cfg = cfg_for(FAKE_SYNC, 1);
+    F.connect_delay_ms = 1;
+    p = open_ok(&cfg, 5);
+    assert_int_equal(atomic_load(&F.connects), 5);
+    pool_close(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -480,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_stop_before_run),
         cmocka_unit_test(test_events_exact),
         cmocka_unit_test(test_window_callback),
+        cmocka_unit_test(test_init_timeout),
     };
     return cmocka_run_group_tests(tests, setup_wl, teardown_wl);
 }
