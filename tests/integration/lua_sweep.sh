@@ -76,6 +76,16 @@ expect_eq "failing script: exit" "$rc" 1
 grep -q "mine.lua:24: too wide" "$work/log3" || fail "no script line in: $(cat "$work/log3")"
 expect_eq "failing script: levels kept" "$(awk -F, 'NR > 1' "$work/r3/results.csv" | wc -l)" 2
 
+# what a scripted level cannot honour yet is refused, not ignored (exit 2)
+for bad in --db-debug --warmup-time=1; do
+    set +e
+    "$DBSCALE" sweep --workload="$work/mine.lua" $common $bad --out "$work/rbad" >"$work/logb" 2>&1
+    rc=$?
+    set -e
+    expect_eq "sweep of mine.lua $bad: exit" "$rc" 2
+    grep -q -- "${bad%%=*} is not supported for Lua scripts" "$work/logb" || fail "$bad: $(cat "$work/logb")"
+done
+
 # the server held to CPU 0, the client to CPU 1: the script's threads run on
 # the client CPUs the row names, as a built-in level's loops do
 if [ "$(nproc)" -ge 2 ]; then
