@@ -20,7 +20,8 @@ void lerrors_init(struct lerrors *x);
 void lerrors_destroy(struct lerrors *x);
 /* One more of code (the first WORKER_MAX_CODES codes are kept). */
 void lerrors_count(struct lerrors *x, const char *code);
-/* The counts so far into out's codes, and zero them (a sweep's next level). */
+/* The counts so far into out's codes unless the runner filled them
+ * already, and zero them (a sweep's next level). */
 void lerrors_take(struct lerrors *x, struct level_result *out);
 
 #endif
