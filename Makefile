@@ -120,6 +120,7 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@sh bench/run.sh $(B)/dbscale
+	@sh bench/lua.sh $(B)/dbscale
 	@sh bench/prepare.sh $(B)/dbscale
 	@if [ -f bench/micro.sh ]; then sh bench/micro.sh $(B)/dbscale; fi
 

@@ -104,7 +104,8 @@ int main(int argc, char **argv)
             return lua_main(v, argc - 2, argv + 2);
         return oltp_main(v, argc - 1, argv + 1);
     }
-    if (lua_verb_is_script(v)) /* sysbench's order: dbscale ./x.lua [options] COMMAND */
+    /* sysbench's order: dbscale ./x.lua [options] COMMAND (NAME also on --lua-path) */
+    if (lua_verb_find_script(argc - 1, argv + 1) == 0)
         return lua_main(NULL, argc - 1, argv + 1);
     if (!strcmp(v, "sweep"))
         return sweep_main(argc - 1, argv + 1);

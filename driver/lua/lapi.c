@@ -20,6 +20,8 @@
 
 #include "lapi.h"
 #include "lapi_prelude.h"
+#include "lerrors.h"
+#include "lfind.h"
 #include "util.h"
 
 /* The thread the running Lua state belongs to, for the ffi symbols, which
@@ -150,10 +152,15 @@ static int c_reconnect(lua_State *L)
     return 0;
 }
 
+/* An error the script's run goes past (the event restarts): counted, and
+ * by its code (SQLSTATE or error number) for the report. */
 static int c_ignored(lua_State *L)
 {
     struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
     lapi_count(lc->t, SB_CNT_ERROR);
+    const char *code = luaL_optstring(L, 2, ""); /* a lost connection has none */
+    if (lc->t->s->errors)
+        lerrors_count(lc->t->s->errors, code[0] ? code : "?");
     return 0;
 }
 
@@ -361,6 +368,9 @@ static void set_sysbench(lua_State *L, struct lapi_thread *t)
     lua_pushnumber(L, t->tid);
     lua_setfield(L, -2, "tid");
     set_opt(L, s->o);
+    /* the run's own count: in a sweep --threads is a list, a level one number */
+    lua_pushnumber(L, s->threads > 0 ? s->threads : 1);
+    lua_setfield(L, -2, "threads");
     lua_setfield(L, -2, "opt");
     lua_newtable(L); /* cmdline */
     lua_newtable(L);
@@ -410,19 +420,14 @@ static void push_prims(lua_State *L, struct lapi_thread *t)
 }
 
 /* require() finds the script's neighbours (oltp_common.lua), then the
- * working directory, then sysbench's own install directory, as sysbench. */
-static void set_path(lua_State *L, const char *script)
+ * working directory, then --lua-path, then sysbench's own install
+ * directory, as sysbench (lfind.c). */
+static void set_path(lua_State *L, const struct lapi_script *s)
 {
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", script);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-        *slash = '\0';
-    else
-        snprintf(dir, sizeof dir, ".");
+    char path[4096];
+    lfind_package_path(s->path, s->lua_path, path, sizeof path);
     lua_getglobal(L, "package");
-    lua_pushfstring(
-        L, "%s/?.lua;./?.lua;/usr/share/sysbench/?.lua;/usr/local/share/sysbench/?.lua;", dir);
+    lua_pushstring(L, path);
     lua_getfield(L, -2, "path");
     lua_concat(L, 2);
     lua_setfield(L, -2, "path");
@@ -492,7 +497,7 @@ lua_State *lapi_open(struct lapi_thread *t, char *err, size_t errlen)
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
     set_sysbench(L, t);
-    set_path(L, t->s->path);
+    set_path(L, t->s);
     if (luaL_loadbuffer(L, lapi_prelude, sizeof lapi_prelude - 1, "=dbscale") != 0) {
         snprintf(err, errlen, "internal: %s", lua_tostring(L, -1));
         lua_close(L);

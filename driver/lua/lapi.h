@@ -30,6 +30,8 @@ enum {
     SB_CNT_MAX
 };
 
+struct lerrors;
+
 /* What every state of one script shares. */
 struct lapi_script {
     const char *path;    /* as given; chunk names and messages use it */
@@ -44,6 +46,8 @@ struct lapi_script {
     const struct rng_dist *dist; /* --rand-type */
     struct rng_dist kinds[5];    /* uniform, gaussian, special, pareto, zipfian */
     uint64_t seed;
+    const char *lua_path;   /* --lua-path (lfind.h), or NULL */
+    struct lerrors *errors; /* ignored errors by code (lerrors.h), or NULL */
 };
 
 struct lapi_thread {

@@ -104,6 +104,8 @@ int sweep_write_meta(struct sweep *w, const char *ended)
     snprintf(settings, sizeof settings, "{%s}", w->settings);
     m.server_settings = json_loads(settings, 0, NULL);
     m.options = sweep_meta_options(&w->o);
+    if (w->script) /* the name in the rows, the file it came from here */
+        json_object_set_new(m.options, "workload", json_string(w->script));
     int rc = meta_write(w->out, &m);
     meta_free(&m);
     return rc;
@@ -219,7 +221,10 @@ static int hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *
                 *shared |= cpulist_has(&srv, c);
     }
     cpulist_free(&cli);
-    pool_set_client_cpus(w->pool, cli_list[0] ? cli_list : NULL);
+    if (w->pool)
+        pool_set_client_cpus(w->pool, cli_list[0] ? cli_list : NULL);
+    else /* a scripted level (run_level) places its own threads */
+        snprintf(w->run_level_cpus, sizeof w->run_level_cpus, "%s", cli_list);
     if (!cli_list[0])
         snprintf(cli_list, cl, "%s", w->facts.online);
 
@@ -442,6 +447,18 @@ int sweep_open_pool(struct sweep *w, char *err, size_t errlen)
     return w->pool ? 0 : -1;
 }
 
+/* A level of a workload the pool does not run (a Lua script): its window
+ * is the whole call, so server CPU and idle also cover the script's
+ * thread_init and thread_done. */
+static int run_custom(struct sweep *w, int threads, struct level_result *res)
+{
+    on_window(1, w);
+    int rc = w->run_level(w->run_level_arg, threads,
+                          w->run_level_cpus[0] ? w->run_level_cpus : NULL, on_interval, w, res);
+    on_window(0, w);
+    return rc;
+}
+
 static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t errlen)
 {
     int last_k = -1;
@@ -491,7 +508,8 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         pthread_mutex_unlock(&iv_mu);
         struct level_result res;
         uint64_t l0 = now_ns();
-        int rc = pool_run(w->pool, lv->threads, &res);
+        int rc =
+            w->run_level ? run_custom(w, lv->threads, &res) : pool_run(w->pool, lv->threads, &res);
         double wall = (double)(now_ns() - l0) / 1e9;
         /* a level always has both edges unless it was stopped (then it is
          * dropped below); without them the figures stay 0 */

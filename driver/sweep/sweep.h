@@ -63,6 +63,17 @@ struct sweep {
     /* before the kernel baseline at CPU count k starts (it takes a while);
      * called with on_level_arg */
     void (*on_baseline)(const struct sweep *w, int k, void *arg);
+    /* A workload that is no built-in mix (a Lua script): one level of
+     * threads connections in place of the pool (NULL: the pool), its periods
+     * handed to on_interval(st, interval_arg), its client on the CPU list
+     * client_cpus (NULL: anywhere). Returns as pool_run: 0, 1 when stopped,
+     * -1 with out->fatal_msg. script: its path, for meta.json. */
+    int (*run_level)(void *arg, int threads, const char *client_cpus,
+                     void (*on_interval)(const struct interval_stats *st, void *a),
+                     void *interval_arg, struct level_result *out);
+    void *run_level_arg;
+    char run_level_cpus[256]; /* the level's client CPUs, as the pool would get them */
+    const char *script;
 };
 
 /* Label for a level: "up" on a uniprocessor boot, "smp-kN" for N CPUs held,

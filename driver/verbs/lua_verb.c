@@ -12,43 +12,46 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "lfind.h"
+#include "lerrors.h"
+#include "lreport.h"
 #include "lscript.h"
+#include "lsetup.h"
 #include "lua_verb.h"
 #include "oltp.h"
 #include "report.h"
 #include "util.h"
 #include "workload.h"
 
-static int is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
+/* --lua-path of the command line being looked at (lua_verb_find_script) */
+static const char *lua_path_arg;
 
 int lua_verb_is_script(const char *arg)
 {
+    char file[1024];
     size_t l = strlen(arg);
-    if (arg[0] == '-' || l == 0)
+    if (l == 0 || arg[0] == '-')
         return 0;
-    if (l > 4 && !strcmp(arg + l - 4, ".lua"))
-        return is_file(arg);
-    for (int i = 0; workload_names[i]; i++) /* a built-in workload wins over a same-named .lua */
-        if (!strcmp(arg, workload_names[i]))
-            return 0;
-    if (strchr(arg, '/'))
-        return 0;
-    char p[1024];
-    snprintf(p, sizeof p, "%s.lua", arg);
-    return is_file(p);
+    if (!(l > 4 && !strcmp(arg + l - 4, ".lua")))
+        for (int i = 0; workload_names[i]; i++) /* a built-in wins over a same-named .lua */
+            if (!strcmp(arg, workload_names[i]))
+                return 0;
+    return lfind_script(arg, lua_path_arg, file, sizeof file);
 }
 
 int lua_verb_find_script(int argc, char **argv)
 {
-    for (int i = 0; i < argc; i++)
+    lua_path_arg = lfind_lua_path_arg(argc, argv);
+    for (int i = 0; i < argc; i++) {
+        if (argv[i][0] == '-') {
+            if (!strcmp(argv[i], "--lua-path") || !strcmp(argv[i], "--lua_path"))
+                i++; /* its value is no script name */
+            continue;
+        }
         if (lua_verb_is_script(argv[i]))
             return i;
+    }
     return -1;
 }
 
@@ -133,21 +136,34 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         fflush(stdout);
     }
     struct report_interval_sink sink = {.text = text ? stdout : stderr, .pct_off = !st->npcts};
+    /* the script's report hooks replace the default reporters (lreport.c) */
+    struct lreport hooks;
+    if (lreport_open(&hooks, ls, opts_num(o, "time"), err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale run: %s\n", err);
+        sbuf_free(&optj);
+        return EXIT_RUNTIME;
+    }
     struct lscript_limits lim = {
         .time_s = opts_num(o, "time"),
         .events = opts_int(o, "events"),
         .interval_s = opts_num(o, "report-interval"),
         .pct = st->npcts ? st->pcts[0] : 95,
-        .on_interval = report_interval,
-        .on_interval_arg = &sink,
+        .on_interval = hooks.intermediate ? lreport_interval : report_interval,
+        .on_interval_arg = hooks.intermediate ? (void *)&hooks : (void *)&sink,
     };
     struct level_result res;
+    struct lerrors errs; /* ignored errors by code, for the report */
+    lerrors_init(&errs);
+    ls->errors = &errs;
     struct sigaction sa = {0}, old_int, old_term;
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     int r = lscript_run(ls, &lim, &res, err, sizeof err);
+    lerrors_take(&errs, &res);
+    ls->errors = NULL;
+    lerrors_destroy(&errs);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     fflush(stdout);
@@ -155,13 +171,19 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         fprintf(stderr, "dbscale run: %s\n", err);
     if (r < 0 && res.time_s == 0)
         ; /* init() or the script failed before any thread ran: no figures to show */
+    else if (hooks.cumulative)
+        lreport_cumulative(&hooks, &res, lim.pct);
     else if (text)
         report_text(stdout, &res, &ri);
     else if (!strcmp(out, "json"))
         report_json(stdout, &res, &ri);
     else
         report_csv(stdout, &res, &ri, 1);
-    int rc = r < 0 ? EXIT_RUNTIME : res.interrupted ? 130 : 0;
+    lreport_close(&hooks);
+    fflush(stdout);
+    if (hooks.failed)
+        fprintf(stderr, "dbscale run: %s\n", hooks.err);
+    int rc = r < 0 || hooks.failed ? EXIT_RUNTIME : res.interrupted ? 130 : 0;
     level_result_free(&res);
     sbuf_free(&optj);
     return rc;
@@ -189,12 +211,12 @@ int lua_main(const char *verb, int argc, char **argv)
         free(a);
         return EXIT_USAGE;
     }
-    /* NAME means NAME.lua in the working directory (lua_verb_is_script) */
+    /* NAME means NAME.lua in the working directory, then on --lua-path */
     char file[1024];
-    size_t al = strlen(argv[si]);
-    snprintf(file, sizeof file, "%s%s", argv[si],
-             al > 4 && !strcmp(argv[si] + al - 4, ".lua") ? "" : ".lua");
-    struct lapi_script ls = {.path = file, .command = cmd, .threads = 1};
+    const char *lpath = lfind_lua_path_arg(argc, argv);
+    if (!lfind_script(argv[si], lpath, file, sizeof file))
+        snprintf(file, sizeof file, "%s", argv[si]);
+    struct lapi_script ls = {.path = file, .command = cmd, .threads = 1, .lua_path = lpath};
     char err[800];
     int rc = 0;
     struct lscript_opts xo;
@@ -207,11 +229,12 @@ int lua_main(const char *verb, int argc, char **argv)
         free(a);
         return EXIT_USAGE;
     }
-    size_t nd = oltp_noptdefs + xo.n;
+    size_t nbase = oltp_noptdefs + lfind_noptdefs, nd = nbase + xo.n;
     struct optdef *defs = xcalloc(nd, sizeof *defs);
     memcpy(defs, oltp_optdefs, oltp_noptdefs * sizeof *defs);
+    memcpy(defs + oltp_noptdefs, lfind_optdefs, lfind_noptdefs * sizeof *defs);
     if (xo.n) /* memcpy from NULL is undefined even for 0 bytes */
-        memcpy(defs + oltp_noptdefs, xo.defs, xo.n * sizeof *defs);
+        memcpy(defs + nbase, xo.defs, xo.n * sizeof *defs);
     struct opts o;
     opts_init(&o, defs, nd);
     char *pos[4];
@@ -220,7 +243,7 @@ int lua_main(const char *verb, int argc, char **argv)
     if (opts_warnings(&o)) /* sysbench's deprecation lines */
         fputs(opts_warnings(&o), stderr);
     if (r == 1 || !strcmp(cmd, "help")) {
-        usage(argv[si], &o, oltp_noptdefs, stdout);
+        usage(argv[si], &o, nbase, stdout);
         goto out;
     }
     if (r < 0 || npos != (verb ? 1 : 2)) {
@@ -257,19 +280,7 @@ int lua_main(const char *verb, int argc, char **argv)
         rc = EXIT_USAGE;
         goto out;
     }
-    ls.o = &o;
-    ls.ops = lsql_find(st.ops->name);
-    ls.targets = st.targets;
-    ls.ntargets = st.ntargets;
-    ls.threads = (int)opts_int(&o, "threads");
-    ls.seed = st.wcfg.seed;
-    ls.dist = &st.wl.cfg.dist;
-    static const char *const kinds[] = {"uniform", "gaussian", "special", "pareto", "zipfian"};
-    for (int i = 0; i < 5; i++)
-        rng_dist_init(&ls.kinds[i], kinds[i], (unsigned)opts_int(&o, "rand-spec-iter"),
-                      (unsigned)opts_int(&o, "rand-spec-pct"),
-                      (unsigned)opts_int(&o, "rand-spec-res"), opts_num(&o, "rand-pareto-h"),
-                      opts_num(&o, "rand-zipfian-exp"));
+    lsetup_fill(&ls, &o, &st);
     if (!strcmp(cmd, "run")) {
         rc = run_cmd(&ls, &st, &o);
     } else {

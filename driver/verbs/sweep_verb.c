@@ -19,6 +19,9 @@
 #include "cpulist.h"
 #include "dbdebug.h"
 #include "oltp_conn.h"
+#include "lfind.h"
+#include "lsetup.h"
+#include "lsweep.h"
 #include "page.h"
 #include "report.h"
 #include "resdir.h"
@@ -42,6 +45,7 @@ static const struct optdef sweep_extra[] = {
     {"out", OPT_STR, NULL, "results directory, new or empty (default results/ENGINE-WORKLOAD-TIMESTAMP, made unique)"},
     {"append", OPT_BOOL, "off", "add this run to an --out that already holds results (earlier meta.json kept as meta.N.json)"},
     {"report", OPT_BOOL, "on", "write the study's page, OUT/report.html, at the end (as `dbscale report OUT`)"},
+    {"lua-path", OPT_STR, NULL, "where a workload NAME.lua and its require() look after the working directory: directories or '?' templates, ';'-separated"},
     {"baseline", OPT_STR, NULL, "kernel baseline at each CPU count: micro tests and 'fs' (file create/remove); 'default' = getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1,fs"},
 };
 /* clang-format on */
@@ -84,6 +88,31 @@ struct optdef *sweep_verb_optdefs(size_t *n)
 static void stop_pool(void *p)
 {
     pool_stop(p);
+}
+
+/* A scripted level's stop, the same way. */
+static void stop_script(void *p)
+{
+    (void)p;
+    lscript_stop();
+}
+
+/* A Lua workload's options join the sweep's table (so they parse from the
+ * command line and the config file alike): a new table, or NULL with err. */
+static struct optdef *with_script_options(struct optdef *defs, size_t *n, const char *path,
+                                          const char *lua_path, struct lscript_opts *xo, char *err,
+                                          size_t errlen)
+{
+    struct lapi_script probe = {
+        .path = path, .threads = 1, .lua_path = lua_path, .ops = &lsql_pgsql_ops};
+    if (lscript_options(&probe, defs, *n, xo, err, errlen) < 0)
+        return NULL;
+    struct optdef *all = xcalloc(*n + xo->n, sizeof *all);
+    memcpy(all, defs, *n * sizeof *all);
+    if (xo->n)
+        memcpy(all + *n, xo->defs, xo->n * sizeof *all);
+    *n += xo->n;
+    return all;
 }
 
 static void baseline_note(const struct sweep *w, int k, void *arg)
@@ -198,9 +227,27 @@ int sweep_main(int argc, char **argv)
     w.stop = signals_flag();
     size_t n;
     struct optdef *defs = sweep_verb_optdefs(&n);
-    opts_init(&w.o, defs, n);
     char err[1024], *pos[1];
     int npos = 0, rc = 0, mw = 0;
+    /* a Lua script as the workload: found first, its options then parse */
+    char spath[1024];
+    struct lsweep lsw;
+    lsweep_init(&lsw);
+    struct lscript_opts xo = {0};
+    int is_lua = lsweep_find_workload(argc - 1, argv + 1, spath, sizeof spath);
+    if (is_lua) {
+        struct optdef *all = with_script_options(
+            defs, &n, spath, lfind_lua_path_arg(argc - 1, argv + 1), &xo, err, sizeof err);
+        if (!all) {
+            fprintf(stderr, "dbscale sweep: %s\n", err);
+            free(defs);
+            lsweep_free(&lsw);
+            return EXIT_USAGE;
+        }
+        free(defs);
+        defs = all;
+    }
+    opts_init(&w.o, defs, n);
     /* one positional at most: a second is a mistake, named (exit 2) */
     int pr = opts_parse_argv(&w.o, argc, argv, 1, pos, 1, &npos, err, sizeof err);
     if (pr == 1) {
@@ -241,11 +288,33 @@ int sweep_main(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    if (oltp_setup(&w.s, &w.o, w.workload, err, sizeof err) < 0 ||
+    if (oltp_setup(&w.s, &w.o, is_lua ? "oltp_read_write" : w.workload, err, sizeof err) < 0 ||
         parse_plan(&w, err, sizeof err) < 0) {
         fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
         rc = EXIT_USAGE;
         goto done;
+    }
+    if (is_lua) {
+        lsw.ls.path = spath;
+        lsw.ls.lua_path = opts_str(&w.o, "lua-path");
+        lsetup_fill(&lsw.ls, &w.o, &w.s);
+        lsw.pct = w.s.npcts ? w.s.pcts[0] : 95;
+        w.script = spath;
+        w.run_level = lsweep_level;
+        w.run_level_arg = &lsw;
+        static const char *const no[] = {"warmup-time", "rate", NULL};
+        for (int i = 0; no[i]; i++)
+            if (opts_num(&w.o, no[i]) > 0) {
+                fprintf(stderr, "dbscale sweep: --%s is not supported for Lua scripts yet\n",
+                        no[i]);
+                rc = EXIT_USAGE;
+                goto done;
+            }
+        if (opts_bool(&w.o, "db-debug")) { /* as the script verbs refuse it */
+            fprintf(stderr, "dbscale sweep: --db-debug is not supported for Lua scripts yet\n");
+            rc = EXIT_USAGE;
+            goto done;
+        }
     }
     if (opts_bool(&w.o, "db-debug")) /* the levels' connections, traced */
         w.s.wcfg.ops = dbdebug_ops(w.s.ops, stderr);
@@ -341,6 +410,8 @@ int sweep_main(int argc, char **argv)
             goto done;
         }
     }
+    lsw.ls.targets = w.s.targets; /* a managed server's own address by now */
+    lsw.ls.ntargets = w.s.ntargets;
     int want_prepare = opts_isset(&w.o, "prepare") ? opts_bool(&w.o, "prepare") : w.managed;
     long long maxt = w.plan.maxthreads;
     if (oltp_check_connections(&w.s, maxt, err, sizeof err) < 0) {
@@ -350,9 +421,13 @@ int sweep_main(int argc, char **argv)
         goto cleanup;
     }
     if (want_prepare && !signals_caught()) {
-        fprintf(stderr, "dbscale sweep: preparing %d table(s) of %lld rows...\n", w.s.wl.cfg.tables,
-                (long long)w.s.wl.cfg.table_size);
-        if (oltp_prepare(&w.s, NULL, err, sizeof err) < 0) {
+        if (is_lua)
+            fprintf(stderr, "dbscale sweep: running %s's prepare...\n", spath);
+        else
+            fprintf(stderr, "dbscale sweep: preparing %d table(s) of %lld rows...\n",
+                    w.s.wl.cfg.tables, (long long)w.s.wl.cfg.table_size);
+        if (is_lua ? lsweep_prepare(&lsw, err, sizeof err) < 0
+                   : oltp_prepare(&w.s, NULL, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale sweep: prepare: %s\n", err);
             rc = EXIT_RUNTIME;
             goto cleanup;
@@ -366,12 +441,13 @@ int sweep_main(int argc, char **argv)
         goto cleanup;
     }
     if (!signals_caught()) {
-        if (sweep_open_pool(&w, err, sizeof err) < 0) {
+        if (!is_lua && sweep_open_pool(&w, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale sweep: %s\n", err);
             rc = EXIT_RUNTIME;
             goto cleanup;
         }
-        pool_slot = signals_on_stop(stop_pool, w.pool);
+        pool_slot =
+            is_lua ? signals_on_stop(stop_script, NULL) : signals_on_stop(stop_pool, w.pool);
         fprintf(stderr, "dbscale sweep: %d levels (%d CPU count(s), %d repeat(s)), results in %s\n",
                 w.plan.nlevels, w.plan.nk, w.plan.repeats, w.out);
         w.on_level = progress;
@@ -440,5 +516,7 @@ done:
     oltp_setup_free(&w.s);
     opts_free(&w.o);
     free(defs);
+    lscript_opts_free(&xo);
+    lsweep_free(&lsw);
     return rc;
 }
