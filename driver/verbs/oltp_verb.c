@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "help.h"
 #include "oltp.h"
 #include "report.h"
 #include "signals.h"
@@ -48,7 +49,7 @@ static void usage(const char *verb, const struct opts *o, FILE *f)
             "  oltp_update_index oltp_update_non_index oltp_insert oltp_delete\n"
             "  select_random_points select_random_ranges\n\noptions:\n",
             verb, verb);
-    opts_help(o, f);
+    help_verb_options(f, verb, o); /* prepare/cleanup/prewarm: only what they use */
 }
 
 int oltp_main(const char *verb, int argc, char **argv)

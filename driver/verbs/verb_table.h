@@ -1,0 +1,31 @@
+/*
+ * verb_table.h - every verb dbscale has, with the option table it parses, in
+ * one list: the usage, the man page and the bash completion are all drawn
+ * from it, so none of them can name a verb or an option the code lacks.
+ */
+#ifndef DBSCALE_VERB_TABLE_H
+#define DBSCALE_VERB_TABLE_H
+
+#include <stddef.h>
+
+#include "options.h"
+
+struct verb_info {
+    const char *name;
+    const char *args;    /* what follows the verb on the command line */
+    const char *summary; /* one line */
+};
+
+extern const struct verb_info verb_table[];
+extern const size_t verb_table_n;
+
+/* The verb's entry, or NULL. */
+const struct verb_info *verb_table_find(const char *name);
+/* The options `dbscale VERB --help` lists, in table order: a malloc'd copy
+ * the caller frees (the entries point into static tables). prepare, cleanup
+ * and prewarm list only what they use, though they accept all of run's. */
+struct optdef *verb_table_optdefs(const char *verb, size_t *n);
+/* 1 when option name is one verb uses (see verb_table_optdefs). */
+int verb_table_uses(const char *verb, const char *name);
+
+#endif
