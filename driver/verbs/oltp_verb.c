@@ -1,5 +1,5 @@
 /*
- * oltp_verb.c - the prepare, run and cleanup verbs: usage, the sysbench-style
+ * oltp_verb.c - the prepare, prewarm, run and cleanup verbs: usage, the sysbench-style
  * report, signals and exit codes.
  *
  * The one idea: a sysbench command line works after swapping the program
@@ -100,14 +100,16 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
         return EXIT_USAGE;
     }
     int rc = 0;
-    if (!strcmp(verb, "prepare") || !strcmp(verb, "cleanup")) {
+    if (!strcmp(verb, "prepare") || !strcmp(verb, "cleanup") || !strcmp(verb, "prewarm")) {
         printf("dbscale %s (sysbench-compatible)\n\n", DBSCALE_VERSION);
         int (*fn)(const struct oltp_setup *, FILE *, char *, size_t) =
-            verb[0] == 'p' ? oltp_prepare : oltp_cleanup;
+            !strcmp(verb, "prepare") ? oltp_prepare : oltp_cleanup;
         if (workload_check_load(&s.wl, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale %s: %s\n(see: dbscale %s --help)\n", verb, err, verb);
             rc = EXIT_USAGE;
-        } else if (fn(&s, stdout, err, sizeof err) < 0) {
+        } else if (!strcmp(verb, "prewarm")
+                       ? oltp_prewarm(&s, (int)opts_int(&o, "threads"), stdout, err, sizeof err) < 0
+                       : fn(&s, stdout, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale %s: %s\n", verb, err);
             rc = EXIT_RUNTIME;
         }
