@@ -46,6 +46,8 @@ const struct help_env help_env_table[] = {
      "/usr/lib/postgresql/N/bin)",
      "server sweep"},
     {"DBSCALE_SERVER_DIR", "the throwaway server `dbscale server stop` stops", "server"},
+    {"DBSCALE_SYSFS_ROOT", "read the CPU topology from this copy of /sys (tests)",
+     "sweep micro fs server"},
     {"TMPDIR", "where a throwaway server's directory is made (default /tmp)", "server sweep"},
 };
 const size_t help_env_n = sizeof help_env_table / sizeof help_env_table[0];

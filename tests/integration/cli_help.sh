@@ -49,6 +49,12 @@ for e in PGHOST PGPORT PGUSER PGPASSWORD PGDATABASE PGPASSFILE PGSERVICE PGSERVI
     echo "$r" | grep -q "$e" || fail "run --help does not list $e"
 done
 "$DBSCALE" --help | grep -q DBSCALE_SERVER_DIR || fail "--help does not list DBSCALE_SERVER_DIR"
+# every variable the code reads by name is in --help (a new getenv needs a line in help.c)
+src=$(cd "$(dirname "$0")/../../driver" && pwd)
+all=$("$DBSCALE" --help)
+for e in $(grep -rhoE 'getenv\("[A-Za-z_]+"\)' "$src" | sed 's/getenv("\(.*\)")/\1/' | sort -u); do
+    echo "$all" | grep -q "$e" || fail "dbscale --help does not list $e, which the code reads"
+done
 
 # a workload without a command: sysbench's message and exit code 1
 err=$("$DBSCALE" oltp_read_only --threads=4 2>&1 >/dev/null)
