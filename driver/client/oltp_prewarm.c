@@ -106,8 +106,6 @@ static void *warm_thread(void *arg)
 
 int oltp_prewarm(const struct oltp_setup *s, int threads, FILE *log, char *err, size_t errlen)
 {
-    if (workload_check_load(&s->wl, err, errlen) < 0)
-        return -1;
     int n =
         threads < s->wl.cfg.tables ? threads : s->wl.cfg.tables; /* idle ones would not connect */
     if (n < 1)

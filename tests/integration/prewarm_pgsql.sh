@@ -21,6 +21,9 @@ out=$("$DBSCALE" oltp_read_only $SERVER_OPTS --tables=3 --table-size=500 --threa
 n=$(pg_sql "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE query ~* 'avg\\(id\\)'
             AND query ~ 'sbtest[123]\\M'")
 expect_eq "prewarm statements after two prewarms" "$n" 6
+# select_random_* refuse --tables > 1 in prepare, not in prewarm (as sysbench)
+out=$("$DBSCALE" prewarm select_random_points $SERVER_OPTS --tables=2 --table-size=500 2>&1) ||
+    fail "prewarm select_random_points --tables=2 failed: $out"
 # a missing table is an error, exit 1
 "$DBSCALE" prewarm oltp_read_only $SERVER_OPTS --tables=4 >/dev/null 2>&1
 expect_eq "prewarm of a missing table: exit" "$?" 1
