@@ -102,6 +102,8 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
     int rc = 0;
     if (!strcmp(verb, "prepare") || !strcmp(verb, "cleanup") || !strcmp(verb, "prewarm")) {
         printf("dbscale %s (sysbench-compatible)\n\n", DBSCALE_VERSION);
+        if (!strcmp(verb, "prewarm")) /* sysbench's parallel command says so */
+            printf("Initializing worker threads...\n\n");
         int (*fn)(const struct oltp_setup *, FILE *, char *, size_t) =
             !strcmp(verb, "prepare") ? oltp_prepare : oltp_cleanup;
         /* sysbench's select_random_* refuse --tables > 1 in prepare and

@@ -14,6 +14,7 @@ before=$(counts)
 out=$("$DBSCALE" prewarm oltp_read_only $CONN --tables=3 --table-size=500 --threads=2 2>&1) ||
     fail "prewarm failed: $out"
 after=$(counts)
+echo "$out" | grep -qx "Initializing worker threads..." || fail "no sysbench header line: $out"
 for t in 1 2 3; do
     echo "$out" | grep -qx "Prewarming table sbtest$t" || fail "no 'Prewarming table sbtest$t': $out"
 done
