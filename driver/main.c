@@ -204,6 +204,12 @@ static int dispatch(int argc, char **argv)
         return oltp_main(w, argc - 1, argv + 1);
     }
     if (is_workload(v)) {
+        for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
+            if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+                /* --help is an answer anywhere, as in sysbench: run's options */
+                char *a[] = {argv[0], "run", "--help", NULL};
+                return dispatch(3, a);
+            }
         /* sysbench's oltp_common.lua words it so, and exits 1 */
         fprintf(stderr,
                 "dbscale: FATAL: Command is required. Supported commands: " HELP_COMMANDS "\n");

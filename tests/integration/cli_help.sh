@@ -56,6 +56,9 @@ for e in $(grep -rhoE 'getenv\("[A-Za-z_]+"\)' "$src" | sed 's/getenv("\(.*\)")/
     echo "$all" | grep -q "$e" || fail "dbscale --help does not list $e, which the code reads"
 done
 
+# --help anywhere is an answer, as in sysbench: here, run's options
+out=$("$DBSCALE" oltp_read_only --threads=4 --help) || fail "oltp_read_only --help failed"
+expect_eq "oltp_read_only --help" "$out" "$("$DBSCALE" run --help)"
 # a workload without a command: sysbench's message and exit code 1
 err=$("$DBSCALE" oltp_read_only --threads=4 2>&1 >/dev/null)
 rc=$?
