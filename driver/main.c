@@ -121,6 +121,12 @@ static int resolve_configs(int argc, char **argv)
 
 static int dispatch(int argc, char **argv);
 
+/* prepare, run, cleanup share oltp_verb.c; prewarm has its own */
+static int oltp_verb(const char *verb, int argc, char **argv)
+{
+    return !strcmp(verb, "prewarm") ? prewarm_main(argc, argv) : oltp_main(verb, argc, argv);
+}
+
 /* dbscale help [VERB | WORKLOAD] */
 static int help_main(int argc, char **argv)
 {
@@ -171,7 +177,7 @@ static int dispatch(int argc, char **argv)
         /* a .lua file (or NAME.lua here) runs the script; built-in names the C mixes */
         if (lua_verb_find_script(argc - 2, argv + 2) >= 0)
             return lua_main(v, argc - 2, argv + 2);
-        return oltp_main(v, argc - 1, argv + 1);
+        return oltp_verb(v, argc - 1, argv + 1);
     }
     if (lua_verb_is_script(v)) /* sysbench's order: dbscale ./x.lua [options] COMMAND */
         return lua_main(NULL, argc - 1, argv + 1);
@@ -201,7 +207,7 @@ static int dispatch(int argc, char **argv)
         for (int j = i; j > 1; j--)
             argv[j] = argv[j - 1];
         argv[1] = (char *)w;
-        return oltp_main(w, argc - 1, argv + 1);
+        return oltp_verb(w, argc - 1, argv + 1);
     }
     if (is_workload(v)) {
         for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)

@@ -1,5 +1,5 @@
 /*
- * oltp_verb.c - the prepare, prewarm, run and cleanup verbs: usage, the sysbench-style
+ * oltp_verb.c - the prepare, run and cleanup verbs: usage, the sysbench-style
  * report, signals and exit codes.
  *
  * The one idea: a sysbench command line works after swapping the program
@@ -49,7 +49,7 @@ static void usage(const char *verb, const struct opts *o, FILE *f)
             "  oltp_update_index oltp_update_non_index oltp_insert oltp_delete\n"
             "  select_random_points select_random_ranges\n\noptions:\n",
             verb, verb);
-    help_verb_options(f, verb, o); /* prepare/cleanup/prewarm: only what they use */
+    help_verb_options(f, verb, o); /* prepare/cleanup: only what they use */
 }
 
 int oltp_main(const char *verb, int argc, char **argv)
@@ -100,20 +100,14 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
         return EXIT_USAGE;
     }
     int rc = 0;
-    if (!strcmp(verb, "prepare") || !strcmp(verb, "cleanup") || !strcmp(verb, "prewarm")) {
+    if (!strcmp(verb, "prepare") || !strcmp(verb, "cleanup")) {
         printf("dbscale %s (sysbench-compatible)\n\n", DBSCALE_VERSION);
-        if (!strcmp(verb, "prewarm")) /* sysbench's parallel command says so */
-            printf("Initializing worker threads...\n\n");
         int (*fn)(const struct oltp_setup *, FILE *, char *, size_t) =
-            !strcmp(verb, "prepare") ? oltp_prepare : oltp_cleanup;
-        /* sysbench's select_random_* refuse --tables > 1 in prepare and
-         * cleanup, not in prewarm (oltp_common.lua's, unchanged) */
-        if (strcmp(verb, "prewarm") && workload_check_load(&s.wl, err, sizeof err) < 0) {
+            verb[0] == 'p' ? oltp_prepare : oltp_cleanup;
+        if (workload_check_load(&s.wl, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale %s: %s\n(see: dbscale %s --help)\n", verb, err, verb);
             rc = EXIT_USAGE;
-        } else if (!strcmp(verb, "prewarm")
-                       ? oltp_prewarm(&s, (int)opts_int(&o, "threads"), stdout, err, sizeof err) < 0
-                       : fn(&s, stdout, err, sizeof err) < 0) {
+        } else if (fn(&s, stdout, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale %s: %s\n", verb, err);
             rc = EXIT_RUNTIME;
         }

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-int oltp_main(const char *verb, int argc,
-              char **argv); /* prepare, prewarm, run, cleanup: oltp_verb.c */
+int oltp_main(const char *verb, int argc, char **argv); /* prepare, run, cleanup: oltp_verb.c */
+int prewarm_main(int argc, char **argv);                /* prewarm_verb.c */
 
 /* How one `run` shares its work with other processes: dbscale-mpi's ranks
  * (ranks/mpi_run.c) fill it; a single process passes NULL and runs exactly
