@@ -59,15 +59,15 @@ int completion_write(FILE *f)
           f);
     for (size_t i = 0; i < verb_table_n; i++) {
         size_t n;
-        struct optdef *d = verb_table_optdefs(verb_table[i].name, &n);
+        struct verb_opt *o = verb_table_opts(verb_table[i].name, &n);
         for (size_t k = 0; k < n; k++) {
-            if (d[k].type != OPT_CHOICE && d[k].type != OPT_BOOL)
+            if (o[k].type != OPT_CHOICE && o[k].type != OPT_BOOL)
                 continue;
-            fprintf(f, "        %s:--%s) words=\"", verb_table[i].name, d[k].name);
-            words(f, d[k].type == OPT_BOOL ? "on|off" : d[k].choices);
+            fprintf(f, "        %s:--%s) words=\"", verb_table[i].name, o[k].name);
+            words(f, o[k].type == OPT_BOOL ? "on|off" : o[k].choices);
             fputs("\" ;;\n", f);
         }
-        free(d);
+        verb_table_opts_free(o, n);
     }
     fputs("        *) words= ;;\n"
           "        esac\n"
@@ -78,12 +78,12 @@ int completion_write(FILE *f)
           f);
     for (size_t i = 0; i < verb_table_n; i++) {
         size_t n;
-        struct optdef *d = verb_table_optdefs(verb_table[i].name, &n);
+        struct verb_opt *o = verb_table_opts(verb_table[i].name, &n);
         fprintf(f, "    %s) words=\"--help", verb_table[i].name);
         for (size_t k = 0; k < n; k++)
-            fprintf(f, " --%s%s", d[k].name, d[k].type == OPT_BOOL ? "" : "=");
+            fprintf(f, " --%s%s", o[k].name, o[k].type == OPT_BOOL ? "" : "=");
         fputs("\" ;;\n", f);
-        free(d);
+        verb_table_opts_free(o, n);
     }
     fputs("    *) words=\"--help --version\" ;;\n"
           "    esac\n"

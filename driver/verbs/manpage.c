@@ -4,7 +4,8 @@
  *
  * The one idea: the build runs `dbscale --man`, so every verb and every
  * option the parsers take appears with its default, and a new option
- * cannot be forgotten. Text from the tables is escaped for roff here (a
+ * cannot be forgotten; each option's line is the one --help prints
+ * (verb_table_opts), so the two never disagree. Text from the tables is escaped for roff here (a
  * backslash, a line starting with '.' or '\''), nowhere else.
  *
  * Only writes text; never parses a command line.
@@ -39,38 +40,15 @@ static void roff(FILE *f, const char *s)
     }
 }
 
-static const char *metavar(const struct optdef *d)
+static void option(FILE *f, const struct verb_opt *o)
 {
-    switch (d->type) {
-    case OPT_BOOL:
-        return "on|off";
-    case OPT_INT:
-    case OPT_NUM:
-        return "N";
-    case OPT_CHOICE:
-        return d->choices;
-    case OPT_COUNTS:
-        return "LIST";
-    default:
-        return "STRING";
-    }
-}
-
-static void option(FILE *f, const struct optdef *d)
-{
-    fputs(".TP\n.BI ", f);
-    fputs("\"", f);
+    fputs(".TP\n.BI \"", f);
     roff(f, "--");
-    roff(f, d->name);
+    roff(f, o->name);
     fputs("=\" \"", f);
-    roff(f, metavar(d));
+    roff(f, o->meta);
     fputs("\"\n", f);
-    roff(f, d->help);
-    if (d->def && d->type != OPT_SECRET) {
-        fputs(" [default: ", f);
-        roff(f, d->def);
-        fputs("]", f);
-    }
+    roff(f, o->text);
     fputs("\n", f);
 }
 
@@ -104,12 +82,12 @@ int manpage_write(FILE *f)
         roff(f, v->summary);
         fputs(".\n", f);
         size_t n;
-        struct optdef *d = verb_table_optdefs(v->name, &n);
+        struct verb_opt *o = verb_table_opts(v->name, &n);
         if (n)
-            fputs(".PP\nOptions:\n", f);
+            fputs(".PP\nOptions (the default in brackets):\n", f);
         for (size_t k = 0; k < n; k++)
-            option(f, &d[k]);
-        free(d);
+            option(f, &o[k]);
+        verb_table_opts_free(o, n);
     }
     fputs(".SH WORKLOADS\n", f);
     for (int i = 0; workload_names[i]; i++)
@@ -140,11 +118,10 @@ int manpage_dump_options(FILE *f)
 {
     for (size_t i = 0; i < verb_table_n; i++) {
         size_t n;
-        struct optdef *d = verb_table_optdefs(verb_table[i].name, &n);
+        struct verb_opt *o = verb_table_opts(verb_table[i].name, &n);
         for (size_t k = 0; k < n; k++)
-            fprintf(f, "%s\t--%s\t%s\n", verb_table[i].name, d[k].name,
-                    d[k].def && d[k].type != OPT_SECRET ? d[k].def : "");
-        free(d);
+            fprintf(f, "%s\t--%s\t%s\n", verb_table[i].name, o[k].name, o[k].def);
+        verb_table_opts_free(o, n);
     }
     return ferror(f) ? -1 : 0;
 }

@@ -11,6 +11,7 @@
  */
 #include "verb_table.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,4 +131,77 @@ struct optdef *verb_table_optdefs(const char *verb, size_t *n)
             all[k++] = all[i];
     *n = k;
     return all;
+}
+
+/* "  --NAME=META   TEXT" as opts_help writes it: 1 and the parts, or 0 */
+static int split_line(const char *line, const char *name, char **meta, char **text)
+{
+    size_t nl = strlen(name);
+    if (strncmp(line, "  --", 4) || strncmp(line + 4, name, nl) || line[4 + nl] != '=')
+        return 0;
+    const char *m = line + 4 + nl + 1, *sp = strchr(m, ' ');
+    if (!sp)
+        return 0;
+    *meta = xstrdup(m);
+    (*meta)[sp - m] = '\0';
+    *text = xstrdup(sp + strspn(sp, " "));
+    return 1;
+}
+
+struct verb_opt *verb_table_opts(const char *verb, size_t *n)
+{
+    size_t nd;
+    struct optdef *d = verb_table_optdefs(verb, &nd);
+    struct opts o;
+    opts_init(&o, d, nd);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (f) {
+        opts_help(&o, f);
+        fclose(f);
+    }
+    opts_free(&o);
+    struct verb_opt *v = xcalloc(nd ? nd : 1, sizeof *v);
+    *n = 0;
+    /* each entry's line, if opts_help wrote one (a refused option has none) */
+    for (size_t k = 0; k < nd && buf; k++)
+        for (char *line = buf; line && *line;) {
+            char *end = strchr(line, '\n');
+            if (end)
+                *end = '\0';
+            char *meta, *text;
+            int hit = split_line(line, d[k].name, &meta, &text);
+            if (end)
+                *end = '\n';
+            if (hit) {
+                struct verb_opt *e = &v[(*n)++];
+                e->name = xstrdup(d[k].name);
+                e->type = d[k].type;
+                e->choices = d[k].choices;
+                e->meta = meta;
+                e->text = text;
+                size_t tl = strlen(text);
+                char *open = tl && text[tl - 1] == ']' ? strrchr(text, '[') : NULL;
+                e->def = xstrdup(open ? open + 1 : "");
+                if (open)
+                    e->def[strlen(e->def) - 1] = '\0';
+                break;
+            }
+            line = end ? end + 1 : NULL;
+        }
+    free(buf);
+    free(d);
+    return v;
+}
+
+void verb_table_opts_free(struct verb_opt *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(v[i].name);
+        free(v[i].meta);
+        free(v[i].text);
+        free(v[i].def);
+    }
+    free(v);
 }

@@ -28,4 +28,19 @@ struct optdef *verb_table_optdefs(const char *verb, size_t *n);
 /* 1 when option name is one verb uses (see verb_table_optdefs). */
 int verb_table_uses(const char *verb, const char *name);
 
+/* One option as `dbscale VERB --help` shows it: opts_help decides which
+ * are listed and how (so the man page and the completion, drawn from
+ * these, say exactly what --help says). */
+struct verb_opt {
+    char *name;          /* without the leading -- */
+    enum opt_type type;  /* the table's */
+    const char *choices; /* OPT_CHOICE: "a|b|c" (static) */
+    char *meta;          /* what follows '=': "N", "[on|off]", "STRING" ... */
+    char *text;          /* the rest of the line: help, {choices}, [default] */
+    char *def;           /* the trailing [default] of text, or "" */
+};
+/* VERB's listed options, in table order; free with verb_table_opts_free. */
+struct verb_opt *verb_table_opts(const char *verb, size_t *n);
+void verb_table_opts_free(struct verb_opt *v, size_t n);
+
 #endif

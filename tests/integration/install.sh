@@ -42,14 +42,18 @@ echo "$dump" | while IFS='	' read -r verb opt def; do
     echo "$rendered" | grep -q -- "^ *$verb " || fail "man page has no section for $verb"
     echo "$rendered" | grep -q -- "$opt=" || fail "man page lacks $opt ($verb)"
     if [ -n "$def" ]; then
-        echo "$flat" | grep -qF -- "[default: $def]" || fail "man page lacks $opt's default $def"
+        echo "$flat" | grep -qF -- "[$def]" || fail "man page lacks $opt's default [$def]"
     fi
     grep -q -- "$verb) words=\".* $opt[= \"]" "$comp" || fail "completion lacks $opt for $verb"
 done || exit 1
-# and what each verb's --help lists is what the dump says (the tables are the same)
+# and what each verb's --help lists is what the dump says, both ways
 for verb in $(echo "$dump" | cut -f1 | uniq); do
-    "$DBSCALE" "$verb" --help | sed -n 's/^  \(--[a-z0-9-]*\)=.*/\1/p' | while read -r opt; do
+    h=$("$DBSCALE" "$verb" --help | sed -n 's/^  \(--[a-z0-9_-]*\)=.*/\1/p')
+    echo "$h" | while read -r opt; do
         echo "$dump" | grep -q "^$verb	$opt	" || fail "$verb --help lists $opt, the man page does not"
+    done || exit 1
+    echo "$dump" | sed -n "s/^$verb	\([^	]*\)	.*/\1/p" | while read -r opt; do
+        echo "$h" | grep -qx -- "$opt" || fail "the man page lists $opt for $verb, --help does not"
     done || exit 1
 done
 

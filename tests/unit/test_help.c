@@ -82,16 +82,27 @@ static void every_verb_has_a_table(void **state)
     (void)state;
     for (size_t i = 0; i < verb_table_n; i++) {
         size_t n = 0;
-        struct optdef *d = verb_table_optdefs(verb_table[i].name, &n);
-        assert_true(n > 0 || !strcmp(verb_table[i].name, "compare"));
+        struct verb_opt *o = verb_table_opts(verb_table[i].name, &n);
+        assert_true(n > 0);
         for (size_t k = 0; k < n; k++)
-            assert_true(d[k].name && d[k].help);
-        free(d);
+            assert_true(o[k].name[0] && o[k].meta[0] && o[k].text[0]);
+        verb_table_opts_free(o, n);
     }
     size_t nr, np;
-    free(verb_table_optdefs("run", &nr));
-    free(verb_table_optdefs("prepare", &np));
+    struct verb_opt *p = verb_table_opts("prepare", &np);
+    verb_table_opts_free(p, np);
+    /* the line --help prints, taken apart */
+    struct verb_opt *o = verb_table_opts("run", &nr);
     assert_true(np < nr);
+    int seen = 0;
+    for (size_t k = 0; k < nr; k++)
+        if (!strcmp(o[k].name, "table-size")) {
+            assert_string_equal(o[k].meta, "N");
+            assert_string_equal(o[k].def, "10000");
+            seen = 1;
+        }
+    assert_true(seen);
+    verb_table_opts_free(o, nr);
 }
 
 int main(void)
