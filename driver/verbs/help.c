@@ -182,6 +182,13 @@ static int by_name(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
+/* sysbench's =STRING; every other kind of value is a number (=N), sizes
+ * with a suffix too, as sysbench's help writes --table_size=N */
+static int text_type(enum opt_type t)
+{
+    return t == OPT_STR || t == OPT_CHOICE || t == OPT_LIST || t == OPT_SECRET;
+}
+
 /* sysbench's spelling: '_' where dbscale's table has '-' */
 static void underscored(char *out, size_t len, const char *name)
 {
@@ -215,9 +222,9 @@ int help_workload(FILE *f, const char *workload)
         char name[64], left[96], help[512];
         underscored(name, sizeof name, d->name);
         snprintf(left, sizeof left, "--%s%s", name,
-                 d->type == OPT_BOOL                        ? "[=on|off]"
-                 : d->type == OPT_INT || d->type == OPT_NUM ? "=N"
-                                                            : "=STRING");
+                 d->type == OPT_BOOL  ? "[=on|off]"
+                 : text_type(d->type) ? "=STRING"
+                                      : "=N");
         /* sysbench's descriptions start with a capital */
         snprintf(help, sizeof help, "%s", d->help);
         help[0] = (char)toupper((unsigned char)help[0]);
