@@ -23,7 +23,8 @@ WARN    := -Wall -Wextra -Werror -Wno-missing-field-initializers -Wno-format-tru
 CFLAGS  ?= -O2 -g
 # override: `make asan` passes its own CFLAGS, and these must still apply
 override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(INC) -MMD -MP \
-           -DDBSCALE_VERSION='"$(VERSION)"' -DDBSCALE_GIT='"$(GIT)"'
+           -DDBSCALE_VERSION='"$(VERSION)"' -DDBSCALE_GIT='"$(GIT)"' \
+           -DDBSCALE_CONFIGDIR='"$(PREFIX)/share/dbscale/configs"'
 # -rdynamic: Lua scripts call sb_counter_inc & co. through LuaJIT's ffi.C
 LDLIBS  := $(PKG_LIBS) -rdynamic
 
@@ -43,7 +44,17 @@ MPI_BIN  := $(if $(MPICC),$(B)/dbscale-mpi)
 
 .PHONY: all deps check unit integration asan asan-check tsan fuzz fuzz-build demo bench install clean format format-check
 
-all: $(B)/dbscale $(MPI_BIN)
+all: $(B)/dbscale $(MPI_BIN) $(B)/dbscale.1 $(B)/dbscale.bash-completion
+
+# The man page and the bash completion are written by dbscale itself from
+# its option tables, so they cannot drift from what the parsers take.
+$(B)/dbscale.1: $(B)/dbscale
+	@echo "  GEN $@"
+	@$(B)/dbscale --man >$@.tmp && mv $@.tmp $@
+
+$(B)/dbscale.bash-completion: $(B)/dbscale
+	@echo "  GEN $@"
+	@$(B)/dbscale --bash-completion >$@.tmp && mv $@.tmp $@
 
 $(B)/dbscale: $(OBJ)
 	@echo "  LD  $@"
@@ -145,10 +156,14 @@ $(B)/bin/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_OBJ)
 fuzz: fuzz-build
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-install: $(B)/dbscale
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/dbscale
-	install -m 755 $(B)/dbscale $(DESTDIR)$(PREFIX)/bin/dbscale
+install: $(B)/dbscale $(B)/dbscale.1 $(B)/dbscale.bash-completion $(MPI_BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/dbscale \
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 755 $(B)/dbscale $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/
 	cp -r schemas graphs configs $(DESTDIR)$(PREFIX)/share/dbscale/
+	install -m 644 $(B)/dbscale.1 $(DESTDIR)$(PREFIX)/share/man/man1/dbscale.1
+	install -m 644 $(B)/dbscale.bash-completion \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dbscale
 
 FORMAT_FILES = $(SRC) $(MPI_SRC) $(HDR) $(wildcard tests/unit/*.c tests/unit/*.h)
 

@@ -45,6 +45,10 @@ void oltp_setup_free(struct oltp_setup *s);
 /* Create and load the sbtest tables (oltp_load.c), one connection per table in parallel.
  * Progress lines go to log. 0 or -1 with err. */
 int oltp_prepare(const struct oltp_setup *s, FILE *log, char *err, size_t errlen);
+/* Read every table and its indexes into the server's buffer pool, as
+ * sysbench's prewarm (oltp_prewarm.c): threads connections, thread t taking
+ * tables t+1, t+1+threads, ... "Prewarming table" lines go to log. */
+int oltp_prewarm(const struct oltp_setup *s, int threads, FILE *log, char *err, size_t errlen);
 /* Drop the tables prepare created. */
 int oltp_cleanup(const struct oltp_setup *s, FILE *log, char *err, size_t errlen);
 

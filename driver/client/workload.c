@@ -455,10 +455,12 @@ char *workload_ddl(const struct workload *w, const char *section, int n, char *e
     char num[16];
     snprintf(num, sizeof num, "%d", n);
     const char *id_def = c->auto_inc ? c->ops->auto_id_def : "INTEGER NOT NULL";
-    const char *keys[] = {"N", "ID_DEF", "ID_INDEX", "ENGINE"};
+    char size[16];
+    snprintf(size, sizeof size, "%u", (unsigned)c->table_size);
+    const char *keys[] = {"N", "ID_DEF", "ID_INDEX", "ENGINE", "SIZE"};
     const char *vals[] = {num, id_def, c->secondary ? c->ops->secondary_key : "PRIMARY KEY",
-                          c->mysql_storage_engine ? c->mysql_storage_engine : "innodb"};
-    char *sql = expand(start, keys, vals, 4);
+                          c->mysql_storage_engine ? c->mysql_storage_engine : "innodb", size};
+    char *sql = expand(start, keys, vals, 5);
     free(all);
     return sql;
 }

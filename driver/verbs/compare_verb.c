@@ -24,6 +24,13 @@ static const struct optdef compare_opts[] = {
     {"out", OPT_STR, NULL, "also write compare.md and compare.csv into this directory"},
 };
 
+/* the table, for the man page and the completion (verb_table.c) */
+const struct optdef *compare_verb_optdefs(size_t *n)
+{
+    *n = sizeof compare_opts / sizeof compare_opts[0];
+    return compare_opts;
+}
+
 static int write_out(const char *dir, const char *name, const struct sbuf *b)
 {
     char path[1024];

@@ -36,6 +36,13 @@ static const struct optdef fs_opts[] = {
     {"out", OPT_STR, NULL, "also write DIR/fs.csv (atomically)"},
 };
 
+/* the table, for the man page and the completion (verb_table.c) */
+const struct optdef *fs_verb_optdefs(size_t *n)
+{
+    *n = sizeof fs_opts / sizeof fs_opts[0];
+    return fs_opts;
+}
+
 static void table_header(const struct fs_config *c, const char *fs_type)
 {
     struct utsname u;

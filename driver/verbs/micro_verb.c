@@ -45,6 +45,13 @@ static const struct optdef micro_opts[] = {
     {"list", OPT_BOOL, "off", "list the tests with their unit of work and exit"},
 };
 
+/* the table, for the man page and the completion (verb_table.c) */
+const struct optdef *micro_verb_optdefs(size_t *n)
+{
+    *n = sizeof micro_opts / sizeof micro_opts[0];
+    return micro_opts;
+}
+
 static void print_header(const char *fmt, const struct micro_config *c, int ncpus)
 {
     struct utsname u;

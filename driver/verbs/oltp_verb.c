@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dbdebug.h"
+#include "help.h"
 #include "lua_verb.h"
 #include "oltp.h"
 #include "report.h"
@@ -50,7 +51,7 @@ static void usage(const char *verb, const struct opts *o, FILE *f)
             "  oltp_update_index oltp_update_non_index oltp_insert oltp_delete\n"
             "  select_random_points select_random_ranges\n\noptions:\n",
             verb, verb);
-    opts_help(o, f);
+    help_verb_options(f, verb, o); /* prepare/cleanup: only what they use */
 }
 
 int oltp_main(const char *verb, int argc, char **argv)

@@ -30,6 +30,13 @@ static const struct optdef plot_opts[] = {
      "log throughput axis (default: on when curves differ by more than 10x; --log-y=off never)"},
 };
 
+/* the table, for the man page and the completion (verb_table.c) */
+const struct optdef *plot_verb_optdefs(size_t *n)
+{
+    *n = sizeof plot_opts / sizeof plot_opts[0];
+    return plot_opts;
+}
+
 static int check_formats(const char *formats)
 {
     char buf[64], *save = NULL;

@@ -20,6 +20,13 @@ static const struct optdef report_opts[] = {
     {"out", OPT_STR, NULL, "the HTML file to write (default: FIRST_DIR/report.html)"},
 };
 
+/* the table, for the man page and the completion (verb_table.c) */
+const struct optdef *report_verb_optdefs(size_t *n)
+{
+    *n = sizeof report_opts / sizeof report_opts[0];
+    return report_opts;
+}
+
 static void report_usage(FILE *f, const struct opts *o)
 {
     fputs("usage: dbscale report RESULTS_DIR... [--out FILE.html]\n\n"

@@ -24,6 +24,13 @@ static const struct optdef server_opts[] = {
     {"conf", OPT_LIST, NULL, "extra server setting k=v (repeat for several)"},
 };
 
+/* the table, for the man page and the completion (verb_table.c) */
+const struct optdef *server_verb_optdefs(size_t *n)
+{
+    *n = sizeof server_opts / sizeof server_opts[0];
+    return server_opts;
+}
+
 static void server_usage(FILE *f, const struct opts *o)
 {
     fputs("usage: dbscale server start pgsql|mysql [options]\n"

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 int oltp_main(const char *verb, int argc, char **argv); /* prepare, run, cleanup: oltp_verb.c */
+int prewarm_main(int argc, char **argv);                /* prewarm_verb.c */
 
 /* How one `run` shares its work with other processes: dbscale-mpi's ranks
  * (ranks/mpi_run.c) fill it; a single process passes NULL and runs exactly
@@ -43,5 +44,13 @@ int report_main(int argc, char **argv);  /* report_verb.c */
  * must fuzz the real ones. oltp's is oltp_optdefs (oltp.h). */
 struct optdef;
 struct optdef *sweep_verb_optdefs(size_t *n); /* the caller frees it */
+/* The other verbs' tables as they are (static, never freed), for the man
+ * page and the bash completion (verb_table.c). */
+const struct optdef *plot_verb_optdefs(size_t *n);
+const struct optdef *compare_verb_optdefs(size_t *n);
+const struct optdef *report_verb_optdefs(size_t *n);
+const struct optdef *fs_verb_optdefs(size_t *n);
+const struct optdef *micro_verb_optdefs(size_t *n);
+const struct optdef *server_verb_optdefs(size_t *n);
 
 #endif
