@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,15 +232,19 @@ static int has_schemas(const char *dir)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-const char *datadir(void)
+/* Found once, then read by any thread (prepare and prewarm threads read
+ * schemas at the same time): the search works in its own buffer, so no
+ * thread ever sees a half-searched path. */
+static char datadir_path[PATH_MAX];
+static pthread_once_t datadir_once = PTHREAD_ONCE_INIT;
+
+static void datadir_find(void)
 {
-    static char dir[PATH_MAX];
-    if (dir[0])
-        return dir;
+    char dir[PATH_MAX];
     const char *env = getenv("DBSCALE_DATADIR");
     if (env && *env) {
-        snprintf(dir, sizeof dir, "%s", env);
-        return dir;
+        snprintf(datadir_path, sizeof datadir_path, "%s", env);
+        return;
     }
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -250,19 +255,28 @@ const char *datadir(void)
             *slash = '\0';
         /* installed: PREFIX/bin/dbscale -> PREFIX/share/dbscale */
         if (snprintf(dir, sizeof dir, "%s/../share/dbscale", exe) < (int)sizeof dir &&
-            has_schemas(dir))
-            return dir;
+            has_schemas(dir)) {
+            memcpy(datadir_path, dir, sizeof dir);
+            return;
+        }
         /* build tree: build/dbscale or build/asan/dbscale */
         for (int up = 1; up <= 3; up++) {
             char *s = strrchr(exe, '/');
             snprintf(dir, sizeof dir, "%s", exe);
-            if (has_schemas(dir))
-                return dir;
+            if (has_schemas(dir)) {
+                memcpy(datadir_path, dir, sizeof dir);
+                return;
+            }
             if (!s)
                 break;
             *s = '\0';
         }
     }
-    snprintf(dir, sizeof dir, ".");
-    return dir;
+    snprintf(datadir_path, sizeof datadir_path, ".");
+}
+
+const char *datadir(void)
+{
+    pthread_once(&datadir_once, datadir_find);
+    return datadir_path;
 }
