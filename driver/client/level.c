@@ -237,6 +237,25 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
             if (nck > 0)
                 p->ckpt = ckpt_new(p, &ru0);
         }
+        /* before the window closes: the period that ends with it is
+         * reported too (--time=3 --report-interval=1 gives three lines) */
+        uint64_t next_ck = UINT64_MAX;
+        if (win == 1 && p->ckpt && p->ckpt->next < nck) {
+            next_ck = p->measure_start + (uint64_t)(p->cfg.checkpoints[p->ckpt->next] * 1e9);
+            if (now >= next_ck && (!e || next_ck < e)) {
+                checkpoint(p, loops, nl, p->cfg.checkpoints[p->ckpt->next], h[1]);
+                p->ckpt->next++;
+                next_ck =
+                    p->ckpt->next < nck
+                        ? p->measure_start + (uint64_t)(p->cfg.checkpoints[p->ckpt->next] * 1e9)
+                        : UINT64_MAX;
+            }
+        }
+        if (win == 1 && now >= next_report && (!e || next_report <= e)) {
+            tick++;
+            interval(p, loops, nl, ri * tick, ri, &prev, h);
+            next_report += (uint64_t)(ri * 1e9);
+        }
         if (win == 1 && e && now >= e) {
             getrusage(RUSAGE_SELF, &ru1);
             if (p->cfg.on_window)
@@ -248,23 +267,6 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
         give_up_at = e ? e + grace_ns(p) : 0;
         if (give_up_at && now >= give_up_at)
             atomic_store(&p->give_up, 1);
-        uint64_t next_ck = UINT64_MAX;
-        if (win == 1 && p->ckpt && p->ckpt->next < nck) {
-            next_ck = p->measure_start + (uint64_t)(p->cfg.checkpoints[p->ckpt->next] * 1e9);
-            if (now >= next_ck) {
-                checkpoint(p, loops, nl, p->cfg.checkpoints[p->ckpt->next], h[1]);
-                p->ckpt->next++;
-                next_ck =
-                    p->ckpt->next < nck
-                        ? p->measure_start + (uint64_t)(p->cfg.checkpoints[p->ckpt->next] * 1e9)
-                        : UINT64_MAX;
-            }
-        }
-        if (win == 1 && now >= next_report) {
-            tick++;
-            interval(p, loops, nl, ri * tick, ri, &prev, h);
-            next_report += (uint64_t)(ri * 1e9);
-        }
         if (all_joined(loops, nl))
             break;
         uint64_t wake = now + 20000000ull;
