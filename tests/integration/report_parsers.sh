@@ -77,6 +77,7 @@ while IFS="$tab" read -r cases cmd; do
     done
 done <"$CORPUS/parsers.txt"
 [ "$n" -gt 60 ] || fail "only $n one-liner checks ran"
+# KEEP_REPORTS=DIR keeps both programs' reports there (to see a difference)
 [ -n "${KEEP_REPORTS:-}" ] && cp -r "$T" "$KEEP_REPORTS"
 [ "$bad" -eq 0 ] || fail "$bad of $n one-liner checks read something else from dbscale's report"
 
