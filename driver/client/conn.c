@@ -113,8 +113,27 @@ void conn_unwatch(struct loop *l, struct conn *c)
     c->in_epoll = 0;
 }
 
+/* --rate: c enters or leaves a transaction, for sysbench's concurrency
+ * figure (only then: a closed loop's connections are always in one). */
+static void txn_enter(struct pool *p, struct conn *c)
+{
+    if (p->cfg.rate > 0 && !c->in_txn) {
+        c->in_txn = 1;
+        atomic_fetch_add_explicit(&p->concurrency, 1, RLX);
+    }
+}
+
+static void txn_leave(struct pool *p, struct conn *c)
+{
+    if (c->in_txn) {
+        c->in_txn = 0;
+        atomic_fetch_sub_explicit(&p->concurrency, 1, RLX);
+    }
+}
+
 static void park(struct loop *l, struct conn *c)
 {
+    txn_leave(l->pool, c);
     c->st = CS_IDLE;
     conn_unwatch(l, c);
     l->active--;
@@ -146,6 +165,21 @@ static uint64_t next_arrival(struct pool *p)
     return t;
 }
 
+uint64_t conn_queue_length(struct pool *p, uint64_t now, uint64_t cap)
+{
+    uint64_t n = 0;
+    pthread_mutex_lock(&p->arrival_lock);
+    struct rng r = p->arrival_rng;
+    for (uint64_t t = p->arrival; n < cap;) {
+        t += (uint64_t)(exp_draw(&r, p->cfg.rate) * 1e9);
+        if (t > now)
+            break;
+        n++;
+    }
+    pthread_mutex_unlock(&p->arrival_lock);
+    return n;
+}
+
 /* --events, as sysbench: a transaction begun inside the window takes one of
  * the N before its first statement, so exactly N begin and all N are
  * counted; none is run and left uncounted, and the server's counters equal
@@ -170,6 +204,7 @@ static void first_stmt(struct pool *p, struct conn *c)
 
 static void go_down(struct loop *l, struct conn *c, uint64_t now)
 {
+    txn_leave(l->pool, c);
     if (c->reserved) { /* the transaction is lost: its place goes back */
         atomic_fetch_sub_explicit(&l->pool->started, 1, RLX);
         c->reserved = 0;
@@ -208,8 +243,8 @@ static void txn_done(struct loop *l, struct conn *c, uint64_t end)
     pool_inc(&l->txns, 1);
     if (end > pool_get(&l->last_done))
         atomic_store_explicit(&l->last_done, end, RLX);
-    c->events++;
-    c->busy_ns += lat;
+    pool_inc(&c->events, 1);
+    pool_inc(&c->busy_ns, lat);
     if (p->txn_log) {
         if (l->nlog == l->caplog) {
             l->caplog = l->caplog ? l->caplog * 2 : 4096;
@@ -287,6 +322,7 @@ static int on_status(struct loop *l, struct conn *c, enum db_status st, struct d
     }
     *now = now_ns();
     txn_done(l, c, *now);
+    txn_leave(p, c);
     c->st = CS_BEGIN;
     return 1;
 }
@@ -323,6 +359,7 @@ static int reconnect(struct loop *l, struct conn *c, uint64_t *now)
  * reconnects it before its window starts. */
 static void give_up(struct loop *l, struct conn *c)
 {
+    txn_leave(l->pool, c);
     if (c->st == CS_WAIT)
         l->waiting--;
     conn_unwatch(l, c);
@@ -373,6 +410,7 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 return;
             }
             c->txn_start = now;
+            txn_enter(p, c);
             first_stmt(p, c);
             break;
         case CS_ARRIVAL:
@@ -391,6 +429,7 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 return;
             }
             c->txn_start = c->wake_at;
+            txn_enter(p, c);
             first_stmt(p, c);
             break;
         case CS_SEND:

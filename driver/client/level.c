@@ -9,7 +9,10 @@
  * client rusage and the caller's on_window callback are taken there, never
  * from a loop. What was still in flight at the end is finished off
  * uncounted; what has no reply a grace period later is given up and counted
- * as unfinished. Nothing here prints: interval figures go to a callback.
+ * as unfinished (the grace is --forced-shutdown's). A --report-checkpoints
+ * point is an interval of its own: the figures since the previous one go to
+ * a callback and become the baseline the next figures (and the level's
+ * result) are taken from. Nothing here prints: figures go to callbacks.
  */
 #include <math.h>
 #include <stdio.h>
@@ -41,6 +44,119 @@ static void sum_loops(struct loop *loops, int nl, struct totals *t, struct hist 
     }
 }
 
+/* --report-checkpoints: the counters at the last checkpoint (or the
+ * window's start): what the next report, and the level's result, subtract. */
+struct level_ckpt {
+    int next, taken; /* the next checkpoint of cfg.checkpoints; reported */
+    uint64_t at;     /* when the last was taken (or the window began), ns */
+    struct totals tot;
+    struct rusage ru;
+    uint64_t *events, *busy; /* per connection */
+    struct hist h;
+};
+
+/* Thread fairness over connections, as sysbench reports per thread, from
+ * each connection's counts less its baseline (none: NULL). */
+static void fairness(struct pool *p, const struct level_ckpt *ck, struct level_result *out)
+{
+    int threads = p->threads;
+    double se = 0, se2 = 0, st = 0, st2 = 0;
+    for (int i = 0; i < threads; i++) {
+        uint64_t ev = atomic_load_explicit(&p->conns[i]->events, RLX);
+        uint64_t busy = atomic_load_explicit(&p->conns[i]->busy_ns, RLX);
+        if (ck)
+            ev -= ck->events[i], busy -= ck->busy[i];
+        double e = (double)ev, t = (double)busy / 1e9;
+        se += e, se2 += e * e, st += t, st2 += t * t;
+    }
+    out->fair_events_avg = se / threads;
+    out->fair_events_sd =
+        sqrt(fmax(0, se2 / threads - out->fair_events_avg * out->fair_events_avg));
+    out->fair_time_avg = st / threads;
+    out->fair_time_sd = sqrt(fmax(0, st2 / threads - out->fair_time_avg * out->fair_time_avg));
+}
+
+static double rusage_s(const struct timeval *tv)
+{
+    return (double)tv->tv_sec + tv->tv_usec / 1e6;
+}
+
+static void client_cpu(const struct rusage *a, const struct rusage *b, struct level_result *out)
+{
+    out->client_user_s = rusage_s(&b->ru_utime) - rusage_s(&a->ru_utime);
+    out->client_sys_s = rusage_s(&b->ru_stime) - rusage_s(&a->ru_stime);
+    out->client_csw = (double)(b->ru_nvcsw - a->ru_nvcsw + b->ru_nivcsw - a->ru_nivcsw);
+}
+
+static struct level_ckpt *ckpt_new(struct pool *p, const struct rusage *ru0)
+{
+    struct level_ckpt *ck = xcalloc(1, sizeof *ck);
+    ck->events = xcalloc((size_t)p->threads, sizeof *ck->events);
+    ck->busy = xcalloc((size_t)p->threads, sizeof *ck->busy);
+    hist_init(&ck->h);
+    ck->at = p->measure_start;
+    ck->ru = *ru0;
+    return ck;
+}
+
+static void ckpt_free(struct pool *p)
+{
+    if (!p->ckpt)
+        return;
+    free(p->ckpt->events);
+    free(p->ckpt->busy);
+    free(p->ckpt);
+    p->ckpt = NULL;
+}
+
+/* A checkpoint at t s: the figures since the last one go to the callback,
+ * and the counters as they are now become the baseline. */
+static void checkpoint(struct pool *p, struct loop *loops, int nl, double t, struct hist *cur)
+{
+    struct level_ckpt *ck = p->ckpt;
+    uint64_t now = now_ns();
+    struct totals tot;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    sum_loops(loops, nl, &tot, cur);
+    struct level_result r = {.threads = p->threads, .loops = nl};
+    r.txns = tot.txns - ck->tot.txns;
+    r.reads = tot.reads - ck->tot.reads;
+    r.writes = tot.writes - ck->tot.writes;
+    r.others = tot.others - ck->tot.others;
+    r.errors = tot.errors - ck->tot.errors;
+    r.reconnects = tot.reconnects - ck->tot.reconnects;
+    r.time_s = (double)(now - ck->at) / 1e9;
+    r.total_time_s = (double)(now - p->measure_start) / 1e9;
+    r.lat = xmalloc(sizeof(struct hist));
+    hist_diff(r.lat, cur, &ck->h);
+    client_cpu(&ck->ru, &ru, &r);
+    fairness(p, ck, &r);
+    if (p->cfg.on_checkpoint)
+        p->cfg.on_checkpoint(t, &r, p->cfg.on_checkpoint_arg);
+    free(r.lat);
+    for (int i = 0; i < p->threads; i++) {
+        ck->events[i] = atomic_load_explicit(&p->conns[i]->events, RLX);
+        ck->busy[i] = atomic_load_explicit(&p->conns[i]->busy_ns, RLX);
+    }
+    ck->tot = tot;
+    ck->ru = ru;
+    ck->at = now;
+    hist_copy(&ck->h, cur);
+    ck->taken++;
+}
+
+/* How long after the window's end what still runs may take: the
+ * --forced-shutdown grace, but never more than 1 s after a stop. */
+static uint64_t grace_ns(struct pool *p)
+{
+    double g = p->cfg.grace_s;
+    uint64_t ns = g > 0 ? (uint64_t)(g * 1e9) : g < 0 ? UINT64_MAX / 4 : POOL_GRACE_NS;
+    if (atomic_load_explicit(&p->stop_at, RLX) && ns > POOL_GRACE_NS)
+        ns = POOL_GRACE_NS;
+    return ns;
+}
+
 /* One period's figures from the difference of two snapshots. */
 static void interval(struct pool *p, struct loop *loops, int nl, double t, double dt,
                      struct totals *prev, struct hist *h[3])
@@ -61,15 +177,18 @@ static void interval(struct pool *p, struct loop *loops, int nl, double t, doubl
         .reconnects = (double)(now.reconnects - prev->reconnects) / dt,
     };
     st.lat_ms = (double)hist_percentile(h[2], st.pct) / 1e6;
+    if (p->cfg.rate > 0) {
+        /* capped: under a stalled server the queue can grow without bound,
+         * and counting it holds the arrival lock */
+        int64_t c = atomic_load_explicit(&p->concurrency, RLX);
+        st.queue_known = 1;
+        st.queue_length = conn_queue_length(p, now_ns(), 10000000);
+        st.concurrency = c > 0 ? (uint64_t)c : 0;
+    }
     if (p->cfg.on_interval)
         p->cfg.on_interval(&st, p->cfg.on_interval_arg);
     *prev = now;
     hist_copy(h[0], h[1]);
-}
-
-static double rusage_s(const struct timeval *tv)
-{
-    return (double)tv->tv_sec + tv->tv_usec / 1e6;
 }
 
 static int all_joined(struct loop *loops, int nl)
@@ -106,6 +225,7 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
     double ri = p->cfg.report_interval;
     uint64_t next_report = ri > 0 ? p->measure_start + (uint64_t)(ri * 1e9) : UINT64_MAX;
     int tick = 0;
+    const int nck = p->cfg.on_checkpoint ? p->cfg.ncheckpoints : 0;
     for (;;) {
         uint64_t now = now_ns();
         uint64_t e = pool_window_end(p);
@@ -114,6 +234,27 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
             if (p->cfg.on_window)
                 p->cfg.on_window(1, p->cfg.on_window_arg);
             win = 1;
+            if (nck > 0)
+                p->ckpt = ckpt_new(p, &ru0);
+        }
+        /* before the window closes: the period that ends with it is
+         * reported too (--time=3 --report-interval=1 gives three lines) */
+        uint64_t next_ck = UINT64_MAX;
+        if (win == 1 && p->ckpt && p->ckpt->next < nck) {
+            next_ck = p->measure_start + (uint64_t)(p->cfg.checkpoints[p->ckpt->next] * 1e9);
+            if (now >= next_ck && (!e || next_ck < e)) {
+                checkpoint(p, loops, nl, p->cfg.checkpoints[p->ckpt->next], h[1]);
+                p->ckpt->next++;
+                next_ck =
+                    p->ckpt->next < nck
+                        ? p->measure_start + (uint64_t)(p->cfg.checkpoints[p->ckpt->next] * 1e9)
+                        : UINT64_MAX;
+            }
+        }
+        if (win == 1 && now >= next_report && (!e || next_report <= e)) {
+            tick++;
+            interval(p, loops, nl, ri * tick, ri, &prev, h);
+            next_report += (uint64_t)(ri * 1e9);
         }
         if (win == 1 && e && now >= e) {
             getrusage(RUSAGE_SELF, &ru1);
@@ -123,14 +264,9 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
             wend = e;
         }
         /* recomputed: a stop can move the end earlier than --time's */
-        give_up_at = e ? e + POOL_GRACE_NS : 0;
+        give_up_at = e ? e + grace_ns(p) : 0;
         if (give_up_at && now >= give_up_at)
             atomic_store(&p->give_up, 1);
-        if (win == 1 && now >= next_report) {
-            tick++;
-            interval(p, loops, nl, ri * tick, ri, &prev, h);
-            next_report += (uint64_t)(ri * 1e9);
-        }
         if (all_joined(loops, nl))
             break;
         uint64_t wake = now + 20000000ull;
@@ -138,6 +274,8 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
             wake = p->measure_start;
         if (win == 1 && next_report < wake)
             wake = next_report;
+        if (win == 1 && next_ck < wake)
+            wake = next_ck;
         if (win == 1 && e && e < wake)
             wake = e;
         if (give_up_at && give_up_at < wake)
@@ -166,9 +304,13 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
     if (p->cfg.events > 0 && last > wend)
         wend = last;
     out->time_s = wend > p->measure_start ? (double)(wend - p->measure_start) / 1e9 : 1e-9;
-    out->client_user_s = rusage_s(&ru1.ru_utime) - rusage_s(&ru0.ru_utime);
-    out->client_sys_s = rusage_s(&ru1.ru_stime) - rusage_s(&ru0.ru_stime);
-    out->client_csw = (double)(ru1.ru_nvcsw - ru0.ru_nvcsw + ru1.ru_nivcsw - ru0.ru_nivcsw);
+    client_cpu(&ru0, &ru1, out);
+    if (p->ckpt && p->ckpt->taken) {
+        /* the counters started again at the last checkpoint */
+        out->total_time_s = out->time_s;
+        out->time_s = wend > p->ckpt->at ? (double)(wend - p->ckpt->at) / 1e9 : 1e-9;
+        client_cpu(&p->ckpt->ru, &ru1, out);
+    }
     for (int i = 0; i < 3; i++)
         free(h[i]);
 }
@@ -245,16 +387,16 @@ void level_collect(struct pool *p, struct loop *loops, int nl, struct level_resu
     if (p->txn_log)
         write_log(p, loops, nl);
     disturbance(out, max_gap);
-    /* thread fairness over connections, as sysbench reports per thread */
-    int threads = p->threads;
-    double se = 0, se2 = 0, st = 0, st2 = 0;
-    for (int i = 0; i < threads; i++) {
-        double e = (double)p->conns[i]->events, t = (double)p->conns[i]->busy_ns / 1e9;
-        se += e, se2 += e * e, st += t, st2 += t * t;
+    struct level_ckpt *ck = p->ckpt && p->ckpt->taken ? p->ckpt : NULL;
+    if (ck) { /* only what came after the last checkpoint */
+        out->txns -= ck->tot.txns;
+        out->reads -= ck->tot.reads;
+        out->writes -= ck->tot.writes;
+        out->others -= ck->tot.others;
+        out->errors -= ck->tot.errors;
+        out->reconnects -= ck->tot.reconnects;
+        hist_diff(out->lat, out->lat, &ck->h);
     }
-    out->fair_events_avg = se / threads;
-    out->fair_events_sd =
-        sqrt(fmax(0, se2 / threads - out->fair_events_avg * out->fair_events_avg));
-    out->fair_time_avg = st / threads;
-    out->fair_time_sd = sqrt(fmax(0, st2 / threads - out->fair_time_avg * out->fair_time_avg));
+    fairness(p, ck, out);
+    ckpt_free(p);
 }

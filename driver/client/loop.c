@@ -94,7 +94,9 @@ void *loop_main(void *arg)
     l->progress_at = now;
     for (int i = 0; i < l->n; i++) {
         struct conn *c = l->conns[i];
-        c->events = c->busy_ns = 0;
+        atomic_store_explicit(&c->events, 0, RLX);
+        atomic_store_explicit(&c->busy_ns, 0, RLX);
+        c->in_txn = 0;
         c->on_timer = 0;
         c->runnable = 0;
         c->rolling_back = 0;

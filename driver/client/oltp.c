@@ -16,6 +16,7 @@
 #include "cpulist.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,10 +37,10 @@ const struct optdef oltp_optdefs[] = {
     {"report-interval", OPT_NUM, "0", "print interim figures every N seconds (fractions down to 0.01 allowed; 0 = off)", NULL, 0, 1e6},
     {"percentile", OPT_LIST, "95", "latency percentile in sysbench's report line (0 = disabled, as sysbench); more (a list, or repeated) are shown in dbscale's figures"},
     {"histogram", OPT_BOOL, "off", "print sysbench's latency histogram before the report"},
-    {"report-checkpoints", OPT_STR, NULL, "sysbench's full reports at these seconds (refused for now: the worker cannot yet reset its counters mid-run)"},
+    {"report-checkpoints", OPT_STR, NULL, "comma list of seconds: at each, the full report of the time since the previous one, then the counters start again (as sysbench)"},
     {"interval-output", OPT_STR, NULL, "write every --report-interval period's figures to this file: one JSON object per line, or CSV rows if it ends in .csv"},
-    {"verbosity", OPT_INT, "3", "accepted for sysbench compatibility", NULL, 0, 5},
-    {"forced-shutdown", OPT_STR, "off", "accepted for sysbench compatibility"},
+    {"verbosity", OPT_INT, "3", "0-2: no report on stdout (errors still on stderr), 3: the report, 4: and how the run ended, 5: and debug lines (as sysbench)", NULL, 0, 5},
+    {"forced-shutdown", OPT_STR, NULL, "after --time, wait N s (or N% of --time) for transactions still running, then report them and exit 2, as sysbench; off: wait as long as they take; unset: give them 1 s and count them unfinished"},
     {"output", OPT_CHOICE, "text", "report format", "text|json|csv"},
     {"client-loops", OPT_INT, "0", "event-loop threads driving the connections (0 = one per client CPU, at most one per connection)", NULL, 0, 1024},
     {"client-cpus", OPT_STR, NULL, "CPU list the client threads run on (e.g. 1 or 0-3)"},
@@ -147,6 +148,69 @@ const char *oltp_workload_name(const char *arg, char *buf, size_t len)
  * for its figures to mean anything, while the printing itself starts to
  * load the client being measured (1e-12 gave 13,000 lines a second). */
 #define OLTP_MIN_REPORT_INTERVAL 0.01
+
+/* --forced-shutdown=N|N%|off into the worker's grace (0 = its default,
+ * < 0 = no limit); 0 with err when malformed. */
+static int forced_shutdown(const char *v, double time_s, double *grace, char *err, size_t errlen)
+{
+    if (!strcmp(v, "off")) {
+        *grace = -1;
+        return 1;
+    }
+    char num[32];
+    size_t l = strlen(v);
+    int pct = l > 0 && v[l - 1] == '%';
+    double n;
+    snprintf(num, sizeof num, "%.*s", (int)(pct ? l - 1 : l), v);
+    if (l == 0 || l >= sizeof num || !isdigit((unsigned char)num[0]) || parse_num(num, &n) < 0) {
+        snprintf(err, errlen, "--forced-shutdown: '%s' is not N (seconds), N%% (of --time) or off",
+                 v);
+        return 0;
+    }
+    if (pct) /* as sysbench: a whole number of seconds */
+        n = floor(time_s * n / 100);
+    *grace = n > 0 ? n : 1e-6; /* 0: give up at once */
+    return 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* --report-checkpoints=LIST: seconds > 0, ascending and each once. */
+static int checkpoints(struct oltp_setup *s, const char *list, char *err, size_t errlen)
+{
+    for (const char *p = list;;) {
+        size_t l = strcspn(p, ",");
+        char item[32];
+        double v;
+        snprintf(item, sizeof item, "%.*s", (int)(l < 31 ? l : 31), p);
+        if (l == 0 || l > 31 || !isdigit((unsigned char)item[0]) || parse_num(item, &v) < 0 ||
+            v <= 0) {
+            snprintf(err, errlen, "--report-checkpoints: '%s' is not a number of seconds above 0",
+                     item);
+            return -1;
+        }
+        if (s->nckpts == OLTP_MAX_CHECKPOINTS) {
+            snprintf(err, errlen, "--report-checkpoints: more than %d points",
+                     OLTP_MAX_CHECKPOINTS);
+            return -1;
+        }
+        s->ckpts[s->nckpts++] = v;
+        if (!p[l])
+            break;
+        p += l + 1;
+    }
+    qsort(s->ckpts, (size_t)s->nckpts, sizeof s->ckpts[0], cmp_double);
+    int n = 0;
+    for (int i = 0; i < s->nckpts; i++)
+        if (!n || s->ckpts[i] != s->ckpts[n - 1])
+            s->ckpts[n++] = s->ckpts[i];
+    s->nckpts = n;
+    return 0;
+}
 
 /* --db-ignore-errors: "all", or codes as the engines report them: MySQL
  * error numbers (at most 5 digits) or SQLSTATEs (5 capitals and digits). */
@@ -320,6 +384,16 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     }
     w->reconnect_timeout = opts_num(o, "reconnect-timeout");
     w->init_timeout_s = opts_num(o, "thread-init-timeout");
+    s->verbosity = (int)opts_int(o, "verbosity");
+    const char *fs = opts_str(o, "forced-shutdown");
+    if (fs && !forced_shutdown(fs, w->time_s, &w->grace_s, err, errlen))
+        return -1;
+    s->forced = fs && w->grace_s > 0;
+    const char *ck = opts_str(o, "report-checkpoints");
+    if (ck && checkpoints(s, ck, err, errlen) < 0)
+        return -1;
+    w->checkpoints = s->ckpts;
+    w->ncheckpoints = s->nckpts;
     w->client_cpus = opts_str(o, "client-cpus");
     /* checked here, once, for run and sweep: a bad list must not run unpinned
      * (same/rest are the sweep's words; the run verb refuses them) */

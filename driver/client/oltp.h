@@ -19,6 +19,8 @@ extern const size_t oltp_noptdefs;
  * list of counts, as a sweep does, followed by the n entries of extra. */
 struct optdef *oltp_optdefs_with(const struct optdef *extra, size_t n, size_t *total);
 
+#define OLTP_MAX_CHECKPOINTS 64
+
 /* Everything a run needs, built from parsed options. */
 struct oltp_setup {
     struct workload wl;
@@ -29,6 +31,10 @@ struct oltp_setup {
     struct worker_cfg wcfg;
     double pcts[8];
     int npcts;
+    int verbosity; /* --verbosity, sysbench's 0..5 */
+    int forced;    /* --forced-shutdown=N|N%: what is given up ends the run with exit 2 */
+    double ckpts[OLTP_MAX_CHECKPOINTS]; /* --report-checkpoints, s, ascending */
+    int nckpts;
 };
 
 /* The engine the options name: --db-driver; unset, a --pgsql-* connection

@@ -53,6 +53,7 @@ struct conn {
     int given_up; /* dropped at a level's end with a reply missing */
     int reserved; /* --events: this transaction holds one of the N */
     int runnable; /* yielded between transactions: the loop resumes it */
+    int in_txn;   /* --rate: counted in pool.concurrency */
     enum db_status wait;
     uint64_t wake_at; /* CS_ARRIVAL / CS_DOWN: when the timer fires */
     struct wl_state ws;
@@ -60,7 +61,9 @@ struct conn {
     struct rng rng;
     uint64_t txn_start, down_since;
     unsigned backoff_ms;
-    uint64_t events, busy_ns; /* this level, for fairness */
+    /* this level, for fairness; atomic (one writer, relaxed) because a
+     * --report-checkpoints report reads them while the level runs */
+    _Atomic uint64_t events, busy_ns;
 };
 
 /* The transaction log (worker_cfg.txn_log, DBSCALE_TXN_LOG): (connection,
@@ -112,6 +115,9 @@ struct pool {
     pthread_cond_t gate_cond;
     int gate_ready, gate_open;
     uint64_t arrival; /* its latest arrival handed out */
+    /* --rate: connections inside a transaction (sysbench's "concurrency") */
+    _Atomic int64_t concurrency;
+    struct level_ckpt *ckpt; /* level.c: the last --report-checkpoints baseline */
     struct rng arrival_rng;
     struct cpulist client_set; /* where the loops run, when client_ncpus > 0 */
     int client_ncpus;
@@ -145,6 +151,9 @@ void loop_fail(struct loop *l, const char *msg);
 void conn_advance(struct loop *l, struct conn *c, uint64_t now);
 /* Stop watching c's socket. */
 void conn_unwatch(struct loop *l, struct conn *c);
+/* --rate: arrivals due by now that no connection has taken yet (the queue
+ * sysbench reports), counted on a copy of the stream, at most cap. */
+uint64_t conn_queue_length(struct pool *p, uint64_t now, uint64_t cap);
 /* Give up every connection of l still waiting for a reply. */
 void conn_give_up_all(struct loop *l);
 void *loop_main(void *arg);

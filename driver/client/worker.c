@@ -299,6 +299,7 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
     atomic_store(&p->end, 0);
     atomic_store(&p->completed, 0);
     atomic_store(&p->started, 0);
+    atomic_store(&p->concurrency, 0);
     char err[600];
     if (grow(p, threads, err, sizeof err) < 0) {
         snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);

@@ -28,11 +28,13 @@ struct interval_stats {
     double pct, lat_ms;                /* the percentile shown and its latency */
     double errors, reconnects;         /* per second */
     /* --rate: arrivals waiting for a free connection and connections busy
-     * at the period's end (sysbench's queue-length line); queue_known = 0
-     * while the worker does not count them, and the line is then left out */
+     * at the period's end (sysbench's queue-length line); queue_known = 1
+     * with --rate (they are counted only then) */
     int queue_known;
     uint64_t queue_length, concurrency;
 };
+
+struct level_result;
 
 struct worker_cfg {
     const struct db_ops *ops;
@@ -53,6 +55,18 @@ struct worker_cfg {
     /* sysbench's --thread-init-timeout: seconds a level's new connections
      * may take to open, all together; 0 = no limit beyond each connect's own */
     double init_timeout_s;
+    /* after the window's end, how long transactions still running may take
+     * before they are given up (--forced-shutdown): 0 = POOL's 1 s, < 0 = as
+     * long as they take. A stop (a signal) gives up after 1 s regardless. */
+    double grace_s;
+    /* --report-checkpoints: seconds since the window's start, ascending. At
+     * each, on_checkpoint gets the figures since the previous one (or the
+     * start) from the timing thread, and the counters start again: the
+     * level's result then covers only the time after the last checkpoint. */
+    const double *checkpoints;
+    int ncheckpoints;
+    void (*on_checkpoint)(double t, const struct level_result *r, void *arg);
+    void *on_checkpoint_arg;
     /* called from the timing thread every report_interval, never from a loop */
     void (*on_interval)(const struct interval_stats *st, void *arg);
     void *on_interval_arg;
@@ -82,6 +96,9 @@ struct err_count {
 struct level_result {
     int threads, loops;
     double time_s; /* the measured window: a transaction counts iff it completes inside */
+    /* with checkpoints, time_s is since the last one (the counters' time)
+     * and this since the window's start (sysbench's "total time"); else 0 */
+    double total_time_s;
     uint64_t txns, reads, writes, others, errors, reconnects;
     uint64_t lost; /* connections lost during the level (some may still be down) */
     struct err_count codes[WORKER_MAX_CODES];

@@ -66,11 +66,22 @@ void report_run_header(FILE *f, const struct report_run_info *ri)
         fprintf(f, "Target transaction rate: %g/sec\n", ri->rate);
     if (ri->report_interval > 0)
         fprintf(f, "Report intermediate results every %g second(s)\n", ri->report_interval);
+    if (ri->ncheckpoints > 0) {
+        fprintf(f, "Report checkpoint(s) at ");
+        for (int i = 0; i < ri->ncheckpoints; i++)
+            fprintf(f, "%s%g", i ? ", " : "", ri->checkpoints[i]);
+        fprintf(f, " seconds\n");
+    }
     if (ri->rand_seed)
         fprintf(f, "Initializing random number generator from seed (%lld).\n", ri->rand_seed);
     else
         fprintf(f, "Initializing random number generator from current time\n");
-    fprintf(f, "\n\nInitializing worker threads...\n\n");
+    /* sysbench's forced-shutdown line takes the place of one blank line */
+    if (ri->forced_in_s > 0)
+        fprintf(f, "\nForcing shutdown in %lld seconds\n", ri->forced_in_s);
+    else
+        fprintf(f, "\n");
+    fprintf(f, "\nInitializing worker threads...\n\n");
 }
 
 /* dbscale's own figures. Their labels avoid every word a sysbench parser
@@ -156,8 +167,12 @@ static void sysbench_sections(FILE *f, const struct level_result *r,
             (double)r->errors / t);
     fprintf(f, "    reconnects:                          %-6llu (%.2f per sec.)\n",
             (ull)r->reconnects, (double)r->reconnects / t);
+    if (ri->forced && r->unfinished)
+        fprintf(f, "\nNumber of unfinished transactions on forced shutdown: %llu\n",
+                (ull)r->unfinished);
     fprintf(f, "\nGeneral statistics:\n");
-    fprintf(f, "    total time:                          %.4fs\n", r->time_s);
+    fprintf(f, "    total time:                          %.4fs\n",
+            r->total_time_s > 0 ? r->total_time_s : r->time_s);
     fprintf(f, "    total number of events:              %llu\n", (ull)r->txns);
     fprintf(f, "\nLatency (ms):\n");
     fprintf(f, "         min:                              %10.2f\n", ms(hist_min(r->lat)));

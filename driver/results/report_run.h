@@ -16,12 +16,16 @@ struct report_run_info {
     const char *server_version;    /* NULL when it could not be read */
     const char *options_json;      /* opts_json() of the command line (no passwords); NULL = {} */
     long long threads;
-    double rate;            /* --rate, 0 = off */
-    double report_interval; /* 0 = off */
-    long long rand_seed;    /* 0 = from the clock */
-    const double *pcts;     /* --percentile values; the first is sysbench's line */
-    int npcts;              /* 0: --percentile=0, percentiles disabled as in sysbench */
-    int histogram;          /* --histogram: sysbench's latency histogram */
+    double rate;               /* --rate, 0 = off */
+    double report_interval;    /* 0 = off */
+    long long rand_seed;       /* 0 = from the clock */
+    const double *pcts;        /* --percentile values; the first is sysbench's line */
+    int npcts;                 /* 0: --percentile=0, percentiles disabled as in sysbench */
+    int histogram;             /* --histogram: sysbench's latency histogram */
+    long long forced_in_s;     /* --forced-shutdown: --time + the grace, s; 0 = none */
+    const double *checkpoints; /* --report-checkpoints, ascending */
+    int ncheckpoints;
+    int forced; /* --forced-shutdown=N: r->unfinished is sysbench's forced count */
 };
 
 /* "Running the test with following options:" ... "Initializing worker
@@ -39,7 +43,8 @@ void report_json(FILE *f, const struct level_result *r, const struct report_run_
 void report_csv(FILE *f, const struct level_result *r, const struct report_run_info *ri,
                 int header);
 /* sysbench's --report-checkpoints block: "[ Ns ] Checkpoint report:" and
- * the sysbench sections of r. */
+ * the sysbench sections of r ("total time" is r->total_time_s, from the
+ * start, while the rates are over r->time_s, since the last checkpoint). */
 void report_checkpoint(FILE *f, double t, const struct level_result *r,
                        const struct report_run_info *ri);
 

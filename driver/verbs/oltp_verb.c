@@ -42,6 +42,29 @@ static const char *server_version(const struct oltp_setup *s, char *buf, size_t 
     return *buf ? buf : NULL;
 }
 
+/* --report-checkpoints: the timing thread's report at each point. */
+struct ckpt_sink {
+    FILE *f; /* NULL: the counters start again, nothing is printed */
+    const struct report_run_info *ri;
+};
+
+static void on_checkpoint(double t, const struct level_result *r, void *arg)
+{
+    const struct ckpt_sink *k = arg;
+    if (k->f)
+        report_checkpoint(k->f, t, r, k->ri);
+}
+
+/* sysbench's level-4 line on how the run ended, and its "Done." */
+static void ending_lines(const struct oltp_setup *s, const struct level_result *r)
+{
+    if (s->wcfg.events > 0 && r->txns >= (uint64_t)s->wcfg.events)
+        printf("Event limit exceeded, exiting...\n");
+    else if (s->wcfg.time_s > 0)
+        printf("Time limit exceeded, exiting...\n");
+    printf("Done.\n\n");
+}
+
 static void usage(const char *verb, const struct opts *o, FILE *f)
 {
     fprintf(f,
@@ -119,8 +142,10 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
         return EXIT_USAGE;
     }
     int rc = 0;
+    const int v = s.verbosity; /* sysbench's levels: 3 = notices, the report */
     if (!strcmp(verb, "prepare") || !strcmp(verb, "cleanup")) {
-        printf("dbscale %s (sysbench-compatible)\n\n", DBSCALE_VERSION);
+        if (v >= 3) /* as sysbench: its banner is a notice, the progress lines are not */
+            printf("dbscale %s (sysbench-compatible)\n\n", DBSCALE_VERSION);
         int (*fn)(const struct oltp_setup *, FILE *, char *, size_t) =
             verb[0] == 'p' ? oltp_prepare : oltp_cleanup;
         if (workload_check_load(&s.wl, err, sizeof err) < 0) {
@@ -131,16 +156,6 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
             rc = EXIT_RUNTIME;
         }
     } else {
-        if (opts_isset(&o, "report-checkpoints")) {
-            /* accepted and ignored would be a lie; report_checkpoint() is
-             * ready for the day the worker can reset its counters mid-run */
-            fprintf(stderr, "dbscale run: --report-checkpoints is not supported yet (the worker "
-                            "cannot reset its counters mid-run); use --report-interval and "
-                            "--interval-output for figures over time\n");
-            oltp_setup_free(&s);
-            opts_free(&o);
-            return EXIT_USAGE;
-        }
         const char *out = opts_str(&o, "output");
         if (!strcmp(out, "csv") && opts_bool(&o, "histogram")) {
             fprintf(stderr, "dbscale run: --histogram has no place in a CSV row; use "
@@ -150,6 +165,16 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
             return EXIT_USAGE;
         }
         int text = !strcmp(out, "text");
+        if (s.nckpts && (!text || sh)) {
+            fprintf(stderr,
+                    "dbscale run: --report-checkpoints: %s; use --report-interval with "
+                    "--interval-output for figures over time\n",
+                    sh ? "not with MPI ranks (each holds only its share of the counters)"
+                       : "sysbench's text reports only, not with --output=json|csv");
+            oltp_setup_free(&s);
+            opts_free(&o);
+            return EXIT_USAGE;
+        }
         FILE *rep = text ? stdout : stderr; /* machine output stays clean */
         struct sbuf optj = {0};
         redact_opts_json(&o, &optj); /* a conninfo password masked */
@@ -166,8 +191,16 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
             .pcts = s.pcts,
             .npcts = s.npcts,
             .histogram = opts_bool(&o, "histogram"),
+            .forced_in_s = s.forced ? (long long)(s.wcfg.time_s + s.wcfg.grace_s) : 0,
+            .checkpoints = s.ckpts,
+            .ncheckpoints = s.nckpts,
+            .forced = s.forced,
         };
-        struct report_interval_sink sink = {.text = rep, .rate = ri.rate, .pct_off = !s.npcts};
+        struct report_interval_sink sink = {
+            .text = v >= 3 ? rep : NULL, .rate = ri.rate, .pct_off = !s.npcts};
+        struct ckpt_sink ck = {.f = text && lead && v >= 3 ? stdout : NULL, .ri = &ri};
+        s.wcfg.on_checkpoint = on_checkpoint;
+        s.wcfg.on_checkpoint_arg = &ck;
         const char *ipath = opts_str(&o, "interval-output");
         if (ipath && s.wcfg.report_interval <= 0) {
             fprintf(stderr, "dbscale run: --interval-output needs --report-interval=N (the "
@@ -187,7 +220,7 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
             }
             sink.csv = report_interval_path_is_csv(ipath);
         }
-        if (text && lead) {
+        if (text && lead && v >= 3) {
             report_run_header(stdout, &ri);
             fflush(stdout);
         }
@@ -218,7 +251,10 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
              * disposition (a load is ended by dying, the server rolls back). */
             signals_install();
             int slot = signals_on_stop(stop_pool, p);
-            if (text && lead) {
+            if (text && lead && v >= 5)
+                for (int i = 0; i < threads; i++)
+                    printf("DEBUG: connection (#%d) open and prepared\n", i);
+            if (text && lead && v >= 3) {
                 printf("Threads started!\n\n");
                 fflush(stdout);
             }
@@ -231,15 +267,26 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
             signals_off(slot);
             if (pr < 0 && lead)
                 fprintf(stderr, "dbscale run: stopped: %s\n", res.fatal_msg);
+            /* --forced-shutdown=N: what was still running N s after --time */
+            int forced = s.forced && res.unfinished > 0 && pr >= 0 && !signals_caught();
+            if (forced && lead)
+                fprintf(text ? stdout : stderr,
+                        "FATAL: The --max-time limit has expired, forcing shutdown...\n");
+            else if (text && lead && v >= 4 && pr >= 0 && !signals_caught())
+                ending_lines(&s, &res);
             if (lead) { /* with ranks, the report is of the reduction */
-                if (text)
-                    report_text(stdout, &res, &ri);
-                else if (!strcmp(out, "json"))
+                if (text) {
+                    if (v >= 3) /* below, sysbench prints no report at all */
+                        report_text(stdout, &res, &ri);
+                } else if (!strcmp(out, "json"))
                     report_json(stdout, &res, &ri);
                 else
                     report_csv(stdout, &res, &ri, 1);
             }
-            rc = pr < 0 ? EXIT_RUNTIME : signals_caught() ? signals_exit_code() : 0;
+            rc = pr < 0             ? EXIT_RUNTIME
+                 : signals_caught() ? signals_exit_code()
+                 : forced           ? 2 /* sysbench's */
+                                    : 0;
             level_result_free(&res);
             pool_close(p);
         }

@@ -26,6 +26,7 @@ p0 --time=1 --percentile=0
 hist --time=1 --histogram
 rate --time=2 --rate=50 --report-interval=1
 interval --time=2 --report-interval=1 --percentile=99
+checkpoints --time=3 --report-interval=1 --report-checkpoints=1,2
 CASES
 
 # Where sysbench is installed, its reports for the same options are made
@@ -45,6 +46,7 @@ default --time=1
 p0 --time=1 --percentile=0
 hist --time=1 --histogram
 rate --time=2 --rate=50 --report-interval=1
+checkpoints --time=3 --report-interval=1 --report-checkpoints=1,2
 CASES
     SOURCES="$CORPUS $T/live"
 fi
@@ -60,7 +62,7 @@ tab=$(printf '\t')
 while IFS="$tab" read -r cases cmd; do
     case $cases in '#'* | '') continue ;; esac
     for src in $SOURCES; do
-        for name in default p99_seed p0 hist rate interval; do
+        for name in default p99_seed p0 hist rate interval checkpoints; do
             case " $cases " in *" all "* | *" $name "*) ;; *) continue ;; esac
             [ -f "$src/sysbench_$name.txt" ] || continue
             want=$(sh -c "$cmd" <"$src/sysbench_$name.txt" | shape)
@@ -75,6 +77,8 @@ while IFS="$tab" read -r cases cmd; do
     done
 done <"$CORPUS/parsers.txt"
 [ "$n" -gt 60 ] || fail "only $n one-liner checks ran"
+# KEEP_REPORTS=DIR keeps both programs' reports there (to see a difference)
+[ -n "${KEEP_REPORTS:-}" ] && cp -r "$T" "$KEEP_REPORTS"
 [ "$bad" -eq 0 ] || fail "$bad of $n one-liner checks read something else from dbscale's report"
 
 # The values are dbscale's own: the percentile sysbench's parsers read is

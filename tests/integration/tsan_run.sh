@@ -16,5 +16,7 @@ run() { "$tsan" "$@" >"$work/out" 2>&1 || fail "tsan: dbscale $*: $(grep -A20 Th
 ok "$DBSCALE" prepare oltp_read_write $C
 run run oltp_read_only $C --threads=12 --client-loops=3 --time=1.5 --report-interval=0.3
 run run oltp_read_write $C --threads=8 --client-loops=2 --time=1 --rate=400
+# the queue-length line and the checkpoints read the loops' counters mid-run
+run run oltp_read_only $C --threads=6 --client-loops=2 --time=2 --rate=300 --report-interval=0.5 --report-checkpoints=1
 run sweep oltp_point_select $C --server=external --threads=1,9,17 --repeats=1 --time=0.4 --out "$work/r"
 echo "tsan run clean"

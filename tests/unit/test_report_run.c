@@ -474,6 +474,61 @@ static void test_header_as_sysbench(void **state)
                            "\n\nInitializing worker threads...\n\n");
 }
 
+/* --report-checkpoints and --forced-shutdown in the header, as sysbench
+ * 1.0.20 prints them (the forced line takes one of the two blank lines) */
+static void test_header_checkpoints_forced(void **state)
+{
+    (void)state;
+    const double ck[] = {1, 2.5};
+    struct report_run_info ri = {
+        .threads = 1, .checkpoints = ck, .ncheckpoints = 2, .forced_in_s = 11};
+    size_t len;
+    free(out);
+    FILE *f = open_memstream(&out, &len);
+    report_run_header(f, &ri);
+    fclose(f);
+    const char *s = strchr(out, '\n') + 1;
+    assert_string_equal(s, "\nRunning the test with following options:\n"
+                           "Number of threads: 1\n"
+                           "Report checkpoint(s) at 1, 2.5 seconds\n"
+                           "Initializing random number generator from current time\n"
+                           "\nForcing shutdown in 11 seconds\n"
+                           "\nInitializing worker threads...\n\n");
+}
+
+/* A forced shutdown's count sits between SQL statistics and General
+ * statistics, a blank line either side; a checkpoint's total time runs from
+ * the start while its rates are over its own period. */
+static void test_forced_count_and_checkpoint_time(void **state)
+{
+    (void)state;
+    const double p95 = 95;
+    res.unfinished = 3;
+    struct report_run_info ri = {.pcts = &p95, .npcts = 1, .forced = 1};
+    size_t len;
+    free(out);
+    FILE *f = open_memstream(&out, &len);
+    report_text(f, &res, &ri);
+    fclose(f);
+    assert_non_null(strstr(out, "(0.00 per sec.)\n\nNumber of unfinished transactions on forced "
+                                "shutdown: 3\n\nGeneral statistics:\n"));
+    ri.forced = 0; /* unset: only dbscale's own line */
+    free(out);
+    f = open_memstream(&out, &len);
+    report_text(f, &res, &ri);
+    fclose(f);
+    assert_null(strstr(out, "forced shutdown"));
+    res.time_s = 1.0;
+    res.total_time_s = 3.0;
+    free(out);
+    f = open_memstream(&out, &len);
+    report_checkpoint(f, 3, &res, &ri);
+    fclose(f);
+    assert_true(strncmp(out, "[ 3s ] Checkpoint report:\nSQL statistics:\n", 41) == 0);
+    assert_non_null(strstr(out, "    total time:                          3.0000s\n"));
+    assert_non_null(strstr(out, "(1000.00 per sec.)")); /* 1000 txns over 1 s */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -490,6 +545,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_histogram_layout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interval_machine_and_queue, setup, teardown),
         cmocka_unit_test_setup_teardown(test_header_as_sysbench, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_header_checkpoints_forced, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_forced_count_and_checkpoint_time, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
