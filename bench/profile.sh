@@ -25,11 +25,13 @@ perf record -q -g -o "$OUT/perf.data" "$DBSCALE" run "$WL" $conn --threads="$TH"
 grep -E '^ *transactions:' "$OUT/run"
 echo "share of the client's CPU samples ($ENG, $WL, $TH connections):"
 # the library's share: libpq parses replies in PQisBusy (no I/O there);
-# Connector/C's execute and store calls include the I/O they run
+# Connector/C's calls include the I/O they run: the execute (its send and
+# the reply's head), the free that reads and drops the rows, the text reply
 if [ "$ENG" = pgsql ]; then
     parse='PQisBusy' what='parsing replies'
 else
-    parse='mysql_stmt_store_result|mysql_stmt_execute' what='execute and store, their I/O included'
+    parse='mysql_stmt_execute|mysql_stmt_free_result|mysql_read_query_result|mysql_store_result'
+    what='execute, rows read and dropped, text replies: their I/O included'
 fi
 perf report -i "$OUT/perf.data" --children --sort sym --stdio -g none 2>/dev/null |
     awk -v parse="$parse" -v what="$what" '

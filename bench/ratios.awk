@@ -1,5 +1,6 @@
 # bench/ratios.awk - the ratio table of bench/run.sh, from its raw.tsv
-# (engine, workload, threads, rep, tool, tps, cpu_us_per_txn). Usage:
+# (engine, workload, threads, rep, tool, tps, cpu_us_per_txn[,
+# server_us_per_txn]). Usage:
 #   awk -f bench/ratios.awk raw.tsv
 # Each repeat runs dbscale and its peer back to back, so a repeat's ratio
 # compares two runs minutes apart at most; the table gives the median of
@@ -10,6 +11,7 @@ NR > 1 {
     k = $1 "\t" $2 "\t" $3
     if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
     tps[k, $4, $5] = $6; cpu[k, $4, $5] = $7
+    if (NF >= 8 && $8 != "nan") { srv[k, $4, $5] = $8; has_srv = 1 }
     if ($5 != "dbscale") peer[k] = $5
     if ($4 + 0 > nrep[k]) nrep[k] = $4 + 0
 }
@@ -38,15 +40,19 @@ END {
         split(keys[i], a, "\t"); split(keys[j], b, "\t")
         if (a[1] > b[1] || (a[1] == b[1] && (a[2] > b[2] || (a[2] == b[2] && a[3] + 0 > b[3] + 0)))) { t = keys[i]; keys[i] = keys[j]; keys[j] = t }
     }
-    printf "%-6s %-15s %3s %-8s %9s %9s %5s %-11s %7s %7s %5s %s\n", "engine", "workload", "thr", "peer",
+    printf "%-6s %-15s %4s %-8s %9s %9s %5s %-11s %7s %7s %5s %-11s", "engine", "workload", "thr", "peer",
            "tps", "peer", "ratio", "(range)", "cpu us", "peer", "ratio", "(range)"
+    printf "%s\n", has_srv ? " server us ratio" : ""
     for (i = 1; i <= nk; i++) {
         k = keys[i]; split(k, f, "\t")
         if (!(k in peer)) continue
         tr = paired(tps, k); tlo = lo; thi = hi
         cr = paired(cpu, k); clo = lo; chi = hi
-        printf "%-6s %-15s %3s %-8s %9.1f %9.1f %5.2f (%.2f-%.2f) %7.1f %7.1f %5.2f (%.2f-%.2f)\n", f[1], f[2], f[3], peer[k],
+        printf "%-6s %-15s %4s %-8s %9.1f %9.1f %5.2f (%.2f-%.2f) %7.1f %7.1f %5.2f (%.2f-%.2f)", f[1], f[2], f[3], peer[k],
                med_of(tps, k, "dbscale"), med_of(tps, k, peer[k]), tr, tlo, thi,
                med_of(cpu, k, "dbscale"), med_of(cpu, k, peer[k]), cr, clo, chi
+        if (has_srv)
+            printf " %9.1f %5.2f", med_of(srv, k, "dbscale"), paired(srv, k)
+        printf "\n"
     }
 }

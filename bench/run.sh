@@ -3,26 +3,46 @@
 # server, workload and transport, interleaved, with repeats; prints a ratio
 # table. Usage: bench/run.sh path/to/dbscale
 # Knobs (environment): ENGINES="pgsql mysql" WORKLOADS="oltp_read_only
-# oltp_read_write" THREADS="1 2 4 8 16" REPEATS=3 TIME=8 TABLES=4 SIZE=10000
-# PGBENCH=1 (also pgbench -S against dbscale oltp_point_select on pgsql).
+# oltp_read_write" THREADS="1 4 16 64 256 1024" REPEATS=3 TIME=8 TABLES=4
+# SIZE=10000 PGBENCH=1 (also pgbench -S against dbscale oltp_point_select on
+# pgsql) LONG_TIME=3*TIME (the run time from 256 connections: there a
+# transaction waits behind hundreds of others for seconds, and connecting
+# them all costs both tools CPU that a short run would charge to a few
+# transactions). The server's max_connections is raised to fit the largest count.
 # Client CPU is user+sys of the whole client process (GNU time), divided by
-# the transactions it reports: the same ruler for every tool.
+# the transactions it reports: the same ruler for every tool. Server CPU is
+# the server's own (and its reaped children's: PostgreSQL's backends) from
+# /proc, per transaction too: a client that makes the server work harder
+# per transaction shows there, not in its own figure.
 set -u
 DBSCALE=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ENGINES=${ENGINES:-pgsql mysql}
 WORKLOADS=${WORKLOADS:-oltp_read_only oltp_read_write}
-THREADS=${THREADS:-1 2 4 8 16}
+THREADS=${THREADS:-1 4 16 64 256 1024}
 REPEATS=${REPEATS:-3}
 TIME=${TIME:-8}
 TABLES=${TABLES:-4}
 SIZE=${SIZE:-10000}
 PGBENCH=${PGBENCH:-1}
+LONG_TIME=${LONG_TIME:-$((TIME * 3))}
+# run_time THREADS: the run time at that connection count
+run_time() { if [ "$1" -ge 256 ]; then echo "$LONG_TIME"; else echo "$TIME"; fi; }
 command -v sysbench >/dev/null || { echo "bench: sysbench is not installed (make deps)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
 OUT=$(mktemp -d /tmp/dbscale-bench-XXXXXX)
 RAW=$OUT/raw.tsv
-printf 'engine\tworkload\tthreads\trep\ttool\ttps\tcpu_us_per_txn\n' >"$RAW"
+printf 'engine\tworkload\tthreads\trep\ttool\ttps\tcpu_us_per_txn\tserver_us_per_txn\n' >"$RAW"
+# connections the server must take: the largest count, plus the tools' own
+# setup connection and a margin for the server's reserved slots
+maxth=1
+for th in $THREADS; do [ "$th" -gt "$maxth" ] && maxth=$th; done
+maxconn=$((maxth + 50))
+[ "$maxconn" -lt 100 ] && maxconn=100
+# a thread per connection (sysbench) and a socket per connection (both)
+nofile=$((maxth * 2 + 256))
+[ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$nofile" ] && ulimit -n "$nofile" 2>/dev/null
 DIR=
+hz=$(getconf CLK_TCK)
 . "$(dirname "$0")/server.sh"
 
 cleanup() {
@@ -35,13 +55,21 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 141' PIPE
 
+# the server's CPU so far in clock ticks: its own and its reaped children's
+server_ticks() {
+    awk '{ print $14 + $15 + $16 + $17 }' "/proc/$spid/stat" 2>/dev/null || echo 0
+}
+
 # measure TOOL ENGINE WORKLOAD THREADS REP -- command...: run it under GNU time,
-# record tps and client CPU per transaction
+# record tps and client (and server) CPU per transaction
 measure() {
     tool=$1 eng=$2 wl=$3 th=$4 rep=$5
     shift 6
+    s0=$(server_ticks)
     /usr/bin/time -f '%U %S' -o "$OUT/time" "$@" >"$OUT/out" 2>&1 || {
         echo "bench: $tool failed:" >&2; tail -5 "$OUT/out" >&2; return 1; }
+    sleep 0.2 # the backends of the connections just closed are reaped
+    s1=$(server_ticks)
     case $tool in
     pgbench)
         n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$OUT/out")
@@ -51,13 +79,19 @@ measure() {
         tps=$(sed -n 's/^ *transactions: *[0-9]* *(\([0-9.]*\) per sec.*/\1/p' "$OUT/out") ;;
     esac
     cpu=$(awk -v n="$n" '{ if (n > 0) printf "%.1f", ($1 + $2) * 1e6 / n; else print "nan" }' "$OUT/time")
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu" >>"$RAW"
-    printf '  %-8s %-16s %2s threads rep %s %-9s %9s tps %8s us/txn\n' "$eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu"
+    srv=$(awk -v n="$n" -v t="$((s1 - s0))" -v hz="$hz" 'BEGIN { if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print "nan" }')
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu" "$srv" >>"$RAW"
+    printf '  %-8s %-16s %4s threads rep %s %-9s %9s tps %8s us/txn client %8s server\n' "$eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu" "$srv"
 }
 
 for eng in $ENGINES; do
     # both tools get the same TCP loopback connection
-    bench_server "$eng" --conf max_connections=100 || exit 1
+    # MariaDB: every connection prepares each statement of the workload
+    # (about 20), against a server-wide limit of 16382 by default
+    more=
+    [ "$eng" = mysql ] && more="--conf max_prepared_stmt_count=$((maxth * 40 + 16382))"
+    bench_server "$eng" --conf max_connections=$maxconn $more || exit 1
+    spid=$(sed -n 's/^pid=//p' "$DIR/state")
     data="--tables=$TABLES --table-size=$SIZE"
     "$DBSCALE" prepare oltp_read_write $conn $data >/dev/null || exit 1
     if [ "$eng" = pgsql ] && [ "$PGBENCH" = 1 ]; then
@@ -71,9 +105,9 @@ for eng in $ENGINES; do
                 if [ $((rep % 2)) -eq 1 ]; then order="dbscale sysbench"; else order="sysbench dbscale"; fi
                 for tool in $order; do
                     if [ $tool = dbscale ]; then
-                        measure dbscale "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" run "$wl" $conn $data --threads="$th" --time="$TIME"
+                        measure dbscale "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" run "$wl" $conn $data --threads="$th" --time="$(run_time "$th")"
                     else
-                        measure sysbench "$eng" "$wl" "$th" "$rep" -- sysbench "$wl" $conn $data --threads="$th" --time="$TIME" run
+                        measure sysbench "$eng" "$wl" "$th" "$rep" -- sysbench "$wl" $conn $data --threads="$th" --time="$(run_time "$th")" run
                     fi
                 done
                 rep=$((rep + 1))
@@ -87,9 +121,9 @@ for eng in $ENGINES; do
                 if [ $((rep % 2)) -eq 1 ]; then order="dbscale pgbench"; else order="pgbench dbscale"; fi
                 for tool in $order; do
                     if [ $tool = dbscale ]; then
-                        measure dbscale pgsql point_select "$th" "$rep" -- "$DBSCALE" run oltp_point_select $conn $data --threads="$th" --time="$TIME"
+                        measure dbscale pgsql point_select "$th" "$rep" -- "$DBSCALE" run oltp_point_select $conn $data --threads="$th" --time="$(run_time "$th")"
                     else
-                        measure pgbench pgsql point_select "$th" "$rep" -- pgbench -n -S -M prepared -h 127.0.0.1 -p "$port" -U sbtest -c "$th" -j "$th" -T "$TIME" sbtest
+                        measure pgbench pgsql point_select "$th" "$rep" -- pgbench -n -S -M prepared -h 127.0.0.1 -p "$port" -U sbtest -c "$th" -j "$th" -T "$(run_time "$th")" sbtest
                     fi
                 done
                 rep=$((rep + 1))
@@ -100,8 +134,9 @@ for eng in $ENGINES; do
 done
 
 echo
-echo "Paired ratios dbscale / peer over $REPEATS repeats: median (min-max). Target: tps >= 1.00"
-echo "at every thread count; client CPU per transaction <= 0.70 from 4 threads up, never above 1.00."
+echo "Paired ratios dbscale / peer over $REPEATS repeats: median (min-max). Targets: tps >= 1.00"
+echo "and client CPU per transaction <= 1.00 at every thread count, <= 0.60 from 64 threads up."
+echo "Server CPU per transaction is shown beside them (its ratio: how hard each client makes it work)."
 awk -f "$(dirname "$0")/ratios.awk" "$RAW"
 echo
 echo "raw measurements: $RAW"

@@ -5,12 +5,17 @@
  * The one idea: Connector/C's non-blocking API (MYSQL_OPT_NONBLOCK, the
  * FOO_start/FOO_cont pairs) runs each library call in a coroutine that yields
  * whenever the socket would block. A statement is a short chain of such calls
- * (execute -> store result -> free result -> next result), so each connection
+ * (execute -> free result -> next result), so each connection
  * keeps one small state machine: start() begins the first call, cont() resumes
  * the suspended one and moves on to the next until the whole reply is read.
  * If everything finishes inside start() (the reply was already there),
- * start() returns DB_DONE, as cont() would. The bulk load and the blocking
- * admin query live in db_mysql_bulk.c.
+ * start() returns DB_DONE, as cont() would. A text statement is sent with
+ * mysql_send_query and its reply read with mysql_read_query_result only once
+ * the loop says the socket is readable: the one-call mysql_real_query reads
+ * straight after sending, and that read fails (EAGAIN) for almost every OLTP
+ * statement, a wasted system call each. A prepared statement's execute has
+ * no such split in Connector/C's API and pays that read. The bulk load and
+ * the blocking admin query live in db_mysql_bulk.c.
  *
  * It must never print, never block in start()/cont(), never leave result rows
  * unread on the socket after DB_DONE, and never put the password in a message.
@@ -256,10 +261,15 @@ static enum dbm_step dbm_text_next(struct db_conn *c)
     return mysql_more_results(c->m) ? DBM_NEXT : DBM_READY;
 }
 
+/* After an execute: rows to skip, or an OK packet. The rows are never
+ * stored: mysql_stmt_free_result on an unread result reads its packets and
+ * drops them (and takes the server status from its EOF, which
+ * mysql_more_results reads), where mysql_stmt_store_result would copy every
+ * row into the statement's memory first. */
 static enum dbm_step dbm_stmt_next(struct db_conn *c)
 {
     if (mysql_stmt_field_count(c->cur) > 0)
-        return DBM_SSTORE;
+        return DBM_SFREE;
     return mysql_more_results(c->m) ? DBM_SNEXT : DBM_READY;
 }
 
@@ -274,12 +284,27 @@ static enum db_status dbm_drive(struct db_conn *c, int ready, struct db_error *e
         int w = 0, r = 0;
         my_bool b = 0;
         switch (c->step) {
-        case DBM_QUERY:
-            w = ready ? mysql_real_query_cont(&r, c->m, ready)
-                      : mysql_real_query_start(&r, c->m, c->q.s, c->q.len);
+        case DBM_SEND:
+            w = ready ? mysql_send_query_cont(&r, c->m, ready)
+                      : mysql_send_query_start(&r, c->m, c->q.s, c->q.len);
             if (w)
                 break;
             if (r)
+                return dbm_fail(c, NULL, err);
+            /* Out: wait for the reply before the first read. */
+            c->step = DBM_AWAIT;
+            c->wait = MYSQL_WAIT_READ;
+            return DB_WAIT_READ;
+        case DBM_AWAIT:
+            c->step = DBM_RESULT;
+            ready = 0; /* begin the read: no call is suspended */
+            continue;
+        case DBM_RESULT:
+            w = ready ? mysql_read_query_result_cont(&b, c->m, ready)
+                      : mysql_read_query_result_start(&b, c->m);
+            if (w)
+                break;
+            if (b)
                 return dbm_fail(c, NULL, err);
             c->step = dbm_text_next(c);
             break;
@@ -311,15 +336,6 @@ static enum db_status dbm_drive(struct db_conn *c, int ready, struct db_error *e
             if (r)
                 return dbm_fail(c, c->cur, err);
             c->step = dbm_stmt_next(c);
-            break;
-        case DBM_SSTORE:
-            w = ready ? mysql_stmt_store_result_cont(&r, c->cur, ready)
-                      : mysql_stmt_store_result_start(&r, c->cur);
-            if (w)
-                break;
-            if (r)
-                return dbm_fail(c, c->cur, err);
-            c->step = DBM_SFREE;
             break;
         case DBM_SFREE:
             w = ready ? mysql_stmt_free_result_cont(&b, c->cur, ready)
@@ -414,7 +430,7 @@ static enum db_status dbm_start(struct db_conn *c, int id, const char *sql,
         }
         c->q.len = 0;
         dbm_add(&c->q, sql, strlen(sql));
-        c->step = DBM_QUERY;
+        c->step = DBM_SEND;
     } else {
         struct dbm_stmt *s = id < c->nstmts ? &c->stmts[id] : NULL;
         if (!s || (!s->st && !s->sql)) {
@@ -430,7 +446,7 @@ static enum db_status dbm_start(struct db_conn *c, int id, const char *sql,
         }
         if (s->sql) {
             dbm_build_text(c, s->sql, p);
-            c->step = DBM_QUERY;
+            c->step = DBM_SEND;
         } else {
             /* Bind once and refill the bound buffers, as the manual's
              * examples do: a new bind makes the next execute resend the

@@ -37,12 +37,13 @@ struct dbm_stmt {
 
 enum dbm_step {
     DBM_IDLE,
-    DBM_QUERY,  /* mysql_real_query */
+    DBM_SEND,   /* mysql_send_query: a text statement going out */
+    DBM_AWAIT,  /* sent, no call running: cont() begins DBM_RESULT */
+    DBM_RESULT, /* mysql_read_query_result */
     DBM_STORE,  /* mysql_store_result */
     DBM_NEXT,   /* mysql_next_result */
     DBM_EXEC,   /* mysql_stmt_execute */
-    DBM_SSTORE, /* mysql_stmt_store_result */
-    DBM_SFREE,  /* mysql_stmt_free_result */
+    DBM_SFREE,  /* mysql_stmt_free_result: reads and drops the rows */
     DBM_SNEXT,  /* mysql_stmt_next_result */
     DBM_READY,  /* the reply is complete: DB_DONE */
 };
