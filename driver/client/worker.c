@@ -245,6 +245,10 @@ static struct loop *start_loops(struct pool *p, int nl, char *err, size_t errlen
     p->measure_start = p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
     atomic_store(&p->end,
                  p->cfg.time_s > 0 ? p->measure_start + (uint64_t)(p->cfg.time_s * 1e9) : 0);
+    if (p->cfg.before_window) { /* the window is fixed when it returns (level.c) */
+        p->measure_start = UINT64_MAX;
+        atomic_store(&p->end, 0);
+    }
     if (rc != 0) /* the loops that did start find the stop as they pass the gate */
         atomic_store(&p->stop, 1);
     p->gate_open = 1;
