@@ -103,6 +103,17 @@ int sweep_write_meta(struct sweep *w, const char *ended)
     snprintf(settings, sizeof settings, "{%s}", w->settings);
     m.server_settings = json_loads(settings, 0, NULL);
     m.options = sweep_meta_options(&w->o);
+    if (w->share) { /* ranks, hosts, and how far apart their windows began */
+        m.extra = w->share->meta ? w->share->meta(w->share->arg) : json_object();
+        json_t *sk = json_array();
+        double mx = 0;
+        for (int i = 0; i < w->nskews; i++) {
+            json_array_append_new(sk, json_real(w->skews[i]));
+            mx = w->skews[i] > mx ? w->skews[i] : mx;
+        }
+        json_object_set_new(m.extra, "start_skew_s", sk);
+        json_object_set_new(m.extra, "start_skew_max_s", json_real(mx));
+    }
     int rc = meta_write(w->out, &m);
     meta_free(&m);
     return rc;
@@ -298,6 +309,7 @@ static void fill_row(struct sweep *w, struct result_row *r, const struct sweep_l
     snprintf(r->client_cpus, sizeof r->client_cpus, "%s", cli_list);
     snprintf(r->server_cpus, sizeof r->server_cpus, "%s", srv_list);
     r->shared_cpus = shared;
+    r->connections = res->threads;
     /* a level during which a connection was lost, the client stalled or
      * nothing completed did not measure the server it meant to: kept, but
      * marked, with the reason (the worker's own when it gives one) */
@@ -435,8 +447,39 @@ int sweep_open_pool(struct sweep *w, char *err, size_t errlen)
     w->s.wcfg.on_window_arg = w;
     w->s.wcfg.on_interval = on_interval;
     w->s.wcfg.on_interval_arg = w;
-    w->pool = pool_open(&w->s.wcfg, (int)w->plan.maxthreads, err, errlen);
+    int mine = (int)w->plan.maxthreads;
+    if (w->share && w->share->open(w, mine, &mine, err, errlen, w->share->arg) < 0)
+        return -1;
+    w->pool = pool_open(&w->s.wcfg, mine, err, errlen);
+    if (w->share && w->share->all_open(w->pool != NULL, err, errlen, w->share->arg) < 0) {
+        if (w->pool)
+            pool_close(w->pool);
+        w->pool = NULL;
+    }
     return w->pool ? 0 : -1;
+}
+
+/* dbscale-mpi: each rank's part of the level just measured, as its rows */
+static void add_rank_rows(struct sweep *w, const struct sweep_level *lv, const char *variant,
+                          struct sweep_rank_fig *each, const char *srv_list, const char *cli_list,
+                          int shared)
+{
+    int n = w->share->nranks;
+    w->rank_rows = xrealloc(w->rank_rows, (size_t)(w->nrank_rows + n) * sizeof *w->rank_rows);
+    for (int k = 0; k < n; k++) {
+        struct result_row *r = &w->rank_rows[w->nrank_rows++];
+        fill_row(w, r, lv, variant, &each[k].res, 0, 0, srv_list, cli_list, shared);
+        snprintf(r->rank, sizeof r->rank, "%d", each[k].rank);
+        snprintf(r->host, sizeof r->host, "%s", each[k].host);
+        r->connections = each[k].connections;
+    }
+}
+
+static void free_figs(struct sweep *w, struct sweep_rank_fig *each)
+{
+    for (int k = 0; each && k < w->share->nranks; k++)
+        level_result_free(&each[k].res);
+    free(each);
 }
 
 static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t errlen)
@@ -488,7 +531,18 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         pthread_mutex_unlock(&iv_mu);
         struct level_result res;
         uint64_t l0 = now_ns();
-        int rc = pool_run(w->pool, lv->threads, &res);
+        struct sweep_rank_fig *each = NULL;
+        int rc;
+        if (w->share) { /* this process runs its share; the ranks' results reduce here */
+            each = xcalloc((size_t)w->share->nranks, sizeof *each);
+            double skew = 0;
+            rc = pool_run(w->pool, w->share->level(lv->threads, w->share->arg), &res);
+            rc = w->share->reduce(&res, rc, each, &skew, &w->iv_level, w->share->arg);
+            w->skews = xrealloc(w->skews, (size_t)(w->nskews + 1) * sizeof *w->skews);
+            w->skews[w->nskews] = skew;
+        } else {
+            rc = pool_run(w->pool, lv->threads, &res);
+        }
         double wall = (double)(now_ns() - l0) / 1e9;
         /* a level always has both edges unless it was stopped (then it is
          * dropped below); without them the figures stay 0 */
@@ -496,6 +550,10 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         double cpu0 = win ? w->win.srv_cpu0 : 0, cpu1 = win ? w->win.srv_cpu1 : 0;
         struct sysinfo_cpu_times t0 = win ? w->win.t0 : (struct sysinfo_cpu_times){0};
         struct sysinfo_cpu_times t1 = win ? w->win.t1 : t0;
+        int keep = rc == 0 && !*w->stop && !(res.txns == 0 && server_gone(w));
+        if (each && keep)
+            add_rank_rows(w, lv, variant, each, srv_list, cli_list, shared);
+        free_figs(w, each);
         if (rc < 0) {
             if (server_gone(w))
                 server_gone_msg(w, i + 1, err, errlen, res.fatal_msg);
@@ -519,7 +577,9 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         }
         fill_row(w, &w->rows[w->nrows++], lv, variant, &res, cpu1 > cpu0 ? cpu1 - cpu0 : 0,
                  sysinfo_idle_pct(&t0, &t1), srv_list, cli_list, shared);
-        int wr = results_write_csv(w->out, w->rows, (size_t)w->nrows);
+        w->nskews += w->share != NULL; /* a measured level's skew */
+        int wr = results_write_csv_ranks(w->out, w->rows, (size_t)w->nrows, w->rank_rows,
+                                         (size_t)w->nrank_rows);
         if (wr != 0) {
             snprintf(err, errlen, "cannot write %s/results.csv: %s", w->out,
                      strerror(wr < 0 ? -wr : EIO));
