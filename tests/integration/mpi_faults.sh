@@ -51,6 +51,12 @@ if timeout 60 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$
 fi
 grep -q -- "--threads=2 over 3 ranks" "$log" || fail "refused split, no reason given: $(cat "$log")"
 
+# 3b. run --report-interval is refused with the reason (lines as they happen
+# would need MPI traffic in the window); the sweep keeps them instead
+timeout 60 $MPIRUN -n 2 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" \
+    --threads=2 --time=5 --report-interval=1 >"$log" 2>&1 && fail "run --report-interval succeeded"
+grep -q "intervals.csv" "$log" || fail "run --report-interval: no reason given: $(cat "$log")"
+
 # 4. SIGKILL rank 1 once every rank holds its connections
 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" --threads=7 --time=60 \
     >"$log" 2>&1 &

@@ -64,6 +64,16 @@ $(cat "$csv")"
 split=$(awk -F, -v r=$R -v c=$C -v t=$T 'NR > 1 && $r != "" && $t == 7 {printf "%s ", $c; n++} n == 3 {exit}' "$csv")
 expect_eq "per-rank connections at 7 threads" "$split" "3 2 2 "
 
+# intervals.csv: the periods are summed over the ranks after each level
+# (rank 0 alone holds 3 of 7 connections and 1 of 3: under half the load)
+iv=$(awk -F, 'NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) h[$i] = i; next }
+        if ($h["rank"] == "") lt[$h["variant"] "/" $h["threads"]] = $h["tps"]; next }
+    FNR == 1 { for (i = 1; i <= NF; i++) g[$i] = i; next }
+    { key = $g["variant"] "/" $g["threads"]; n++
+      if ($g["tps"] < 0.55 * lt[key]) print key " t=" $g["t"] ": " $g["tps"] " of " lt[key] }
+    END { if (!n) print "no periods" }' "$csv" "$out/intervals.csv")
+[ -z "$iv" ] || fail "intervals.csv not summed over the ranks: $iv
+$(cat "$out/intervals.csv")"
 meta=$out/meta.json
 grep -q '"ranks": 3' "$meta" || fail "meta.json: no \"ranks\": 3: $(cat "$meta")"
 hosts=$(sed -n '/"hosts"/,/]/p' "$meta" | grep -c "\"$(hostname)\"")
