@@ -105,7 +105,7 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
     struct totals prev = {0};
     double ri = p->cfg.report_interval;
     uint64_t next_report = ri > 0 ? p->measure_start + (uint64_t)(ri * 1e9) : UINT64_MAX;
-    int tick = 0, gated = !p->cfg.before_window;
+    int tick = 0, gated = !p->cfg.before_window || p->window_gated;
     uint64_t warm_end = p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
     for (;;) {
         uint64_t now = now_ns();

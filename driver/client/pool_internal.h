@@ -114,6 +114,7 @@ struct pool {
     pthread_mutex_t gate_lock;
     pthread_cond_t gate_cond;
     int gate_ready, gate_open;
+    int window_gated; /* before_window was called at the start gate (no warmup) */
     uint64_t arrival; /* its latest arrival handed out */
     struct rng arrival_rng;
     struct cpulist client_set; /* where the loops run, when client_ncpus > 0 */

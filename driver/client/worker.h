@@ -62,8 +62,9 @@ struct worker_cfg {
      * that called pool_run) when the warmup is over, before the window is
      * fixed; the window starts when it returns, so it may block: dbscale-mpi
      * waits there for every rank (a barrier) so all windows start together.
-     * Nothing counts while it blocks. Called even when the level is stopped
-     * during the warmup, so every rank calls it exactly once a level. */
+     * Nothing counts while it blocks; without a warmup nothing runs either
+     * (it is called before the loops start). Called even when the level is
+     * stopped during the warmup, so every rank calls it once a level. */
     void (*before_window)(void *arg);
     void *before_window_arg;
     /* debug: append "connection latency_ns" of every counted transaction

@@ -523,6 +523,34 @@ static void test_before_window_gate(void **state)
     pool_close(p);
 }
 
+static void gate_sleep(void *arg)
+{
+    ((struct gate *)arg)->calls++;
+    struct timespec ts = {0, 50 * 1000 * 1000}; /* the other ranks are late */
+    nanosleep(&ts, NULL);
+}
+
+/* Without a warmup nothing may run before the gate opens: --events=N over
+ * ranks must put exactly N transactions at the server, as in one process
+ * (what ran while the barrier waited would be uncounted but executed). */
+static void test_before_window_no_warmup_events(void **state)
+{
+    (void)state;
+    struct worker_cfg cfg = cfg_for(FAKE_PIPE, 2);
+    struct gate g = {0};
+    cfg.events = 100;
+    cfg.before_window = gate_sleep;
+    cfg.before_window_arg = &g;
+    struct pool *p = open_ok(&cfg, 4);
+    struct level_result r;
+    assert_int_equal(pool_run(p, 4, &r), 0);
+    assert_int_equal(g.calls, 1);
+    assert_int_equal(r.txns, 100);
+    assert_int_equal(atomic_load(&F.begins), 100);
+    level_result_free(&r);
+    pool_close(p);
+}
+
 /* A level stopped before its window still calls before_window once: the
  * other ranks wait for this one there. */
 static void test_before_window_on_stop(void **state)
@@ -560,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_window_callback),
         cmocka_unit_test(test_before_window_gate),
         cmocka_unit_test(test_before_window_on_stop),
+        cmocka_unit_test(test_before_window_no_warmup_events),
     };
     return cmocka_run_group_tests(tests, setup_wl, teardown_wl);
 }
