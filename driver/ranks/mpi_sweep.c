@@ -45,6 +45,8 @@ struct sctx {
     char app[32];      /* dbscale-rank-N, as `run` names them */
     char (*hosts)[64]; /* every rank's host */
     double win_start;  /* this rank's wall clock when its window began */
+    double level_t0;   /* rank 0: when the level was started, monotonic s */
+    int hung;          /* a rank stopped answering: no collective may follow */
     struct cmd last;   /* the OPEN command: the targets point into it */
     int ended, agreed;
 };
@@ -54,16 +56,7 @@ static void bcast(struct cmd *m)
     MPI_Bcast(m, (int)sizeof *m, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
-/* worker_cfg.before_window: every rank's window starts after the last
- * one is here */
-static void window_barrier(void *arg)
-{
-    struct sctx *c = arg;
-    MPI_Barrier(MPI_COMM_WORLD);
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    c->win_start = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+static void window_barrier(void *arg);
 
 /* This rank's slice of the load: rate, seed, connection name, the barrier. */
 static void slice_cfg(struct sctx *c, struct oltp_setup *s)
@@ -78,74 +71,164 @@ static void slice_cfg(struct sctx *c, struct oltp_setup *s)
     s->wcfg.before_window_arg = c;
 }
 
-/* After a level, on every rank: results, window starts and periods to
- * rank 0, which merges them (each, skew and iv only there); the merged
- * status to all. */
+/* A rank that stops answering without dying (frozen, a network cut) is
+ * not seen by mpirun; collectives would wait for it for ever. So rank 0
+ * waits with a deadline at the level's barriers and for the ranks' results
+ * (never inside a window), names the missing ranks, and the job is ended
+ * with MPI_Abort after rank 0 has kept what it has. */
+#define HANG_S 20.0 /* DBSCALE_MPI_HANG_S overrides it (the tests' short wait) */
+static double hang_s = HANG_S;
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void nap(void)
+{
+    struct timespec ts = {0, 1000000}; /* 1 ms: a wait between levels, not in a window */
+    nanosleep(&ts, NULL);
+}
+
+/* A barrier that gives up after secs: 0, or -1 (c->hung set). */
+static int barrier(struct sctx *c, double secs)
+{
+    MPI_Request rq;
+    MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+    double until = mono_s() + secs;
+    for (int done = 0;;) {
+        MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return 0;
+        if (mono_s() > until) {
+            c->hung = 1; /* the request stays pending: the job is aborted */
+            return -1;
+        }
+        nap();
+    }
+}
+
+/* worker_cfg.before_window: every rank's window starts after the last
+ * one is here */
+static void window_barrier(void *arg)
+{
+    struct sctx *c = arg;
+    barrier(c, hang_s);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    c->win_start = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One rank's report of a level: its part, window start and periods. */
+struct report {
+    struct rank_part part;
+    double win_start;
+    int np;
+    struct interval_row rows[]; /* np of them */
+};
+
+enum { TAG_REPORT = 7 };
+
+/* After a level: each rank sends its report to rank 0, which merges them
+ * (each, skew and iv only there) and sends the merged status back. Rank 0
+ * waits for the reports until a deadline; a rank missing then is named in
+ * r->fatal_msg and -1 returned without telling the others (c->hung). */
 static int reduce_level(struct sctx *c, struct level_result *r, int status,
                         struct sweep_rank_fig *each, double *skew, struct intervals *iv)
 {
-    int n = c->nranks, root = c->rank == 0;
-    struct rank_part *mine = xmalloc(sizeof *mine);
-    ranks_pack(mine, r, c->rank, c->host, status);
-    struct rank_part *all = root ? xmalloc(sizeof *all * (size_t)n) : NULL;
-    MPI_Gather(mine, (int)sizeof *mine, MPI_BYTE, all, (int)sizeof *mine, MPI_BYTE, 0,
-               MPI_COMM_WORLD);
-    double *starts = root ? xmalloc(sizeof *starts * (size_t)n) : NULL;
-    MPI_Gather(&c->win_start, 1, MPI_DOUBLE, starts, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    int np = iv && iv->n < MAX_PERIODS ? (int)iv->n : iv ? MAX_PERIODS : 0;
-    int *counts = root ? xmalloc(sizeof *counts * (size_t)n) : NULL;
-    MPI_Gather(&np, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    int *bytes = NULL, *displs = NULL, total = 0;
-    struct interval_row *rows = NULL;
-    if (root) {
-        bytes = xmalloc(sizeof *bytes * (size_t)n);
-        displs = xmalloc(sizeof *displs * (size_t)n);
-        for (int k = 0; k < n; k++) {
-            bytes[k] = counts[k] * (int)sizeof(struct interval_row);
-            displs[k] = total;
-            total += bytes[k];
-        }
-        rows = xmalloc((size_t)total + 1);
-    }
-    MPI_Gatherv(np ? (void *)iv->rows : NULL, np * (int)sizeof(struct interval_row), MPI_BYTE, rows,
-                bytes, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    int n = c->nranks;
+    int np = iv ? (int)(iv->n < MAX_PERIODS ? iv->n : MAX_PERIODS) : 0;
+    size_t sz = sizeof(struct report) + (size_t)np * sizeof(struct interval_row);
+    struct report *mine = xmalloc(sz);
+    ranks_pack(&mine->part, r, c->rank, c->host, status);
+    mine->win_start = c->win_start;
+    mine->np = np;
+    if (np)
+        memcpy(mine->rows, iv->rows, (size_t)np * sizeof *mine->rows);
     int merged = status;
-    if (root) {
+    if (c->rank != 0) {
+        MPI_Send(mine, (int)sz, MPI_BYTE, 0, TAG_REPORT, MPI_COMM_WORLD);
+        free(mine);
+        MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        return merged;
+    }
+    struct report **got = xcalloc((size_t)n, sizeof *got);
+    got[0] = mine;
+    /* the others end their windows when rank 0 does (one barrier started
+     * them); with --events a slower rank may need as long again */
+    double now = mono_s(), until = now + hang_s + (now - c->level_t0);
+    for (int have = 1; have < n;) {
+        int flag = 0, cnt = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_REPORT, MPI_COMM_WORLD, &flag, &st);
+        if (!flag) {
+            if (mono_s() > until)
+                break;
+            nap();
+            continue;
+        }
+        MPI_Get_count(&st, MPI_BYTE, &cnt);
+        struct report *x = xmalloc((size_t)cnt);
+        MPI_Recv(x, cnt, MPI_BYTE, st.MPI_SOURCE, TAG_REPORT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (got[st.MPI_SOURCE] || (size_t)cnt < sizeof *x) {
+            free(x);
+            continue;
+        }
+        got[st.MPI_SOURCE] = x;
+        have++;
+    }
+    struct sbuf missing = {0};
+    for (int k = 1; k < n; k++)
+        if (!got[k])
+            sbuf_printf(&missing, "%srank %d on %s", missing.len ? ", " : "", k, c->hosts[k]);
+    if (missing.len) {
+        snprintf(r->fatal_msg, sizeof r->fatal_msg,
+                 "%s sent no result within %.0f s of the level's end (stopped answering: hung "
+                 "or cut off)",
+                 missing.s, until - now);
+        c->hung = 1;
+        merged = -1;
+    } else {
+        struct rank_part *all = xmalloc(sizeof *all * (size_t)n);
+        const struct interval_row **per = xmalloc(sizeof *per * (size_t)n);
+        size_t *pn = xmalloc(sizeof *pn * (size_t)n);
+        double lo = 0, hi = 0;
+        for (int k = 0; k < n; k++) {
+            all[k] = got[k]->part;
+            per[k] = got[k]->rows;
+            pn[k] = (size_t)got[k]->np;
+            double w = got[k]->win_start;
+            lo = k == 0 || w < lo ? w : lo;
+            hi = k == 0 || w > hi ? w : hi;
+        }
         struct level_result m;
         merged = ranks_merge(&m, all, n);
         m.interrupted |= r->interrupted;
         level_result_free(r);
         *r = m;
-        double lo = 0, hi = 0;
-        const struct interval_row **per = xmalloc(sizeof *per * (size_t)n);
-        size_t *pn = xmalloc(sizeof *pn * (size_t)n);
         for (int k = 0; k < n; k++) {
             each[k].rank = all[k].rank;
             each[k].connections = all[k].threads;
             snprintf(each[k].host, sizeof each[k].host, "%s", all[k].host);
-            each[k].window_start = starts[k];
+            each[k].window_start = got[k]->win_start;
             ranks_unpack(&each[k].res, &all[k]);
-            lo = k == 0 || starts[k] < lo ? starts[k] : lo;
-            hi = k == 0 || starts[k] > hi ? starts[k] : hi;
-            per[k] = (const struct interval_row *)((const char *)rows + displs[k]);
-            pn[k] = (size_t)counts[k];
         }
         *skew = hi - lo;
         if (iv) {
-            iv->n = 0; /* rank 0's own periods are among the gathered */
+            iv->n = 0; /* rank 0's own periods are among the reports */
             ranks_merge_intervals(iv, per, pn, n);
         }
         free(per);
         free(pn);
+        free(all);
+        MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
-    MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    free(rows);
-    free(bytes);
-    free(displs);
-    free(counts);
-    free(starts);
-    free(all);
-    free(mine);
+    sbuf_free(&missing);
+    for (int k = 0; k < n; k++)
+        free(got[k]);
+    free(got);
     return merged;
 }
 
@@ -186,8 +269,9 @@ static int r0_level(int threads, void *arg)
 {
     struct sctx *c = arg;
     struct cmd m = {.kind = CMD_LEVEL, .threads = threads};
+    c->level_t0 = mono_s();
     bcast(&m);
-    MPI_Barrier(MPI_COMM_WORLD); /* before the warmup */
+    barrier(c, hang_s); /* before the warmup; a rank missing shows in reduce */
     return (int)ranks_share(threads, c->nranks, 0);
 }
 
@@ -202,6 +286,11 @@ static void r0_end(int rc, void *arg)
     struct sctx *c = arg;
     if (c->ended)
         return;
+    if (c->hung) { /* a collective would wait for the silent rank: abort */
+        c->ended = 1;
+        c->agreed = 0;
+        return;
+    }
     struct cmd m = {.kind = CMD_END, .rc = rc};
     bcast(&m);
     c->ended = c->agreed = 1;
@@ -300,7 +389,9 @@ static int follow(struct sctx *c, int argc, char **argv)
             if (p)
                 slot = signals_on_stop(stop_pool, p);
         } else if (m.kind == CMD_LEVEL) {
-            MPI_Barrier(MPI_COMM_WORLD); /* before the warmup */
+            /* before the warmup; non-blocking like rank 0's (a blocking
+             * barrier would not match it); rank 0 alone gives up */
+            barrier(c, 1e9);
             struct level_result res;
             memset(&res, 0, sizeof res);
             int st = -1;
@@ -339,6 +430,9 @@ int ranks_sweep_main(int argc, char **argv, int *agreed)
     MPI_Get_processor_name(name, &len);
     snprintf(c.host, sizeof c.host, "%.*s", len, name);
     c.hosts = xcalloc((size_t)c.nranks, sizeof *c.hosts);
+    const char *hs = getenv("DBSCALE_MPI_HANG_S");
+    if (hs && atof(hs) > 0)
+        hang_s = atof(hs);
     MPI_Allgather(c.host, (int)sizeof c.host, MPI_CHAR, c.hosts, (int)sizeof c.host, MPI_CHAR,
                   MPI_COMM_WORLD);
     int rc;

@@ -169,4 +169,53 @@ kept=$(awk -F, -v r="$R" 'NR > 1 && $r == ""' "$work/s6/results.csv" | wc -l)
 expect_eq "sweep: finished levels kept after the kill" "$kept" 1
 grep -q "rank 1" "$log" || fail "sweep: mpirun did not name rank 1: $(cat "$log")"
 echo "sweep, killed rank: job ended non-zero, level 1 kept, server and ranks gone"
+
+# 7. sweep: rank 1 stops answering (SIGSTOP) in the second level; mpirun
+# sees nothing die, so rank 0 must give up on it (after DBSCALE_MPI_HANG_S),
+# name it, keep level 1, stop its server and end the job
+TMPDIR=$work/tmp7
+mkdir -p "$TMPDIR"
+chmod 0755 "$TMPDIR"
+export TMPDIR
+DBSCALE_MPI_HANG_S=3 $MPIRUN -n 3 "$MPI_BIN" sweep oltp_point_select --db-driver=pgsql --cpus=all \
+    --threads=3,6 --repeats=1 --time=3 --warmup-time=0 --tables=1 --table-size=1000 \
+    --report=off --out "$work/s7" >"$log" 2>&1 &
+job=$!
+i=0
+until [ -s "$work/s7/results.csv" ] && [ "$(wc -l <"$work/s7/results.csv")" -gt 1 ]; do
+    i=$((i + 1))
+    [ $i -lt 300 ] || { kill $job; fail "sweep 7: the first level never finished: $(cat "$log")"; }
+    kill -0 $job 2>/dev/null || fail "sweep 7 ended early: $(cat "$log")"
+    sleep 0.2
+done
+sleep 0.5 # into the second level
+unset TMPDIR
+srvdir=$(ls -d "$work"/tmp7/dbscale-pgsql-* 2>/dev/null | head -n 1)
+pm=$(sed -n 's/^pid=//p' "$srvdir/state" 2>/dev/null)
+ranks=$(ps -o pid= --ppid $job | tr -d ' ')
+victim=""
+for p in $ranks; do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
+done
+[ -n "$victim" ] || fail "sweep 7: no rank 1 among mpirun's children ($ranks)"
+kill -STOP "$victim"
+i=0
+while kill -0 $job 2>/dev/null; do
+    i=$((i + 1))
+    if [ $i -gt 60 ]; then
+        kill -KILL $job $ranks 2>/dev/null
+        fail "sweep 7: mpirun still running 30 s after rank 1 stopped answering: $(cat "$log")"
+    fi
+    sleep 0.5
+done
+wait $job && fail "sweep 7: the job exited 0 with rank 1 stopped: $(cat "$log")"
+grep -q "rank 1 on $(hostname) sent no result" "$log" ||
+    fail "sweep 7: rank 0 did not name the silent rank: $(cat "$log")"
+for p in $ranks; do
+    alive "$p" && fail "sweep 7: rank process $p left: $(ps -o pid,ppid,stat,args -p "$p")"
+done
+[ -z "$pm" ] || ! alive "$pm" || fail "sweep 7: the managed server (pid $pm) outlived the job"
+kept=$(awk -F, -v r="$R" 'NR > 1 && $r == ""' "$work/s7/results.csv" | wc -l)
+expect_eq "sweep 7: finished levels kept" "$kept" 1
+echo "sweep, silent rank: $(grep -o 'rank 1 on [^ ]* sent no result[^)]*)' "$log" | head -n 1)"
 rm -f "$log"
