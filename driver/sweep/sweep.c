@@ -103,17 +103,8 @@ int sweep_write_meta(struct sweep *w, const char *ended)
     snprintf(settings, sizeof settings, "{%s}", w->settings);
     m.server_settings = json_loads(settings, 0, NULL);
     m.options = sweep_meta_options(&w->o);
-    if (w->share) { /* ranks, hosts, and how far apart their windows began */
-        m.extra = w->share->meta ? w->share->meta(w->share->arg) : json_object();
-        json_t *sk = json_array();
-        double mx = 0;
-        for (int i = 0; i < w->nskews; i++) {
-            json_array_append_new(sk, json_real(w->skews[i]));
-            mx = w->skews[i] > mx ? w->skews[i] : mx;
-        }
-        json_object_set_new(m.extra, "start_skew_s", sk);
-        json_object_set_new(m.extra, "start_skew_max_s", json_real(mx));
-    }
+    if (w->share)
+        m.extra = sweep_ranks_meta(w); /* ranks, hosts, window start skew */
     int rc = meta_write(w->out, &m);
     meta_free(&m);
     return rc;
@@ -475,13 +466,6 @@ static void add_rank_rows(struct sweep *w, const struct sweep_level *lv, const c
     }
 }
 
-static void free_figs(struct sweep *w, struct sweep_rank_fig *each)
-{
-    for (int k = 0; each && k < w->share->nranks; k++)
-        level_result_free(&each[k].res);
-    free(each);
-}
-
 static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t errlen)
 {
     int last_k = -1;
@@ -533,16 +517,10 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         uint64_t l0 = now_ns();
         struct sweep_rank_fig *each = NULL;
         int rc;
-        if (w->share) { /* this process runs its share; the ranks' results reduce here */
-            each = xcalloc((size_t)w->share->nranks, sizeof *each);
-            double skew = 0;
-            rc = pool_run(w->pool, w->share->level(lv->threads, w->share->arg), &res);
-            rc = w->share->reduce(&res, rc, each, &skew, &w->iv_level, w->share->arg);
-            w->skews = xrealloc(w->skews, (size_t)(w->nskews + 1) * sizeof *w->skews);
-            w->skews[w->nskews] = skew;
-        } else {
+        if (w->share) /* this process runs its share; the ranks' results reduce here */
+            rc = sweep_ranks_level(w, lv->threads, &res, &each);
+        else
             rc = pool_run(w->pool, lv->threads, &res);
-        }
         double wall = (double)(now_ns() - l0) / 1e9;
         /* a level always has both edges unless it was stopped (then it is
          * dropped below); without them the figures stay 0 */
@@ -553,7 +531,7 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         int keep = rc == 0 && !*w->stop && !(res.txns == 0 && server_gone(w));
         if (each && keep)
             add_rank_rows(w, lv, variant, each, srv_list, cli_list, shared);
-        free_figs(w, each);
+        sweep_ranks_free(w, each);
         if (rc < 0) {
             if (server_gone(w))
                 server_gone_msg(w, i + 1, err, errlen, res.fatal_msg);

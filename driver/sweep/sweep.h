@@ -142,4 +142,13 @@ int sweep_run(struct sweep *w, char *err, size_t errlen);
 /* Put the server's CPUs back as they were. */
 void sweep_restore_cpus(struct sweep *w);
 
+/* dbscale-mpi (sweep_ranks.c): one level over the ranks: rank 0's share run
+ * here, reduced with the others' (*each: their parts, sweep_ranks_free);
+ * the level's window start skew kept in w->skews. The merged status. */
+int sweep_ranks_level(struct sweep *w, int threads, struct level_result *res,
+                      struct sweep_rank_fig **each);
+void sweep_ranks_free(const struct sweep *w, struct sweep_rank_fig *each);
+/* meta.json's keys about the ranks: ranks, hosts, start skews. A new object. */
+json_t *sweep_ranks_meta(const struct sweep *w);
+
 #endif
