@@ -9,9 +9,11 @@
  * plan, the server, the CPU methods, the baseline and every file live on
  * rank 0 alone, and a follower needs no plan of its own (its host may have
  * other CPUs). Each level: a barrier before the warmup, one before the
- * measured window (worker_cfg.before_window), and after it one gather of
- * results, window start times and interval periods. Nothing here talks MPI
- * while a window is open. Never built into the plain dbscale.
+ * measured window (worker_cfg.before_window), and after it every rank's
+ * report (result, window start time, interval periods) to rank 0, which
+ * waits for them with a deadline, so a rank that stops answering is named
+ * instead of waited for. Nothing here talks MPI while a window is open.
+ * Never built into the plain dbscale.
  */
 #include <mpi.h>
 #include <stdio.h>
