@@ -224,10 +224,24 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
     struct totals prev = {0};
     double ri = p->cfg.report_interval;
     uint64_t next_report = ri > 0 ? p->measure_start + (uint64_t)(ri * 1e9) : UINT64_MAX;
-    int tick = 0;
+    int tick = 0, gated = !p->cfg.before_window || p->window_gated;
+    uint64_t warm_end = p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
     const int nck = p->cfg.on_checkpoint ? p->cfg.ncheckpoints : 0;
     for (;;) {
         uint64_t now = now_ns();
+        if (!gated && now >= warm_end) {
+            /* till now measure_start was UINT64_MAX and end 0 (start_loops):
+             * nothing counted and no --time ran out; the window starts
+             * from before_window's return */
+            gated = 1;
+            p->cfg.before_window(p->cfg.before_window_arg);
+            now = now_ns();
+            if (p->cfg.time_s > 0)
+                atomic_store(&p->end, now + (uint64_t)(p->cfg.time_s * 1e9));
+            p->measure_start = now;
+            if (ri > 0)
+                next_report = now + (uint64_t)(ri * 1e9);
+        }
         uint64_t e = pool_window_end(p);
         if (win == 0 && now >= p->measure_start && !(e && e <= p->measure_start)) {
             getrusage(RUSAGE_SELF, &ru0);
@@ -270,6 +284,8 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
         if (all_joined(loops, nl))
             break;
         uint64_t wake = now + 20000000ull;
+        if (!gated && warm_end < wake)
+            wake = warm_end;
         if (win == 0 && p->measure_start < wake)
             wake = p->measure_start;
         if (win == 1 && next_report < wake)
@@ -283,6 +299,8 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
         struct timespec ts = {(time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull)};
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
     }
+    if (!gated) /* stopped in the warmup: the other ranks still wait for us */
+        p->cfg.before_window(p->cfg.before_window_arg);
     if (win == 1) {
         /* the loops ended on their own (--events, or nothing could run) */
         getrusage(RUSAGE_SELF, &ru1);

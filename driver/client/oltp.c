@@ -149,6 +149,16 @@ const char *oltp_workload_name(const char *arg, char *buf, size_t len)
  * load the client being measured (1e-12 gave 13,000 lines a second). */
 #define OLTP_MIN_REPORT_INTERVAL 0.01
 
+/* Whether the verb's table has the option (sweep's lacks run's report
+ * options: asking opts_* for one is an internal error). */
+static int has_opt(const struct opts *o, const char *name)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (!strcmp(o->defs[i].name, name))
+            return 1;
+    return 0;
+}
+
 /* --forced-shutdown=N|N%|off into the worker's grace (0 = its default,
  * < 0 = no limit); 0 with err when malformed. */
 static int forced_shutdown(const char *v, double time_s, double *grace, char *err, size_t errlen)
@@ -384,12 +394,13 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     }
     w->reconnect_timeout = opts_num(o, "reconnect-timeout");
     w->init_timeout_s = opts_num(o, "thread-init-timeout");
-    s->verbosity = (int)opts_int(o, "verbosity");
+    /* sweep's table leaves out what only a run's report uses */
+    s->verbosity = has_opt(o, "verbosity") ? (int)opts_int(o, "verbosity") : 3;
     const char *fs = opts_str(o, "forced-shutdown");
     if (fs && !forced_shutdown(fs, w->time_s, &w->grace_s, err, errlen))
         return -1;
     s->forced = fs && w->grace_s > 0;
-    const char *ck = opts_str(o, "report-checkpoints");
+    const char *ck = has_opt(o, "report-checkpoints") ? opts_str(o, "report-checkpoints") : NULL;
     if (ck && checkpoints(s, ck, err, errlen) < 0)
         return -1;
     w->checkpoints = s->ckpts;

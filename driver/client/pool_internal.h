@@ -103,17 +103,21 @@ struct pool {
     _Atomic int stop;  /* pool_stop or a fatal error */
     _Atomic int fatal; /* a loop failed */
     _Atomic int give_up;
-    _Atomic uint64_t stop_at;     /* when the stop was asked, ns */
-    _Atomic uint64_t end;         /* the window's end: --time, or the --events-th completion */
-    _Atomic uint64_t completed;   /* --events: transactions counted so far */
-    _Atomic uint64_t started;     /* --events: transactions begun in the window */
-    uint64_t t0, measure_start;   /* this level, monotonic ns */
+    _Atomic uint64_t stop_at;   /* when the stop was asked, ns */
+    _Atomic uint64_t end;       /* the window's end: --time, or the --events-th completion */
+    _Atomic uint64_t completed; /* --events: transactions counted so far */
+    _Atomic uint64_t started;   /* --events: transactions begun in the window */
+    uint64_t t0;                /* this level, monotonic ns */
+    /* the window's start, monotonic ns; atomic because before_window moves
+     * it while the loops read it */
+    _Atomic uint64_t measure_start;
     pthread_mutex_t arrival_lock; /* --rate: the pool's one Poisson stream */
     /* the start gate: loops wait at it until all are running, so the clock
      * (t0, the window) starts with every loop ready, not with thread creation */
     pthread_mutex_t gate_lock;
     pthread_cond_t gate_cond;
     int gate_ready, gate_open;
+    int window_gated; /* before_window was called at the start gate (no warmup) */
     uint64_t arrival; /* its latest arrival handed out */
     /* --rate: connections inside a transaction (sysbench's "concurrency") */
     _Atomic int64_t concurrency;

@@ -266,12 +266,24 @@ static struct loop *start_loops(struct pool *p, int nl, char *err, size_t errlen
     pthread_mutex_lock(&p->gate_lock);
     while (rc == 0 && p->gate_ready < started)
         pthread_cond_wait(&p->gate_cond, &p->gate_lock);
+    p->window_gated = 0;
+    if (p->cfg.before_window && (p->cfg.warmup_s <= 0 || rc != 0)) {
+        /* no warmup: the loops wait at the start gate until every rank is
+         * here, so nothing runs uncounted (with --events the server would
+         * see more than N); the loops only sleep on gate_cond meanwhile */
+        p->cfg.before_window(p->cfg.before_window_arg);
+        p->window_gated = 1;
+    }
     p->t0 = now_ns();
     p->arrival = p->t0;
     rng_seed(&p->arrival_rng, p->cfg.seed, 0); /* connections use streams 1.. */
     p->measure_start = p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
     atomic_store(&p->end,
                  p->cfg.time_s > 0 ? p->measure_start + (uint64_t)(p->cfg.time_s * 1e9) : 0);
+    if (p->cfg.before_window && !p->window_gated) { /* fixed when it returns (level.c) */
+        p->measure_start = UINT64_MAX;
+        atomic_store(&p->end, 0);
+    }
     if (rc != 0) /* the loops that did start find the stop as they pass the gate */
         atomic_store(&p->stop, 1);
     p->gate_open = 1;

@@ -75,6 +75,15 @@ struct worker_cfg {
      * or a stop the end is seen within ~20 ms of the moment it happened. */
     void (*on_window)(int begin, void *arg); /* 1 at the window's start, 0 at its end */
     void *on_window_arg;
+    /* NULL, or called once per level from the timing thread (the thread
+     * that called pool_run) when the warmup is over, before the window is
+     * fixed; the window starts when it returns, so it may block: dbscale-mpi
+     * waits there for every rank (a barrier) so all windows start together.
+     * Nothing counts while it blocks; without a warmup nothing runs either
+     * (it is called before the loops start). Called even when the level is
+     * stopped during the warmup, so every rank calls it once a level. */
+    void (*before_window)(void *arg);
+    void *before_window_arg;
     /* debug: append "connection latency_ns" of every counted transaction
      * to this file after each level; NULL = the DBSCALE_TXN_LOG variable */
     const char *txn_log;

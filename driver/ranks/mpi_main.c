@@ -19,6 +19,9 @@ static void usage(FILE *f)
           "usage: mpirun -n RANKS [-H host1,host2,...] dbscale-mpi VERB [options]\n\n"
           "  run      WORKLOAD    --threads=N connections at the server, split over the\n"
           "                       ranks (remainder to the lowest); rank 0 reports all\n"
+          "  sweep    [WORKLOAD]  the scaling sweep: rank 0 plans it, holds the server to\n"
+          "                       k CPUs and writes the results (a row per rank too);\n"
+          "                       every level's connections split over the ranks\n"
           "  prepare  WORKLOAD    create and load the tables (rank 0 only)\n"
           "  cleanup  WORKLOAD    drop them (rank 0 only)\n",
           f);
@@ -33,6 +36,8 @@ int main(int argc, char **argv)
     const char *v = argc > 1 ? argv[1] : "";
     if (!strcmp(v, "run")) {
         rc = ranks_run_main(v, argc - 1, argv + 1, &agreed);
+    } else if (!strcmp(v, "sweep")) {
+        rc = ranks_sweep_main(argc - 1, argv + 1, &agreed);
     } else if (!strcmp(v, "prepare") || !strcmp(v, "cleanup")) {
         rc = rank == 0 ? oltp_main(v, argc - 1, argv + 1) : 0;
         MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -6,7 +6,8 @@
  * this file only fills its run_share hooks with MPI collectives: the slice
  * of --threads/--rate/seed per rank, one gather after the connections open
  * (a rank that cannot connect fails the run before the level, with its host
- * named), a barrier before the level, one gather of the results after it.
+ * named), a barrier before the warmup and one before the measured window
+ * (worker_cfg.before_window), one gather of the results after it.
  * Nothing here talks MPI while a level runs: the measured window has no MPI
  * traffic. Never built into the plain dbscale.
  */
@@ -28,15 +29,25 @@ struct mpi_ctx {
     int agreed;   /* every rank knows how the run ended (a collective said so) */
 };
 
+/* worker_cfg.before_window: the measured windows start together too */
+static void window_barrier(void *arg)
+{
+    (void)arg;
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 static int slice_mine(struct mpi_ctx *c, struct oltp_setup *s, int *threads, char *err,
                       size_t errlen)
 {
     if (s->wcfg.report_interval > 0) {
-        /* each rank would print its own share; reducing intervals between
-         * windows is not built yet */
+        /* a run's interval lines are live progress: reduced across ranks
+         * they could only be printed after the level (no MPI traffic in the
+         * window), which would be a replay, not a report. The sweep keeps
+         * them instead: reduced after each level into intervals.csv. */
         snprintf(err, errlen,
-                 "--report-interval is not supported by dbscale-mpi yet (interval "
-                 "figures are not reduced across ranks)");
+                 "--report-interval: dbscale-mpi run cannot print interval lines as they "
+                 "happen (no rank talks to another during the window); dbscale-mpi sweep "
+                 "keeps them, summed over the ranks, in intervals.csv");
         return -1;
     }
     if (ranks_check_split(*threads, s->wcfg.rate, c->nranks, err, errlen) < 0)
@@ -54,6 +65,7 @@ static int slice_mine(struct mpi_ctx *c, struct oltp_setup *s, int *threads, cha
     snprintf(c->app, sizeof c->app, "dbscale-rank-%d", c->rank);
     for (int i = 0; i < s->ntargets; i++)
         s->targets[i].app_name = c->app;
+    s->wcfg.before_window = window_barrier;
     return 0;
 }
 
@@ -76,20 +88,19 @@ struct open_msg {
     char msg[700];
 };
 
-static int all_open(int ok, char *err, size_t errlen, void *arg)
+int ranks_mpi_all_open(int rank, int nranks, const char *host, int ok, char *err, size_t errlen)
 {
-    struct mpi_ctx *c = arg;
     struct open_msg mine = {.ok = ok};
-    snprintf(mine.host, sizeof mine.host, "%s", c->host);
+    snprintf(mine.host, sizeof mine.host, "%s", host);
     if (!ok)
         snprintf(mine.msg, sizeof mine.msg, "%s", err);
-    struct open_msg *all = c->rank == 0 ? xmalloc(sizeof *all * (size_t)c->nranks) : NULL;
+    struct open_msg *all = rank == 0 ? xmalloc(sizeof *all * (size_t)nranks) : NULL;
     MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
                MPI_COMM_WORLD);
     int every = 0;
     MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-    if (c->rank == 0 && !every) {
-        for (int r = 0; r < c->nranks; r++)
+    if (rank == 0 && !every) {
+        for (int r = 0; r < nranks; r++)
             if (!all[r].ok) {
                 snprintf(err, errlen, "rank %d on %s: %s", r, all[r].host, all[r].msg);
                 break;
@@ -98,17 +109,21 @@ static int all_open(int ok, char *err, size_t errlen, void *arg)
         snprintf(err, errlen, "another rank could not open its connections");
     }
     free(all);
-    c->agreed = !every; /* a refusal all share; success is decided later */
     return every ? 0 : -1;
+}
+
+static int all_open(int ok, char *err, size_t errlen, void *arg)
+{
+    struct mpi_ctx *c = arg;
+    int rc = ranks_mpi_all_open(c->rank, c->nranks, c->host, ok, err, errlen);
+    c->agreed = rc < 0; /* a refusal all share; success is decided later */
+    return rc;
 }
 
 static void start(void *arg)
 {
     (void)arg;
-    /* the worker sets its window from its own clock when pool_run starts,
-     * so the one barrier is here, before the warmup; a window barrier
-     * needs a hook the worker calls before it fixes the window's start */
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(MPI_COMM_WORLD); /* before the warmup */
 }
 
 static int reduce(struct level_result *r, int status, void *arg)

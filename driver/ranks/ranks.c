@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "ranks.h"
+
+#include "intervals.h"
 #include "util.h"
 
 long long ranks_share(long long total, int nranks, int rank)
@@ -191,4 +193,41 @@ int ranks_merge(struct level_result *out, const struct rank_part *parts, int n)
         out->fair_time_sd = sqrt(fmax(0, st2 / ne - out->fair_time_avg * out->fair_time_avg));
     }
     return status;
+}
+
+void ranks_unpack(struct level_result *out, const struct rank_part *p)
+{
+    ranks_merge(out, p, 1);
+    out->fatal_msg[0] = '\0';
+    snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", p->fatal_msg);
+    snprintf(out->disturbed_why, sizeof out->disturbed_why, "%s", p->disturbed_why);
+}
+
+void ranks_merge_intervals(struct intervals *out, const struct interval_row *const *per,
+                           const size_t *n, int nranks)
+{
+    size_t most = 0;
+    for (int r = 0; r < nranks; r++)
+        most = n[r] > most ? n[r] : most;
+    for (size_t k = 0; k < most; k++) {
+        struct interval_row m;
+        int first = 1;
+        memset(&m, 0, sizeof m);
+        for (int r = 0; r < nranks; r++) {
+            if (k >= n[r])
+                continue;
+            const struct interval_row *x = &per[r][k];
+            if (first) {
+                m = *x;
+                first = 0;
+                continue;
+            }
+            m.threads += x->threads;
+            m.tps += x->tps;
+            m.qps += x->qps;
+            m.errors += x->errors;
+            m.p95 = x->p95 > m.p95 ? x->p95 : m.p95;
+        }
+        intervals_add(out, &m);
+    }
 }

@@ -55,5 +55,19 @@ void ranks_pack(struct rank_part *part, const struct level_result *r, int rank, 
  * failure's message, prefixed with its rank and host. Returns the merged
  * status: -1 if any rank failed, else 1 if any was interrupted, else 0. */
 int ranks_merge(struct level_result *out, const struct rank_part *parts, int n);
+/* One part back into a level result of its own (out->lat allocated), for
+ * that rank's row. */
+void ranks_unpack(struct level_result *out, const struct rank_part *p);
+
+/* The ranks' --report-interval periods of one level into one series: the
+ * k-th period of every rank adds up (tps, qps, errors are sums over the
+ * ranks, which report on the same period length); p95 is the highest
+ * rank's (a per-period percentile of the union cannot be rebuilt from
+ * per-rank figures: an upper bound, not the exact value). per[r][0..n[r]);
+ * out gets max(n) periods, t from the first rank that has each. */
+struct interval_row;
+struct intervals;
+void ranks_merge_intervals(struct intervals *out, const struct interval_row *const *per,
+                           const size_t *n, int nranks);
 
 #endif

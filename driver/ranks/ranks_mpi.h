@@ -5,9 +5,20 @@
 #ifndef DBSCALE_RANKS_MPI_H
 #define DBSCALE_RANKS_MPI_H
 
+#include <stddef.h>
+
 /* `run WORKLOAD ...` over all ranks of MPI_COMM_WORLD; the exit code.
  * *agreed = 1 when every rank learnt the outcome through a collective (all
  * end alike and may finalize), 0 when this rank may have failed alone. */
 int ranks_run_main(const char *verb, int argc, char **argv, int *agreed);
+
+/* `sweep ...` over all ranks: rank 0 runs the sweep, the others follow
+ * (mpi_sweep.c); *agreed as above. */
+int ranks_sweep_main(int argc, char **argv, int *agreed);
+
+/* Collective: ok = this rank's connections opened (else err says why). 0
+ * when every rank's did, else -1 with (on rank 0) "rank N on HOST: why" in
+ * err. mpi_run.c. */
+int ranks_mpi_all_open(int rank, int nranks, const char *host, int ok, char *err, size_t errlen);
 
 #endif

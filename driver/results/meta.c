@@ -115,6 +115,8 @@ int meta_write(const char *dir, const struct meta *m)
     json_object_set_new(o, "server_settings",
                         m->server_settings ? json_incref(m->server_settings) : json_object());
     json_object_set_new(o, "options", m->options ? json_incref(m->options) : json_object());
+    if (m->extra)
+        json_object_update_missing(o, m->extra); /* never over a key of ours */
     char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(o);
     if (!text)
@@ -226,6 +228,8 @@ void meta_free(struct meta *m)
     json_decref(m->server_settings);
     json_decref(m->options);
     json_decref(m->raw);
+    json_decref(m->extra);
+    m->extra = NULL;
     m->server_settings = NULL;
     m->options = NULL;
     m->raw = NULL;

@@ -33,8 +33,11 @@ struct meta {
     int nvariants;
     json_t *server_settings; /* object of strings, or NULL; owned */
     json_t *options;         /* object of strings, or NULL; owned */
-    json_t *raw;             /* meta_load: the whole object as read, for readers that
-                              * show every key (the page); owned, ignored by meta_write */
+    /* dbscale-mpi's keys (ranks, hosts, start_skew_s...), written at the
+     * top level beside the others; NULL for one process. Owned. */
+    json_t *extra;
+    json_t *raw; /* meta_load: the whole object as read, for readers that
+                  * show every key (the page); owned, ignored by meta_write */
 };
 
 /* Write m to DIR/meta.json atomically. 0, or -errno. */

@@ -79,38 +79,53 @@ static const struct col cols[] = {
     I(shared_cpus, 0),
     I(disturbed, 0),
     S(disturbed_why, 0),
+    S(rank, 0),
+    S(host, 0),
+    I(connections, 0),
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 
-int results_write_csv(const char *dir, const struct result_row *rows, size_t n)
+static void put_rows(struct sbuf *b, const struct result_row *rows, size_t n)
 {
-    struct sbuf b = {0};
-    for (size_t c = 0; c < NCOLS; c++)
-        sbuf_printf(&b, "%s%s", c ? "," : "", cols[c].name);
-    sbuf_add(&b, "\n", 1);
     for (size_t i = 0; i < n; i++) {
         const char *r = (const char *)&rows[i];
         for (size_t c = 0; c < NCOLS; c++) {
             const void *p = r + cols[c].off;
             if (c)
-                sbuf_add(&b, ",", 1);
+                sbuf_add(b, ",", 1);
             switch (cols[c].type) {
             case C_STR:
-                csv_put(&b, p);
+                csv_put(b, p);
                 break;
             case C_INT:
-                sbuf_printf(&b, "%d", *(const int *)p);
+                sbuf_printf(b, "%d", *(const int *)p);
                 break;
             case C_LL:
-                sbuf_printf(&b, "%lld", *(const long long *)p);
+                sbuf_printf(b, "%lld", *(const long long *)p);
                 break;
             case C_NUM:
-                sbuf_printf(&b, "%.15g", *(const double *)p);
+                sbuf_printf(b, "%.15g", *(const double *)p);
                 break;
             }
         }
-        sbuf_add(&b, "\n", 1);
+        sbuf_add(b, "\n", 1);
     }
+}
+
+int results_write_csv(const char *dir, const struct result_row *rows, size_t n)
+{
+    return results_write_csv_ranks(dir, rows, n, NULL, 0);
+}
+
+int results_write_csv_ranks(const char *dir, const struct result_row *rows, size_t n,
+                            const struct result_row *rank_rows, size_t nrank)
+{
+    struct sbuf b = {0};
+    for (size_t c = 0; c < NCOLS; c++)
+        sbuf_printf(&b, "%s%s", c ? "," : "", cols[c].name);
+    sbuf_add(&b, "\n", 1);
+    put_rows(&b, rows, n);
+    put_rows(&b, rank_rows, nrank);
     char path[1024];
     int rc;
     if (snprintf(path, sizeof path, "%s/results.csv", dir) >= (int)sizeof path)
@@ -176,7 +191,7 @@ int results_read(const char *path, struct result_set *out, char *err, size_t err
         return -1;
     int map[MAXF]; /* field index -> column, -1 when unknown */
     int nfields = 0, lineno = 0, have[NCOLS] = {0};
-    size_t cap = 0;
+    size_t cap = 0, rcap = 0;
     char *line = NULL, *fld[MAXF + 1];
     size_t lcap = 0;
     int rc = -1;
@@ -209,11 +224,8 @@ int results_read(const char *path, struct result_set *out, char *err, size_t err
             snprintf(err, errlen, "%s:%d: %d fields, the header has %d", file, lineno, nf, nfields);
             goto out;
         }
-        if (out->n == cap) {
-            cap = cap ? cap * 2 : 64;
-            out->rows = xrealloc(out->rows, cap * sizeof *out->rows);
-        }
-        struct result_row *r = &out->rows[out->n];
+        struct result_row r0;
+        struct result_row *r = &r0;
         memset(r, 0, sizeof *r);
         for (int i = 0; i < nf; i++) {
             if (map[i] < 0)
@@ -229,7 +241,15 @@ int results_read(const char *path, struct result_set *out, char *err, size_t err
             snprintf(err, errlen, "%s:%d: threads, cpus or tps out of range", file, lineno);
             goto out;
         }
-        out->n++;
+        /* a rank's part of a level goes beside the levels, not among them */
+        struct result_row **to = r->rank[0] ? &out->rank_rows : &out->rows;
+        size_t *nto = r->rank[0] ? &out->nrank : &out->n;
+        size_t *cto = r->rank[0] ? &rcap : &cap;
+        if (*nto == *cto) {
+            *cto = *cto ? *cto * 2 : 64;
+            *to = xrealloc(*to, *cto * sizeof **to);
+        }
+        (*to)[(*nto)++] = r0;
     }
     if (nfields == 0) {
         snprintf(err, errlen, "%s: no header line", file);
@@ -247,6 +267,7 @@ out:
 void results_free(struct result_set *s)
 {
     free(s->rows);
-    s->rows = NULL;
-    s->n = 0;
+    free(s->rank_rows);
+    s->rows = s->rank_rows = NULL;
+    s->n = s->nrank = 0;
 }

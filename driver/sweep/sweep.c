@@ -106,6 +106,8 @@ int sweep_write_meta(struct sweep *w, const char *ended)
     m.options = sweep_meta_options(&w->o);
     if (w->script) /* the name in the rows, the file it came from here */
         json_object_set_new(m.options, "workload", json_string(w->script));
+    if (w->share)
+        m.extra = sweep_ranks_meta(w); /* ranks, hosts, window start skew */
     int rc = meta_write(w->out, &m);
     meta_free(&m);
     return rc;
@@ -306,6 +308,7 @@ static void fill_row(struct sweep *w, struct result_row *r, const struct sweep_l
     snprintf(r->client_cpus, sizeof r->client_cpus, "%s", cli_list);
     snprintf(r->server_cpus, sizeof r->server_cpus, "%s", srv_list);
     r->shared_cpus = shared;
+    r->connections = res->threads;
     /* a level during which a connection was lost, the client stalled or
      * nothing completed did not measure the server it meant to: kept, but
      * marked, with the reason (the worker's own when it gives one) */
@@ -443,7 +446,15 @@ int sweep_open_pool(struct sweep *w, char *err, size_t errlen)
     w->s.wcfg.on_window_arg = w;
     w->s.wcfg.on_interval = on_interval;
     w->s.wcfg.on_interval_arg = w;
-    w->pool = pool_open(&w->s.wcfg, (int)w->plan.maxthreads, err, errlen);
+    int mine = (int)w->plan.maxthreads;
+    if (w->share && w->share->open(w, mine, &mine, err, errlen, w->share->arg) < 0)
+        return -1;
+    w->pool = pool_open(&w->s.wcfg, mine, err, errlen);
+    if (w->share && w->share->all_open(w->pool != NULL, err, errlen, w->share->arg) < 0) {
+        if (w->pool)
+            pool_close(w->pool);
+        w->pool = NULL;
+    }
     return w->pool ? 0 : -1;
 }
 
@@ -457,6 +468,22 @@ static int run_custom(struct sweep *w, int threads, struct level_result *res)
                           w->run_level_cpus[0] ? w->run_level_cpus : NULL, on_interval, w, res);
     on_window(0, w);
     return rc;
+}
+
+/* dbscale-mpi: each rank's part of the level just measured, as its rows */
+static void add_rank_rows(struct sweep *w, const struct sweep_level *lv, const char *variant,
+                          struct sweep_rank_fig *each, const char *srv_list, const char *cli_list,
+                          int shared)
+{
+    int n = w->share->nranks;
+    w->rank_rows = xrealloc(w->rank_rows, (size_t)(w->nrank_rows + n) * sizeof *w->rank_rows);
+    for (int k = 0; k < n; k++) {
+        struct result_row *r = &w->rank_rows[w->nrank_rows++];
+        fill_row(w, r, lv, variant, &each[k].res, 0, 0, srv_list, cli_list, shared);
+        snprintf(r->rank, sizeof r->rank, "%d", each[k].rank);
+        snprintf(r->host, sizeof r->host, "%s", each[k].host);
+        r->connections = each[k].connections;
+    }
 }
 
 static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t errlen)
@@ -508,8 +535,14 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         pthread_mutex_unlock(&iv_mu);
         struct level_result res;
         uint64_t l0 = now_ns();
-        int rc =
-            w->run_level ? run_custom(w, lv->threads, &res) : pool_run(w->pool, lv->threads, &res);
+        struct sweep_rank_fig *each = NULL;
+        int rc;
+        if (w->share) /* this process runs its share; the ranks' results reduce here */
+            rc = sweep_ranks_level(w, lv->threads, &res, &each);
+        else if (w->run_level)
+            rc = run_custom(w, lv->threads, &res);
+        else
+            rc = pool_run(w->pool, lv->threads, &res);
         double wall = (double)(now_ns() - l0) / 1e9;
         /* a level always has both edges unless it was stopped (then it is
          * dropped below); without them the figures stay 0 */
@@ -517,6 +550,10 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         double cpu0 = win ? w->win.srv_cpu0 : 0, cpu1 = win ? w->win.srv_cpu1 : 0;
         struct sysinfo_cpu_times t0 = win ? w->win.t0 : (struct sysinfo_cpu_times){0};
         struct sysinfo_cpu_times t1 = win ? w->win.t1 : t0;
+        int keep = rc == 0 && !*w->stop && !(res.txns == 0 && server_gone(w));
+        if (each && keep)
+            add_rank_rows(w, lv, variant, each, srv_list, cli_list, shared);
+        sweep_ranks_free(w, each);
         if (rc < 0) {
             if (server_gone(w))
                 server_gone_msg(w, i + 1, err, errlen, res.fatal_msg);
@@ -540,7 +577,9 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         }
         fill_row(w, &w->rows[w->nrows++], lv, variant, &res, cpu1 > cpu0 ? cpu1 - cpu0 : 0,
                  sysinfo_idle_pct(&t0, &t1), srv_list, cli_list, shared);
-        int wr = results_write_csv(w->out, w->rows, (size_t)w->nrows);
+        w->nskews += w->share != NULL; /* a measured level's skew */
+        int wr = results_write_csv_ranks(w->out, w->rows, (size_t)w->nrows, w->rank_rows,
+                                         (size_t)w->nrank_rows);
         if (wr != 0) {
             snprintf(err, errlen, "cannot write %s/results.csv: %s", w->out,
                      strerror(wr < 0 ? -wr : EIO));

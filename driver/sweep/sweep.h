@@ -21,6 +21,46 @@
 #include "server.h"
 #include "sysinfo.h"
 
+/* One rank's part of a level (dbscale-mpi), as sweep_share.reduce hands it
+ * back on rank 0: its own figures become its row in results.csv. */
+struct sweep_rank_fig {
+    int rank, connections;
+    char host[64];
+    double window_start; /* its wall clock (s since the epoch) at its window's start */
+    struct level_result res;
+};
+
+/* How a sweep shares its connections with other processes: dbscale-mpi
+ * (ranks/mpi_sweep.c) fills it on rank 0, which alone plans, holds the
+ * server, writes results and calls these; the other ranks follow inside
+ * them. NULL for one process. */
+struct sweep;
+struct sweep_share {
+    int nranks;
+    void *arg;
+    /* before rank 0 opens its pool: every rank opens its share of
+     * maxthreads against rank 0's target; w->s.wcfg becomes rank 0's slice
+     * (rate, seed, connection name, the window barrier). Rank 0's share in
+     * *mine, or -1 with err when the plan cannot be split. */
+    int (*open)(struct sweep *w, int maxthreads, int *mine, char *err, size_t errlen, void *arg);
+    /* ok = rank 0's pool opened: 0 when every rank's did, else -1 with the
+     * failing rank and host in err */
+    int (*all_open)(int ok, char *err, size_t errlen, void *arg);
+    /* a level of threads connections at the server starts on every rank
+     * (a barrier); rank 0's share */
+    int (*level)(int threads, void *arg);
+    /* after the level: r becomes the reduction, each[0..nranks) the ranks'
+     * parts (level_result_free each res), *skew_s the spread of the window
+     * starts, iv (rank 0's periods) the periods summed over ranks; returns
+     * the merged status */
+    int (*reduce)(struct level_result *r, int status, struct sweep_rank_fig *each, double *skew_s,
+                  struct intervals *iv, void *arg);
+    /* the sweep is over (rc its exit code): the others stop following */
+    void (*end)(int rc, void *arg);
+    /* meta.json's keys about the ranks (ranks, hosts); a new object */
+    json_t *(*meta)(void *arg);
+};
+
 struct sweep {
     struct opts o;
     struct oltp_setup s;
@@ -74,6 +114,13 @@ struct sweep {
     void *run_level_arg;
     char run_level_cpus[256]; /* the level's client CPUs, as the pool would get them */
     const char *script;
+    /* dbscale-mpi: the sharing, the ranks' rows of results.csv and each
+     * level's window start skew (NULL/0 for one process) */
+    const struct sweep_share *share;
+    struct result_row *rank_rows;
+    int nrank_rows;
+    double *skews;
+    int nskews;
 };
 
 /* Label for a level: "up" on a uniprocessor boot, "smp-kN" for N CPUs held,
@@ -105,5 +152,14 @@ int sweep_run(struct sweep *w, char *err, size_t errlen);
 
 /* Put the server's CPUs back as they were. */
 void sweep_restore_cpus(struct sweep *w);
+
+/* dbscale-mpi (sweep_ranks.c): one level over the ranks: rank 0's share run
+ * here, reduced with the others' (*each: their parts, sweep_ranks_free);
+ * the level's window start skew kept in w->skews. The merged status. */
+int sweep_ranks_level(struct sweep *w, int threads, struct level_result *res,
+                      struct sweep_rank_fig **each);
+void sweep_ranks_free(const struct sweep *w, struct sweep_rank_fig *each);
+/* meta.json's keys about the ranks: ranks, hosts, start skews. A new object. */
+json_t *sweep_ranks_meta(const struct sweep *w);
 
 #endif

@@ -52,8 +52,8 @@ static const struct optdef sweep_extra[] = {
 
 /* run's options a sweep has no use for: its report is results.csv and the
  * page, so listing them would be accepting and ignoring them */
-static const char *const sweep_unused[] = {"output", "histogram", "interval-output",
-                                           "report-checkpoints", "test"};
+static const char *const sweep_unused[] = {"output",    "histogram",          "interval-output",
+                                           "verbosity", "report-checkpoints", "test"};
 
 struct optdef *sweep_verb_optdefs(size_t *n)
 {
@@ -181,6 +181,8 @@ static int load_earlier_run(struct sweep *w, char *err, size_t errlen)
             return -1;
         w->old_rows = rs.rows;
         w->nold = (int)rs.n;
+        w->rank_rows = rs.rank_rows; /* an earlier MPI run's ranks' rows stay too */
+        w->nrank_rows = (int)rs.nrank;
         w->nsaved = w->nold;
         for (int i = 0; i < w->nold; i++)
             if (w->old_rows[i].repeat > w->repeat_base)
@@ -222,8 +224,14 @@ static void usage(const struct opts *o, FILE *f)
 
 int sweep_main(int argc, char **argv)
 {
+    return sweep_main_shared(argc, argv, NULL);
+}
+
+int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
+{
     struct sweep w;
     memset(&w, 0, sizeof w);
+    w.share = sh;
     w.stop = signals_flag();
     size_t n;
     struct optdef *defs = sweep_verb_optdefs(&n);
@@ -401,11 +409,17 @@ int sweep_main(int argc, char **argv)
         if ((!sp || !strcmp(sp, "auto")) && port > 0) /* else server_check_pid set it */
             w.ext_pid = sysinfo_pid_by_port(port);
         int restricted = w.plan.kcpus[0] != w.plan.nonline || w.plan.nk > 1;
+        if (sh && restricted) /* the CPU methods act on processes of this host */
+            fprintf(stderr,
+                    "dbscale-mpi sweep: --cpus with --server=external: --cpu-method=%s holds "
+                    "the server's processes on rank 0's host (%s), so the server must run "
+                    "there\n",
+                    opts_str(&w.o, "cpu-method"), w.facts.hostname);
         if (w.ext_pid <= 0 && restricted) {
             fprintf(stderr,
-                    "dbscale sweep: cannot find the process listening on port %d; give "
+                    "dbscale sweep: cannot find the process listening on port %d%s; give "
                     "--server-pid=PID to hold the server to fewer CPUs\n",
-                    port);
+                    port, sh ? " on rank 0's host" : "");
             rc = EXIT_USAGE;
             goto done;
         }
@@ -506,6 +520,10 @@ cleanup:
         rc = signals_exit_code();
     }
 done:
+    if (sh && sh->end) /* the other ranks follow rank 0 until told it is over */
+        sh->end(rc, sh->arg);
+    free(w.rank_rows);
+    free(w.skews);
     free(w.rows);
     free(w.old_rows);
     intervals_free(&w.iv);

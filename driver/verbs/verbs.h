@@ -32,7 +32,11 @@ struct run_share {
     int (*reduce)(struct level_result *r, int status, void *arg);
 };
 int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_share *sh);
-int sweep_main(int argc, char **argv);   /* sweep_verb.c */
+int sweep_main(int argc, char **argv); /* sweep_verb.c */
+/* The sweep with its connections shared over ranks (sweep.h's sweep_share;
+ * dbscale-mpi's rank 0 calls it); NULL runs exactly as sweep_main. */
+struct sweep_share;
+int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh);
 int micro_main(int argc, char **argv);   /* micro_verb.c */
 int fs_main(int argc, char **argv);      /* fs_verb.c */
 int plot_main(int argc, char **argv);    /* plot_verb.c */

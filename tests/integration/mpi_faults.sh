@@ -3,7 +3,10 @@
 # connect fails the whole run before the level, naming its rank and host; one
 # that leaves early does not leave the others waiting; a
 # rank SIGKILLed mid-level ends the job non-zero within 30 s, with no rank
-# process and no connection of theirs left behind.
+# process and no connection of theirs left behind. The same for `sweep`: a
+# rank that cannot connect fails it before the first level, naming its host;
+# a rank SIGKILLed mid-level ends it non-zero within 30 s with the finished
+# levels on disk, the managed server gone and no rank process left.
 . "$(dirname "$0")/lib.sh" "$1"
 command -v mpirun >/dev/null 2>&1 || skip "mpirun not installed (make deps installs openmpi-bin)"
 MPI_BIN=$(dirname "$DBSCALE")/dbscale-mpi
@@ -47,6 +50,12 @@ if timeout 60 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$
     fail "--threads=2 over 3 ranks succeeded: $(cat "$log")"
 fi
 grep -q -- "--threads=2 over 3 ranks" "$log" || fail "refused split, no reason given: $(cat "$log")"
+
+# 3b. run --report-interval is refused with the reason (lines as they happen
+# would need MPI traffic in the window); the sweep keeps them instead
+timeout 60 $MPIRUN -n 2 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" \
+    --threads=2 --time=5 --report-interval=1 >"$log" 2>&1 && fail "run --report-interval succeeded"
+grep -q "intervals.csv" "$log" || fail "run --report-interval: no reason given: $(cat "$log")"
 
 # 4. SIGKILL rank 1 once every rank holds its connections
 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" --threads=7 --time=60 \
@@ -94,4 +103,119 @@ while [ "$(rank_conns)" != 0 ]; do
 done
 grep -q "rank 1" "$log" || fail "mpirun did not name rank 1: $(cat "$log")"
 echo "killed rank: job ended non-zero, no rank process or connection left"
+
+# 5. sweep: rank 2 cannot reach the server; no level may start
+work=$(mktemp -d)
+trap 'rm -rf "$work"; stop_server' EXIT
+if timeout 60 $MPIRUN -n 2 "$MPI_BIN" sweep oltp_read_only $common --pgsql-port="$SERVER_PORT" \
+    --server=external --cpus=all --threads=3 --repeats=1 --time=5 --out "$work/s5" \
+    : -n 1 "$MPI_BIN" sweep oltp_read_only $common --pgsql-port=1 --server=external --cpus=all \
+    --threads=3 --repeats=1 --time=5 --out "$work/s5" >"$log" 2>&1; then
+    fail "sweep with a rank that cannot connect succeeded: $(cat "$log")"
+fi
+grep -q "rank 2 on $(hostname)" "$log" || fail "sweep: no 'rank 2 on $(hostname)' in: $(cat "$log")"
+grep -q '^\[1/' "$log" && fail "sweep: a level ran although rank 2 had no connection: $(cat "$log")"
+echo "sweep, unreachable rank: $(grep 'rank 2 on' "$log" | head -n 1)"
+
+# 6. sweep with a managed server: SIGKILL rank 1 in the second level
+TMPDIR=$work/tmp
+mkdir -p "$TMPDIR"
+chmod 0755 "$work" "$TMPDIR" # the server runs as postgres
+export TMPDIR
+$MPIRUN -n 3 "$MPI_BIN" sweep oltp_point_select --db-driver=pgsql --cpus=all --threads=3,6 \
+    --repeats=1 --time=6 --warmup-time=0 --tables=1 --table-size=1000 --report=off \
+    --out "$work/s6" >"$log" 2>&1 &
+job=$!
+i=0
+until [ -s "$work/s6/results.csv" ] && [ "$(wc -l <"$work/s6/results.csv")" -gt 1 ]; do
+    i=$((i + 1))
+    [ $i -lt 300 ] || { kill $job; fail "sweep: the first level never finished: $(cat "$log")"; }
+    kill -0 $job 2>/dev/null || fail "sweep ended early: $(cat "$log")"
+    sleep 0.2
+done
+sleep 1 # into the second level
+unset TMPDIR
+srvdir=$(ls -d "$work"/tmp/dbscale-pgsql-* 2>/dev/null | head -n 1)
+[ -n "$srvdir" ] || fail "sweep: no managed server directory under $work/tmp"
+pm=$(sed -n 's/^pid=//p' "$srvdir/state")
+ranks=$(ps -o pid= --ppid $job | tr -d ' ')
+victim=""
+for p in $ranks; do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
+done
+[ -n "$victim" ] || fail "sweep: no rank 1 among mpirun's children ($ranks)"
+kill -KILL "$victim"
+i=0
+while kill -0 $job 2>/dev/null; do
+    i=$((i + 1))
+    if [ $i -gt 60 ]; then
+        kill -KILL $job $ranks 2>/dev/null
+        fail "sweep: mpirun still running 30 s after rank 1 was killed"
+    fi
+    sleep 0.5
+done
+wait $job && fail "sweep: the job exited 0 after rank 1 was killed: $(cat "$log")"
+for p in $ranks; do
+    alive "$p" && fail "sweep: rank process $p left running: $(ps -o pid,ppid,stat,args -p "$p")"
+done
+i=0
+while [ -n "$pm" ] && alive "$pm"; do
+    i=$((i + 1))
+    [ $i -lt 50 ] || fail "sweep: the managed server (pid $pm) outlived the job"
+    sleep 0.2
+done
+R=$(head -1 "$work/s6/results.csv" | tr ',' '\n' | grep -nx rank | cut -d: -f1)
+kept=$(awk -F, -v r="$R" 'NR > 1 && $r == ""' "$work/s6/results.csv" | wc -l)
+expect_eq "sweep: finished levels kept after the kill" "$kept" 1
+grep -q "rank 1" "$log" || fail "sweep: mpirun did not name rank 1: $(cat "$log")"
+echo "sweep, killed rank: job ended non-zero, level 1 kept, server and ranks gone"
+
+# 7. sweep: rank 1 stops answering (SIGSTOP) in the second level; mpirun
+# sees nothing die, so rank 0 must give up on it (after DBSCALE_MPI_HANG_S),
+# name it, keep level 1, stop its server and end the job
+TMPDIR=$work/tmp7
+mkdir -p "$TMPDIR"
+chmod 0755 "$TMPDIR"
+export TMPDIR
+DBSCALE_MPI_HANG_S=3 $MPIRUN -n 3 "$MPI_BIN" sweep oltp_point_select --db-driver=pgsql --cpus=all \
+    --threads=3,6 --repeats=1 --time=3 --warmup-time=0 --tables=1 --table-size=1000 \
+    --report=off --out "$work/s7" >"$log" 2>&1 &
+job=$!
+i=0
+until [ -s "$work/s7/results.csv" ] && [ "$(wc -l <"$work/s7/results.csv")" -gt 1 ]; do
+    i=$((i + 1))
+    [ $i -lt 300 ] || { kill $job; fail "sweep 7: the first level never finished: $(cat "$log")"; }
+    kill -0 $job 2>/dev/null || fail "sweep 7 ended early: $(cat "$log")"
+    sleep 0.2
+done
+sleep 0.5 # into the second level
+unset TMPDIR
+srvdir=$(ls -d "$work"/tmp7/dbscale-pgsql-* 2>/dev/null | head -n 1)
+pm=$(sed -n 's/^pid=//p' "$srvdir/state" 2>/dev/null)
+ranks=$(ps -o pid= --ppid $job | tr -d ' ')
+victim=""
+for p in $ranks; do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
+done
+[ -n "$victim" ] || fail "sweep 7: no rank 1 among mpirun's children ($ranks)"
+kill -STOP "$victim"
+i=0
+while kill -0 $job 2>/dev/null; do
+    i=$((i + 1))
+    if [ $i -gt 60 ]; then
+        kill -KILL $job $ranks 2>/dev/null
+        fail "sweep 7: mpirun still running 30 s after rank 1 stopped answering: $(cat "$log")"
+    fi
+    sleep 0.5
+done
+wait $job && fail "sweep 7: the job exited 0 with rank 1 stopped: $(cat "$log")"
+grep -q "rank 1 on $(hostname) sent no result" "$log" ||
+    fail "sweep 7: rank 0 did not name the silent rank: $(cat "$log")"
+for p in $ranks; do
+    alive "$p" && fail "sweep 7: rank process $p left: $(ps -o pid,ppid,stat,args -p "$p")"
+done
+[ -z "$pm" ] || ! alive "$pm" || fail "sweep 7: the managed server (pid $pm) outlived the job"
+kept=$(awk -F, -v r="$R" 'NR > 1 && $r == ""' "$work/s7/results.csv" | wc -l)
+expect_eq "sweep 7: finished levels kept" "$kept" 1
+echo "sweep, silent rank: $(grep -o 'rank 1 on [^ ]* sent no result[^)]*)' "$log" | head -n 1)"
 rm -f "$log"

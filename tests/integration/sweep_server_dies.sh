@@ -32,7 +32,7 @@ wait $sweep
 rc=$?
 expect_eq "sweep exit after its server died" $rc 1
 grep -q "server.*\(died\|exited\|gone\)" "$work/log" || fail "no reason given: $(cat "$work/log")"
-head -1 "$out/results.csv" | grep -q ',disturbed,disturbed_why$' || fail "no disturbed_why column"
+head -1 "$out/results.csv" | grep -q ',disturbed,disturbed_why,' || fail "no disturbed_why column"
 zero=$(awk -F, 'NR > 1 && $8 == 0' "$out/results.csv" | wc -l)
 expect_eq "0-tps levels recorded" "$zero" 0
 rows=$(($(wc -l <"$out/results.csv") - 1))

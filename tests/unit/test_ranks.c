@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "intervals.h"
 #include "ranks.h"
 
 static uint64_t sm_state = 42;
@@ -179,6 +180,30 @@ static void test_merge_failure_names_rank(void **state)
     free(parts);
 }
 
+/* Interval periods of ranks of unequal length: the k-th periods add up,
+ * p95 is the highest, and the longer rank's extra period stays. */
+static void test_merge_intervals(void **state)
+{
+    (void)state;
+    struct interval_row a[2] = {{.t = 1, .threads = 3, .tps = 100, .qps = 1000, .p95 = 2},
+                                {.t = 2, .threads = 3, .tps = 110, .qps = 1100, .p95 = 3}};
+    struct interval_row b[1] = {
+        {.t = 1, .threads = 2, .tps = 50, .qps = 500, .p95 = 5, .errors = 1}};
+    const struct interval_row *per[2] = {a, b};
+    size_t n[2] = {2, 1};
+    struct intervals out = {0};
+    ranks_merge_intervals(&out, per, n, 2);
+    assert_int_equal(out.n, 2);
+    assert_float_equal(out.rows[0].tps, 150, 1e-9);
+    assert_float_equal(out.rows[0].qps, 1500, 1e-9);
+    assert_float_equal(out.rows[0].p95, 5, 1e-9);
+    assert_float_equal(out.rows[0].errors, 1, 1e-9);
+    assert_int_equal(out.rows[0].threads, 5);
+    assert_float_equal(out.rows[1].tps, 110, 1e-9);
+    assert_float_equal(out.rows[1].t, 2, 1e-9);
+    intervals_free(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -187,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_seeds_distinct),
         cmocka_unit_test(test_merge_exact),
         cmocka_unit_test(test_merge_failure_names_rank),
+        cmocka_unit_test(test_merge_intervals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -84,6 +84,34 @@ static void test_round_trip(void **state)
     results_free(&s);
 }
 
+/* dbscale-mpi: the ranks' rows come back apart from the levels, so plot,
+ * compare and the page, which read rows, see the levels only. */
+static void test_rank_rows_apart(void **state)
+{
+    (void)state;
+    struct result_row lv = {.engine = "pgsql", .variant = "smp-k2", .cpus = 2, .threads = 7};
+    lv.tps = 700, lv.connections = 7;
+    struct result_row rk[3];
+    for (int i = 0; i < 3; i++) {
+        rk[i] = lv;
+        snprintf(rk[i].rank, sizeof rk[i].rank, "%d", i);
+        snprintf(rk[i].host, sizeof rk[i].host, "client%d", i);
+        rk[i].connections = i ? 2 : 3;
+        rk[i].tps = i ? 200 : 300;
+    }
+    assert_int_equal(results_write_csv_ranks(dir, &lv, 1, rk, 3), 0);
+    struct result_set s;
+    char err[512];
+    assert_int_equal(results_read(dir, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 1);
+    assert_string_equal(s.rows[0].rank, "");
+    assert_int_equal(s.rows[0].connections, 7);
+    assert_int_equal(s.nrank, 3);
+    for (int i = 0; i < 3; i++)
+        assert_memory_equal(&s.rank_rows[i], &rk[i], sizeof rk[i]);
+    results_free(&s);
+}
+
 static void test_by_header(void **state)
 {
     (void)state;
@@ -249,8 +277,11 @@ static void test_meta_round_trip(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),      cmocka_unit_test(test_by_header),
-        cmocka_unit_test(test_malformed),       cmocka_unit_test(test_atomic_planted_symlink),
+        cmocka_unit_test(test_rank_rows_apart),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_by_header),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_atomic_planted_symlink),
         cmocka_unit_test(test_meta_round_trip),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -15,6 +15,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -492,6 +493,111 @@ static void test_init_timeout(void **state)
     pool_close(p);
 }
 
+/* before_window: what dbscale-mpi's barrier at the window's start does,
+ * blocking while the loops keep running the warmup */
+struct gate {
+    int calls, seq, returned_at, window_at;
+    uint64_t begins_at_return;
+};
+
+static void gate_wait(void *arg)
+{
+    struct gate *g = arg;
+    g->calls++;
+    /* block until many more transactions began: none of them may count */
+    uint64_t b0 = atomic_load(&F.begins);
+    while ((uint64_t)atomic_load(&F.begins) < b0 + 500)
+        sched_yield();
+    g->begins_at_return = atomic_load(&F.begins);
+    g->returned_at = ++g->seq;
+}
+
+static void gate_window(int begin, void *arg)
+{
+    struct gate *g = arg;
+    if (begin)
+        g->window_at = ++g->seq;
+}
+
+static void gate_window_count(void *arg)
+{
+    ((struct gate *)arg)->calls++;
+}
+
+/* The window starts when before_window returns, not at the warmup's end
+ * as fixed when the level began; what ran while it blocked is not counted. */
+static void test_before_window_gate(void **state)
+{
+    (void)state;
+    struct worker_cfg cfg = cfg_for(FAKE_PIPE, 1);
+    struct gate g = {0};
+    cfg.time_s = 0.3;
+    cfg.warmup_s = 0.02;
+    cfg.before_window = gate_wait;
+    cfg.before_window_arg = &g;
+    cfg.on_window = gate_window;
+    cfg.on_window_arg = &g;
+    struct pool *p = open_ok(&cfg, 2);
+    struct level_result r;
+    assert_int_equal(pool_run(p, 2, &r), 0);
+    assert_int_equal(g.calls, 1);
+    assert_true(g.window_at > g.returned_at);
+    assert_true(r.txns > 0);
+    /* counted transactions began after the gate opened (2 were in flight
+     * then), none of the 500 that ran while it blocked */
+    assert_true(r.txns <= (uint64_t)atomic_load(&F.begins) - g.begins_at_return + 2);
+    level_result_free(&r);
+    pool_close(p);
+}
+
+static void gate_sleep(void *arg)
+{
+    ((struct gate *)arg)->calls++;
+    struct timespec ts = {0, 50 * 1000 * 1000}; /* the other ranks are late */
+    nanosleep(&ts, NULL);
+}
+
+/* Without a warmup nothing may run before the gate opens: --events=N over
+ * ranks must put exactly N transactions at the server, as in one process
+ * (what ran while the barrier waited would be uncounted but executed). */
+static void test_before_window_no_warmup_events(void **state)
+{
+    (void)state;
+    struct worker_cfg cfg = cfg_for(FAKE_PIPE, 2);
+    struct gate g = {0};
+    cfg.events = 100;
+    cfg.before_window = gate_sleep;
+    cfg.before_window_arg = &g;
+    struct pool *p = open_ok(&cfg, 4);
+    struct level_result r;
+    assert_int_equal(pool_run(p, 4, &r), 0);
+    assert_int_equal(g.calls, 1);
+    assert_int_equal(r.txns, 100);
+    assert_int_equal(atomic_load(&F.begins), 100);
+    level_result_free(&r);
+    pool_close(p);
+}
+
+/* A level stopped before its window still calls before_window once: the
+ * other ranks wait for this one there. */
+static void test_before_window_on_stop(void **state)
+{
+    (void)state;
+    struct worker_cfg cfg = cfg_for(FAKE_PIPE, 1);
+    struct gate g = {0};
+    cfg.time_s = 600;
+    cfg.warmup_s = 600;
+    cfg.before_window = gate_window_count;
+    cfg.before_window_arg = &g;
+    struct pool *p = open_ok(&cfg, 1);
+    struct level_result r;
+    pool_stop(p);
+    assert_int_equal(pool_run(p, 1, &r), 1);
+    assert_int_equal(g.calls, 1);
+    level_result_free(&r);
+    pool_close(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -508,6 +614,9 @@ int main(void)
         cmocka_unit_test(test_events_exact),
         cmocka_unit_test(test_window_callback),
         cmocka_unit_test(test_init_timeout),
+        cmocka_unit_test(test_before_window_gate),
+        cmocka_unit_test(test_before_window_on_stop),
+        cmocka_unit_test(test_before_window_no_warmup_events),
     };
     return cmocka_run_group_tests(tests, setup_wl, teardown_wl);
 }

@@ -1,0 +1,460 @@
+/*
+ * mpi_sweep.c - `dbscale-mpi sweep`: one sweep whose connections are shared
+ * by MPI ranks; rank 0 plans it, holds the server and writes the results.
+ *
+ * The one idea: rank 0 runs the single-process sweep (verbs/sweep_verb.c)
+ * whole, with sweep_share hooks filled here; every other rank only follows:
+ * it waits for rank 0's next command (open the connections, run a level of
+ * N, the end) and takes part in the collective that goes with it. So the
+ * plan, the server, the CPU methods, the baseline and every file live on
+ * rank 0 alone, and a follower needs no plan of its own (its host may have
+ * other CPUs). Each level: a barrier before the warmup, one before the
+ * measured window (worker_cfg.before_window), and after it every rank's
+ * report (result, window start time, interval periods) to rank 0, which
+ * waits for them with a deadline, so a rank that stops answering is named
+ * instead of waited for. Nothing here talks MPI while a window is open.
+ * Never built into the plain dbscale.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "intervals.h"
+#include "oltp.h"
+#include "ranks.h"
+#include "ranks_mpi.h"
+#include "signals.h"
+#include "sweep.h"
+#include "util.h"
+#include "verbs.h"
+
+enum { CMD_OPEN = 1, CMD_LEVEL, CMD_END };
+
+/* rank 0 -> all: what to do next. The managed server's address (and the
+ * password it made) travel here, in memory, never on a command line. */
+struct cmd {
+    int kind, threads, rc, managed, port;
+    char workload[128], host[256], socket[256], user[64], password[128], db[64];
+};
+
+#define MAX_PERIODS 4096 /* a level's --report-interval periods sent to rank 0 */
+
+struct sctx {
+    int rank, nranks;
+    char host[64];
+    char app[32];      /* dbscale-rank-N, as `run` names them */
+    char (*hosts)[64]; /* every rank's host */
+    double win_start;  /* this rank's wall clock when its window began */
+    double level_t0;   /* rank 0: when the level was started, monotonic s */
+    int hung;          /* a rank stopped answering: no collective may follow */
+    struct cmd last;   /* the OPEN command: the targets point into it */
+    int ended, agreed;
+};
+
+static void bcast(struct cmd *m)
+{
+    MPI_Bcast(m, (int)sizeof *m, MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+static void window_barrier(void *arg);
+
+/* This rank's slice of the load: rate, seed, connection name, the barrier. */
+static void slice_cfg(struct sctx *c, struct oltp_setup *s)
+{
+    s->wcfg.rate = ranks_rate_share(s->wcfg.rate, c->nranks, c->rank);
+    s->wcfg.seed = ranks_seed(s->wcfg.seed, c->rank);
+    s->wcfg.events = ranks_share(s->wcfg.events, c->nranks, c->rank);
+    snprintf(c->app, sizeof c->app, "dbscale-rank-%d", c->rank);
+    for (int i = 0; i < s->ntargets; i++)
+        s->targets[i].app_name = c->app;
+    s->wcfg.before_window = window_barrier;
+    s->wcfg.before_window_arg = c;
+}
+
+/* A rank that stops answering without dying (frozen, a network cut) is
+ * not seen by mpirun; collectives would wait for it for ever. So rank 0
+ * waits with a deadline at the level's barriers and for the ranks' results
+ * (never inside a window), names the missing ranks, and the job is ended
+ * with MPI_Abort after rank 0 has kept what it has. */
+#define HANG_S 20.0 /* DBSCALE_MPI_HANG_S overrides it (the tests' short wait) */
+static double hang_s = HANG_S;
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void nap(void)
+{
+    struct timespec ts = {0, 1000000}; /* 1 ms: a wait between levels, not in a window */
+    nanosleep(&ts, NULL);
+}
+
+/* A barrier that gives up after secs: 0, or -1 (c->hung set). */
+static int barrier(struct sctx *c, double secs)
+{
+    MPI_Request rq;
+    MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+    double until = mono_s() + secs;
+    for (int done = 0;;) {
+        MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return 0;
+        if (mono_s() > until) {
+            c->hung = 1; /* the request stays pending: the job is aborted */
+            return -1;
+        }
+        nap();
+    }
+}
+
+/* worker_cfg.before_window: every rank's window starts after the last
+ * one is here */
+static void window_barrier(void *arg)
+{
+    struct sctx *c = arg;
+    barrier(c, hang_s);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    c->win_start = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* One rank's report of a level: its part, window start and periods. */
+struct report {
+    struct rank_part part;
+    double win_start;
+    int np;
+    struct interval_row rows[]; /* np of them */
+};
+
+enum { TAG_REPORT = 7 };
+
+/* After a level: each rank sends its report to rank 0, which merges them
+ * (each, skew and iv only there) and sends the merged status back. Rank 0
+ * waits for the reports until a deadline; a rank missing then is named in
+ * r->fatal_msg and -1 returned without telling the others (c->hung). */
+static int reduce_level(struct sctx *c, struct level_result *r, int status,
+                        struct sweep_rank_fig *each, double *skew, struct intervals *iv)
+{
+    int n = c->nranks;
+    int np = iv ? (int)(iv->n < MAX_PERIODS ? iv->n : MAX_PERIODS) : 0;
+    size_t sz = sizeof(struct report) + (size_t)np * sizeof(struct interval_row);
+    struct report *mine = xmalloc(sz);
+    ranks_pack(&mine->part, r, c->rank, c->host, status);
+    mine->win_start = c->win_start;
+    mine->np = np;
+    if (np)
+        memcpy(mine->rows, iv->rows, (size_t)np * sizeof *mine->rows);
+    int merged = status;
+    if (c->rank != 0) {
+        MPI_Send(mine, (int)sz, MPI_BYTE, 0, TAG_REPORT, MPI_COMM_WORLD);
+        free(mine);
+        MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        return merged;
+    }
+    struct report **got = xcalloc((size_t)n, sizeof *got);
+    got[0] = mine;
+    /* the others end their windows when rank 0 does (one barrier started
+     * them); with --events a slower rank may need as long again */
+    double now = mono_s(), until = now + hang_s + (now - c->level_t0);
+    for (int have = 1; have < n;) {
+        int flag = 0, cnt = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_REPORT, MPI_COMM_WORLD, &flag, &st);
+        if (!flag) {
+            if (mono_s() > until)
+                break;
+            nap();
+            continue;
+        }
+        MPI_Get_count(&st, MPI_BYTE, &cnt);
+        struct report *x = xmalloc((size_t)cnt);
+        MPI_Recv(x, cnt, MPI_BYTE, st.MPI_SOURCE, TAG_REPORT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (got[st.MPI_SOURCE] || (size_t)cnt < sizeof *x) {
+            free(x);
+            continue;
+        }
+        got[st.MPI_SOURCE] = x;
+        have++;
+    }
+    struct sbuf missing = {0};
+    for (int k = 1; k < n; k++)
+        if (!got[k])
+            sbuf_printf(&missing, "%srank %d on %s", missing.len ? ", " : "", k, c->hosts[k]);
+    if (missing.len) {
+        snprintf(r->fatal_msg, sizeof r->fatal_msg,
+                 "%s sent no result within %.0f s of the level's end (stopped answering: hung "
+                 "or cut off)",
+                 missing.s, until - now);
+        c->hung = 1;
+        merged = -1;
+    } else {
+        struct rank_part *all = xmalloc(sizeof *all * (size_t)n);
+        const struct interval_row **per = xmalloc(sizeof *per * (size_t)n);
+        size_t *pn = xmalloc(sizeof *pn * (size_t)n);
+        double lo = 0, hi = 0;
+        for (int k = 0; k < n; k++) {
+            all[k] = got[k]->part;
+            per[k] = got[k]->rows;
+            pn[k] = (size_t)got[k]->np;
+            double w = got[k]->win_start;
+            lo = k == 0 || w < lo ? w : lo;
+            hi = k == 0 || w > hi ? w : hi;
+        }
+        struct level_result m;
+        merged = ranks_merge(&m, all, n);
+        m.interrupted |= r->interrupted;
+        level_result_free(r);
+        *r = m;
+        for (int k = 0; k < n; k++) {
+            each[k].rank = all[k].rank;
+            each[k].connections = all[k].threads;
+            snprintf(each[k].host, sizeof each[k].host, "%s", all[k].host);
+            each[k].window_start = got[k]->win_start;
+            ranks_unpack(&each[k].res, &all[k]);
+        }
+        *skew = hi - lo;
+        if (iv) {
+            iv->n = 0; /* rank 0's own periods are among the reports */
+            ranks_merge_intervals(iv, per, pn, n);
+        }
+        free(per);
+        free(pn);
+        free(all);
+        MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    sbuf_free(&missing);
+    for (int k = 0; k < n; k++)
+        free(got[k]);
+    free(got);
+    return merged;
+}
+
+/* ---- rank 0's hooks (sweep_share) ---- */
+
+static int r0_open(struct sweep *w, int maxthreads, int *mine, char *err, size_t errlen, void *arg)
+{
+    struct sctx *c = arg;
+    int least = maxthreads;
+    for (int i = 0; i < w->plan.nlevels; i++)
+        least = w->plan.levels[i].threads < least ? w->plan.levels[i].threads : least;
+    if (ranks_check_split(least, w->s.wcfg.rate, c->nranks, err, errlen) < 0)
+        return -1; /* the others hear END from sweep_main_shared */
+    struct cmd m = {.kind = CMD_OPEN, .managed = w->managed, .threads = maxthreads};
+    snprintf(m.workload, sizeof m.workload, "%s", w->workload);
+    if (w->managed) { /* the throwaway server's own address replaces the options' */
+        const struct db_target *t = &w->s.targets[0];
+        snprintf(m.host, sizeof m.host, "%s", t->host ? t->host : "");
+        snprintf(m.socket, sizeof m.socket, "%s", t->socket ? t->socket : "");
+        snprintf(m.user, sizeof m.user, "%s", t->user ? t->user : "");
+        snprintf(m.password, sizeof m.password, "%s", t->password ? t->password : "");
+        snprintf(m.db, sizeof m.db, "%s", t->db ? t->db : "");
+        m.port = t->port;
+    }
+    bcast(&m);
+    slice_cfg(c, &w->s);
+    *mine = (int)ranks_share(maxthreads, c->nranks, 0);
+    return 0;
+}
+
+static int r0_all_open(int ok, char *err, size_t errlen, void *arg)
+{
+    struct sctx *c = arg;
+    return ranks_mpi_all_open(c->rank, c->nranks, c->host, ok, err, errlen);
+}
+
+static int r0_level(int threads, void *arg)
+{
+    struct sctx *c = arg;
+    struct cmd m = {.kind = CMD_LEVEL, .threads = threads};
+    c->level_t0 = mono_s();
+    bcast(&m);
+    barrier(c, hang_s); /* before the warmup; a rank missing shows in reduce */
+    return (int)ranks_share(threads, c->nranks, 0);
+}
+
+static int r0_reduce(struct level_result *r, int status, struct sweep_rank_fig *each,
+                     double *skew_s, struct intervals *iv, void *arg)
+{
+    return reduce_level(arg, r, status, each, skew_s, iv);
+}
+
+static void r0_end(int rc, void *arg)
+{
+    struct sctx *c = arg;
+    if (c->ended)
+        return;
+    if (c->hung) { /* a collective would wait for the silent rank: abort */
+        c->ended = 1;
+        c->agreed = 0;
+        return;
+    }
+    struct cmd m = {.kind = CMD_END, .rc = rc};
+    bcast(&m);
+    c->ended = c->agreed = 1;
+}
+
+static json_t *r0_meta(void *arg)
+{
+    struct sctx *c = arg;
+    json_t *o = json_object(), *hs = json_array();
+    for (int k = 0; k < c->nranks; k++)
+        json_array_append_new(hs, json_string(c->hosts[k]));
+    json_object_set_new(o, "ranks", json_integer(c->nranks));
+    json_object_set_new(o, "hosts", hs);
+    return o;
+}
+
+/* ---- the other ranks ---- */
+
+/* worker_cfg.on_interval on a follower: its periods, sent after the level */
+static void follower_interval(const struct interval_stats *st, void *arg)
+{
+    struct interval_row r = {.threads = st->threads,
+                             .t = st->t,
+                             .tps = st->tps,
+                             .qps = st->reads + st->writes + st->others,
+                             .p95 = st->lat_ms,
+                             .errors = st->errors};
+    intervals_add(arg, &r); /* read only after pool_run returned */
+}
+
+static void stop_pool(void *p)
+{
+    pool_stop(p);
+}
+
+/* Open this rank's share against the target rank 0 named. 1 ok, 0 with err. */
+static int follower_open(struct sctx *c, struct opts *o, struct oltp_setup *s, int *have,
+                         struct pool **p, struct intervals *iv, char *err, size_t errlen)
+{
+    const struct cmd *m = &c->last;
+    if (oltp_setup(s, o, m->workload, err, errlen) < 0)
+        return 0;
+    *have = 1;
+    if (m->managed) {
+        struct db_target t = s->targets[0];
+        t.host = m->host[0] ? m->host : NULL;
+        t.socket = m->socket[0] ? m->socket : NULL;
+        t.user = m->user[0] ? m->user : NULL;
+        t.password = m->password[0] ? m->password : NULL;
+        t.db = m->db[0] ? m->db : NULL;
+        t.port = m->port;
+        t.conninfo = NULL;
+        s->targets[0] = t;
+        s->ntargets = s->wcfg.ntargets = 1;
+        s->wcfg.targets = s->targets;
+    }
+    slice_cfg(c, s);
+    s->wcfg.on_interval = follower_interval;
+    s->wcfg.on_interval_arg = iv;
+    *p = pool_open(&s->wcfg, (int)ranks_share(m->threads, c->nranks, c->rank), err, errlen);
+    return *p != NULL;
+}
+
+static int follow(struct sctx *c, int argc, char **argv)
+{
+    size_t nd;
+    struct optdef *defs = sweep_verb_optdefs(&nd);
+    struct opts o;
+    opts_init(&o, defs, nd);
+    char err[1024] = "", *pos[1];
+    int npos = 0, have = 0, rc = 0, slot = -1;
+    /* the same command line as rank 0's: a refusal there ends the sweep
+     * before OPEN; one only here is reported at OPEN */
+    int parsed = opts_parse_argv(&o, argc, argv, 1, pos, 1, &npos, err, sizeof err) == 0;
+    struct oltp_setup s;
+    memset(&s, 0, sizeof s);
+    struct pool *p = NULL;
+    struct intervals iv = {0};
+    signals_install();
+    for (;;) {
+        struct cmd m;
+        bcast(&m);
+        if (m.kind == CMD_END) {
+            rc = m.rc;
+            break;
+        }
+        if (m.kind == CMD_OPEN) {
+            c->last = m;
+            int ok = parsed && follower_open(c, &o, &s, &have, &p, &iv, err, sizeof err);
+            if (!parsed && !err[0])
+                snprintf(err, sizeof err, "its command line was refused");
+            if (ranks_mpi_all_open(c->rank, c->nranks, c->host, ok, err, sizeof err) < 0 && p) {
+                pool_close(p);
+                p = NULL;
+            }
+            if (p)
+                slot = signals_on_stop(stop_pool, p);
+        } else if (m.kind == CMD_LEVEL) {
+            /* before the warmup; non-blocking like rank 0's (a blocking
+             * barrier would not match it); rank 0 alone gives up */
+            barrier(c, 1e9);
+            struct level_result res;
+            memset(&res, 0, sizeof res);
+            int st = -1;
+            iv.n = 0;
+            if (p) {
+                st = pool_run(p, (int)ranks_share(m.threads, c->nranks, c->rank), &res);
+            } else { /* cannot happen (all opened or no level); never hang rank 0 */
+                snprintf(res.fatal_msg, sizeof res.fatal_msg, "no connections open");
+                window_barrier(c);
+            }
+            reduce_level(c, &res, st, NULL, NULL, &iv);
+            level_result_free(&res);
+        }
+    }
+    if (slot >= 0)
+        signals_off(slot);
+    if (p)
+        pool_close(p);
+    intervals_free(&iv);
+    if (have)
+        oltp_setup_free(&s);
+    opts_free(&o);
+    free(defs);
+    c->agreed = 1;
+    return rc;
+}
+
+int ranks_sweep_main(int argc, char **argv, int *agreed)
+{
+    struct sctx c;
+    memset(&c, 0, sizeof c);
+    MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &c.nranks);
+    int len = 0;
+    char name[MPI_MAX_PROCESSOR_NAME];
+    MPI_Get_processor_name(name, &len);
+    snprintf(c.host, sizeof c.host, "%.*s", len, name);
+    c.hosts = xcalloc((size_t)c.nranks, sizeof *c.hosts);
+    const char *hs = getenv("DBSCALE_MPI_HANG_S");
+    if (hs && atof(hs) > 0)
+        hang_s = atof(hs);
+    MPI_Allgather(c.host, (int)sizeof c.host, MPI_CHAR, c.hosts, (int)sizeof c.host, MPI_CHAR,
+                  MPI_COMM_WORLD);
+    int rc;
+    if (c.rank == 0) {
+        struct sweep_share sh = {
+            .nranks = c.nranks,
+            .arg = &c,
+            .open = r0_open,
+            .all_open = r0_all_open,
+            .level = r0_level,
+            .reduce = r0_reduce,
+            .end = r0_end,
+            .meta = r0_meta,
+        };
+        rc = sweep_main_shared(argc, argv, &sh);
+        r0_end(rc, &c); /* in case a way out missed it */
+    } else {
+        rc = follow(&c, argc, argv);
+    }
+    free(c.hosts);
+    *agreed = c.agreed;
+    return rc;
+}
