@@ -46,6 +46,17 @@ struct lapi_script {
     uint64_t seed;
 };
 
+/* A statement in flight on a connection of run's event loops (lloop.c):
+ * con:query and stmt:execute start it here and yield; the loop steps it
+ * and resumes the coroutine with lapi_push_reply()'s values. */
+struct lapi_async {
+    struct lsql_conn *c; /* the connection it runs on */
+    struct lsql_result res;
+    struct lsql_error e;
+    int want; /* LSQL_WAIT_READ / LSQL_WAIT_WRITE while in flight */
+    int rc;   /* 0 / -1 once done */
+};
+
 struct lapi_thread {
     int tid;
     const struct lapi_script *s;
@@ -57,6 +68,8 @@ struct lapi_thread {
     void (*ev_start)(struct lapi_thread *t);
     void (*ev_stop)(struct lapi_thread *t);
     void *run;
+    /* run's loops: database calls yield (NULL = they block) */
+    struct lapi_async *aio;
 };
 
 /* Reset t for thread tid of s, its generator seeded as worker.c seeds
@@ -75,6 +88,13 @@ static inline uint64_t lapi_counter(const struct lapi_thread *t, int k)
 {
     return __atomic_load_n(&t->cnt[k], __ATOMIC_RELAXED);
 }
+
+/* The state about to run belongs to t (the ffi symbols count for it): for
+ * a loop that resumes many states on one thread. */
+void lapi_enter(struct lapi_thread *t);
+/* Push the finished statement of t->aio onto L as the yielded database
+ * call's results (a result set, or nil and the error); their count. */
+int lapi_push_reply(lua_State *L, struct lapi_thread *t);
 
 /* Push the sysbench.rand table for thread t (lapi_rand.c). */
 void lapi_push_rand(lua_State *L, struct lapi_thread *t);

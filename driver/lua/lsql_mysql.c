@@ -1,5 +1,8 @@
 /*
- * lsql_mysql.c - blocking MariaDB/MySQL for Lua scripts, on Connector/C.
+ * lsql_mysql.c - MariaDB/MySQL for Lua scripts, on Connector/C: blocking
+ * (commands other than run) and started-and-stepped with the non-blocking
+ * API (mysql_real_query_start / _cont, mysql_store_result_start / _cont)
+ * for run's event loops.
  *
  * The idea: a prepared statement is kept as its '?' text and each execute
  * sends it with the values quoted in (mysql_real_escape_string), so every
@@ -21,6 +24,9 @@ struct lsql_conn {
     MYSQL *m;
     char *sql[LSQL_MAX_STMTS];
     struct sbuf q;
+    /* a stepped statement: 1 = the query is going, 2 = the result; the
+     * MYSQL_WAIT_* status the library waits for */
+    int phase, status;
 };
 
 static void seterr(struct lsql_error *e, MYSQL *m)
@@ -69,6 +75,9 @@ static struct lsql_conn *myl_connect(const struct db_target *t, struct lsql_erro
     if (t->defaults_file)
         mysql_options(m, MYSQL_READ_DEFAULT_FILE, t->defaults_file);
     mysql_options(m, MYSQL_READ_DEFAULT_GROUP, "client");
+    /* run's loops step statements with the non-blocking API, which needs
+     * this before connecting; blocking calls work on the handle as before */
+    mysql_options(m, MYSQL_OPT_NONBLOCK, 0);
     if (!mysql_real_connect(m, t->host, t->user, t->password, t->db, (unsigned)t->port, t->socket,
                             0)) {
         seterr(e, m);
@@ -96,14 +105,9 @@ static void myl_close(struct lsql_conn *c)
     free(c);
 }
 
-static int run(struct lsql_conn *c, const char *sql, size_t len, struct lsql_result *res,
-               struct lsql_error *e)
+/* Copy a stored result (or the affected count when there is none) out. */
+static int fill(struct lsql_conn *c, MYSQL_RES *r, struct lsql_result *res, struct lsql_error *e)
 {
-    if (mysql_real_query(c->m, sql, len) != 0) {
-        seterr(e, c->m);
-        return -1;
-    }
-    MYSQL_RES *r = mysql_store_result(c->m);
     if (!r && mysql_field_count(c->m) != 0) {
         seterr(e, c->m);
         return -1;
@@ -138,6 +142,16 @@ static int run(struct lsql_conn *c, const char *sql, size_t len, struct lsql_res
     return 0;
 }
 
+static int run(struct lsql_conn *c, const char *sql, size_t len, struct lsql_result *res,
+               struct lsql_error *e)
+{
+    if (mysql_real_query(c->m, sql, len) != 0) {
+        seterr(e, c->m);
+        return -1;
+    }
+    return fill(c, mysql_store_result(c->m), res, e);
+}
+
 static int myl_query(struct lsql_conn *c, const char *sql, struct lsql_result *res,
                      struct lsql_error *e)
 {
@@ -154,8 +168,8 @@ static int myl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams
     return 0;
 }
 
-static int myl_execute(struct lsql_conn *c, int id, const char *const *vals, int np,
-                       struct lsql_result *res, struct lsql_error *e)
+/* The statement's text with the values quoted in, in c->q. */
+static void bind_text(struct lsql_conn *c, int id, const char *const *vals, int np)
 {
     c->q.len = 0;
     int k = 0;
@@ -178,6 +192,12 @@ static int myl_execute(struct lsql_conn *c, int id, const char *const *vals, int
         free(esc);
     }
     sbuf_add(&c->q, "", 0);
+}
+
+static int myl_execute(struct lsql_conn *c, int id, const char *const *vals, int np,
+                       struct lsql_result *res, struct lsql_error *e)
+{
+    bind_text(c, id, vals, np);
     return run(c, c->q.s ? c->q.s : "", c->q.len, res, e);
 }
 
@@ -185,6 +205,92 @@ static void myl_unprepare(struct lsql_conn *c, int id)
 {
     free(c->sql[id]);
     c->sql[id] = NULL;
+}
+
+/* ---- stepped: run's event loops ---- */
+
+static int waits(int status)
+{
+    return status & MYSQL_WAIT_WRITE ? LSQL_WAIT_WRITE : LSQL_WAIT_READ;
+}
+
+/* Go on from phase 1 (the query) or 2 (its result) until the library must
+ * wait; a status of 0 means the phase just finished. */
+static int advance(struct lsql_conn *c, int err, struct lsql_result *res, struct lsql_error *e,
+                   int *rc)
+{
+    if (c->phase == 1) {
+        if (c->status)
+            return waits(c->status);
+        if (err) {
+            c->phase = 0;
+            seterr(e, c->m);
+            *rc = -1;
+            return LSQL_DONE;
+        }
+        c->phase = 2;
+        MYSQL_RES *r = NULL;
+        c->status = mysql_store_result_start(&r, c->m);
+        if (c->status)
+            return waits(c->status);
+        c->phase = 0;
+        *rc = fill(c, r, res, e);
+        return LSQL_DONE;
+    }
+    return LSQL_DONE;
+}
+
+static int start(struct lsql_conn *c, struct lsql_result *res, struct lsql_error *e, int *rc)
+{
+    int err = 0;
+    c->phase = 1;
+    /* c->q holds the text until the statement is done: the library may
+     * still be writing it after _start returns */
+    c->status = mysql_real_query_start(&err, c->m, c->q.s ? c->q.s : "", c->q.len);
+    return advance(c, err, res, e, rc);
+}
+
+static int mya_send_query(struct lsql_conn *c, const char *sql, struct lsql_result *res,
+                          struct lsql_error *e, int *rc)
+{
+    c->q.len = 0;
+    sbuf_add(&c->q, sql, strlen(sql));
+    return start(c, res, e, rc);
+}
+
+static int mya_send_execute(struct lsql_conn *c, int id, const char *const *vals, int np,
+                            struct lsql_result *res, struct lsql_error *e, int *rc)
+{
+    bind_text(c, id, vals, np);
+    return start(c, res, e, rc);
+}
+
+static int mya_step(struct lsql_conn *c, struct lsql_result *res, struct lsql_error *e, int *rc)
+{
+    /* hand back only the event waited for: a MYSQL_WAIT_TIMEOUT bit would
+     * tell the library its timeout had passed */
+    int ready = c->status & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE | MYSQL_WAIT_EXCEPT);
+    if (c->phase == 1) {
+        int err = 0;
+        c->status = mysql_real_query_cont(&err, c->m, ready);
+        return advance(c, err, res, e, rc);
+    }
+    if (c->phase == 2) {
+        MYSQL_RES *r = NULL;
+        c->status = mysql_store_result_cont(&r, c->m, ready);
+        if (c->status)
+            return waits(c->status);
+        c->phase = 0;
+        *rc = fill(c, r, res, e);
+        return LSQL_DONE;
+    }
+    *rc = 0;
+    return LSQL_DONE;
+}
+
+static int mya_fd(struct lsql_conn *c)
+{
+    return (int)mysql_get_socket(c->m);
 }
 
 const struct lsql_ops lsql_mysql_ops = {
@@ -195,4 +301,8 @@ const struct lsql_ops lsql_mysql_ops = {
     .prepare = myl_prepare,
     .execute = myl_execute,
     .unprepare = myl_unprepare,
+    .send_query = mya_send_query,
+    .send_execute = mya_send_execute,
+    .step = mya_step,
+    .fd = mya_fd,
 };

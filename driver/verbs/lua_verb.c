@@ -140,6 +140,8 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         .pct = st->npcts ? st->pcts[0] : 95,
         .on_interval = report_interval,
         .on_interval_arg = &sink,
+        .loops = st->wcfg.loops,
+        .client_cpus = st->wcfg.client_cpus,
     };
     struct level_result res;
     struct sigaction sa = {0}, old_int, old_term;

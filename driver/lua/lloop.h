@@ -1,0 +1,58 @@
+/*
+ * lloop.h - a scripted run's connections on a few event-loop threads
+ * (lloop.c), and what the run (lrun.c) shares with them. Private to
+ * driver/lua.
+ */
+#ifndef DBSCALE_LLOOP_H
+#define DBSCALE_LLOOP_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "cpulist.h"
+#include "hist.h"
+#include "lapi.h"
+#include "lscript.h"
+
+/* What every loop of one run shares. */
+struct lloop_run {
+    const struct lscript_limits *lim;
+    pthread_barrier_t ready; /* every thread_init done: the loops and the caller */
+    atomic_int stop;         /* a connection failed */
+    atomic_llong events;
+    /* ns, 0 = none; set again once every thread_init is done, while the
+     * loops may already read it */
+    _Atomic uint64_t deadline;
+    struct cpulist cpus; /* --client-cpus; ncpus 0 = anywhere */
+    int pinned;
+};
+
+enum { LLOOP_INIT, LLOOP_READY, LLOOP_RUN, LLOOP_DONE, LLOOP_END };
+
+/* One scripted connection: its own Lua state, whose coroutine runs
+ * thread_init, thread_run and thread_done in turn. */
+struct lloop_conn {
+    struct lapi_thread t; /* t.run points back here */
+    struct lapi_async a;
+    struct lloop_run *run;
+    lua_State *L, *co;
+    int stage;
+    struct hist *lat;
+    uint64_t t0, busy_ns, done;
+    int failed;
+    char err[700];
+};
+
+struct lloop {
+    struct lloop_run *run;
+    struct lloop_conn **conns;
+    int n;
+    pthread_t th;
+    int started;
+};
+
+/* The loop thread: open its connections' states, run every thread_init,
+ * wait on run->ready, then thread_run and thread_done, then close them. */
+void *lloop_main(void *loop);
+
+#endif
