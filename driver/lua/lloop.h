@@ -20,8 +20,9 @@ struct lloop_run {
     pthread_barrier_t ready; /* every thread_init done: the loops and the caller */
     atomic_int stop;         /* a connection failed */
     atomic_llong events;
-    /* ns, 0 = none; set again once every thread_init is done, while the
-     * loops may already read it */
+    /* ns, 0 = none: set once every thread_init is done, while the loops may
+     * already run events (a deadline from before the connects would end
+     * the first connections' runs before they began) */
     _Atomic uint64_t deadline;
     struct cpulist cpus; /* --client-cpus; ncpus 0 = anywhere */
     int pinned;

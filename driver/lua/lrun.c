@@ -245,12 +245,10 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
         if (pthread_create(&loops[i].th, NULL, lloop_main, &loops[i]) != 0)
             die(EXIT_RUNTIME, "cannot start event loop %d", i);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    uint64_t t0 = now_ns();
-    atomic_store(&run.deadline, lim->time_s > 0 ? t0 + (uint64_t)(lim->time_s * 1e9) : 0);
     struct rusage ru0, ru1;
     getrusage(RUSAGE_SELF, &ru0);
     pthread_barrier_wait(&run.ready); /* every thread_init done: measuring starts */
-    t0 = now_ns();
+    uint64_t t0 = now_ns();
     if (lim->time_s > 0)
         atomic_store(&run.deadline, t0 + (uint64_t)(lim->time_s * 1e9));
     struct ticker tk = {.lim = lim, .cs = cs, .n = n, .t0 = t0};

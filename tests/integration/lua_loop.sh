@@ -1,0 +1,19 @@
+#!/bin/sh
+# A scripted run's connections share event loops and take turns inside
+# their events (lua/interleave.lua): on one loop, connection 0 waits for a
+# lock connection 1 releases in its own event, and both ran on one thread.
+. "$(dirname "$0")/lib.sh" "$1"
+start_server pgsql
+S=$(dirname "$0")/lua/interleave.lua
+ok "$DBSCALE" "$S" $SERVER_OPTS prepare
+out=$(mktemp)
+timeout 60 "$DBSCALE" "$S" $SERVER_OPTS --threads=2 --client-loops=1 --time=1 \
+    --output=json run >"$out" 2>&1 || fail "interleave run failed (or hung): $(cat "$out")"
+rm -f "$out"
+expect_eq "connection 0 got the lock connection 1 released" \
+    "$(pg_sql "SELECT got_lock FROM lua_turns WHERE tid = 0")" 1
+expect_eq "connections that finished" "$(pg_sql "SELECT count(*) FROM lua_turns WHERE events > 0")" 2
+expect_eq "OS threads the two connections ran on" \
+    "$(pg_sql "SELECT count(DISTINCT thr) FROM lua_turns")" 1
+ok "$DBSCALE" "$S" $SERVER_OPTS cleanup
+echo "lua_loop: two connections took turns on one loop thread"
