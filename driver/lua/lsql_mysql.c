@@ -4,34 +4,22 @@
  * API (mysql_real_query_start / _cont, mysql_store_result_start / _cont)
  * for run's event loops.
  *
- * The idea: a prepared statement is kept as its '?' text and each execute
- * sends it with the values quoted in (mysql_real_escape_string), so every
- * statement returns a full text result set a script can fetch, and the
- * server's Com_* counters see the same statements. Never prints.
+ * The idea: every reply is copied out whole (a script may read any cell);
+ * a prepared statement with parameters is the server's own
+ * (lsql_mysql_stmt.c), one without (BEGIN, COMMIT) is sent as text, as the
+ * pgsql half does. Never prints.
  */
-#include <mysql.h>
-#include <mysqld_error.h>
 #include <errmsg.h>
+#include <mysqld_error.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lsql.h"
-#include "util.h"
+#include "lsql_mysql_conn.h"
 
-struct lsql_conn {
-    MYSQL *m;
-    char *sql[LSQL_MAX_STMTS];
-    struct sbuf q;
-    /* a stepped statement: 1 = the query is going, 2 = the result; the
-     * MYSQL_WAIT_* status the library waits for */
-    int phase, status;
-};
-
-static void seterr(struct lsql_error *e, MYSQL *m)
+void lsql_mysql_seterr(struct lsql_error *e, unsigned n, const char *msg)
 {
-    unsigned n = mysql_errno(m);
     switch (n) {
     case ER_LOCK_DEADLOCK:       /* 1213 */
     case ER_LOCK_WAIT_TIMEOUT:   /* 1205 */
@@ -49,7 +37,12 @@ static void seterr(struct lsql_error *e, MYSQL *m)
         e->cls = LSQL_FATAL;
     }
     snprintf(e->code, sizeof e->code, "%u", n);
-    snprintf(e->msg, sizeof e->msg, "%s", mysql_error(m));
+    snprintf(e->msg, sizeof e->msg, "%s", msg);
+}
+
+static void seterr(struct lsql_error *e, MYSQL *m)
+{
+    lsql_mysql_seterr(e, mysql_errno(m), mysql_error(m));
 }
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -98,10 +91,14 @@ static void myl_close(struct lsql_conn *c)
 {
     if (!c)
         return;
-    mysql_close(c->m);
-    for (int i = 0; i < LSQL_MAX_STMTS; i++)
+    for (int i = 0; i < LSQL_MAX_STMTS; i++) {
         free(c->sql[i]);
+        if (c->st[i]) /* before the connection it belongs to */
+            mysql_stmt_close(c->st[i]);
+    }
+    mysql_close(c->m);
     sbuf_free(&c->q);
+    free(c->pb);
     free(c);
 }
 
@@ -161,50 +158,41 @@ static int myl_query(struct lsql_conn *c, const char *sql, struct lsql_result *r
 static int myl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams,
                        struct lsql_error *e)
 {
-    (void)nparams;
-    (void)e;
     free(c->sql[id]);
+    c->sql[id] = NULL;
+    if (nparams > 0)
+        return lsql_mysql_stmt_prepare(c, id, sql, nparams, e);
+    if (c->st[id]) {
+        mysql_stmt_close(c->st[id]);
+        c->st[id] = NULL;
+    }
     c->sql[id] = xstrdup(sql);
     return 0;
-}
-
-/* The statement's text with the values quoted in, in c->q. */
-static void bind_text(struct lsql_conn *c, int id, const char *const *vals, int np)
-{
-    c->q.len = 0;
-    int k = 0;
-    for (const char *p = c->sql[id]; *p; p++) {
-        if (*p != '?' || k >= np) {
-            sbuf_add(&c->q, p, 1);
-            continue;
-        }
-        const char *v = vals[k++];
-        if (!v) {
-            sbuf_add(&c->q, "NULL", 4);
-            continue;
-        }
-        size_t l = strlen(v);
-        char *esc = xmalloc(2 * l + 3);
-        esc[0] = '\'';
-        unsigned long el = mysql_real_escape_string(c->m, esc + 1, v, l);
-        esc[el + 1] = '\'';
-        sbuf_add(&c->q, esc, el + 2);
-        free(esc);
-    }
-    sbuf_add(&c->q, "", 0);
 }
 
 static int myl_execute(struct lsql_conn *c, int id, const char *const *vals, int np,
                        struct lsql_result *res, struct lsql_error *e)
 {
-    bind_text(c, id, vals, np);
-    return run(c, c->q.s ? c->q.s : "", c->q.len, res, e);
+    if (c->sql[id])
+        return run(c, c->sql[id], strlen(c->sql[id]), res, e);
+    MYSQL_STMT *st = c->st[id];
+    if (lsql_mysql_stmt_bind(c, id, vals, np, e) < 0)
+        return -1;
+    if (mysql_stmt_execute(st) != 0 ||
+        (mysql_stmt_field_count(st) > 0 && mysql_stmt_store_result(st) != 0)) {
+        lsql_mysql_stmt_err(c, id, e);
+        return -1;
+    }
+    return lsql_mysql_stmt_take(c, id, res, e);
 }
 
 static void myl_unprepare(struct lsql_conn *c, int id)
 {
     free(c->sql[id]);
     c->sql[id] = NULL;
+    if (c->st[id])
+        mysql_stmt_close(c->st[id]);
+    c->st[id] = NULL;
 }
 
 /* ---- stepped: run's event loops ---- */
@@ -214,30 +202,49 @@ static int waits(int status)
     return status & MYSQL_WAIT_WRITE ? LSQL_WAIT_WRITE : LSQL_WAIT_READ;
 }
 
-/* Go on from phase 1 (the query) or 2 (its result) until the library must
- * wait; a status of 0 means the phase just finished. */
+static int done(int rc, int *rcp)
+{
+    *rcp = rc;
+    return LSQL_DONE;
+}
+
+/* Go on from the phase that just finished a call (status 0) or wait for
+ * what the library asks. err: that call's error flag. */
 static int advance(struct lsql_conn *c, int err, struct lsql_result *res, struct lsql_error *e,
                    int *rc)
 {
-    if (c->phase == 1) {
-        if (c->status)
-            return waits(c->status);
+    if (c->status)
+        return waits(c->status);
+    int ph = c->phase;
+    c->phase = 0;
+    if (ph == 1 || ph == 2) {
         if (err) {
-            c->phase = 0;
             seterr(e, c->m);
-            *rc = -1;
-            return LSQL_DONE;
+            return done(-1, rc);
         }
-        c->phase = 2;
-        MYSQL_RES *r = NULL;
-        c->status = mysql_store_result_start(&r, c->m);
-        if (c->status)
-            return waits(c->status);
-        c->phase = 0;
-        *rc = fill(c, r, res, e);
-        return LSQL_DONE;
+        if (ph == 1) {
+            MYSQL_RES *r = NULL;
+            c->phase = 2;
+            c->status = mysql_store_result_start(&r, c->m);
+            if (c->status)
+                return waits(c->status);
+            c->phase = 0;
+            return done(fill(c, r, res, e), rc);
+        }
+        return done(fill(c, c->r, res, e), rc);
     }
-    return LSQL_DONE;
+    if (err) {
+        lsql_mysql_stmt_err(c, c->cur, e);
+        return done(-1, rc);
+    }
+    MYSQL_STMT *st = c->st[c->cur];
+    if (ph == 3 && mysql_stmt_field_count(st) > 0) {
+        int ret = 0;
+        c->phase = 4;
+        c->status = mysql_stmt_store_result_start(&ret, st);
+        return advance(c, ret, res, e, rc);
+    }
+    return done(lsql_mysql_stmt_take(c, c->cur, res, e), rc);
 }
 
 static int start(struct lsql_conn *c, struct lsql_result *res, struct lsql_error *e, int *rc)
@@ -261,8 +268,15 @@ static int mya_send_query(struct lsql_conn *c, const char *sql, struct lsql_resu
 static int mya_send_execute(struct lsql_conn *c, int id, const char *const *vals, int np,
                             struct lsql_result *res, struct lsql_error *e, int *rc)
 {
-    bind_text(c, id, vals, np);
-    return start(c, res, e, rc);
+    if (c->sql[id])
+        return mya_send_query(c, c->sql[id], res, e, rc);
+    if (lsql_mysql_stmt_bind(c, id, vals, np, e) < 0)
+        return done(-1, rc);
+    int err = 0;
+    c->cur = id;
+    c->phase = 3;
+    c->status = mysql_stmt_execute_start(&err, c->st[id]);
+    return advance(c, err, res, e, rc);
 }
 
 static int mya_step(struct lsql_conn *c, struct lsql_result *res, struct lsql_error *e, int *rc)
@@ -270,22 +284,26 @@ static int mya_step(struct lsql_conn *c, struct lsql_result *res, struct lsql_er
     /* hand back only the event waited for: a MYSQL_WAIT_TIMEOUT bit would
      * tell the library its timeout had passed */
     int ready = c->status & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE | MYSQL_WAIT_EXCEPT);
-    if (c->phase == 1) {
-        int err = 0;
+    int err = 0;
+    switch (c->phase) {
+    case 1:
         c->status = mysql_real_query_cont(&err, c->m, ready);
-        return advance(c, err, res, e, rc);
+        break;
+    case 2:
+        c->r = NULL;
+        c->status = mysql_store_result_cont(&c->r, c->m, ready);
+        err = !c->r && mysql_errno(c->m) != 0;
+        break;
+    case 3:
+        c->status = mysql_stmt_execute_cont(&err, c->st[c->cur], ready);
+        break;
+    case 4:
+        c->status = mysql_stmt_store_result_cont(&err, c->st[c->cur], ready);
+        break;
+    default:
+        return done(0, rc);
     }
-    if (c->phase == 2) {
-        MYSQL_RES *r = NULL;
-        c->status = mysql_store_result_cont(&r, c->m, ready);
-        if (c->status)
-            return waits(c->status);
-        c->phase = 0;
-        *rc = fill(c, r, res, e);
-        return LSQL_DONE;
-    }
-    *rc = 0;
-    return LSQL_DONE;
+    return advance(c, err, res, e, rc);
 }
 
 static int mya_fd(struct lsql_conn *c)
