@@ -339,7 +339,12 @@ static int c_unprepare(lua_State *L)
 static int c_more(lua_State *L)
 {
     struct lapi_thread *t = self(L);
-    lua_pushboolean(L, t->more && t->more(t));
+    int m = t->more ? t->more(t) : 0;
+    if (m == 2 && t->aio) { /* the loop resumes it with the answer when due */
+        t->aio->want = LAPI_WAIT_TIMER;
+        return lua_yield(L, 0);
+    }
+    lua_pushboolean(L, m != 0);
     return 1;
 }
 

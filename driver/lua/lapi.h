@@ -49,6 +49,9 @@ struct lapi_script {
 /* A statement in flight on a connection of run's event loops (lloop.c):
  * con:query and stmt:execute start it here and yield; the loop steps it
  * and resumes the coroutine with lapi_push_reply()'s values. */
+/* want: a --rate arrival's timer (the loop resumes with true or false) */
+#define LAPI_WAIT_TIMER 3
+
 struct lapi_async {
     struct lsql_conn *c; /* the connection it runs on */
     struct lsql_result res;
@@ -63,7 +66,8 @@ struct lapi_thread {
     struct rng rng;
     uint32_t unique_n;
     uint64_t cnt[SB_CNT_MAX];
-    /* thread_run's pacing (set by the runner; NULL = no run) */
+    /* thread_run's pacing (set by the runner; NULL = no run). more: 0 no,
+     * 1 yes, 2 yes once the loop's timer (an arrival) is due: yield */
     int (*more)(struct lapi_thread *t);
     void (*ev_start)(struct lapi_thread *t);
     void (*ev_stop)(struct lapi_thread *t);

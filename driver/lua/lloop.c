@@ -18,9 +18,11 @@
 #include <lauxlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lloop.h"
+#include "util.h"
 
 static void fail(struct lloop_conn *c, const char *msg)
 {
@@ -78,7 +80,7 @@ static int push_fn(struct lloop_conn *c, const char *fn)
 /* Run c's coroutine (nargs values on its stack) until it waits for a
  * reply (1) or has nothing more to do in this phase (0): thread_run is
  * followed straight by thread_done. */
-static int resume(int ep, struct lloop_conn *c, int nargs)
+static int resume(struct lloop *l, int ep, struct lloop_conn *c, int nargs)
 {
     for (;;) {
         c->a.want = LSQL_DONE;
@@ -89,6 +91,11 @@ static int resume(int ep, struct lloop_conn *c, int nargs)
                 lua_settop(c->co, 0);
                 nargs = 0;
                 continue;
+            }
+            if (c->a.want == LAPI_WAIT_TIMER) {
+                c->timer = 1;
+                l->timers++;
+                return 1;
             }
             return arm(ep, c) == 0;
         }
@@ -111,22 +118,68 @@ static int resume(int ep, struct lloop_conn *c, int nargs)
 }
 
 /* Start phase fn on c: 1 if it now waits for a reply. */
-static int start(int ep, struct lloop_conn *c, int stage, const char *fn)
+static int start(struct lloop *l, int ep, struct lloop_conn *c, int stage, const char *fn)
 {
     c->stage = stage;
     if (!push_fn(c, fn)) {
         c->stage = stage == LLOOP_INIT ? LLOOP_READY : LLOOP_END;
         return 0;
     }
-    return resume(ep, c, 1);
+    return resume(l, ep, c, 1);
 }
 
-/* Until none of the loop's connections waits for a reply. */
+/* --rate: resume the connections whose arrival is due (with true, or
+ * false when the run is ending); the earliest still pending, or 0. */
+static uint64_t run_timers(struct lloop *l, int ep, int *active)
+{
+    uint64_t next = 0, now = now_ns();
+    int ending = lrun_ending(l->run);
+    for (int i = 0; i < l->n && l->timers > 0; i++) {
+        struct lloop_conn *c = l->conns[i];
+        if (!c->timer)
+            continue;
+        if (!ending && c->wake_at > now) {
+            if (!next || c->wake_at < next)
+                next = c->wake_at;
+            continue;
+        }
+        c->timer = 0;
+        l->timers--;
+        lua_pushboolean(c->co, !ending);
+        if (!resume(l, ep, c, 1))
+            (*active)--;
+        now = now_ns();
+    }
+    return next;
+}
+
+/* epoll_pwait2 waits to the nanosecond (Poisson arrivals need better than
+ * milliseconds); kernels before 5.11 and valgrind lack it. */
+static int wait_events(int ep, struct epoll_event *evs, int max, uint64_t until)
+{
+    static _Atomic int no_pwait2;
+    uint64_t now = now_ns(), d = 1000000000u; /* a second: a stop is seen by the connections */
+    if (until)
+        d = until > now ? until - now : 0;
+    struct timespec ts = {(time_t)(d / 1000000000u), (long)(d % 1000000000u)};
+    if (!atomic_load_explicit(&no_pwait2, memory_order_relaxed)) {
+        int n = epoll_pwait2(ep, evs, max, &ts, NULL);
+        if (n >= 0 || errno != ENOSYS)
+            return n;
+        atomic_store_explicit(&no_pwait2, 1, memory_order_relaxed);
+    }
+    return epoll_wait(ep, evs, max, (int)((d + 999999) / 1000000));
+}
+
+/* Until none of the loop's connections waits for a reply or an arrival. */
 static void drive(struct lloop *l, int ep, int active)
 {
     struct epoll_event evs[64];
     while (active > 0) {
-        int n = epoll_wait(ep, evs, 64, 1000);
+        uint64_t next = l->timers ? run_timers(l, ep, &active) : 0;
+        if (active <= 0)
+            break;
+        int n = wait_events(ep, evs, 64, next);
         if (n < 0 && errno != EINTR) {
             for (int i = 0; i < l->n; i++)
                 if (l->conns[i]->a.want != LSQL_DONE && !l->conns[i]->failed)
@@ -136,7 +189,7 @@ static void drive(struct lloop *l, int ep, int active)
         for (int k = 0; k < n; k++) {
             struct lloop_conn *c = evs[k].data.ptr;
             struct lapi_async *a = &c->a;
-            if (a->want == LSQL_DONE || c->failed)
+            if (a->want == LSQL_DONE || a->want == LAPI_WAIT_TIMER || c->failed)
                 continue;
             int w = c->t.s->ops->step(a->c, &a->res, &a->e, &a->rc);
             if (w != LSQL_DONE) {
@@ -146,7 +199,7 @@ static void drive(struct lloop *l, int ep, int active)
                 continue;
             }
             a->want = LSQL_DONE;
-            if (!resume(ep, c, lapi_push_reply(c->co, &c->t)))
+            if (!resume(l, ep, c, lapi_push_reply(c->co, &c->t)))
                 active--;
         }
     }
@@ -174,7 +227,7 @@ void *lloop_main(void *arg)
         c->co = lua_newthread(c->L);
         luaL_ref(c->L, LUA_REGISTRYINDEX); /* the coroutine lives as long as its state */
         c->t.aio = &c->a;
-        active += start(ep, c, LLOOP_INIT, "thread_init");
+        active += start(l, ep, c, LLOOP_INIT, "thread_init");
     }
     drive(l, ep, active);
     pthread_barrier_wait(&run->ready); /* every loop's thread_init done: measuring starts */
@@ -186,7 +239,7 @@ void *lloop_main(void *arg)
             lua_getglobal(c->co, "thread_run");
             lua_pushnumber(c->co, c->t.tid);
             c->stage = LLOOP_RUN;
-            active += resume(ep, c, 1);
+            active += resume(l, ep, c, 1);
         }
     }
     drive(l, ep, active);
@@ -201,5 +254,6 @@ void *lloop_main(void *arg)
     }
     if (ep >= 0)
         close(ep);
+    atomic_fetch_add(&run->loops_done, 1);
     return NULL;
 }

@@ -26,7 +26,20 @@ struct lloop_run {
     _Atomic uint64_t deadline;
     struct cpulist cpus; /* --client-cpus; ncpus 0 = anywhere */
     int pinned;
+    /* --warmup-time: events completing before this (ns, 0 = not yet
+     * known) are not counted */
+    _Atomic uint64_t window;
+    atomic_int loops_done; /* loops that have finished every connection */
+    /* --rate: the run's one Poisson stream of arrivals; a free connection
+     * takes the next (sysbench's one queue served by every thread) */
+    pthread_mutex_t arrival_lock;
+    uint64_t arrival; /* the latest handed out; 0 = none yet */
+    struct rng arrival_rng;
 };
+
+/* 1 when the run is ending (a stop, a failure, the deadline): an arrival
+ * waited for is then no event. */
+int lrun_ending(struct lloop_run *run);
 
 enum { LLOOP_INIT, LLOOP_READY, LLOOP_RUN, LLOOP_DONE, LLOOP_END };
 
@@ -38,8 +51,11 @@ struct lloop_conn {
     struct lloop_run *run;
     lua_State *L, *co;
     int stage;
+    int timer;        /* waits for wake_at (a --rate arrival) */
+    uint64_t wake_at; /* its arrival: its latency starts there */
     struct hist *lat;
     uint64_t t0, busy_ns, done;
+    uint64_t base[SB_CNT_MAX]; /* counters when the warmup ended */
     int failed;
     char err[700];
 };
@@ -47,7 +63,7 @@ struct lloop_conn {
 struct lloop {
     struct lloop_run *run;
     struct lloop_conn **conns;
-    int n;
+    int n, timers;
     pthread_t th;
     int started;
 };

@@ -29,33 +29,63 @@ void lscript_stop(void)
     stop_asked = 1;
 }
 
+int lrun_ending(struct lloop_run *sh)
+{
+    if (stop_asked || atomic_load_explicit(&sh->stop, memory_order_relaxed))
+        return 1;
+    uint64_t dl = atomic_load_explicit(&sh->deadline, memory_order_relaxed);
+    return dl && now_ns() >= dl;
+}
+
+/* --rate: the next arrival of the run's one Poisson stream; the stream
+ * starts when the first connection asks. */
+static uint64_t next_arrival(struct lloop_run *sh)
+{
+    pthread_mutex_lock(&sh->arrival_lock);
+    if (!sh->arrival)
+        sh->arrival = now_ns();
+    double u = rng_double(&sh->arrival_rng);
+    sh->arrival += (uint64_t)(-log(1.0 - u) / sh->lim->rate * 1e9);
+    uint64_t t = sh->arrival;
+    pthread_mutex_unlock(&sh->arrival_lock);
+    return t;
+}
+
 static int more(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
     struct lloop_run *sh = c->run;
-    if (stop_asked || atomic_load_explicit(&sh->stop, memory_order_relaxed))
-        return 0;
-    uint64_t dl = atomic_load_explicit(&sh->deadline, memory_order_relaxed);
-    if (dl && now_ns() >= dl)
+    if (lrun_ending(sh))
         return 0;
     if (sh->lim->events > 0 && atomic_fetch_add(&sh->events, 1) >= sh->lim->events)
         return 0;
+    if (sh->lim->rate > 0 && t->aio) {
+        c->wake_at = next_arrival(sh);
+        return 2; /* the loop resumes the script when the arrival is due */
+    }
+    c->wake_at = 0;
     return 1;
 }
 
 static void ev_start(struct lapi_thread *t)
 {
-    ((struct lloop_conn *)t->run)->t0 = now_ns();
+    struct lloop_conn *c = t->run;
+    /* latency runs from the scheduled arrival, so time queued while every
+     * connection was busy counts, as in sysbench */
+    c->t0 = c->wake_at ? c->wake_at : now_ns();
 }
 
 static void ev_stop(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
-    uint64_t d = now_ns() - c->t0;
+    uint64_t now = now_ns(), w = atomic_load_explicit(&c->run->window, memory_order_relaxed);
+    if (!w || now < w)
+        return; /* --warmup-time: run, not counted */
+    lapi_count(t, SB_CNT_TRX);
+    uint64_t d = now - c->t0;
     hist_record(c->lat, d);
     c->busy_ns += d;
     c->done++;
-    lapi_count(t, SB_CNT_TRX);
 }
 
 /* ---- --report-interval ---- */
@@ -75,7 +105,7 @@ static void sum_counts(const struct ticker *k, uint64_t c[SB_CNT_MAX], struct hi
     hist_init(h);
     for (int i = 0; i < k->n; i++) {
         for (int j = 0; j < SB_CNT_MAX; j++)
-            c[j] += lapi_counter(&k->cs[i].t, j);
+            c[j] += lapi_counter(&k->cs[i].t, j) - k->cs[i].base[j];
         hist_merge(h, k->cs[i].lat); /* readable while written: hist.h */
     }
 }
@@ -163,7 +193,9 @@ static void collect(struct lloop_conn *cs, int n, struct level_result *out)
 {
     double *ev = xcalloc((size_t)n, sizeof *ev), *busy = xcalloc((size_t)n, sizeof *busy);
     for (int i = 0; i < n; i++) {
-        const uint64_t *c = cs[i].t.cnt;
+        uint64_t c[SB_CNT_MAX];
+        for (int j = 0; j < SB_CNT_MAX; j++)
+            c[j] = cs[i].t.cnt[j] - cs[i].base[j];
         out->txns += c[SB_CNT_TRX];
         out->reads += c[SB_CNT_READ];
         out->writes += c[SB_CNT_WRITE];
@@ -178,6 +210,26 @@ static void collect(struct lloop_conn *cs, int n, struct level_result *out)
     out->fair_time_sd = sd(busy, n, &out->fair_time_avg);
     free(ev);
     free(busy);
+}
+
+/* --warmup-time: events run, uncounted, until it has passed (or the run
+ * ends sooner); then the window opens and the counters so far become each
+ * connection's baseline. Transactions count only inside the window
+ * (ev_stop), so none is lost or doubled at the edge. */
+static void warm_up(struct lloop_run *run, struct lloop_conn *cs, int n, int nl)
+{
+    uint64_t until = now_ns() + (uint64_t)(run->lim->warmup_s * 1e9);
+    for (uint64_t now;
+         (now = now_ns()) < until && !lrun_ending(run) && atomic_load(&run->loops_done) < nl;) {
+        uint64_t w = until - now < 20000000 ? until - now : 20000000;
+        struct timespec ts = {0, (long)w};
+        nanosleep(&ts, NULL);
+    }
+    atomic_store(&run->window, now_ns());
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < SB_CNT_MAX; j++)
+            if (j != SB_CNT_TRX)
+                cs[i].base[j] = lapi_counter(&cs[i].t, j);
 }
 
 int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
@@ -215,6 +267,10 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     int nl = loop_count(&run, n);
     out->loops = nl;
     pthread_barrier_init(&run.ready, NULL, (unsigned)nl + 1);
+    pthread_mutex_init(&run.arrival_lock, NULL);
+    rng_seed(&run.arrival_rng, s->seed, 0); /* connections use streams 1.., as worker.c */
+    if (lim->warmup_s <= 0)
+        atomic_store(&run.window, 1); /* every event counts */
     struct lloop_conn *cs = xcalloc((size_t)n, sizeof *cs);
     struct lloop *loops = xcalloc((size_t)nl, sizeof *loops);
     for (int i = 0; i < nl; i++) {
@@ -245,10 +301,12 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
         if (pthread_create(&loops[i].th, NULL, lloop_main, &loops[i]) != 0)
             die(EXIT_RUNTIME, "cannot start event loop %d", i);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    struct rusage ru0, ru1;
-    getrusage(RUSAGE_SELF, &ru0);
-    pthread_barrier_wait(&run.ready); /* every thread_init done: measuring starts */
+    pthread_barrier_wait(&run.ready); /* every thread_init done: events start */
+    if (lim->warmup_s > 0)
+        warm_up(&run, cs, n, nl);
     uint64_t t0 = now_ns();
+    struct rusage ru0, ru1; /* over the window, as a built-in level's: not the connects */
+    getrusage(RUSAGE_SELF, &ru0);
     if (lim->time_s > 0)
         atomic_store(&run.deadline, t0 + (uint64_t)(lim->time_s * 1e9));
     struct ticker tk = {.lim = lim, .cs = cs, .n = n, .t0 = t0};
@@ -283,6 +341,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     if (run.pinned)
         cpulist_free(&run.cpus);
     pthread_barrier_destroy(&run.ready);
+    pthread_mutex_destroy(&run.arrival_lock);
     lapi_enter(&mt);
     if (lapi_call(M, "done", 0, rc ? NULL : err, rc ? 0 : errlen) < 0 && rc == 0)
         rc = -1;

@@ -46,6 +46,8 @@ struct lscript_limits {
     double pct;        /* the percentile shown */
     void (*on_interval)(const struct interval_stats *st, void *arg);
     void *on_interval_arg;
+    double rate;             /* --rate: events/s, Poisson arrivals, one queue; 0 = off */
+    double warmup_s;         /* --warmup-time: run uncounted first */
     int loops;               /* event-loop threads; 0 = one per client CPU */
     const char *client_cpus; /* CPU list the loops run on; NULL = anywhere */
 };
