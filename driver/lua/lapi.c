@@ -154,6 +154,8 @@ static int c_ignored(lua_State *L)
 {
     struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
     lapi_count(lc->t, SB_CNT_ERROR);
+    if (lc->t->on_ignored)
+        lc->t->on_ignored(lc->t, lc->t->last_code);
     return 0;
 }
 
@@ -212,6 +214,7 @@ static int push_error(lua_State *L, struct lapi_thread *t, const struct lsql_err
 {
     if (e->rolled_back)
         lapi_count(t, SB_CNT_OTHER);
+    snprintf(t->last_code, sizeof t->last_code, "%s", e->code);
     lua_pushnil(L);
     lua_pushnumber(L, e->cls == LSQL_IGNORABLE ? 1 : e->cls == LSQL_LOST ? 3 : 2);
     lua_pushnumber(L, atoi(e->code));

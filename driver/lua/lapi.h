@@ -74,6 +74,10 @@ struct lapi_thread {
     void *run;
     /* run's loops: database calls yield (NULL = they block) */
     struct lapi_async *aio;
+    char last_code[16]; /* of the latest database error: what an ignored one is counted as */
+    /* an error the script ignored (restarting the event), by its code;
+     * NULL = only counted */
+    void (*on_ignored)(struct lapi_thread *t, const char *code);
 };
 
 /* Reset t for thread tid of s, its generator seeded as worker.c seeds

@@ -55,7 +55,9 @@ struct lloop_conn {
     uint64_t wake_at; /* its arrival: its latency starts there */
     struct hist *lat;
     uint64_t t0, busy_ns, done;
-    uint64_t base[SB_CNT_MAX]; /* counters when the warmup ended */
+    uint64_t base[SB_CNT_MAX];                /* counters when the warmup ended */
+    struct err_count codes[WORKER_MAX_CODES]; /* ignored errors inside the window */
+    int ncodes;
     int failed;
     char err[700];
 };

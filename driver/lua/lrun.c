@@ -88,6 +88,24 @@ static void ev_stop(struct lapi_thread *t)
     c->done++;
 }
 
+/* Errors by code, as the built-in loops count them (in the window only). */
+static void on_ignored(struct lapi_thread *t, const char *code)
+{
+    struct lloop_conn *c = t->run;
+    uint64_t w = atomic_load_explicit(&c->run->window, memory_order_relaxed);
+    if (!w || now_ns() < w)
+        return;
+    for (int i = 0; i < c->ncodes; i++)
+        if (!strcmp(c->codes[i].code, code)) {
+            c->codes[i].n++;
+            return;
+        }
+    if (c->ncodes < WORKER_MAX_CODES) {
+        snprintf(c->codes[c->ncodes].code, sizeof c->codes[0].code, "%s", code);
+        c->codes[c->ncodes++].n = 1;
+    }
+}
+
 /* ---- --report-interval ---- */
 
 struct ticker {
@@ -203,6 +221,15 @@ static void collect(struct lloop_conn *cs, int n, struct level_result *out)
         out->errors += c[SB_CNT_ERROR];
         out->reconnects += c[SB_CNT_RECONNECT];
         hist_merge(out->lat, cs[i].lat);
+        for (int k = 0; k < cs[i].ncodes; k++) {
+            int j = 0;
+            while (j < out->ncodes && strcmp(out->codes[j].code, cs[i].codes[k].code))
+                j++;
+            if (j == out->ncodes && out->ncodes < WORKER_MAX_CODES)
+                out->codes[out->ncodes++] = cs[i].codes[k];
+            else if (j < out->ncodes)
+                out->codes[j].n += cs[i].codes[k].n;
+        }
         ev[i] = (double)cs[i].done;
         busy[i] = (double)cs[i].busy_ns / 1e9;
     }
@@ -285,6 +312,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
         c->t.more = more;
         c->t.ev_start = ev_start;
         c->t.ev_stop = ev_stop;
+        c->t.on_ignored = on_ignored;
         c->lat = xmalloc(sizeof *c->lat);
         hist_init(c->lat);
         struct lloop *l = &loops[i % nl];

@@ -16,4 +16,24 @@ expect_eq "connections that finished" "$(pg_sql "SELECT count(*) FROM lua_turns 
 expect_eq "OS threads the two connections ran on" \
     "$(pg_sql "SELECT count(DISTINCT thr) FROM lua_turns")" 1
 ok "$DBSCALE" "$S" $SERVER_OPTS cleanup
-echo "lua_loop: two connections took turns on one loop thread"
+
+# an ignorable error restarts the event on the loop and is counted by its code
+dup=$(mktemp --suffix=.lua)
+trap 'rm -f "$dup"; stop_server' EXIT
+cat >"$dup" <<'LUA'
+function thread_init()
+   con = sysbench.sql.driver():connect()
+   con:query("CREATE TEMP TABLE d (i INT PRIMARY KEY)")
+   con:query("INSERT INTO d VALUES (1)")
+end
+function event()
+   if not tried then tried = true; con:query("INSERT INTO d VALUES (1)") end
+   con:query("SELECT 1")
+end
+LUA
+out=$("$DBSCALE" "$dup" $SERVER_OPTS --events=3 --time=0 --output=json run 2>&1) ||
+    fail "duplicate-key run failed: $out"
+case $out in *'"errors": 1,'*'"error_codes": {"23505": 1}'*) ;;
+*) fail "want one error, counted as 23505: $out" ;; esac
+case $out in *'"transactions": 3,'*) ;; *) fail "want 3 transactions: $out" ;; esac
+echo "lua_loop: two connections took turns on one loop thread; a restart counted by code"
