@@ -171,14 +171,43 @@ static int wait_events(int ep, struct epoll_event *evs, int max, uint64_t until)
     return epoll_wait(ep, evs, max, (int)((d + 999999) / 1000000));
 }
 
+/* The run ended a grace ago: events still waiting for their reply are
+ * given up (their state is closed with the loop's), counted unfinished. */
+static int give_up(struct lloop *l)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++) {
+        struct lloop_conn *c = l->conns[i];
+        if (c->stage == LLOOP_RUN && c->a.want != LSQL_DONE && c->a.want != LAPI_WAIT_TIMER &&
+            !c->failed) {
+            c->a.want = LSQL_DONE;
+            c->stage = LLOOP_END;
+            c->unfinished = 1;
+            n++;
+        }
+    }
+    return n;
+}
+
 /* Until none of the loop's connections waits for a reply or an arrival. */
 static void drive(struct lloop *l, int ep, int active)
 {
     struct epoll_event evs[64];
+    uint64_t give_up_at = 0;
     while (active > 0) {
         uint64_t next = l->timers ? run_timers(l, ep, &active) : 0;
         if (active <= 0)
             break;
+        if (!give_up_at && lrun_ending(l->run))
+            give_up_at = now_ns() + LLOOP_GRACE_NS;
+        if (give_up_at && now_ns() >= give_up_at) {
+            active -= give_up(l);
+            give_up_at = UINT64_MAX; /* thread_done runs on, without a grace */
+            if (active <= 0)
+                break;
+        }
+        if (give_up_at && give_up_at != UINT64_MAX && (!next || give_up_at < next))
+            next = give_up_at;
         int n = wait_events(ep, evs, 64, next);
         if (n < 0 && errno != EINTR) {
             for (int i = 0; i < l->n; i++)

@@ -59,8 +59,14 @@ struct lloop_conn {
     struct err_count codes[WORKER_MAX_CODES]; /* ignored errors inside the window */
     int ncodes;
     int failed;
+    int unfinished; /* its event's reply was given up (lloop.c's grace) */
     char err[700];
 };
+
+/* How long after the run's end (deadline, stop) a reply still missing is
+ * waited for before the event is given up, as the built-in loops do: a hung
+ * server cannot hold the run. */
+#define LLOOP_GRACE_NS 1000000000ull
 
 struct lloop {
     struct lloop_run *run;

@@ -230,8 +230,14 @@ static void collect(struct lloop_conn *cs, int n, struct level_result *out)
             else if (j < out->ncodes)
                 out->codes[j].n += cs[i].codes[k].n;
         }
+        out->unfinished += (uint64_t)cs[i].unfinished;
         ev[i] = (double)cs[i].done;
         busy[i] = (double)cs[i].busy_ns / 1e9;
+    }
+    if (out->unfinished) {
+        out->disturbed = 1;
+        snprintf(out->disturbed_why, sizeof out->disturbed_why, "%llu unfinished",
+                 (unsigned long long)out->unfinished);
     }
     out->fair_events_sd = sd(ev, n, &out->fair_events_avg);
     out->fair_time_sd = sd(busy, n, &out->fair_time_avg);
