@@ -21,6 +21,7 @@ struct lsql_conn {
     PGconn *pg;
     char *text[LSQL_MAX_STMTS]; /* statements without parameters, sent as text */
     PGresult *last;             /* a stepped statement's latest result so far */
+    int rolling;                /* stepped: the ROLLBACK after an ignorable error is going */
 };
 
 static void quiet(void *arg, const char *msg)
@@ -29,7 +30,9 @@ static void quiet(void *arg, const char *msg)
     (void)msg;
 }
 
-static void seterr(struct lsql_error *e, PGconn *pg, const PGresult *r)
+/* Classify and word the error; roll back an aborted transaction after an
+ * ignorable one when rollback is set (else the caller does, stepped). */
+static void classify(struct lsql_error *e, PGconn *pg, const PGresult *r, int rollback)
 {
     const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     const char *msg = r ? PQresultErrorMessage(r) : PQerrorMessage(pg);
@@ -47,10 +50,15 @@ static void seterr(struct lsql_error *e, PGconn *pg, const PGresult *r)
     /* The event restarts with BEGIN, which an aborted transaction refuses
      * (25P02): roll it back here, as sysbench's pgsql driver does. */
     e->rolled_back = 0;
-    if (e->cls == LSQL_IGNORABLE && PQtransactionStatus(pg) == PQTRANS_INERROR) {
+    if (rollback && e->cls == LSQL_IGNORABLE && PQtransactionStatus(pg) == PQTRANS_INERROR) {
         PQclear(PQexec(pg, "ROLLBACK"));
         e->rolled_back = 1;
     }
+}
+
+static void seterr(struct lsql_error *e, PGconn *pg, const PGresult *r)
+{
+    classify(e, pg, r, 1);
 }
 
 static struct lsql_conn *pgl_connect(const struct db_target *t, struct lsql_error *e)
@@ -185,16 +193,39 @@ static int pga_step(struct lsql_conn *c, struct lsql_result *res, struct lsql_er
     if (!PQconsumeInput(c->pg)) {
         PQclear(c->last);
         c->last = NULL;
-        seterr(e, c->pg, NULL);
+        c->rolling = 0;
+        classify(e, c->pg, NULL, 0);
         e->cls = LSQL_LOST; /* the socket failed: nothing more will come */
         *rc = -1;
         return LSQL_DONE;
     }
     while (!PQisBusy(c->pg)) {
         PGresult *r = PQgetResult(c->pg);
+        if (!r && c->rolling) { /* e holds the error the ROLLBACK followed */
+            c->rolling = 0;
+            PQclear(c->last);
+            c->last = NULL;
+            e->rolled_back = 1;
+            *rc = -1;
+            return LSQL_DONE;
+        }
         if (!r) {
             r = c->last;
             c->last = NULL;
+            ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+            if (r && st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
+                classify(e, c->pg, r, 0);
+                PQclear(r);
+                /* the event restarts with BEGIN, which an aborted
+                 * transaction refuses: roll back first, without blocking */
+                if (e->cls == LSQL_IGNORABLE && PQtransactionStatus(c->pg) == PQTRANS_INERROR &&
+                    PQsendQuery(c->pg, "ROLLBACK")) {
+                    c->rolling = 1;
+                    return LSQL_WAIT_READ;
+                }
+                *rc = -1;
+                return LSQL_DONE;
+            }
             *rc = take(c, r, res, e);
             return LSQL_DONE;
         }

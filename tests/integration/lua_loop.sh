@@ -17,7 +17,8 @@ expect_eq "OS threads the two connections ran on" \
     "$(pg_sql "SELECT count(DISTINCT thr) FROM lua_turns")" 1
 ok "$DBSCALE" "$S" $SERVER_OPTS cleanup
 
-# an ignorable error restarts the event on the loop and is counted by its code
+# an ignorable error inside a transaction: rolled back, the event restarted on
+# the loop, the error counted by its code
 dup=$(mktemp --suffix=.lua)
 trap 'rm -f "$dup"; stop_server' EXIT
 cat >"$dup" <<'LUA'
@@ -27,8 +28,10 @@ function thread_init()
    con:query("INSERT INTO d VALUES (1)")
 end
 function event()
+   con:query("BEGIN")
    if not tried then tried = true; con:query("INSERT INTO d VALUES (1)") end
    con:query("SELECT 1")
+   con:query("COMMIT")
 end
 LUA
 out=$("$DBSCALE" "$dup" $SERVER_OPTS --events=3 --time=0 --output=json run 2>&1) ||
@@ -36,4 +39,7 @@ out=$("$DBSCALE" "$dup" $SERVER_OPTS --events=3 --time=0 --output=json run 2>&1)
 case $out in *'"errors": 1,'*'"error_codes": {"23505": 1}'*) ;;
 *) fail "want one error, counted as 23505: $out" ;; esac
 case $out in *'"transactions": 3,'*) ;; *) fail "want 3 transactions: $out" ;; esac
+# the aborted transaction was rolled back (else the restart's BEGIN fails):
+# CREATE in thread_init, 4 BEGIN, 3 COMMIT and the ROLLBACK
+case $out in *'"others": 9,'*) ;; *) fail "want 9 other statements: $out" ;; esac
 echo "lua_loop: two connections took turns on one loop thread; a restart counted by code"
