@@ -11,8 +11,8 @@
  * sockets of hundreds of connections with one epoll.
  *
  * Never prints. What still blocks a loop: connect and reconnect, prepare,
- * the ROLLBACK after an ignorable PostgreSQL error, and anything the
- * script itself does that blocks (os.execute, a blocking ffi call).
+ * and anything the script itself does that blocks (os.execute, a blocking
+ * ffi call).
  */
 #include <errno.h>
 #include <lauxlib.h>
