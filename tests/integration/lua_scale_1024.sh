@@ -13,7 +13,7 @@ trap 'rm -rf "$work"; stop_server' EXIT
 /usr/bin/time -f %M -o "$work/rss1" "$DBSCALE" "$S" $SERVER_OPTS --threads=1 --time=1 run \
     >"$work/out1" 2>&1 || fail "1 connection: $(cat "$work/out1")"
 pg_sql "TRUNCATE lua_counts" >/dev/null
-/usr/bin/time -f %M -o "$work/rss" "$DBSCALE" "$S" $SERVER_OPTS --threads=1024 --time=3 \
+/usr/bin/time -f %M -o "$work/rss" "$DBSCALE" "$S" $SERVER_OPTS --threads=1024 --time=1 \
     --output=json run >"$work/out" 2>&1 &
 pid=$!
 # the most threads the process had while it ran (its pid is time's child)
