@@ -149,6 +149,9 @@ static uint64_t run_timers(struct lloop *l, int ep, int *active)
         if (!resume(l, ep, c, 1))
             (*active)--;
         now = now_ns();
+        /* an event without a database call may already wait for its next arrival */
+        if (c->timer && (!next || c->wake_at < next))
+            next = c->wake_at;
     }
     return next;
 }

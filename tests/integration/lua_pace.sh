@@ -34,5 +34,12 @@ expect_eq "--rate with --events=30: events the server saw" \
 txns=$(num transactions)
 # 40 expected; unpaced this script does thousands in 2 s
 [ "${txns:-0}" -ge 1 ] && [ "$txns" -le 400 ] || fail "--rate=20 for 2 s gave $txns transactions"
+# an event without a database call waits only for its next arrival: 200
+# expected; a loop that overslept each arrival to its 1 s tick gave 2
+printf 'function event() end\n' >"$out.lua"
+"$DBSCALE" "$out.lua" $SERVER_OPTS --threads=1 --rate=100 --time=2 --output=json run >"$out" 2>&1 ||
+    fail "rate run of an empty event failed: $(cat "$out")"
+rm -f "$out.lua"
+[ "$(num transactions)" -ge 20 ] || fail "--rate=100 for 2 s, empty event: $(num transactions)"
 ok "$DBSCALE" "$S" $SERVER_OPTS cleanup
 echo "lua_pace: warmup ran $ran events, reported $(num transactions) paced"
