@@ -161,6 +161,8 @@ static int c_ignored(lua_State *L)
     const char *code = luaL_optstring(L, 2, ""); /* a lost connection has none */
     if (lc->t->s->errors)
         lerrors_count(lc->t->s->errors, code[0] ? code : "?");
+    if (lc->t->on_ignored)
+        lc->t->on_ignored(lc->t, lc->t->last_code);
     return 0;
 }
 
@@ -215,10 +217,11 @@ static int res_index(lua_State *L)
 }
 
 /* nil, class, errno, state, message: what con:_check needs. */
-static int push_error(lua_State *L, struct lconn *lc, const struct lsql_error *e)
+static int push_error(lua_State *L, struct lapi_thread *t, const struct lsql_error *e)
 {
     if (e->rolled_back)
-        lapi_count(lc->t, SB_CNT_OTHER);
+        lapi_count(t, SB_CNT_OTHER);
+    snprintf(t->last_code, sizeof t->last_code, "%s", e->code);
     lua_pushnil(L);
     lua_pushnumber(L, e->cls == LSQL_IGNORABLE ? 1 : e->cls == LSQL_LOST ? 3 : 2);
     lua_pushnumber(L, atoi(e->code));
@@ -237,6 +240,38 @@ static int push_result(lua_State *L, struct lsql_result *r)
     return 1;
 }
 
+int lapi_push_reply(lua_State *L, struct lapi_thread *t)
+{
+    struct lapi_async *a = t->aio;
+    if (a->rc < 0)
+        return push_error(L, t, &a->e);
+    struct lsql_result r = a->res;
+    memset(&a->res, 0, sizeof a->res); /* the result set owns it now */
+    return push_result(L, &r);
+}
+
+/* In run's loops: the statement started, the coroutine yields until the
+ * loop has the reply (or returns it at once when it came with the send). */
+static int yield_for(lua_State *L, struct lapi_thread *t, struct lconn *lc, int want)
+{
+    t->aio->want = want;
+    if (want == LSQL_DONE)
+        return lapi_push_reply(L, t);
+    t->aio->c = lc->c;
+    return lua_yield(L, 0);
+}
+
+static struct lapi_async *async_of(struct lconn *lc)
+{
+    struct lapi_async *a = lc->t->aio;
+    if (!a || !lc->t->s->ops->send_query)
+        return NULL;
+    memset(&a->res, 0, sizeof a->res);
+    memset(&a->e, 0, sizeof a->e);
+    a->rc = 0;
+    return a;
+}
+
 static int c_query(lua_State *L)
 {
     struct lconn *lc = checkconn(L, 1);
@@ -244,8 +279,12 @@ static int c_query(lua_State *L)
     struct lsql_result r = {0};
     struct lsql_error e = {0};
     lapi_count(lc->t, stmt_kind(sql));
+    struct lapi_async *a = async_of(lc);
+    if (a)
+        return yield_for(L, lc->t, lc,
+                         lc->t->s->ops->send_query(lc->c, sql, &a->res, &a->e, &a->rc));
     if (lc->t->s->ops->query(lc->c, sql, &r, &e) < 0)
-        return push_error(L, lc, &e);
+        return push_error(L, lc->t, &e);
     return push_result(L, &r);
 }
 
@@ -261,7 +300,7 @@ static int c_prepare(lua_State *L)
     int np = count_params(sql);
     struct lsql_error e = {0};
     if (lc->t->s->ops->prepare(lc->c, id, sql, np, &e) < 0)
-        return push_error(L, lc, &e);
+        return push_error(L, lc->t, &e);
     lc->sql[id] = xstrdup(sql);
     lc->kind[id] = (unsigned char)stmt_kind(sql);
     lua_pushnumber(L, id);
@@ -283,8 +322,12 @@ static int c_execute(lua_State *L)
     struct lsql_result r = {0};
     struct lsql_error e = {0};
     lapi_count(lc->t, lc->kind[id]);
+    struct lapi_async *a = async_of(lc);
+    if (a)
+        return yield_for(L, lc->t, lc,
+                         lc->t->s->ops->send_execute(lc->c, id, vals, np, &a->res, &a->e, &a->rc));
     if (lc->t->s->ops->execute(lc->c, id, vals, np, &r, &e) < 0)
-        return push_error(L, lc, &e);
+        return push_error(L, lc->t, &e);
     return push_result(L, &r);
 }
 
@@ -306,7 +349,12 @@ static int c_unprepare(lua_State *L)
 static int c_more(lua_State *L)
 {
     struct lapi_thread *t = self(L);
-    lua_pushboolean(L, t->more && t->more(t));
+    int m = t->more ? t->more(t) : 0;
+    if (m == 2 && t->aio) { /* the loop resumes it with the answer when due */
+        t->aio->want = LAPI_WAIT_TIMER;
+        return lua_yield(L, 0);
+    }
+    lua_pushboolean(L, m != 0);
     return 1;
 }
 
@@ -440,6 +488,11 @@ void lapi_thread_seed(struct lapi_thread *t, const struct lapi_script *s, int ti
     t->tid = tid;
     t->s = s;
     rng_seed(&t->rng, s->seed, (uint64_t)tid + 1);
+}
+
+void lapi_enter(struct lapi_thread *t)
+{
+    lapi_cur = t;
 }
 
 int lapi_pcall(lua_State *L, int nargs, char *err, size_t errlen)

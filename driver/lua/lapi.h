@@ -50,17 +50,38 @@ struct lapi_script {
     struct lerrors *errors; /* ignored errors by code (lerrors.h), or NULL */
 };
 
+/* A statement in flight on a connection of run's event loops (lloop.c):
+ * con:query and stmt:execute start it here and yield; the loop steps it
+ * and resumes the coroutine with lapi_push_reply()'s values. */
+/* want: a --rate arrival's timer (the loop resumes with true or false) */
+#define LAPI_WAIT_TIMER 3
+
+struct lapi_async {
+    struct lsql_conn *c; /* the connection it runs on */
+    struct lsql_result res;
+    struct lsql_error e;
+    int want; /* LSQL_WAIT_READ / LSQL_WAIT_WRITE while in flight */
+    int rc;   /* 0 / -1 once done */
+};
+
 struct lapi_thread {
     int tid;
     const struct lapi_script *s;
     struct rng rng;
     uint32_t unique_n;
     uint64_t cnt[SB_CNT_MAX];
-    /* thread_run's pacing (set by the runner; NULL = no run) */
+    /* thread_run's pacing (set by the runner; NULL = no run). more: 0 no,
+     * 1 yes, 2 yes once the loop's timer (an arrival) is due: yield */
     int (*more)(struct lapi_thread *t);
     void (*ev_start)(struct lapi_thread *t);
     void (*ev_stop)(struct lapi_thread *t);
     void *run;
+    /* run's loops: database calls yield (NULL = they block) */
+    struct lapi_async *aio;
+    char last_code[16]; /* of the latest database error: what an ignored one is counted as */
+    /* an error the script ignored (restarting the event), by its code;
+     * NULL = only counted */
+    void (*on_ignored)(struct lapi_thread *t, const char *code);
 };
 
 /* Reset t for thread tid of s, its generator seeded as worker.c seeds
@@ -79,6 +100,13 @@ static inline uint64_t lapi_counter(const struct lapi_thread *t, int k)
 {
     return __atomic_load_n(&t->cnt[k], __ATOMIC_RELAXED);
 }
+
+/* The state about to run belongs to t (the ffi symbols count for it): for
+ * a loop that resumes many states on one thread. */
+void lapi_enter(struct lapi_thread *t);
+/* Push the finished statement of t->aio onto L as the yielded database
+ * call's results (a result set, or nil and the error); their count. */
+int lapi_push_reply(lua_State *L, struct lapi_thread *t);
 
 /* Push the sysbench.rand table for thread t (lapi_rand.c). */
 void lapi_push_rand(lua_State *L, struct lapi_thread *t);

@@ -2,8 +2,10 @@
  * lscript.h - running a sysbench Lua script: its options, its commands
  * (prepare, cleanup, its own, PARALLEL_COMMAND once per thread) and run.
  *
- * Current shape: a thread per connection, each with its own Lua state and a
- * blocking connection, calling event() in a loop (sysbench's own shape).
+ * run: every connection its own Lua state, whose thread_init / thread_run /
+ * thread_done run as a coroutine yielding inside each database call, a few
+ * event loops carrying them all (lrun.c, lloop.c). Other commands: a thread
+ * per connection with blocking calls (sysbench's own shape).
  * The figures come back as a struct level_result, so a scripted run is
  * reported by the same code as a built-in one.
  */
@@ -44,8 +46,13 @@ struct lscript_limits {
     double pct;        /* the percentile shown */
     void (*on_interval)(const struct interval_stats *st, void *arg);
     void *on_interval_arg;
+    double rate;             /* --rate: events/s, Poisson arrivals, one queue; 0 = off */
+    double warmup_s;         /* --warmup-time: run uncounted first */
+    int loops;               /* event-loop threads; 0 = one per client CPU */
+    const char *client_cpus; /* CPU list the loops run on; NULL = anywhere */
 };
-/* init(), then threads x (thread_init, thread_run, thread_done), done().
+/* init(), then threads x (thread_init, thread_run, thread_done) on the
+ * loops, done().
  * 0 with out filled; -1 with err (out still holds what ran). */
 int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
                 struct level_result *out, char *err, size_t errlen);

@@ -1,6 +1,6 @@
 /*
- * lsql.h - blocking SQL for Lua scripts: the small interface the sysbench API
- * (con:query, stmt:execute, fetch_row) runs on.
+ * lsql.h - SQL for Lua scripts, blocking or started-and-stepped: the small interface the sysbench
+ * API (con:query, stmt:execute, fetch_row) runs on.
  *
  * db.h's engines return counts, never rows, and a script may read every
  * column of every row, so the Lua room talks to libpq and Connector/C's
@@ -58,7 +58,22 @@ struct lsql_ops {
     int (*execute)(struct lsql_conn *c, int id, const char *const *vals, int np,
                    struct lsql_result *res, struct lsql_error *e);
     void (*unprepare)(struct lsql_conn *c, int id);
+
+    /* The same statements without blocking, for run's event loops
+     * (lloop.c). send_query / send_execute start one; step moves it on
+     * once fd() is ready for what the last call asked. Each returns
+     * LSQL_WAIT_READ or LSQL_WAIT_WRITE (wait, then step), or LSQL_DONE with
+     * *rc 0 (res filled) or -1 (e filled), as query / execute would. The
+     * strings passed need not outlive the call. */
+    int (*send_query)(struct lsql_conn *c, const char *sql, struct lsql_result *res,
+                      struct lsql_error *e, int *rc);
+    int (*send_execute)(struct lsql_conn *c, int id, const char *const *vals, int np,
+                        struct lsql_result *res, struct lsql_error *e, int *rc);
+    int (*step)(struct lsql_conn *c, struct lsql_result *res, struct lsql_error *e, int *rc);
+    int (*fd)(struct lsql_conn *c);
 };
+
+enum { LSQL_DONE = 0, LSQL_WAIT_READ = 1, LSQL_WAIT_WRITE = 2 };
 
 extern const struct lsql_ops lsql_pgsql_ops;
 extern const struct lsql_ops lsql_mysql_ops;

@@ -1,10 +1,12 @@
 /*
- * lsql_pgsql.c - blocking PostgreSQL for Lua scripts, on libpq.
+ * lsql_pgsql.c - PostgreSQL for Lua scripts, on libpq: blocking (commands
+ * other than run) and started-and-stepped (run's event loops).
  *
- * The idea: one PQexec / PQexecPrepared per call and the whole PGresult
- * copied out, so a script sees rows exactly as sysbench's pgsql driver gives
- * them ('?' placeholders become $1..$n, as sysbench rewrites them). Never
- * prints: libpq's notices are dropped.
+ * The idea: one PQexec / PQexecPrepared (or PQsendQuery /
+ * PQsendQueryPrepared, then PQconsumeInput until PQisBusy says the reply is
+ * in) per call and the whole PGresult copied out, so a script sees rows exactly as sysbench's pgsql
+ * driver gives them ('?' placeholders become $1..$n, as sysbench rewrites them). Never prints:
+ * libpq's notices are dropped.
  */
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -18,6 +20,8 @@
 struct lsql_conn {
     PGconn *pg;
     char *text[LSQL_MAX_STMTS]; /* statements without parameters, sent as text */
+    PGresult *last;             /* a stepped statement's latest result so far */
+    int rolling;                /* stepped: the ROLLBACK after an ignorable error is going */
 };
 
 static void quiet(void *arg, const char *msg)
@@ -26,7 +30,9 @@ static void quiet(void *arg, const char *msg)
     (void)msg;
 }
 
-static void seterr(struct lsql_error *e, PGconn *pg, const PGresult *r)
+/* Classify and word the error; roll back an aborted transaction after an
+ * ignorable one when rollback is set (else the caller does, stepped). */
+static void classify(struct lsql_error *e, PGconn *pg, const PGresult *r, int rollback)
 {
     const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     const char *msg = r ? PQresultErrorMessage(r) : PQerrorMessage(pg);
@@ -44,10 +50,15 @@ static void seterr(struct lsql_error *e, PGconn *pg, const PGresult *r)
     /* The event restarts with BEGIN, which an aborted transaction refuses
      * (25P02): roll it back here, as sysbench's pgsql driver does. */
     e->rolled_back = 0;
-    if (e->cls == LSQL_IGNORABLE && PQtransactionStatus(pg) == PQTRANS_INERROR) {
+    if (rollback && e->cls == LSQL_IGNORABLE && PQtransactionStatus(pg) == PQTRANS_INERROR) {
         PQclear(PQexec(pg, "ROLLBACK"));
         e->rolled_back = 1;
     }
+}
+
+static void seterr(struct lsql_error *e, PGconn *pg, const PGresult *r)
+{
+    classify(e, pg, r, 1);
 }
 
 static struct lsql_conn *pgl_connect(const struct db_target *t, struct lsql_error *e)
@@ -81,6 +92,7 @@ static void pgl_close(struct lsql_conn *c)
 {
     if (!c)
         return;
+    PQclear(c->last);
     PQfinish(c->pg);
     for (int i = 0; i < LSQL_MAX_STMTS; i++)
         free(c->text[i]);
@@ -174,6 +186,92 @@ static void pgl_unprepare(struct lsql_conn *c, int id)
     PQclear(PQexec(c->pg, sql));
 }
 
+/* ---- stepped: run's event loops ---- */
+
+/* Read what came; once libpq holds the whole reply, the last result (as
+ * PQexec would return it) is copied out. */
+static int pga_step(struct lsql_conn *c, struct lsql_result *res, struct lsql_error *e, int *rc)
+{
+    if (!PQconsumeInput(c->pg)) {
+        PQclear(c->last);
+        c->last = NULL;
+        c->rolling = 0;
+        classify(e, c->pg, NULL, 0);
+        e->cls = LSQL_LOST; /* the socket failed: nothing more will come */
+        *rc = -1;
+        return LSQL_DONE;
+    }
+    while (!PQisBusy(c->pg)) {
+        PGresult *r = PQgetResult(c->pg);
+        if (!r && c->rolling) { /* e holds the error the ROLLBACK followed */
+            c->rolling = 0;
+            PQclear(c->last);
+            c->last = NULL;
+            e->rolled_back = 1;
+            *rc = -1;
+            return LSQL_DONE;
+        }
+        if (!r) {
+            r = c->last;
+            c->last = NULL;
+            ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+            if (r && st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
+                classify(e, c->pg, r, 0);
+                PQclear(r);
+                /* the event restarts with BEGIN, which an aborted
+                 * transaction refuses: roll back first, without blocking */
+                if (e->cls == LSQL_IGNORABLE && PQtransactionStatus(c->pg) == PQTRANS_INERROR &&
+                    PQsendQuery(c->pg, "ROLLBACK")) {
+                    c->rolling = 1;
+                    return LSQL_WAIT_READ;
+                }
+                *rc = -1;
+                return LSQL_DONE;
+            }
+            *rc = take(c, r, res, e);
+            return LSQL_DONE;
+        }
+        PQclear(c->last);
+        c->last = r;
+    }
+    return LSQL_WAIT_READ;
+}
+
+static int sent(struct lsql_conn *c, int ok, struct lsql_error *e, int *rc)
+{
+    if (ok)
+        return LSQL_WAIT_READ;
+    seterr(e, c->pg, NULL);
+    *rc = -1;
+    return LSQL_DONE;
+}
+
+/* The connection stays in blocking mode: a send waits only while the
+ * socket's buffer is full (a bulk insert's 512 KiB), never for the server's
+ * reply. */
+static int pga_send_query(struct lsql_conn *c, const char *sql, struct lsql_result *res,
+                          struct lsql_error *e, int *rc)
+{
+    (void)res;
+    return sent(c, PQsendQuery(c->pg, sql), e, rc);
+}
+
+static int pga_send_execute(struct lsql_conn *c, int id, const char *const *vals, int np,
+                            struct lsql_result *res, struct lsql_error *e, int *rc)
+{
+    (void)res;
+    if (c->text[id])
+        return sent(c, PQsendQuery(c->pg, c->text[id]), e, rc);
+    char name[16];
+    snprintf(name, sizeof name, "l%d", id);
+    return sent(c, PQsendQueryPrepared(c->pg, name, np, vals, NULL, NULL, 0), e, rc);
+}
+
+static int pga_fd(struct lsql_conn *c)
+{
+    return PQsocket(c->pg);
+}
+
 const struct lsql_ops lsql_pgsql_ops = {
     .name = "pgsql",
     .connect = pgl_connect,
@@ -182,4 +280,8 @@ const struct lsql_ops lsql_pgsql_ops = {
     .prepare = pgl_prepare,
     .execute = pgl_execute,
     .unprepare = pgl_unprepare,
+    .send_query = pga_send_query,
+    .send_execute = pga_send_execute,
+    .step = pga_step,
+    .fd = pga_fd,
 };

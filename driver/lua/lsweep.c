@@ -157,6 +157,8 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
         .pct = x->pct,
         .on_interval = on_interval,
         .on_interval_arg = interval_arg,
+        .loops = (int)opts_int(o, "client-loops"),
+        .client_cpus = client_cpus, /* the loops pin themselves */
     };
     char err[sizeof out->fatal_msg];
     struct cpulist old;

@@ -96,8 +96,7 @@ static void on_signal(int sig)
 /* Options a scripted run cannot honour yet: refused, not silently ignored. */
 static const char *unsupported(const struct opts *o)
 {
-    static const char *const names[] = {"rate", "warmup-time", "interval-output",
-                                        "report-checkpoints", NULL};
+    static const char *const names[] = {"interval-output", "report-checkpoints", NULL};
     for (int i = 0; names[i]; i++)
         if (opts_isset(o, names[i]) && strcmp(opts_str(o, names[i]), "0") != 0)
             return names[i];
@@ -109,10 +108,7 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
     char err[800];
     const char *no = unsupported(o);
     if (no) {
-        fprintf(stderr,
-                "dbscale %s: --%s is not supported for Lua scripts yet (they run a thread "
-                "per connection outside the worker's loops)\n",
-                ls->path, no);
+        fprintf(stderr, "dbscale %s: --%s is not supported for Lua scripts yet\n", ls->path, no);
         return EXIT_USAGE;
     }
     const char *out = opts_str(o, "output");
@@ -150,6 +146,10 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         .pct = st->npcts ? st->pcts[0] : 95,
         .on_interval = hooks.intermediate ? lreport_interval : report_interval,
         .on_interval_arg = hooks.intermediate ? (void *)&hooks : (void *)&sink,
+        .rate = st->wcfg.rate,
+        .warmup_s = st->wcfg.warmup_s,
+        .loops = st->wcfg.loops,
+        .client_cpus = st->wcfg.client_cpus,
     };
     struct level_result res;
     struct lerrors errs; /* ignored errors by code, for the report */

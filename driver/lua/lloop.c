@@ -1,0 +1,291 @@
+/*
+ * lloop.c - a few event-loop threads carry all of a scripted run's
+ * connections, each connection with its own Lua state (scripts keep
+ * per-thread globals) and one statement in flight at most.
+ *
+ * The one idea: thread_init, thread_run and thread_done run in a coroutine
+ * of the connection's state; every database call (lapi.c) starts its
+ * statement and yields, and this loop steps the statement when its socket
+ * is ready and resumes the coroutine with the reply as the call's results.
+ * The script sees sysbench's blocking calls, while one thread waits on the
+ * sockets of hundreds of connections with one epoll.
+ *
+ * Never prints. What still blocks a loop: connect and reconnect, prepare,
+ * and anything the script itself does that blocks (os.execute, a blocking
+ * ffi call).
+ */
+#include <errno.h>
+#include <lauxlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lloop.h"
+#include "util.h"
+
+static void fail(struct lloop_conn *c, const char *msg)
+{
+    c->failed = 1;
+    c->stage = LLOOP_END;
+    if (msg != c->err)
+        snprintf(c->err, sizeof c->err, "%s", msg);
+    atomic_store(&c->run->stop, 1);
+}
+
+/* The error a coroutine died of, as lapi_pcall words it. */
+static void fail_lua(struct lloop_conn *c)
+{
+    const char *m = lua_tostring(c->co, -1);
+    if (!m && lua_istable(c->co, -1)) {
+        lua_getfield(c->co, -1, "sql_errmsg");
+        m = lua_tostring(c->co, -1);
+    }
+    fail(c, m ? m : "(an error that is not a string)");
+}
+
+/* Wait for the socket of the statement in flight: one-shot, so a
+ * connection that is not waiting never wakes the loop. A closed socket
+ * leaves the epoll by itself, so a new one (a reconnect) is added. */
+static int arm(int ep, struct lloop_conn *c)
+{
+    int fd = c->t.s->ops->fd(c->a.c);
+    struct epoll_event ev = {.events =
+                                 (c->a.want == LSQL_WAIT_WRITE ? EPOLLOUT : EPOLLIN) | EPOLLONESHOT,
+                             .data.ptr = c};
+    if (epoll_ctl(ep, EPOLL_CTL_MOD, fd, &ev) == 0)
+        return 0;
+    if (errno == ENOENT && epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev) == 0)
+        return 0;
+    char m[96];
+    snprintf(m, sizeof m, "cannot wait on the connection's socket: %s", strerror(errno));
+    fail(c, m);
+    return -1;
+}
+
+/* Push global fn and the thread id onto the coroutine: 1, or 0 when the
+ * script has no such function. */
+static int push_fn(struct lloop_conn *c, const char *fn)
+{
+    lua_settop(c->co, 0);
+    lua_getglobal(c->co, fn);
+    if (!lua_isfunction(c->co, -1)) {
+        lua_settop(c->co, 0);
+        return 0;
+    }
+    lua_pushnumber(c->co, c->t.tid);
+    return 1;
+}
+
+/* Run c's coroutine (nargs values on its stack) until it waits for a
+ * reply (1) or has nothing more to do in this phase (0): thread_run is
+ * followed straight by thread_done. */
+static int resume(struct lloop *l, int ep, struct lloop_conn *c, int nargs)
+{
+    for (;;) {
+        c->a.want = LSQL_DONE;
+        lapi_enter(&c->t);
+        int st = lua_resume(c->co, nargs);
+        if (st == LUA_YIELD) {
+            if (c->a.want == LSQL_DONE) { /* a coroutine.yield() of the script's own */
+                lua_settop(c->co, 0);
+                nargs = 0;
+                continue;
+            }
+            if (c->a.want == LAPI_WAIT_TIMER) {
+                c->timer = 1;
+                l->timers++;
+                return 1;
+            }
+            return arm(ep, c) == 0;
+        }
+        if (st != 0) {
+            fail_lua(c);
+            return 0;
+        }
+        if (c->stage == LLOOP_INIT) {
+            c->stage = LLOOP_READY;
+            return 0;
+        }
+        if (c->stage == LLOOP_RUN && push_fn(c, "thread_done")) {
+            c->stage = LLOOP_DONE;
+            nargs = 1;
+            continue;
+        }
+        c->stage = LLOOP_END;
+        return 0;
+    }
+}
+
+/* Start phase fn on c: 1 if it now waits for a reply. */
+static int start(struct lloop *l, int ep, struct lloop_conn *c, int stage, const char *fn)
+{
+    c->stage = stage;
+    if (!push_fn(c, fn)) {
+        c->stage = stage == LLOOP_INIT ? LLOOP_READY : LLOOP_END;
+        return 0;
+    }
+    return resume(l, ep, c, 1);
+}
+
+/* --rate: resume the connections whose arrival is due (with true, or
+ * false when the run is ending); the earliest still pending, or 0. */
+static uint64_t run_timers(struct lloop *l, int ep, int *active)
+{
+    uint64_t next = 0, now = now_ns();
+    int ending = lrun_ending(l->run);
+    for (int i = 0; i < l->n && l->timers > 0; i++) {
+        struct lloop_conn *c = l->conns[i];
+        if (!c->timer)
+            continue;
+        if (!ending && c->wake_at > now) {
+            if (!next || c->wake_at < next)
+                next = c->wake_at;
+            continue;
+        }
+        c->timer = 0;
+        l->timers--;
+        lua_pushboolean(c->co, !ending);
+        if (!resume(l, ep, c, 1))
+            (*active)--;
+        now = now_ns();
+        /* an event without a database call may already wait for its next arrival */
+        if (c->timer && (!next || c->wake_at < next))
+            next = c->wake_at;
+    }
+    return next;
+}
+
+/* epoll_pwait2 waits to the nanosecond (Poisson arrivals need better than
+ * milliseconds); kernels before 5.11 and valgrind lack it. */
+static int wait_events(int ep, struct epoll_event *evs, int max, uint64_t until)
+{
+    static _Atomic int no_pwait2;
+    uint64_t now = now_ns(), d = 1000000000u; /* a second: a stop is seen by the connections */
+    if (until)
+        d = until > now ? until - now : 0;
+    struct timespec ts = {(time_t)(d / 1000000000u), (long)(d % 1000000000u)};
+    if (!atomic_load_explicit(&no_pwait2, memory_order_relaxed)) {
+        int n = epoll_pwait2(ep, evs, max, &ts, NULL);
+        if (n >= 0 || errno != ENOSYS)
+            return n;
+        atomic_store_explicit(&no_pwait2, 1, memory_order_relaxed);
+    }
+    return epoll_wait(ep, evs, max, (int)((d + 999999) / 1000000));
+}
+
+/* The run ended a grace ago: events still waiting for their reply are
+ * given up (their state is closed with the loop's), counted unfinished. */
+static int give_up(struct lloop *l)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++) {
+        struct lloop_conn *c = l->conns[i];
+        if (c->stage == LLOOP_RUN && c->a.want != LSQL_DONE && c->a.want != LAPI_WAIT_TIMER &&
+            !c->failed) {
+            c->a.want = LSQL_DONE;
+            c->stage = LLOOP_END;
+            c->unfinished = 1;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Until none of the loop's connections waits for a reply or an arrival. */
+static void drive(struct lloop *l, int ep, int active)
+{
+    struct epoll_event evs[64];
+    uint64_t give_up_at = 0;
+    while (active > 0) {
+        uint64_t next = l->timers ? run_timers(l, ep, &active) : 0;
+        if (active <= 0)
+            break;
+        if (!give_up_at && lrun_ending(l->run))
+            give_up_at = now_ns() + LLOOP_GRACE_NS;
+        if (give_up_at && now_ns() >= give_up_at) {
+            active -= give_up(l);
+            give_up_at = UINT64_MAX; /* thread_done runs on, without a grace */
+            if (active <= 0)
+                break;
+        }
+        if (give_up_at && give_up_at != UINT64_MAX && (!next || give_up_at < next))
+            next = give_up_at;
+        int n = wait_events(ep, evs, 64, next);
+        if (n < 0 && errno != EINTR) {
+            for (int i = 0; i < l->n; i++)
+                if (l->conns[i]->a.want != LSQL_DONE && !l->conns[i]->failed)
+                    fail(l->conns[i], "epoll_wait failed");
+            return;
+        }
+        for (int k = 0; k < n; k++) {
+            struct lloop_conn *c = evs[k].data.ptr;
+            struct lapi_async *a = &c->a;
+            if (a->want == LSQL_DONE || a->want == LAPI_WAIT_TIMER || c->failed)
+                continue;
+            int w = c->t.s->ops->step(a->c, &a->res, &a->e, &a->rc);
+            if (w != LSQL_DONE) {
+                a->want = w;
+                if (arm(ep, c) < 0)
+                    active--;
+                continue;
+            }
+            a->want = LSQL_DONE;
+            if (!resume(l, ep, c, lapi_push_reply(c->co, &c->t)))
+                active--;
+        }
+    }
+}
+
+void *lloop_main(void *arg)
+{
+    struct lloop *l = arg;
+    struct lloop_run *run = l->run;
+    if (run->pinned)
+        pthread_setaffinity_np(pthread_self(), run->cpus.size, run->cpus.set);
+    int ep = epoll_create1(EPOLL_CLOEXEC), active = 0;
+    for (int i = 0; i < l->n; i++) {
+        struct lloop_conn *c = l->conns[i];
+        if (ep < 0) {
+            fail(c, "cannot create an epoll");
+            continue;
+        }
+        /* the script's top level runs outside a coroutine, so it blocks */
+        c->L = lapi_open(&c->t, c->err, sizeof c->err);
+        if (!c->L) {
+            fail(c, c->err);
+            continue;
+        }
+        c->co = lua_newthread(c->L);
+        luaL_ref(c->L, LUA_REGISTRYINDEX); /* the coroutine lives as long as its state */
+        c->t.aio = &c->a;
+        active += start(l, ep, c, LLOOP_INIT, "thread_init");
+    }
+    drive(l, ep, active);
+    pthread_barrier_wait(&run->ready); /* every loop's thread_init done: measuring starts */
+    active = 0;
+    for (int i = 0; i < l->n; i++) {
+        struct lloop_conn *c = l->conns[i];
+        if (c->stage == LLOOP_READY && !c->failed) {
+            lua_settop(c->co, 0);
+            lua_getglobal(c->co, "thread_run");
+            lua_pushnumber(c->co, c->t.tid);
+            c->stage = LLOOP_RUN;
+            active += resume(l, ep, c, 1);
+        }
+    }
+    drive(l, ep, active);
+    for (int i = 0; i < l->n; i++) {
+        struct lloop_conn *c = l->conns[i];
+        if (c->L) {
+            lapi_enter(&c->t);
+            lua_close(c->L);
+            c->L = c->co = NULL;
+        }
+        lsql_result_free(&c->a.res);
+    }
+    if (ep >= 0)
+        close(ep);
+    atomic_fetch_add(&run->loops_done, 1);
+    return NULL;
+}

@@ -1,0 +1,83 @@
+/*
+ * lloop.h - a scripted run's connections on a few event-loop threads
+ * (lloop.c), and what the run (lrun.c) shares with them. Private to
+ * driver/lua.
+ */
+#ifndef DBSCALE_LLOOP_H
+#define DBSCALE_LLOOP_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "cpulist.h"
+#include "hist.h"
+#include "lapi.h"
+#include "lscript.h"
+
+/* What every loop of one run shares. */
+struct lloop_run {
+    const struct lscript_limits *lim;
+    pthread_barrier_t ready; /* every thread_init done: the loops and the caller */
+    atomic_int stop;         /* a connection failed */
+    atomic_llong events;
+    /* ns, 0 = none: set once every thread_init is done, while the loops may
+     * already run events (a deadline from before the connects would end
+     * the first connections' runs before they began) */
+    _Atomic uint64_t deadline;
+    struct cpulist cpus; /* --client-cpus; ncpus 0 = anywhere */
+    int pinned;
+    /* --warmup-time: events completing before this (ns, 0 = not yet
+     * known) are not counted */
+    _Atomic uint64_t window;
+    atomic_int loops_done; /* loops that have finished every connection */
+    /* --rate: the run's one Poisson stream of arrivals; a free connection
+     * takes the next (sysbench's one queue served by every thread) */
+    pthread_mutex_t arrival_lock;
+    uint64_t arrival; /* the latest handed out; 0 = none yet */
+    struct rng arrival_rng;
+};
+
+/* 1 when the run is ending (a stop, a failure, the deadline): an arrival
+ * waited for is then no event. */
+int lrun_ending(struct lloop_run *run);
+
+enum { LLOOP_INIT, LLOOP_READY, LLOOP_RUN, LLOOP_DONE, LLOOP_END };
+
+/* One scripted connection: its own Lua state, whose coroutine runs
+ * thread_init, thread_run and thread_done in turn. */
+struct lloop_conn {
+    struct lapi_thread t; /* t.run points back here */
+    struct lapi_async a;
+    struct lloop_run *run;
+    lua_State *L, *co;
+    int stage;
+    int timer;        /* waits for wake_at (a --rate arrival) */
+    uint64_t wake_at; /* its arrival: its latency starts there */
+    struct hist *lat;
+    uint64_t t0, busy_ns, done;
+    uint64_t base[SB_CNT_MAX];                /* counters when the warmup ended */
+    struct err_count codes[WORKER_MAX_CODES]; /* ignored errors inside the window */
+    int ncodes;
+    int failed;
+    int unfinished; /* its event's reply was given up (lloop.c's grace) */
+    char err[700];
+};
+
+/* How long after the run's end (deadline, stop) a reply still missing is
+ * waited for before the event is given up, as the built-in loops do: a hung
+ * server cannot hold the run. */
+#define LLOOP_GRACE_NS 1000000000ull
+
+struct lloop {
+    struct lloop_run *run;
+    struct lloop_conn **conns;
+    int n, timers;
+    pthread_t th;
+    int started;
+};
+
+/* The loop thread: open its connections' states, run every thread_init,
+ * wait on run->ready, then thread_run and thread_done, then close them. */
+void *lloop_main(void *loop);
+
+#endif

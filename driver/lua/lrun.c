@@ -1,0 +1,384 @@
+/*
+ * lrun.c - a sysbench Lua script's run: init() on a state of its own, the
+ * connections spread over a few event loops (lloop.c), their figures
+ * collected into the struct level_result a built-in run reports.
+ *
+ * The one idea: the loops only drive; the pacing (more events? the
+ * deadline, --events) and the timing of each event into the connection's
+ * histogram happen here, in the callbacks thread_run calls, so the figures
+ * are counted as the thread-per-connection shape counted them. Loops are
+ * sized as the built-in mixes size theirs: --client-loops, else one per
+ * client CPU, never more than connections. Never prints or exits.
+ */
+#include <lauxlib.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lloop.h"
+#include "util.h"
+
+static volatile sig_atomic_t stop_asked;
+
+void lscript_stop(void)
+{
+    stop_asked = 1;
+}
+
+int lrun_ending(struct lloop_run *sh)
+{
+    if (stop_asked || atomic_load_explicit(&sh->stop, memory_order_relaxed))
+        return 1;
+    uint64_t dl = atomic_load_explicit(&sh->deadline, memory_order_relaxed);
+    return dl && now_ns() >= dl;
+}
+
+/* --rate: the next arrival of the run's one Poisson stream; the stream
+ * starts when the first connection asks. */
+static uint64_t next_arrival(struct lloop_run *sh)
+{
+    pthread_mutex_lock(&sh->arrival_lock);
+    if (!sh->arrival)
+        sh->arrival = now_ns();
+    double u = rng_double(&sh->arrival_rng);
+    sh->arrival += (uint64_t)(-log(1.0 - u) / sh->lim->rate * 1e9);
+    uint64_t t = sh->arrival;
+    pthread_mutex_unlock(&sh->arrival_lock);
+    return t;
+}
+
+static int more(struct lapi_thread *t)
+{
+    struct lloop_conn *c = t->run;
+    struct lloop_run *sh = c->run;
+    if (lrun_ending(sh))
+        return 0;
+    if (sh->lim->events > 0 && atomic_fetch_add(&sh->events, 1) >= sh->lim->events)
+        return 0;
+    if (sh->lim->rate > 0 && t->aio) {
+        c->wake_at = next_arrival(sh);
+        return 2; /* the loop resumes the script when the arrival is due */
+    }
+    c->wake_at = 0;
+    return 1;
+}
+
+static void ev_start(struct lapi_thread *t)
+{
+    struct lloop_conn *c = t->run;
+    /* latency runs from the scheduled arrival, so time queued while every
+     * connection was busy counts, as in sysbench */
+    c->t0 = c->wake_at ? c->wake_at : now_ns();
+}
+
+static void ev_stop(struct lapi_thread *t)
+{
+    struct lloop_conn *c = t->run;
+    uint64_t now = now_ns(), w = atomic_load_explicit(&c->run->window, memory_order_relaxed);
+    if (!w || now < w)
+        return; /* --warmup-time: run, not counted */
+    lapi_count(t, SB_CNT_TRX);
+    uint64_t d = now - c->t0;
+    hist_record(c->lat, d);
+    c->busy_ns += d;
+    c->done++;
+}
+
+/* Errors by code, as the built-in loops count them (in the window only). */
+static void on_ignored(struct lapi_thread *t, const char *code)
+{
+    struct lloop_conn *c = t->run;
+    uint64_t w = atomic_load_explicit(&c->run->window, memory_order_relaxed);
+    if (!w || now_ns() < w)
+        return;
+    for (int i = 0; i < c->ncodes; i++)
+        if (!strcmp(c->codes[i].code, code)) {
+            c->codes[i].n++;
+            return;
+        }
+    if (c->ncodes < WORKER_MAX_CODES) {
+        snprintf(c->codes[c->ncodes].code, sizeof c->codes[0].code, "%s", code);
+        c->codes[c->ncodes++].n = 1;
+    }
+}
+
+/* ---- --report-interval ---- */
+
+struct ticker {
+    const struct lscript_limits *lim;
+    struct lloop_conn *cs;
+    int n;
+    uint64_t t0;
+    atomic_int done;
+    pthread_t th;
+};
+
+static void sum_counts(const struct ticker *k, uint64_t c[SB_CNT_MAX], struct hist *h)
+{
+    memset(c, 0, SB_CNT_MAX * sizeof *c);
+    hist_init(h);
+    for (int i = 0; i < k->n; i++) {
+        for (int j = 0; j < SB_CNT_MAX; j++)
+            c[j] += lapi_counter(&k->cs[i].t, j) - k->cs[i].base[j];
+        hist_merge(h, k->cs[i].lat); /* readable while written: hist.h */
+    }
+}
+
+static void *tick_main(void *arg)
+{
+    struct ticker *k = arg;
+    struct hist *prev = xmalloc(sizeof *prev), *cur = xmalloc(sizeof *cur), *d = xmalloc(sizeof *d);
+    uint64_t pc[SB_CNT_MAX], cc[SB_CNT_MAX];
+    sum_counts(k, pc, prev);
+    uint64_t step = (uint64_t)(k->lim->interval_s * 1e9), next = k->t0 + step, last = k->t0;
+    while (!atomic_load(&k->done)) {
+        uint64_t now = now_ns();
+        if (now < next) {
+            uint64_t w = next - now < 50000000 ? next - now : 50000000; /* notice the end */
+            struct timespec ts = {(time_t)(w / 1000000000u), (long)(w % 1000000000u)};
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        sum_counts(k, cc, cur);
+        hist_diff(d, cur, prev);
+        double dt = (double)(now - last) / 1e9;
+        struct interval_stats st = {
+            .t = (double)(next - k->t0) / 1e9, /* the period's scheduled end: "[ 2s ]" */
+            .dt = dt,
+            .threads = k->n,
+            .tps = (double)(cc[SB_CNT_TRX] - pc[SB_CNT_TRX]) / dt,
+            .reads = (double)(cc[SB_CNT_READ] - pc[SB_CNT_READ]) / dt,
+            .writes = (double)(cc[SB_CNT_WRITE] - pc[SB_CNT_WRITE]) / dt,
+            .others = (double)(cc[SB_CNT_OTHER] - pc[SB_CNT_OTHER]) / dt,
+            .pct = k->lim->pct,
+            .lat_ms = (double)hist_percentile(d, k->lim->pct) / 1e6,
+            .errors = (double)(cc[SB_CNT_ERROR] - pc[SB_CNT_ERROR]) / dt,
+            .reconnects = (double)(cc[SB_CNT_RECONNECT] - pc[SB_CNT_RECONNECT]) / dt,
+        };
+        k->lim->on_interval(&st, k->lim->on_interval_arg);
+        memcpy(pc, cc, sizeof pc);
+        hist_copy(prev, cur);
+        last = now;
+        next += step;
+    }
+    free(prev);
+    free(cur);
+    free(d);
+    return NULL;
+}
+
+static double sd(const double *v, int n, double *avg)
+{
+    double s = 0, q = 0;
+    for (int i = 0; i < n; i++)
+        s += v[i];
+    *avg = n ? s / n : 0;
+    for (int i = 0; i < n; i++)
+        q += (v[i] - *avg) * (v[i] - *avg);
+    return n ? sqrt(q / n) : 0;
+}
+
+static double cpu_s(const struct timeval *tv)
+{
+    return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+static int loop_count(struct lloop_run *run, int n)
+{
+    int nl = run->lim->loops;
+    if (nl <= 0)
+        nl = run->pinned ? cpulist_count(&run->cpus) : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (nl < 1)
+        nl = 1;
+    return nl > n ? n : nl;
+}
+
+static void set_cpus(struct lloop_run *run, const char *list)
+{
+    char why[160];
+    if (!list || !*list || !strcmp(list, "same") || !strcmp(list, "rest"))
+        return;
+    if (cpulist_init(&run->cpus) == 0 && cpulist_parse(&run->cpus, list, 0, why, sizeof why) > 0)
+        run->pinned = 1;
+}
+
+/* Sum the connections into out, once every loop is joined. */
+static void collect(struct lloop_conn *cs, int n, struct level_result *out)
+{
+    double *ev = xcalloc((size_t)n, sizeof *ev), *busy = xcalloc((size_t)n, sizeof *busy);
+    for (int i = 0; i < n; i++) {
+        uint64_t c[SB_CNT_MAX];
+        for (int j = 0; j < SB_CNT_MAX; j++)
+            c[j] = cs[i].t.cnt[j] - cs[i].base[j];
+        out->txns += c[SB_CNT_TRX];
+        out->reads += c[SB_CNT_READ];
+        out->writes += c[SB_CNT_WRITE];
+        out->others += c[SB_CNT_OTHER];
+        out->errors += c[SB_CNT_ERROR];
+        out->reconnects += c[SB_CNT_RECONNECT];
+        hist_merge(out->lat, cs[i].lat);
+        for (int k = 0; k < cs[i].ncodes; k++) {
+            int j = 0;
+            while (j < out->ncodes && strcmp(out->codes[j].code, cs[i].codes[k].code))
+                j++;
+            if (j == out->ncodes && out->ncodes < WORKER_MAX_CODES)
+                out->codes[out->ncodes++] = cs[i].codes[k];
+            else if (j < out->ncodes)
+                out->codes[j].n += cs[i].codes[k].n;
+        }
+        out->unfinished += (uint64_t)cs[i].unfinished;
+        ev[i] = (double)cs[i].done;
+        busy[i] = (double)cs[i].busy_ns / 1e9;
+    }
+    if (out->unfinished) {
+        out->disturbed = 1;
+        snprintf(out->disturbed_why, sizeof out->disturbed_why, "%llu unfinished",
+                 (unsigned long long)out->unfinished);
+    }
+    out->fair_events_sd = sd(ev, n, &out->fair_events_avg);
+    out->fair_time_sd = sd(busy, n, &out->fair_time_avg);
+    free(ev);
+    free(busy);
+}
+
+/* --warmup-time: events run, uncounted, until it has passed (or the run
+ * ends sooner); then the window opens and the counters so far become each
+ * connection's baseline. Transactions count only inside the window
+ * (ev_stop), so none is lost or doubled at the edge. */
+static void warm_up(struct lloop_run *run, struct lloop_conn *cs, int n, int nl)
+{
+    uint64_t until = now_ns() + (uint64_t)(run->lim->warmup_s * 1e9);
+    for (uint64_t now;
+         (now = now_ns()) < until && !lrun_ending(run) && atomic_load(&run->loops_done) < nl;) {
+        uint64_t w = until - now < 20000000 ? until - now : 20000000;
+        struct timespec ts = {0, (long)w};
+        nanosleep(&ts, NULL);
+    }
+    atomic_store(&run->window, now_ns());
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < SB_CNT_MAX; j++)
+            if (j != SB_CNT_TRX)
+                cs[i].base[j] = lapi_counter(&cs[i].t, j);
+}
+
+int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
+                struct level_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->threads = s->threads;
+    out->lat = xmalloc(sizeof *out->lat);
+    hist_init(out->lat);
+    stop_asked = 0;
+    struct lapi_thread mt;
+    lapi_thread_seed(&mt, s, 0);
+    lua_State *M = lapi_open(&mt, err, errlen);
+    if (!M)
+        return -1;
+    /* the default thread_run calls event(); without either there is no run */
+    lua_getglobal(M, "event");
+    int has_event = lua_isfunction(M, -1);
+    lua_pop(M, 1);
+    if (!has_event) {
+        snprintf(err, errlen,
+                 "%s: the script defines no event() function, so 'run' has nothing "
+                 "to do",
+                 s->path);
+        lua_close(M);
+        return -1;
+    }
+    if (lapi_call(M, "init", 0, err, errlen) < 0) {
+        lua_close(M);
+        return -1;
+    }
+    int n = s->threads;
+    struct lloop_run run = {.lim = lim};
+    set_cpus(&run, lim->client_cpus);
+    int nl = loop_count(&run, n);
+    out->loops = nl;
+    pthread_barrier_init(&run.ready, NULL, (unsigned)nl + 1);
+    pthread_mutex_init(&run.arrival_lock, NULL);
+    rng_seed(&run.arrival_rng, s->seed, 0); /* connections use streams 1.., as worker.c */
+    if (lim->warmup_s <= 0)
+        atomic_store(&run.window, 1); /* every event counts */
+    struct lloop_conn *cs = xcalloc((size_t)n, sizeof *cs);
+    struct lloop *loops = xcalloc((size_t)nl, sizeof *loops);
+    for (int i = 0; i < nl; i++) {
+        loops[i].run = &run;
+        loops[i].conns = xcalloc((size_t)n / (size_t)nl + 1, sizeof *loops[i].conns);
+    }
+    for (int i = 0; i < n; i++) {
+        struct lloop_conn *c = &cs[i];
+        c->run = &run;
+        lapi_thread_seed(&c->t, s, i);
+        c->t.run = c;
+        c->t.more = more;
+        c->t.ev_start = ev_start;
+        c->t.ev_stop = ev_stop;
+        c->t.on_ignored = on_ignored;
+        c->lat = xmalloc(sizeof *c->lat);
+        hist_init(c->lat);
+        struct lloop *l = &loops[i % nl];
+        l->conns[l->n++] = c;
+    }
+    /* the stop signals stay with the caller's thread, as the built-in
+     * loops leave them */
+    sigset_t stopset, old;
+    sigemptyset(&stopset);
+    sigaddset(&stopset, SIGINT);
+    sigaddset(&stopset, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stopset, &old);
+    for (int i = 0; i < nl; i++)
+        if (pthread_create(&loops[i].th, NULL, lloop_main, &loops[i]) != 0)
+            die(EXIT_RUNTIME, "cannot start event loop %d", i);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_barrier_wait(&run.ready); /* every thread_init done: events start */
+    if (lim->warmup_s > 0)
+        warm_up(&run, cs, n, nl);
+    uint64_t t0 = now_ns();
+    struct rusage ru0, ru1; /* over the window, as a built-in level's: not the connects */
+    getrusage(RUSAGE_SELF, &ru0);
+    if (lim->time_s > 0)
+        atomic_store(&run.deadline, t0 + (uint64_t)(lim->time_s * 1e9));
+    struct ticker tk = {.lim = lim, .cs = cs, .n = n, .t0 = t0};
+    int ticking = lim->interval_s > 0 && lim->on_interval &&
+                  pthread_create(&tk.th, NULL, tick_main, &tk) == 0;
+    for (int i = 0; i < nl; i++)
+        pthread_join(loops[i].th, NULL);
+    if (ticking) {
+        atomic_store(&tk.done, 1);
+        pthread_join(tk.th, NULL);
+    }
+    out->time_s = (double)(now_ns() - t0) / 1e9;
+    getrusage(RUSAGE_SELF, &ru1);
+    out->client_user_s = cpu_s(&ru1.ru_utime) - cpu_s(&ru0.ru_utime);
+    out->client_sys_s = cpu_s(&ru1.ru_stime) - cpu_s(&ru0.ru_stime);
+    out->client_csw = (double)(ru1.ru_nvcsw - ru0.ru_nvcsw + ru1.ru_nivcsw - ru0.ru_nivcsw);
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++)
+        if (cs[i].failed) {
+            snprintf(err, errlen, "connection %d (sysbench.tid %d): %s", i, i, cs[i].err);
+            snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
+            rc = -1;
+        }
+    collect(cs, n, out);
+    out->interrupted = stop_asked != 0;
+    for (int i = 0; i < n; i++)
+        free(cs[i].lat);
+    for (int i = 0; i < nl; i++)
+        free(loops[i].conns);
+    free(loops);
+    free(cs);
+    if (run.pinned)
+        cpulist_free(&run.cpus);
+    pthread_barrier_destroy(&run.ready);
+    pthread_mutex_destroy(&run.arrival_lock);
+    lapi_enter(&mt);
+    if (lapi_call(M, "done", 0, rc ? NULL : err, rc ? 0 : errlen) < 0 && rc == 0)
+        rc = -1;
+    lua_close(M);
+    return rc;
+}

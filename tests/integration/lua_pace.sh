@@ -1,0 +1,45 @@
+#!/bin/sh
+# --warmup-time and --rate for scripts on the loop shape (lua/count.lua,
+# whose connections count every event they run at the server): warmup
+# events run but are not reported; --rate paces events from one Poisson
+# stream, and --events still ends the run at exactly that many.
+. "$(dirname "$0")/lib.sh" "$1"
+start_server pgsql
+S=$(dirname "$0")/lua/count.lua
+ok "$DBSCALE" "$S" $SERVER_OPTS prepare
+out=$(mktemp)
+trap 'rm -f "$out"; stop_server' EXIT
+num() { sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" "$out" | head -n 1; }
+
+"$DBSCALE" "$S" $SERVER_OPTS --threads=2 --warmup-time=1 --time=1 --output=json run >"$out" 2>&1 ||
+    fail "warmup run failed: $(cat "$out")"
+txns=$(num transactions)
+ran=$(pg_sql "SELECT sum(events) FROM lua_counts")
+[ "${txns:-0}" -gt 0 ] || fail "no transaction counted after the warmup"
+[ "$ran" -gt "$txns" ] || fail "warmup: $ran events ran, $txns reported: the warmup was counted"
+# one read per event; an event straddling the window's edge may have its
+# read before the baseline
+reads=$(num reads)
+[ "$reads" -le "$txns" ] && [ "$reads" -ge $((txns - 2)) ] || fail "reads $reads for $txns transactions"
+
+pg_sql "TRUNCATE lua_counts" >/dev/null
+"$DBSCALE" "$S" $SERVER_OPTS --threads=4 --rate=200 --events=30 --time=0 --output=json run \
+    >"$out" 2>&1 || fail "rate run with --events failed: $(cat "$out")"
+expect_eq "--rate with --events=30: transactions" "$(num transactions)" 30
+expect_eq "--rate with --events=30: events the server saw" \
+    "$(pg_sql "SELECT sum(events) FROM lua_counts")" 30
+
+"$DBSCALE" "$S" $SERVER_OPTS --threads=4 --rate=20 --time=2 --output=json run >"$out" 2>&1 ||
+    fail "rate run failed: $(cat "$out")"
+txns=$(num transactions)
+# 40 expected; unpaced this script does thousands in 2 s
+[ "${txns:-0}" -ge 1 ] && [ "$txns" -le 400 ] || fail "--rate=20 for 2 s gave $txns transactions"
+# an event without a database call waits only for its next arrival: 200
+# expected; a loop that overslept each arrival to its 1 s tick gave 2
+printf 'function event() end\n' >"$out.lua"
+"$DBSCALE" "$out.lua" $SERVER_OPTS --threads=1 --rate=100 --time=2 --output=json run >"$out" 2>&1 ||
+    fail "rate run of an empty event failed: $(cat "$out")"
+rm -f "$out.lua"
+[ "$(num transactions)" -ge 20 ] || fail "--rate=100 for 2 s, empty event: $(num transactions)"
+ok "$DBSCALE" "$S" $SERVER_OPTS cleanup
+echo "lua_pace: warmup ran $ran events, reported $(num transactions) paced"
