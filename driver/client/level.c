@@ -307,9 +307,13 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
         if (p->cfg.on_window)
             p->cfg.on_window(0, p->cfg.on_window_arg);
         win = 2;
+        /* before --time's deadline (--events reached, nothing could run):
+         * the window ends now, or at the last counted completion, never
+         * at a deadline that did not come */
+        uint64_t now = now_ns(), last = last_done(loops, nl);
         wend = pool_window_end(p);
-        if (!wend)
-            wend = now_ns();
+        if (!wend || wend > now)
+            wend = p->cfg.events > 0 && last > p->measure_start ? last : now;
     }
     if (win == 0) {
         getrusage(RUSAGE_SELF, &ru0);

@@ -435,6 +435,24 @@ static void test_events_exact(void **state)
     pool_close(p);
 }
 
+/* --events=N with a --time that is not reached (sysbench's default 10 s):
+ * the rate is over the time the N transactions took, not over --time
+ * (it printed "10.00 per sec." for 100 events done in a moment). */
+static void test_events_before_time(void **state)
+{
+    (void)state;
+    struct worker_cfg cfg = cfg_for(FAKE_PIPE, 2);
+    cfg.events = 100;
+    cfg.time_s = 600;
+    struct pool *p = open_ok(&cfg, 4);
+    struct level_result r;
+    assert_int_equal(pool_run(p, 4, &r), 0);
+    assert_int_equal(r.txns, 100);
+    assert_true(r.time_s < 60); /* not the 600 s deadline */
+    level_result_free(&r);
+    pool_close(p);
+}
+
 struct edges {
     int calls, first, last;
 };
@@ -612,6 +630,7 @@ int main(void)
         cmocka_unit_test(test_hung_engine_stop),
         cmocka_unit_test(test_stop_before_run),
         cmocka_unit_test(test_events_exact),
+        cmocka_unit_test(test_events_before_time),
         cmocka_unit_test(test_window_callback),
         cmocka_unit_test(test_init_timeout),
         cmocka_unit_test(test_before_window_gate),
