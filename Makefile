@@ -132,6 +132,7 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	@sh bench/run.sh $(B)/dbscale
 	@sh bench/lua.sh $(B)/dbscale
+	@if [ -x $(B)/dbscale-mpi ]; then sh bench/mpi.sh $(B)/dbscale; fi
 	@sh bench/prepare.sh $(B)/dbscale
 	@if [ -f bench/micro.sh ]; then sh bench/micro.sh $(B)/dbscale; fi
 
