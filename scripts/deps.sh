@@ -3,7 +3,8 @@
 # Idempotent: checks with dpkg first, so it is quick when everything is present.
 set -eu
 PKGS="build-essential pkg-config libpq-dev default-libmysqlclient-dev libcmocka-dev libinih-dev libjansson-dev libluajit-5.1-dev clang-format
-postgresql postgresql-contrib mariadb-server mariadb-client postgresql-client gnuplot-nox sysbench clang valgrind time bc chromium openmpi-bin libopenmpi-dev iproute2 socat util-linux"
+postgresql postgresql-contrib mariadb-server mariadb-client postgresql-client gnuplot-nox sysbench clang valgrind time bc chromium openmpi-bin libopenmpi-dev iproute2 socat util-linux
+openssl strace groff-base"
 missing=""
 for p in $PKGS; do
     st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
