@@ -274,66 +274,6 @@ void sweep_restore_cpus(struct sweep *w)
 
 /* ---- one level ---- */
 
-static void fill_row(struct sweep *w, struct result_row *r, const struct sweep_level *lv,
-                     const char *variant, const struct level_result *res, double srv_cpu,
-                     double idle, const char *srv_list, const char *cli_list, int shared)
-{
-    memset(r, 0, sizeof *r);
-    snprintf(r->engine, sizeof r->engine, "%s", w->s.ops->name);
-    snprintf(r->workload, sizeof r->workload, "%s", w->workload);
-    snprintf(r->variant, sizeof r->variant, "%s", variant);
-    r->cpus = w->plan.kcpus[lv->k];
-    r->threads = lv->threads;
-    r->repeat = lv->repeat + w->repeat_base;
-    double t = res->time_s > 0 ? res->time_s : 1e-9;
-    r->time_s = res->time_s;
-    r->tps = (double)res->txns / t;
-    r->qps = (double)(res->reads + res->writes + res->others) / t;
-    r->qps_read = (double)res->reads / t;
-    r->qps_write = (double)res->writes / t;
-    r->qps_other = (double)res->others / t;
-    r->lat_min_ms = (double)hist_min(res->lat) / 1e6;
-    r->lat_avg_ms = hist_mean(res->lat) / 1e6;
-    r->lat_p50_ms = (double)hist_percentile(res->lat, 50) / 1e6;
-    r->lat_p95_ms = (double)hist_percentile(res->lat, 95) / 1e6;
-    r->lat_p99_ms = (double)hist_percentile(res->lat, 99) / 1e6;
-    r->lat_max_ms = (double)hist_max(res->lat) / 1e6;
-    r->errors = (long long)res->errors;
-    r->reconnects = (long long)res->reconnects;
-    report_codes(res, r->error_codes, sizeof r->error_codes);
-    r->client_cpu_s = res->client_user_s + res->client_sys_s;
-    r->client_cpu_per_txn_us = report_cpu_per_txn_us(res);
-    r->server_cpu_s = srv_cpu;
-    r->idle_pct = idle;
-    snprintf(r->client_cpus, sizeof r->client_cpus, "%s", cli_list);
-    snprintf(r->server_cpus, sizeof r->server_cpus, "%s", srv_list);
-    r->shared_cpus = shared;
-    r->connections = res->threads;
-    /* a level during which a connection was lost, the client stalled or
-     * nothing completed did not measure the server it meant to: kept, but
-     * marked, with the reason (the worker's own when it gives one) */
-    struct sbuf why = {0};
-    if (res->disturbed && res->disturbed_why[0])
-        sbuf_printf(&why, "%s", res->disturbed_why);
-    else {
-        if (res->reconnects)
-            sbuf_printf(&why, "%s%llu reconnects", why.len ? "; " : "",
-                        (unsigned long long)res->reconnects);
-        if (res->lost)
-            sbuf_printf(&why, "%s%llu lost", why.len ? "; " : "", (unsigned long long)res->lost);
-        if (res->unfinished)
-            sbuf_printf(&why, "%s%llu unfinished", why.len ? "; " : "",
-                        (unsigned long long)res->unfinished);
-        if (res->interrupted)
-            sbuf_printf(&why, "%sinterrupted", why.len ? "; " : "");
-    }
-    if (res->txns == 0)
-        sbuf_printf(&why, "%sno transaction completed", why.len ? "; " : "");
-    r->disturbed = res->disturbed || why.len > 0;
-    snprintf(r->disturbed_why, sizeof r->disturbed_why, "%s", why.s ? why.s : "");
-    sbuf_free(&why);
-}
-
 /* 1 when the server's main process is known and gone (or a zombie), 0 when
  * it runs or is not known (an external server without a pid). */
 static int server_gone(const struct sweep *w)
@@ -470,22 +410,6 @@ static int run_custom(struct sweep *w, int threads, struct level_result *res)
     return rc;
 }
 
-/* dbscale-mpi: each rank's part of the level just measured, as its rows */
-static void add_rank_rows(struct sweep *w, const struct sweep_level *lv, const char *variant,
-                          struct sweep_rank_fig *each, const char *srv_list, const char *cli_list,
-                          int shared)
-{
-    int n = w->share->nranks;
-    w->rank_rows = xrealloc(w->rank_rows, (size_t)(w->nrank_rows + n) * sizeof *w->rank_rows);
-    for (int k = 0; k < n; k++) {
-        struct result_row *r = &w->rank_rows[w->nrank_rows++];
-        fill_row(w, r, lv, variant, &each[k].res, 0, 0, srv_list, cli_list, shared);
-        snprintf(r->rank, sizeof r->rank, "%d", each[k].rank);
-        snprintf(r->host, sizeof r->host, "%s", each[k].host);
-        r->connections = each[k].connections;
-    }
-}
-
 static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t errlen)
 {
     int last_k = -1;
@@ -552,7 +476,7 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         struct sysinfo_cpu_times t1 = win ? w->win.t1 : t0;
         int keep = rc == 0 && !*w->stop && !(res.txns == 0 && server_gone(w));
         if (each && keep)
-            add_rank_rows(w, lv, variant, each, srv_list, cli_list, shared);
+            sweep_add_rank_rows(w, lv, variant, each, srv_list, cli_list, shared);
         sweep_ranks_free(w, each);
         if (rc < 0) {
             if (server_gone(w))
@@ -575,8 +499,8 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
             level_result_free(&res);
             break;
         }
-        fill_row(w, &w->rows[w->nrows++], lv, variant, &res, cpu1 > cpu0 ? cpu1 - cpu0 : 0,
-                 sysinfo_idle_pct(&t0, &t1), srv_list, cli_list, shared);
+        sweep_fill_row(w, &w->rows[w->nrows++], lv, variant, &res, cpu1 > cpu0 ? cpu1 - cpu0 : 0,
+                       sysinfo_idle_pct(&t0, &t1), srv_list, cli_list, shared);
         w->nskews += w->share != NULL; /* a measured level's skew */
         int wr = results_write_csv_ranks(w->out, w->rows, (size_t)w->nrows, w->rank_rows,
                                          (size_t)w->nrank_rows);

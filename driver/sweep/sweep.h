@@ -162,4 +162,14 @@ void sweep_ranks_free(const struct sweep *w, struct sweep_rank_fig *each);
 /* meta.json's keys about the ranks: ranks, hosts, start skews. A new object. */
 json_t *sweep_ranks_meta(const struct sweep *w);
 
+/* sweep_row.c: the row of a measured level (server CPU seconds and idle %
+ * over its window; the CPU lists it ran on), and under dbscale-mpi each
+ * rank's part of it appended to w->rank_rows */
+void sweep_fill_row(struct sweep *w, struct result_row *r, const struct sweep_level *lv,
+                    const char *variant, const struct level_result *res, double srv_cpu,
+                    double idle, const char *srv_list, const char *cli_list, int shared);
+void sweep_add_rank_rows(struct sweep *w, const struct sweep_level *lv, const char *variant,
+                         struct sweep_rank_fig *each, const char *srv_list, const char *cli_list,
+                         int shared);
+
 #endif
