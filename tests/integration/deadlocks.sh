@@ -6,7 +6,7 @@
 # row count and the id set are what prepare made.
 . "$(dirname "$0")/lib.sh" "$1"
 for engine in pgsql mysql; do
-    start_server $engine --conf max_connections=60
+    start_server $engine --conf max_connections=100
     C="$SERVER_OPTS --tables=1 --table-size=50"
     [ $engine = mysql ] && C="$C --mysql-defaults-file=$MYSQL_CNF"
     ok "$DBSCALE" prepare oltp_read_write $C
