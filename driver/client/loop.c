@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "pool_internal.h"
+#include "sched_policy.h"
 #include "util.h"
 
 /* Timers due: advance them. Returns the earliest timer still pending. When
@@ -82,6 +83,7 @@ void *loop_main(void *arg)
     struct pool *p = l->pool;
     if (p->client_ncpus)
         pthread_setaffinity_np(pthread_self(), p->client_set.size, p->client_set.set);
+    sched_policy_apply(p->cfg.sched);
     /* the start gate (worker.c start_loops): wait until every loop runs and the clock is set */
     pthread_mutex_lock(&p->gate_lock);
     p->gate_ready++;

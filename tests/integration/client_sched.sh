@@ -1,0 +1,43 @@
+#!/bin/sh
+# --client-sched: the event loops run as SCHED_BATCH by default and as
+# SCHED_OTHER with --client-sched=normal; the main (timing) thread keeps
+# the normal policy either way. Read off /proc while a dry run (no server:
+# the client alone) is going on.
+. "$(dirname "$0")/lib.sh" "$1"
+NO="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=1 --mysql-dry-run=on"
+# policies PID: the policy field (41) of each of its threads, sorted
+policies() {
+    for t in /proc/"$1"/task/*; do
+        sed 's/.*) //' "$t/stat" 2>/dev/null | awk '{ print $39 }'
+    done | sort | uniq -c | awk '{ printf "%s:%s ", $2, $1 }'
+}
+for mode in default normal; do
+    opt=
+    [ $mode = normal ] && opt=--client-sched=normal
+    "$DBSCALE" run oltp_point_select $NO --threads=4 --client-loops=2 --time=3 $opt >/dev/null 2>&1 &
+    pid=$!
+    # the loops start once the (dry) connections are open
+    seen=
+    i=0
+    while [ $i -lt 40 ]; do
+        sleep 0.1
+        seen=$(policies $pid)
+        # default: until the loops are up; normal: until as many threads are
+        case $mode:$seen in default:*3:2*) break ;; normal:*0:[3-9]*) break ;; esac
+        i=$((i + 1))
+    done
+    wait $pid || fail "$mode: the dry run failed"
+    [ -n "$seen" ] || fail "$mode: the run ended before its threads were seen"
+    # SCHED_OTHER is 0, SCHED_BATCH 3
+    if [ $mode = default ]; then
+        echo "$seen" | grep -q '3:2 ' || fail "default: not exactly 2 SCHED_BATCH threads (the loops): $seen"
+        echo "$seen" | grep -q '0:[1-9]' || fail "default: no thread kept SCHED_OTHER: $seen"
+    else
+        echo "$seen" | grep -q '3:' && fail "--client-sched=normal: a SCHED_BATCH thread: $seen"
+    fi
+    echo "$mode: thread policies $seen"
+done
+err=$("$DBSCALE" run oltp_point_select $NO --client-sched=fifo --events=1 2>&1 >/dev/null) &&
+    fail "--client-sched=fifo was accepted"
+echo "$err" | grep -q -- '--client-sched' || fail "the error does not name --client-sched: $err"
+echo "client_sched: ok"
