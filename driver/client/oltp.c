@@ -44,7 +44,7 @@ const struct optdef oltp_optdefs[] = {
     {"forced-shutdown", OPT_STR, NULL, "after --time, wait N s (or N% of --time) for transactions still running, then report them and exit 2, as sysbench; off: wait as long as they take; unset: give them 1 s and count them unfinished"},
     {"output", OPT_CHOICE, "text", "report format", "text|json|csv"},
     {"client-loops", OPT_INT, "0", "event-loop threads driving the connections (0 = one per client CPU, at most one per connection)", NULL, 0, 1024},
-    {"client-sched", OPT_CHOICE, "batch", "scheduling policy of the event loops: batch (SCHED_BATCH: a reply does not preempt the server thread that sent it, so a loop serves several per wake-up) or normal", "batch|normal"},
+    {"client-sched", OPT_CHOICE, "batch", "scheduling policy of the event loops: batch (SCHED_BATCH: a reply does not preempt the server thread that sent it, so a loop serves several per wake-up; a loop of one connection keeps the normal one) or normal", "batch|normal"},
     {"client-cpus", OPT_STR, NULL, "CPU list the client threads run on (e.g. 1 or 0-3)"},
     {"reconnect-timeout", OPT_NUM, "30", "seconds a lost connection may take to come back", NULL, 0, 1e6},
     {"thread-init-timeout", OPT_NUM, "0", "seconds all connections may take to open, as sysbench 1.1's (0 = no limit: they open one after another here, not in parallel as sysbench's threads)", NULL, 0, 1e6},
