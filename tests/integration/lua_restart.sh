@@ -1,0 +1,66 @@
+#!/bin/sh
+# A Lua script's server restarted under it (issue 14: "reconnect after a
+# server restart"), on both engines: the server is stopped (its clients'
+# sessions end, the port closes) and started again from the same data
+# directory 1 s later; every scripted connection reconnects, prepares its
+# statement again, restarts the event (before_restart_event), and does
+# work afterwards; the run exits 0 and counts the reconnects.
+. "$(dirname "$0")/lib.sh" "$1"
+SCRIPT=$(cd "$(dirname "$0")" && pwd)/lua/restart.lua
+work=$(mktemp -d)
+trap 'rm -rf "$work"; stop_server' EXIT
+
+# restart PIDFILE CMD: stop the server, wait 1 s, start CMD detached (as
+# the engine's user when we are root) and wait until it answers
+restart() {
+    old=$SERVER_PID
+    kill -TERM "$old" 2>/dev/null
+    [ "$SERVER_ENGINE" = pgsql ] && kill -INT "$old" 2>/dev/null
+    for i in $(seq 150); do [ -e "$1" ] || break; sleep 0.1; done
+    [ -e "$1" ] && fail "$SERVER_ENGINE: the server did not stop"
+    sleep 1
+    if [ "$(id -u)" = 0 ] && [ "$SERVER_ENGINE" = pgsql ]; then
+        su -s /bin/sh postgres -c "cd / && exec setsid $2 >/dev/null 2>&1 </dev/null" &
+    else
+        sh -c "cd / && exec setsid $2 >/dev/null 2>&1 </dev/null" &
+    fi
+    for i in $(seq 200); do
+        [ -s "$1" ] && db_sql "SELECT 1" >/dev/null 2>&1 && return 0
+        sleep 0.1
+    done
+    fail "$SERVER_ENGINE: the restarted server did not come up"
+}
+
+ran=0
+for engine in pgsql mysql; do
+    case $engine in
+    pgsql) ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || continue ;;
+    mysql) [ -x /usr/sbin/mariadbd ] || continue ;;
+    esac
+    start_server $engine
+    C="$SERVER_OPTS"
+    [ $engine = mysql ] && C="$C --mysql-defaults-file=$MYSQL_CNF"
+    "$DBSCALE" "$SCRIPT" $C --threads=3 --time=6 --output=json run >"$work/out" 2>"$work/err" &
+    run=$!
+    sleep 1.5
+    if [ $engine = pgsql ]; then
+        bindir=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/postgres | sort -V | tail -1)")
+        [ -n "${DBSCALE_PGBIN:-}" ] && bindir=$DBSCALE_PGBIN
+        restart "$SERVER_DIR/data/postmaster.pid" "$bindir/postgres -D '$SERVER_DIR/data'"
+    else
+        restart "$(server_state pidfile)" "/usr/sbin/mariadbd --defaults-file='$SERVER_DIR/my.cnf'"
+    fi
+    wait $run
+    rc=$?
+    expect_eq "$engine: the run's exit after a server restart ($(tail -3 "$work/err"))" $rc 0
+    n=$(grep -c '^RESTART tid=[0-9]* restarts=[1-9][0-9]* after=[1-9]' "$work/out")
+    [ "$n" = 3 ] || fail "$engine: not every connection restarted its event and went on: $(grep RESTART "$work/out")"
+    recon=$(sed -n 's/.*"reconnects": \([0-9]*\).*/\1/p' "$work/out" | head -n 1)
+    [ "${recon:-0}" -ge 3 ] || fail "$engine: $recon reconnects counted, not 3: $(cat "$work/out")"
+    echo "$engine: $(grep -c RESTART "$work/out") connections came back after the restart, $recon reconnects"
+    # the restarted server is stopped from its pid file by stop_server
+    stop_server
+    ran=1
+done
+[ $ran = 1 ] || skip "neither PostgreSQL nor MariaDB installed"
+echo "lua_restart: ok"
