@@ -149,6 +149,10 @@ static inline uint64_t pool_window_end(struct pool *p)
 /* Connect and prepare every statement of the workload; again: a reconnect
  * (short connect timeout, WORKER_RECONNECT_TIMEOUT_S). */
 struct db_conn *pool_open_conn(const struct pool *p, int idx, int again, struct db_error *err);
+/* Open connections p->n .. n-1 (pool_open.c: several at a time, kept in
+ * index order). -1 with err naming the lowest one that failed; the ones
+ * before it stay open in the pool. */
+int pool_grow(struct pool *p, int n, char *err, size_t errlen);
 /* Stop the run with msg (the first one wins). */
 void loop_fail(struct loop *l, const char *msg);
 /* Run c until it must wait (socket, timer) or is parked. */

@@ -25,72 +25,6 @@
 #include "rng.h"
 #include "util.h"
 
-/* the connect of a first open, given `left` seconds of --thread-init-timeout
- * (0 = unlimited): never more than is left, never under libpq's 2 s minimum */
-static struct db_conn *open_conn_within(const struct pool *p, int idx, double left,
-                                        struct db_error *err);
-
-struct db_conn *pool_open_conn(const struct pool *p, int idx, int again, struct db_error *err)
-{
-    return open_conn_within(p, idx, again ? -1 : 0, err);
-}
-
-static struct db_conn *open_conn_within(const struct pool *p, int idx, double left,
-                                        struct db_error *err)
-{
-    const struct worker_cfg *cfg = &p->cfg;
-    struct db_target t = cfg->targets[idx % cfg->ntargets];
-    if (left < 0)
-        t.connect_timeout_s = WORKER_RECONNECT_TIMEOUT_S;
-    else if (left > 0) {
-        int cap = left < 2 ? 2 : (int)(left + 0.999);
-        if (t.connect_timeout_s <= 0 || t.connect_timeout_s > cap)
-            t.connect_timeout_s = cap;
-    }
-    struct db_conn *db = cfg->ops->connect(&t, err);
-    if (!db)
-        return NULL;
-    for (int i = 0; i < cfg->wl->nstmts; i++) {
-        if (cfg->ops->prepare(db, i, cfg->wl->sql[i], cfg->wl->nparams[i], err) < 0) {
-            cfg->ops->close(db);
-            return NULL;
-        }
-    }
-    return db;
-}
-
-static int grow(struct pool *p, int n, char *err, size_t errlen)
-{
-    if (n <= p->n)
-        return 0;
-    p->conns = xrealloc(p->conns, sizeof *p->conns * (size_t)n);
-    double limit = p->cfg.init_timeout_s;
-    uint64_t t0 = now_ns();
-    for (int i = p->n; i < n; i++) {
-        double left = limit > 0 ? limit - (double)(now_ns() - t0) / 1e9 : 0;
-        if (limit > 0 && left <= 0) {
-            /* sysbench's words (--thread-init-timeout) */
-            snprintf(err, errlen,
-                     "Worker threads failed to initialize within %.0f seconds! (%d of %d "
-                     "connections open)",
-                     limit, p->n, n);
-            return -1;
-        }
-        struct db_error e = {0};
-        struct conn *c = xcalloc(1, sizeof *c);
-        c->idx = i;
-        rng_seed(&c->rng, p->cfg.seed, (uint64_t)i + 1);
-        c->db = open_conn_within(p, i, left, &e);
-        if (!c->db) {
-            snprintf(err, errlen, "connection %d of %d: %s", i + 1, n, e.msg);
-            free(c);
-            return -1;
-        }
-        p->conns[p->n++] = c;
-    }
-    return 0;
-}
-
 /* Connections given up at the end of the last level are reconnected before
  * this one's window, so its figures do not pay for the last one's trouble.
  * After the first failure the rest are left to the loops' back-off: a hung
@@ -140,7 +74,7 @@ struct pool *pool_open(const struct worker_cfg *cfg, int nconns, char *err, size
     pthread_mutex_init(&p->gate_lock, NULL);
     pthread_cond_init(&p->gate_cond, NULL);
     pool_set_client_cpus(p, cfg->client_cpus);
-    if (grow(p, nconns, err, errlen) < 0) {
+    if (pool_grow(p, nconns, err, errlen) < 0) {
         pool_close(p);
         return NULL;
     }
@@ -313,7 +247,7 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
     atomic_store(&p->started, 0);
     atomic_store(&p->concurrency, 0);
     char err[600];
-    if (grow(p, threads, err, sizeof err) < 0) {
+    if (pool_grow(p, threads, err, sizeof err) < 0) {
         snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
         return -1;
     }

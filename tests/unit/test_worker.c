@@ -34,8 +34,10 @@ static struct {
     enum db_errclass fail_cls;
     _Atomic int fail_left;
     _Atomic int connects, closes, rollbacks, violations, begins;
-    _Atomic int last_timeout; /* connect_timeout_s of the latest connect */
-    int connect_delay_ms;     /* each connect takes this long */
+    _Atomic int last_timeout;               /* connect_timeout_s of the latest connect */
+    int connect_delay_ms;                   /* each connect takes this long */
+    _Atomic int in_connect, max_in_connect; /* connects under way at once */
+    int connect_fail_after;                 /* > 0: connects after this many fail */
 } F;
 
 struct db_conn {
@@ -47,8 +49,17 @@ static struct db_conn *fake_connect(const struct db_target *t, struct db_error *
 {
     (void)err;
     atomic_store(&F.last_timeout, t->connect_timeout_s);
+    int now_in = atomic_fetch_add(&F.in_connect, 1) + 1, max = atomic_load(&F.max_in_connect);
+    while (now_in > max && !atomic_compare_exchange_weak(&F.max_in_connect, &max, now_in))
+        ;
     if (F.connect_delay_ms)
         nanosleep(&(struct timespec){0, F.connect_delay_ms * 1000000L}, NULL);
+    atomic_fetch_sub(&F.in_connect, 1);
+    if (F.connect_fail_after > 0 && atomic_load(&F.connects) >= F.connect_fail_after) {
+        snprintf(err->msg, sizeof err->msg, "too many connections");
+        err->cls = DB_ERR_FATAL;
+        return NULL;
+    }
     struct db_conn *c = calloc(1, sizeof *c);
     assert_non_null(c);
     assert_int_equal(pipe2(c->pfd, O_NONBLOCK | O_CLOEXEC), 0);
@@ -489,7 +500,8 @@ static void test_window_callback(void **state)
 
 /* --thread-init-timeout: connections that open too slowly fail the pool
  * with sysbench's message, before all of them were tried, and no connect
- * is given longer than what is left (at least libpq's 2 s minimum). */
+ * is given longer than what is left (at least libpq's 2 s minimum). Up to
+ * 8 open at once, so 40 at 300 ms each need 1.5 s. */
 static void test_init_timeout(void **state)
 {
     (void)state;
@@ -497,10 +509,11 @@ static void test_init_timeout(void **state)
     cfg.init_timeout_s = 1;
     F.connect_delay_ms = 300;
     char err[256] = "";
-    struct pool *p = pool_open(&cfg, 20, err, sizeof err);
+    struct pool *p = pool_open(&cfg, 40, err, sizeof err);
     assert_null(p);
     assert_non_null(strstr(err, "failed to initialize within 1 seconds"));
-    assert_true(atomic_load(&F.connects) < 20);
+    assert_true(atomic_load(&F.connects) < 40);
+    assert_int_equal(atomic_load(&F.closes), atomic_load(&F.connects)); /* none leaked */
     int last = atomic_load(&F.last_timeout);
     assert_true(last >= 1 && last <= 2);
     /* no limit: all open */
@@ -509,6 +522,31 @@ static void test_init_timeout(void **state)
     p = open_ok(&cfg, 5);
     assert_int_equal(atomic_load(&F.connects), 5);
     pool_close(p);
+}
+
+/* A level's connections open several at a time, and a failure fails the
+ * pool naming a connection, with every connection opened meanwhile closed. */
+static void test_open_parallel(void **state)
+{
+    (void)state;
+    struct worker_cfg cfg = cfg_for(FAKE_SYNC, 1);
+    F.connect_delay_ms = 50;
+    struct pool *p = open_ok(&cfg, 16);
+    assert_int_equal(atomic_load(&F.connects), 16);
+    assert_true(atomic_load(&F.max_in_connect) > 1);
+    assert_true(atomic_load(&F.max_in_connect) <= 8);
+    pool_close(p);
+    cfg = cfg_for(FAKE_SYNC, 1);
+    F.connect_delay_ms = 20;
+    F.connect_fail_after = 10;
+    char err[256] = "";
+    p = pool_open(&cfg, 30, err, sizeof err);
+    assert_null(p);
+    assert_non_null(strstr(err, "too many connections"));
+    int k = 0;
+    assert_int_equal(sscanf(err, "connection %d of 30:", &k), 1);
+    assert_true(k >= 1 && k <= 30);
+    assert_int_equal(atomic_load(&F.closes), atomic_load(&F.connects));
 }
 
 /* before_window: what dbscale-mpi's barrier at the window's start does,
@@ -633,6 +671,7 @@ int main(void)
         cmocka_unit_test(test_events_before_time),
         cmocka_unit_test(test_window_callback),
         cmocka_unit_test(test_init_timeout),
+        cmocka_unit_test(test_open_parallel),
         cmocka_unit_test(test_before_window_gate),
         cmocka_unit_test(test_before_window_on_stop),
         cmocka_unit_test(test_before_window_no_warmup_events),
