@@ -47,7 +47,7 @@ const struct optdef oltp_optdefs[] = {
     {"client-sched", OPT_CHOICE, "batch", "scheduling policy of the event loops: batch (SCHED_BATCH: a reply does not preempt the server thread that sent it, so a loop serves several per wake-up; a loop of one connection keeps the normal one) or normal", "batch|normal"},
     {"client-cpus", OPT_STR, NULL, "CPU list the client threads run on (e.g. 1 or 0-3)"},
     {"reconnect-timeout", OPT_NUM, "30", "seconds a lost connection may take to come back", NULL, 0, 1e6},
-    {"thread-init-timeout", OPT_NUM, "0", "seconds all connections may take to open, as sysbench 1.1's (0 = no limit: they open one after another here, not in parallel as sysbench's threads)", NULL, 0, 1e6},
+    {"thread-init-timeout", OPT_NUM, "0", "seconds all connections may take to open, as sysbench 1.1's (0 = no limit; they open 8 at a time)", NULL, 0, 1e6},
     /* random numbers */
     {"rand-type", OPT_CHOICE, "special", "random numbers distribution", "uniform|gaussian|special|pareto|zipfian"},
     {"rand-seed", OPT_INT, "0", "random seed (0 = from the clock)", NULL, 0, 9.2e18},
