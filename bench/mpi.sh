@@ -25,7 +25,7 @@ wl=oltp_point_select
 levels=3 warm=1 t=3
 work=$(mktemp -d /tmp/dbscale-bench-mpi-XXXXXX)
 bench_server pgsql --conf max_connections=300
-trap '"$DBSCALE" server stop --dir "$DIR" >/dev/null 2>&1; rm -rf "$DIR" "$work"' EXIT
+trap 'bench_server_stop; rm -rf "$work"' EXIT
 "$DBSCALE" prepare $wl $conn --tables=1 --table-size=10000 >/dev/null
 
 # one_run A|B N: a sweep of $levels levels; appends "side tps cpu_us dead_s"

@@ -12,13 +12,7 @@ TABLES=${TABLES:-8}
 SIZE=${SIZE:-100000}
 REPEATS=${REPEATS:-3}
 OUT=$(mktemp -d /tmp/dbscale-prep-XXXXXX)
-DIR=
 . "$(dirname "$0")/server.sh"
-cleanup() { [ -n "$DIR" ] && "$DBSCALE" server stop --dir "$DIR" >/dev/null 2>&1; DIR=; }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 141' PIPE
 secs() { /usr/bin/time -f %e -o "$OUT/t" "$@" >"$OUT/log" 2>&1 || { tail -3 "$OUT/log" >&2; echo nan; return; }; cat "$OUT/t"; }
 median() { sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
 printf '%-6s %12s %12s %12s %8s %8s\n' engine "dbscale s" "sysbench s" "sb -t$TABLES s" ratio "ratio-t"
@@ -42,5 +36,5 @@ for eng in $ENGINES; do
     done
     d=$(median <"$OUT/d") s=$(median <"$OUT/s") p=$(median <"$OUT/p")
     printf '%-6s %12s %12s %12s %8.2f %8.2f\n' "$eng" "$d" "$s" "$p" "$(echo "$d / $s" | bc -l)" "$(echo "$d / $p" | bc -l)"
-    cleanup
+    bench_server_stop
 done

@@ -9,6 +9,8 @@
 # transaction waits behind hundreds of others for seconds, and connecting
 # them all costs both tools CPU that a short run would charge to a few
 # transactions). The server's max_connections is raised to fit the largest count.
+# DBSCALE_ARGS: more options for dbscale's runs only (e.g. --client-sched=normal,
+# to see what the loops' SCHED_BATCH is worth).
 # Client CPU is user+sys of the whole client process (GNU time), divided by
 # the transactions it reports: the same ruler for every tool. Server CPU is
 # the server's own (and its reaped children's: PostgreSQL's backends) from
@@ -25,6 +27,7 @@ TABLES=${TABLES:-4}
 SIZE=${SIZE:-10000}
 PGBENCH=${PGBENCH:-1}
 LONG_TIME=${LONG_TIME:-$((TIME * 3))}
+DBSCALE_ARGS=${DBSCALE_ARGS:-}
 # run_time THREADS: the run time at that connection count
 run_time() { if [ "$1" -ge 256 ]; then echo "$LONG_TIME"; else echo "$TIME"; fi; }
 command -v sysbench >/dev/null || { echo "bench: sysbench is not installed (make deps)" >&2; exit 1; }
@@ -41,19 +44,8 @@ maxconn=$((maxth + 50))
 # a thread per connection (sysbench) and a socket per connection (both)
 nofile=$((maxth * 2 + 256))
 [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$nofile" ] && ulimit -n "$nofile" 2>/dev/null
-DIR=
 hz=$(getconf CLK_TCK)
 . "$(dirname "$0")/server.sh"
-
-cleanup() {
-    [ -n "$DIR" ] && "$DBSCALE" server stop --dir "$DIR" >/dev/null 2>&1
-    [ -n "$DIR" ] && rm -rf "$DIR"
-    DIR=
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 141' PIPE
 
 # the server's CPU so far in clock ticks: its own and its reaped children's
 server_ticks() {
@@ -105,7 +97,7 @@ for eng in $ENGINES; do
                 if [ $((rep % 2)) -eq 1 ]; then order="dbscale sysbench"; else order="sysbench dbscale"; fi
                 for tool in $order; do
                     if [ $tool = dbscale ]; then
-                        measure dbscale "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" run "$wl" $conn $data --threads="$th" --time="$(run_time "$th")"
+                        measure dbscale "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" run "$wl" $conn $data --threads="$th" --time="$(run_time "$th")" $DBSCALE_ARGS
                     else
                         measure sysbench "$eng" "$wl" "$th" "$rep" -- sysbench "$wl" $conn $data --threads="$th" --time="$(run_time "$th")" run
                     fi
@@ -121,7 +113,7 @@ for eng in $ENGINES; do
                 if [ $((rep % 2)) -eq 1 ]; then order="dbscale pgbench"; else order="pgbench dbscale"; fi
                 for tool in $order; do
                     if [ $tool = dbscale ]; then
-                        measure dbscale pgsql point_select "$th" "$rep" -- "$DBSCALE" run oltp_point_select $conn $data --threads="$th" --time="$(run_time "$th")"
+                        measure dbscale pgsql point_select "$th" "$rep" -- "$DBSCALE" run oltp_point_select $conn $data --threads="$th" --time="$(run_time "$th")" $DBSCALE_ARGS
                     else
                         measure pgbench pgsql point_select "$th" "$rep" -- pgbench -n -S -M prepared -h 127.0.0.1 -p "$port" -U sbtest -c "$th" -j "$th" -T "$(run_time "$th")" sbtest
                     fi
@@ -130,7 +122,7 @@ for eng in $ENGINES; do
             done
         done
     fi
-    cleanup
+    bench_server_stop
 done
 
 echo

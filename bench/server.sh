@@ -3,7 +3,19 @@
 # directory DIR under /tmp (the engine's user must reach it), sets port and
 # conn (TCP loopback, user and database sbtest), and hands the password to
 # every tool through the environment (libpq reads PGPASSFILE, Connector/C
-# MYSQL_PWD), never a command line that ps shows. The caller stops DIR.
+# MYSQL_PWD), never a command line that ps shows. bench_server_stop stops
+# and removes it; sourcing this file sets the traps that do so on any exit
+# (a script with more to remove sets its own EXIT trap after sourcing).
+DIR=
+bench_server_stop() {
+    [ -n "$DIR" ] && "$DBSCALE" server stop --dir "$DIR" >/dev/null 2>&1
+    [ -n "$DIR" ] && rm -rf "$DIR"
+    DIR=
+}
+trap bench_server_stop EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 141' PIPE
 bench_server() {
     eng=$1
     shift
@@ -11,6 +23,8 @@ bench_server() {
     if ! "$DBSCALE" server start "$eng" --dir "$DIR" "$@" >"$DIR.log" 2>&1; then
         cat "$DIR.log" >&2
         rm -f "$DIR.log"
+        rm -rf "$DIR"
+        DIR=
         return 1
     fi
     rm -f "$DIR.log"
