@@ -50,5 +50,19 @@ grep -q -- "--mysql-host" "$work/err" && grep -q -- "--pgsql-" "$work/err" ||
 expect_eq "--thread-stack-size: exit" $? 2
 grep -q "not supported" "$work/err" || fail "refusal gives no reason: $(cat "$work/err")"
 
+# a script and no command: the script's own check speaks, as in sysbench
+# (oltp_common.lua's "Command is required", exit 1); a script without one
+# is asked for the command (exit 2; sysbench would exit 0 doing nothing)
+if [ -f /usr/share/sysbench/oltp_read_only.lua ]; then
+    "$DBSCALE" /usr/share/sysbench/oltp_read_only.lua $P >/dev/null 2>"$work/err"
+    expect_eq "bundled script with no command: exit" $? 1
+    grep -q "oltp_common.lua:[0-9]*: Command is required" "$work/err" ||
+        fail "no command: not the script's own message: $(cat "$work/err")"
+fi
+printf 'function event() end\n' >"$work/bare.lua"
+"$DBSCALE" "$work/bare.lua" $P >/dev/null 2>"$work/err"
+expect_eq "bare script with no command: exit" $? 2
+grep -q "which command" "$work/err" || fail "bare script, no command: $(cat "$work/err")"
+
 ok "$DBSCALE" oltp_point_select $P cleanup
 echo "sysbench_cli: underscores, aliases, --config-file, 1K, implied engine, port list, --db-debug, refusals"
