@@ -14,7 +14,7 @@ need_engine pgsql
 out=$(mktemp -d /tmp/dbscale-plotsweep-XXXXXX)
 trap 'rm -rf "$out"' EXIT
 
-if ! "$bin" sweep --config "$root/configs/demo.ini" --threads 1,2,4 --repeats 2 --time 2 \
+if ! "$bin" sweep --config "$root/configs/demo.ini" --threads 1,2,4 --repeats 2 --time 2 --warmup-time 0 \
     --out "$out/sweep" >"$out/sweep.log" 2>&1; then
     tail -n 20 "$out/sweep.log"
     fail "the sweep failed (see above)"
