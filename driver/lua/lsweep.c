@@ -153,6 +153,7 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
     struct lscript_limits lim = {
         .time_s = opts_num(o, "time"),
         .events = opts_int(o, "events"),
+        .rate = opts_num(o, "rate"),
         .interval_s = opts_num(o, "report-interval"),
         .pct = x->pct,
         .on_interval = on_interval,

@@ -86,6 +86,15 @@ for bad in --db-debug --warmup-time=1; do
     grep -q -- "${bad%%=*} is not supported for Lua scripts" "$work/logb" || fail "$bad: $(cat "$work/logb")"
 done
 
+# --rate paces a scripted level as a built-in one: 20 events/s over 2 s is
+# no more than a few dozen transactions a second (unpaced: thousands)
+"$DBSCALE" sweep --workload="$work/mine.lua" $SERVER_OPTS --server=external --cpus=all --repeats=1 \
+    --time=2 --report=off --rows=7 --threads=2 --rate=20 --out "$work/rr" >"$work/logr" 2>&1 ||
+    fail "sweep of mine.lua --rate=20 failed: $(cat "$work/logr")"
+t=$(col tps "$work/rr/results.csv")
+awk -v t="$t" 'BEGIN { exit !(t > 0 && t <= 40) }' || fail "--rate=20: a level of $t tps"
+echo "sweep --rate=20 over mine.lua: $t tps"
+
 # the server held to CPU 0, the client to CPU 1: the script's threads run on
 # the client CPUs the row names, as a built-in level's loops do
 if [ "$(nproc)" -ge 2 ]; then
