@@ -338,6 +338,8 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     pthread_barrier_wait(&run.ready); /* every thread_init done: events start */
     if (lim->warmup_s > 0)
         warm_up(&run, cs, n, nl);
+    if (lim->on_window)
+        lim->on_window(1, lim->on_window_arg);
     uint64_t t0 = now_ns();
     struct rusage ru0, ru1; /* over the window, as a built-in level's: not the connects */
     getrusage(RUSAGE_SELF, &ru0);
@@ -354,6 +356,8 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     }
     out->time_s = (double)(now_ns() - t0) / 1e9;
     getrusage(RUSAGE_SELF, &ru1);
+    if (lim->on_window)
+        lim->on_window(0, lim->on_window_arg);
     out->client_user_s = cpu_s(&ru1.ru_utime) - cpu_s(&ru0.ru_utime);
     out->client_sys_s = cpu_s(&ru1.ru_stime) - cpu_s(&ru0.ru_stime);
     out->client_csw = (double)(ru1.ru_nvcsw - ru0.ru_nvcsw + ru1.ru_nivcsw - ru0.ru_nivcsw);

@@ -50,6 +50,10 @@ struct lscript_limits {
     double warmup_s;         /* --warmup-time: run uncounted first */
     int loops;               /* event-loop threads; 0 = one per client CPU */
     const char *client_cpus; /* CPU list the loops run on; NULL = anywhere */
+    /* NULL, or told the measured window's edges (1 as it opens, after the
+     * warmup; 0 once the loops are done), from the calling thread */
+    void (*on_window)(int begin, void *arg);
+    void *on_window_arg;
 };
 /* init(), then threads x (thread_init, thread_run, thread_done) on the
  * loops, done().

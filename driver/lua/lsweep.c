@@ -142,8 +142,8 @@ static int pin(const char *list, struct cpulist *old)
 }
 
 int lsweep_level(void *arg, int threads, const char *client_cpus,
-                 void (*on_interval)(const struct interval_stats *st, void *a), void *interval_arg,
-                 struct level_result *out)
+                 void (*on_interval)(const struct interval_stats *st, void *a),
+                 void (*on_window)(int begin, void *a), void *cb_arg, struct level_result *out)
 {
     struct lsweep *x = arg;
     struct lapi_script ls = x->ls;
@@ -157,7 +157,10 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
         .interval_s = opts_num(o, "report-interval"),
         .pct = x->pct,
         .on_interval = on_interval,
-        .on_interval_arg = interval_arg,
+        .on_interval_arg = cb_arg,
+        .on_window = on_window,
+        .on_window_arg = cb_arg,
+        .warmup_s = opts_num(o, "warmup-time"),
         .loops = (int)opts_int(o, "client-loops"),
         .client_cpus = client_cpus, /* the loops pin themselves */
     };

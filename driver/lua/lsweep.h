@@ -31,10 +31,10 @@ int lsweep_find_workload(int argc, char **argv, char *path, size_t len);
 int lsweep_prepare(struct lsweep *x, char *err, size_t errlen);
 
 /* A level of threads connections (sweep.run_level's shape; arg is a struct
- * lsweep): --time, --events and --report-interval from the options; the
- * script's threads on client_cpus (NULL: anywhere). */
+ * lsweep): --time, --events, --rate, --warmup-time and --report-interval
+ * from the options; the script's threads on client_cpus (NULL: anywhere). */
 int lsweep_level(void *arg, int threads, const char *client_cpus,
-                 void (*on_interval)(const struct interval_stats *st, void *a), void *interval_arg,
-                 struct level_result *out);
+                 void (*on_interval)(const struct interval_stats *st, void *a),
+                 void (*on_window)(int begin, void *a), void *cb_arg, struct level_result *out);
 
 #endif

@@ -398,16 +398,13 @@ int sweep_open_pool(struct sweep *w, char *err, size_t errlen)
     return w->pool ? 0 : -1;
 }
 
-/* A level of a workload the pool does not run (a Lua script): its window
- * is the whole call, so server CPU and idle also cover the script's
- * thread_init and thread_done. */
+/* A level of a workload the pool does not run (a Lua script): it says
+ * where its window (after the warmup, without the connects) begins and
+ * ends, as the pool does, for the server's CPU and the idle time. */
 static int run_custom(struct sweep *w, int threads, struct level_result *res)
 {
-    on_window(1, w);
-    int rc = w->run_level(w->run_level_arg, threads,
-                          w->run_level_cpus[0] ? w->run_level_cpus : NULL, on_interval, w, res);
-    on_window(0, w);
-    return rc;
+    return w->run_level(w->run_level_arg, threads, w->run_level_cpus[0] ? w->run_level_cpus : NULL,
+                        on_interval, on_window, w, res);
 }
 
 static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t errlen)

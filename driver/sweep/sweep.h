@@ -105,12 +105,13 @@ struct sweep {
     void (*on_baseline)(const struct sweep *w, int k, void *arg);
     /* A workload that is no built-in mix (a Lua script): one level of
      * threads connections in place of the pool (NULL: the pool), its periods
-     * handed to on_interval(st, interval_arg), its client on the CPU list
+     * handed to on_interval(st, cb_arg) and its window's edges (after any
+     * warmup) to on_window(1 or 0, cb_arg), its client on the CPU list
      * client_cpus (NULL: anywhere). Returns as pool_run: 0, 1 when stopped,
      * -1 with out->fatal_msg. script: its path, for meta.json. */
     int (*run_level)(void *arg, int threads, const char *client_cpus,
                      void (*on_interval)(const struct interval_stats *st, void *a),
-                     void *interval_arg, struct level_result *out);
+                     void (*on_window)(int begin, void *a), void *cb_arg, struct level_result *out);
     void *run_level_arg;
     char run_level_cpus[256]; /* the level's client CPUs, as the pool would get them */
     const char *script;

@@ -310,16 +310,6 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
         w.script = spath;
         w.run_level = lsweep_level;
         w.run_level_arg = &lsw;
-        /* a warmup would need the level's window (server CPU, idle) to
-         * open inside the script's run, which run_level cannot say yet */
-        static const char *const no[] = {"warmup-time", NULL};
-        for (int i = 0; no[i]; i++)
-            if (opts_num(&w.o, no[i]) > 0) {
-                fprintf(stderr, "dbscale sweep: --%s is not supported for Lua scripts yet\n",
-                        no[i]);
-                rc = EXIT_USAGE;
-                goto done;
-            }
         if (opts_bool(&w.o, "db-debug")) { /* as the script verbs refuse it */
             fprintf(stderr, "dbscale sweep: --db-debug is not supported for Lua scripts yet\n");
             rc = EXIT_USAGE;

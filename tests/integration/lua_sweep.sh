@@ -77,7 +77,7 @@ grep -q "mine.lua:24: too wide" "$work/log3" || fail "no script line in: $(cat "
 expect_eq "failing script: levels kept" "$(awk -F, 'NR > 1' "$work/r3/results.csv" | wc -l)" 2
 
 # what a scripted level cannot honour yet is refused, not ignored (exit 2)
-for bad in --db-debug --warmup-time=1; do
+for bad in --db-debug; do
     set +e
     "$DBSCALE" sweep --workload="$work/mine.lua" $common $bad --out "$work/rbad" >"$work/logb" 2>&1
     rc=$?
@@ -85,6 +85,16 @@ for bad in --db-debug --warmup-time=1; do
     expect_eq "sweep of mine.lua $bad: exit" "$rc" 2
     grep -q -- "${bad%%=*} is not supported for Lua scripts" "$work/logb" || fail "$bad: $(cat "$work/logb")"
 done
+
+# --warmup-time runs the script uncounted first: the level's window (its
+# time_s, and the server CPU taken at its edges) is --time alone
+"$DBSCALE" sweep --workload="$work/mine.lua" $SERVER_OPTS --server=external --cpus=all --repeats=1 \
+    --time=1 --warmup-time=1 --report=off --rows=7 --threads=2 --out "$work/rw" >"$work/logw" 2>&1 ||
+    fail "sweep of mine.lua --warmup-time=1 failed: $(cat "$work/logw")"
+t=$(col time_s "$work/rw/results.csv")
+awk -v t="$t" 'BEGIN { exit !(t >= 0.9 && t < 1.5) }' || fail "--warmup-time=1 --time=1: a window of $t s"
+[ -n "$(col server_cpu_s "$work/rw/results.csv")" ] || fail "--warmup-time=1: no server CPU in the row"
+echo "sweep --warmup-time=1 over mine.lua: a $t s window"
 
 # --rate paces a scripted level as a built-in one: 20 events/s over 2 s is
 # no more than a few dozen transactions a second (unpaced: thousands)
