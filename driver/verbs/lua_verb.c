@@ -8,6 +8,7 @@
  * the OLTP option table, and only then is the command line parsed, so a bad
  * script option names itself (exit 2) before any connection is made.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,11 +97,26 @@ static void on_signal(int sig)
 /* Options a scripted run cannot honour yet: refused, not silently ignored. */
 static const char *unsupported(const struct opts *o)
 {
-    static const char *const names[] = {"interval-output", "report-checkpoints", NULL};
+    static const char *const names[] = {"report-checkpoints", NULL};
     for (int i = 0; names[i]; i++)
         if (opts_isset(o, names[i]) && strcmp(opts_str(o, names[i]), "0") != 0)
             return names[i];
     return NULL;
+}
+
+/* Each --report-interval period: to the script's report_intermediate hook
+ * (or sysbench's lines), and to the --interval-output file if there is one. */
+struct lua_periods {
+    struct lreport *hooks; /* NULL: no hook, sink prints the lines */
+    struct report_interval_sink *sink;
+};
+
+static void lua_period(const struct interval_stats *st, void *arg)
+{
+    struct lua_periods *x = arg;
+    if (x->hooks)
+        lreport_interval(st, x->hooks);
+    report_interval(st, x->sink);
 }
 
 static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct opts *o)
@@ -139,13 +155,34 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         sbuf_free(&optj);
         return EXIT_RUNTIME;
     }
+    /* --interval-output, as a built-in run writes it */
+    const char *ipath = opts_str(o, "interval-output");
+    if (ipath && opts_num(o, "report-interval") <= 0) {
+        fprintf(stderr, "dbscale run: --interval-output needs --report-interval=N (the "
+                        "periods it writes)\n");
+        lreport_close(&hooks);
+        sbuf_free(&optj);
+        return EXIT_USAGE;
+    }
+    if (ipath) {
+        if (!(sink.machine = fopen(ipath, "w"))) {
+            fprintf(stderr, "dbscale run: --interval-output: %s: %s\n", ipath, strerror(errno));
+            lreport_close(&hooks);
+            sbuf_free(&optj);
+            return EXIT_USAGE;
+        }
+        sink.csv = report_interval_path_is_csv(ipath);
+    }
+    if (hooks.intermediate)
+        sink.text = NULL; /* the hook prints instead */
+    struct lua_periods periods = {.hooks = hooks.intermediate ? &hooks : NULL, .sink = &sink};
     struct lscript_limits lim = {
         .time_s = opts_num(o, "time"),
         .events = opts_int(o, "events"),
         .interval_s = opts_num(o, "report-interval"),
         .pct = st->npcts ? st->pcts[0] : 95,
-        .on_interval = hooks.intermediate ? lreport_interval : report_interval,
-        .on_interval_arg = hooks.intermediate ? (void *)&hooks : (void *)&sink,
+        .on_interval = lua_period,
+        .on_interval_arg = &periods,
         .rate = st->wcfg.rate,
         .warmup_s = st->wcfg.warmup_s,
         .loops = st->wcfg.loops,
@@ -184,6 +221,10 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
     if (hooks.failed)
         fprintf(stderr, "dbscale run: %s\n", hooks.err);
     int rc = r < 0 || hooks.failed ? EXIT_RUNTIME : res.interrupted ? 130 : 0;
+    if (sink.machine && fclose(sink.machine) != 0) {
+        fprintf(stderr, "dbscale run: --interval-output: %s: %s\n", ipath, strerror(errno));
+        rc = rc ? rc : EXIT_RUNTIME;
+    }
     level_result_free(&res);
     sbuf_free(&optj);
     return rc;

@@ -2,7 +2,7 @@
 # --output=json|csv say what ran (workload, engine, server and dbscale
 # versions, the options) without the password; error codes are a JSON
 # object; CSV has a column per --percentile; --interval-output writes one
-# JSON object or CSV row per --report-interval period.
+# JSON object or CSV row per --report-interval period (a Lua script's too).
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
 command -v python3 >/dev/null || skip "python3 not installed (reads the JSON)"
@@ -73,6 +73,19 @@ for r in rows:
     assert float(r["tps"]) > 0 and float(r["t_s"]) > 0 and int(r["threads"]) == 2, r
 PY
 done
+# a Lua script's periods go to the same file in the same shape
+if [ -f /usr/share/sysbench/oltp_read_only.lua ]; then
+    "$DBSCALE" /usr/share/sysbench/oltp_read_only.lua $CONN --tables=1 --table-size=1000 --threads=2 \
+        --time=2 --report-interval=0.5 --interval-output="$T/lua.json" run >"$T/iv.txt" 2>"$T/err" ||
+        fail "scripted interval run: $(cat "$T/err")"
+    python3 - "$T/lua.json" "$(grep -c '^\[' "$T/iv.txt")" <<'PY' || fail "script --interval-output: $(cat "$T/lua.json")"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert int(sys.argv[2]) >= 2 and len(rows) == int(sys.argv[2]), (len(rows), sys.argv[2])
+for r in rows:
+    assert float(r["tps"]) > 0 and float(r["t_s"]) > 0 and int(r["threads"]) == 2, r
+PY
+fi
 # accepted and ignored would be a lie: without --report-interval it is refused
 $RUN --time=1 --interval-output="$T/none.json" >/dev/null 2>"$T/err"
 expect_eq "--interval-output without --report-interval: exit" "$?" 2
