@@ -9,6 +9,7 @@
  */
 #include "report_run.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,6 +342,22 @@ int report_interval_path_is_csv(const char *path)
 {
     size_t l = strlen(path);
     return l >= 4 && !strcasecmp(path + l - 4, ".csv");
+}
+
+int report_interval_open(struct report_interval_sink *k, const char *path, double interval_s,
+                         char *err, size_t errlen)
+{
+    if (interval_s <= 0) {
+        snprintf(err, errlen,
+                 "--interval-output needs --report-interval=N (the periods it writes)");
+        return -1;
+    }
+    if (!(k->machine = fopen(path, "w"))) {
+        snprintf(err, errlen, "--interval-output: %s: %s", path, strerror(errno));
+        return -1;
+    }
+    k->csv = report_interval_path_is_csv(path);
+    return 0;
 }
 
 void report_interval(const struct interval_stats *st, void *arg)

@@ -61,6 +61,11 @@ struct report_interval_sink {
 void report_interval(const struct interval_stats *st, void *arg);
 /* The machine file's form for a path: CSV if it ends in ".csv", else JSON lines. */
 int report_interval_path_is_csv(const char *path);
+/* --interval-output=path with --report-interval=interval_s: k->machine
+ * opened (the caller closes it) and its form set; -1 with err when there
+ * are no periods to write or the file cannot be made. */
+int report_interval_open(struct report_interval_sink *k, const char *path, double interval_s,
+                         char *err, size_t errlen);
 
 /* Client CPU (user + sys) per transaction in microseconds; 0 if none. */
 double report_cpu_per_txn_us(const struct level_result *r);

@@ -157,21 +157,12 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
     }
     /* --interval-output, as a built-in run writes it */
     const char *ipath = opts_str(o, "interval-output");
-    if (ipath && opts_num(o, "report-interval") <= 0) {
-        fprintf(stderr, "dbscale run: --interval-output needs --report-interval=N (the "
-                        "periods it writes)\n");
+    if (ipath &&
+        report_interval_open(&sink, ipath, opts_num(o, "report-interval"), err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale run: %s\n", err);
         lreport_close(&hooks);
         sbuf_free(&optj);
         return EXIT_USAGE;
-    }
-    if (ipath) {
-        if (!(sink.machine = fopen(ipath, "w"))) {
-            fprintf(stderr, "dbscale run: --interval-output: %s: %s\n", ipath, strerror(errno));
-            lreport_close(&hooks);
-            sbuf_free(&optj);
-            return EXIT_USAGE;
-        }
-        sink.csv = report_interval_path_is_csv(ipath);
     }
     if (hooks.intermediate)
         sink.text = NULL; /* the hook prints instead */

@@ -202,23 +202,14 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
         s.wcfg.on_checkpoint = on_checkpoint;
         s.wcfg.on_checkpoint_arg = &ck;
         const char *ipath = opts_str(&o, "interval-output");
-        if (ipath && s.wcfg.report_interval <= 0) {
-            fprintf(stderr, "dbscale run: --interval-output needs --report-interval=N (the "
-                            "periods it writes)\n");
+        char ierr[1200];
+        if (ipath &&
+            report_interval_open(&sink, ipath, s.wcfg.report_interval, ierr, sizeof ierr) < 0) {
+            fprintf(stderr, "dbscale run: %s\n", ierr);
             sbuf_free(&optj);
             oltp_setup_free(&s);
             opts_free(&o);
             return EXIT_USAGE;
-        }
-        if (ipath) {
-            if (!(sink.machine = fopen(ipath, "w"))) {
-                fprintf(stderr, "dbscale run: --interval-output: %s: %s\n", ipath, strerror(errno));
-                sbuf_free(&optj);
-                oltp_setup_free(&s);
-                opts_free(&o);
-                return EXIT_USAGE;
-            }
-            sink.csv = report_interval_path_is_csv(ipath);
         }
         if (text && lead && v >= 3) {
             report_run_header(stdout, &ri);
