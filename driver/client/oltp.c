@@ -44,7 +44,7 @@ const struct optdef oltp_optdefs[] = {
     {"forced-shutdown", OPT_STR, NULL, "after --time, wait N s (or N% of --time) for transactions still running, then report them and exit 2, as sysbench; off: wait as long as they take; unset: give them 1 s and count them unfinished"},
     {"output", OPT_CHOICE, "text", "report format", "text|json|csv"},
     {"client-loops", OPT_INT, "0", "event-loop threads driving the connections (0 = one per client CPU, at most one per connection)", NULL, 0, 1024},
-    {"client-sched", OPT_CHOICE, "batch", "scheduling policy of the event loops: batch (SCHED_BATCH: a reply does not preempt the server thread that sent it, so a loop serves several per wake-up; a loop of one connection keeps the normal one) or normal", "batch|normal"},
+    {"client-sched", OPT_CHOICE, "auto", "scheduling policy of the event loops: batch (SCHED_BATCH: a reply does not preempt the server thread that sent it, so a loop serves several per wake-up; a loop of one connection keeps the normal one), normal, or auto: batch, but normal with --rate (paced arrivals are sent on time)", "auto|batch|normal"},
     {"client-cpus", OPT_STR, NULL, "CPU list the client threads run on (e.g. 1 or 0-3)"},
     {"reconnect-timeout", OPT_NUM, "30", "seconds a lost connection may take to come back", NULL, 0, 1e6},
     {"thread-init-timeout", OPT_NUM, "0", "seconds all connections may take to open, as sysbench 1.1's (0 = no limit; they open 8 at a time)", NULL, 0, 1e6},
@@ -372,8 +372,11 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     if (w->seed == 0)
         w->seed = now_ns() ^ ((uint64_t)getpid() << 32);
     w->loops = (int)opts_int(o, "client-loops");
-    w->sched = (enum sched_policy)sched_policy_parse(opts_str(o, "client-sched"));
     w->rate = opts_num(o, "rate");
+    const char *cs = opts_str(o, "client-sched");
+    w->sched = strcmp(cs, "auto") != 0 ? (enum sched_policy)sched_policy_parse(cs)
+               : w->rate > 0           ? SCHED_POLICY_NORMAL
+                                       : SCHED_POLICY_BATCH;
     w->events = opts_int(o, "events");
     w->time_s = opts_num(o, "time");
     w->warmup_s = opts_num(o, "warmup-time");

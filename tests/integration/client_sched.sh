@@ -1,7 +1,8 @@
 #!/bin/sh
 # --client-sched: the event loops run as SCHED_BATCH by default and as
-# SCHED_OTHER with --client-sched=normal; the main (timing) thread keeps
-# the normal policy either way. Read off /proc while a dry run (no server:
+# SCHED_OTHER with --client-sched=normal or, by default, with --rate (paced
+# arrivals are sent on time); the main (timing) thread keeps the normal
+# policy either way. Read off /proc while a dry run (no server:
 # the client alone) is going on.
 . "$(dirname "$0")/lib.sh" "$1"
 NO="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=1 --mysql-dry-run=on"
@@ -11,10 +12,11 @@ policies() {
         sed 's/.*) //' "$t/stat" 2>/dev/null | awk '{ print $39 }'
     done | sort | uniq -c | awk '{ printf "%s:%s ", $2, $1 }'
 }
-for mode in default normal; do
+for mode in default normal rate; do
     opt=
     [ $mode = normal ] && opt=--client-sched=normal
-    "$DBSCALE" run oltp_point_select $NO --threads=4 --client-loops=2 --time=3 $opt >/dev/null 2>&1 &
+    [ $mode = rate ] && opt=--rate=2000
+    "$DBSCALE" run oltp_point_select $NO --threads=4 --client-loops=2 --time=2 $opt >/dev/null 2>&1 &
     pid=$!
     # the loops start once the (dry) connections are open
     seen=
@@ -23,7 +25,7 @@ for mode in default normal; do
         sleep 0.1
         seen=$(policies $pid)
         # default: until the loops are up; normal: until as many threads are
-        case $mode:$seen in default:*3:2*) break ;; normal:*0:[3-9]*) break ;; esac
+        case $mode:$seen in default:*3:2*) break ;; normal:*0:[3-9]* | rate:*0:[3-9]*) break ;; esac
         i=$((i + 1))
     done
     wait $pid || fail "$mode: the dry run failed"
@@ -33,7 +35,7 @@ for mode in default normal; do
         echo "$seen" | grep -q '3:2 ' || fail "default: not exactly 2 SCHED_BATCH threads (the loops): $seen"
         echo "$seen" | grep -q '0:[1-9]' || fail "default: no thread kept SCHED_OTHER: $seen"
     else
-        echo "$seen" | grep -q '3:' && fail "--client-sched=normal: a SCHED_BATCH thread: $seen"
+        echo "$seen" | grep -q '3:' && fail "$mode ($opt): a SCHED_BATCH thread: $seen"
     fi
     echo "$mode: thread policies $seen"
 done
