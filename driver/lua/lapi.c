@@ -47,9 +47,21 @@ static struct lapi_thread *self(lua_State *L)
 
 /* ---- connections ---- */
 
+/* A connection holds one result set, as sysbench's does (con->rs): every
+ * query and execute hands back the same object, its previous rows freed
+ * when the next statement starts. No Lua object and no allocation per
+ * statement; a script keeping a result past the next statement sees what
+ * sysbench shows it (the newer rows). */
+struct lres {
+    struct lsql_result r;
+    long next;
+};
+
 struct lconn {
     struct lsql_conn *c;
     struct lapi_thread *t;
+    struct lres *rs; /* kept alive by the registry reference rsref */
+    int rsref;
     char *sql[LSQL_MAX_STMTS];
     unsigned char kind[LSQL_MAX_STMTS];
 };
@@ -92,6 +104,10 @@ static int conn_gc(lua_State *L)
         free(lc->sql[i]);
         lc->sql[i] = NULL;
     }
+    if (lc->rs) { /* the result set goes with its connection (its own __gc frees its rows) */
+        luaL_unref(L, LUA_REGISTRYINDEX, lc->rsref);
+        lc->rs = NULL;
+    }
     return 0;
 }
 
@@ -116,6 +132,11 @@ static int c_connect(lua_State *L)
     lc->t = t;
     luaL_getmetatable(L, "dbscale.conn");
     lua_setmetatable(L, -2);
+    lc->rs = lua_newuserdata(L, sizeof *lc->rs);
+    memset(lc->rs, 0, sizeof *lc->rs);
+    luaL_getmetatable(L, "dbscale.result");
+    lua_setmetatable(L, -2);
+    lc->rsref = luaL_ref(L, LUA_REGISTRYINDEX);
     return 1;
 }
 
@@ -168,11 +189,6 @@ static int c_ignored(lua_State *L)
 
 /* ---- result sets ---- */
 
-struct lres {
-    struct lsql_result r;
-    long next;
-};
-
 static int res_gc(lua_State *L)
 {
     struct lres *rs = luaL_checkudata(L, 1, "dbscale.result");
@@ -183,16 +199,17 @@ static int res_gc(lua_State *L)
 static int res_fetch_row(lua_State *L)
 {
     struct lres *rs = luaL_checkudata(L, 1, "dbscale.result");
-    if (rs->next >= rs->r.nrows || !rs->r.cell) {
+    if (rs->next >= rs->r.nrows || (!rs->r.cell && !rs->r.h)) {
         lua_pushnil(L);
         return 1;
     }
     lua_createtable(L, rs->r.nfields, 0);
     for (int f = 0; f < rs->r.nfields; f++) {
-        long k = rs->next * rs->r.nfields + f;
-        if (!rs->r.cell[k])
+        size_t len = 0;
+        const char *v = lsql_result_value(&rs->r, rs->next, f, &len);
+        if (!v)
             continue; /* SQL NULL: a hole, as sysbench leaves it */
-        lua_pushlstring(L, rs->r.cell[k], rs->r.len[k]);
+        lua_pushlstring(L, v, len);
         lua_rawseti(L, -2, f + 1);
     }
     rs->next++;
@@ -230,14 +247,21 @@ static int push_error(lua_State *L, struct lapi_thread *t, const struct lsql_err
     return 5;
 }
 
-static int push_result(lua_State *L, struct lsql_result *r)
+/* The connection's result set, now holding r. */
+static int push_result(lua_State *L, struct lconn *lc, struct lsql_result *r)
 {
-    struct lres *rs = lua_newuserdata(L, sizeof *rs);
-    rs->r = *r;
-    rs->next = 0;
-    luaL_getmetatable(L, "dbscale.result");
-    lua_setmetatable(L, -2);
+    lsql_result_free(&lc->rs->r);
+    lc->rs->r = *r;
+    lc->rs->next = 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lc->rsref);
     return 1;
+}
+
+/* A statement starts: the previous one's rows go, as sysbench frees them. */
+static void drop_result(struct lconn *lc)
+{
+    lsql_result_free(&lc->rs->r);
+    lc->rs->next = 0;
 }
 
 int lapi_push_reply(lua_State *L, struct lapi_thread *t)
@@ -247,7 +271,7 @@ int lapi_push_reply(lua_State *L, struct lapi_thread *t)
         return push_error(L, t, &a->e);
     struct lsql_result r = a->res;
     memset(&a->res, 0, sizeof a->res); /* the result set owns it now */
-    return push_result(L, &r);
+    return push_result(L, a->owner, &r);
 }
 
 /* In run's loops: the statement started, the coroutine yields until the
@@ -255,6 +279,7 @@ int lapi_push_reply(lua_State *L, struct lapi_thread *t)
 static int yield_for(lua_State *L, struct lapi_thread *t, struct lconn *lc, int want)
 {
     t->aio->want = want;
+    t->aio->owner = lc;
     if (want == LSQL_DONE)
         return lapi_push_reply(L, t);
     t->aio->c = lc->c;
@@ -279,13 +304,14 @@ static int c_query(lua_State *L)
     struct lsql_result r = {0};
     struct lsql_error e = {0};
     lapi_count(lc->t, stmt_kind(sql));
+    drop_result(lc);
     struct lapi_async *a = async_of(lc);
     if (a)
         return yield_for(L, lc->t, lc,
                          lc->t->s->ops->send_query(lc->c, sql, &a->res, &a->e, &a->rc));
     if (lc->t->s->ops->query(lc->c, sql, &r, &e) < 0)
         return push_error(L, lc->t, &e);
-    return push_result(L, &r);
+    return push_result(L, lc, &r);
 }
 
 static int c_prepare(lua_State *L)
@@ -322,13 +348,14 @@ static int c_execute(lua_State *L)
     struct lsql_result r = {0};
     struct lsql_error e = {0};
     lapi_count(lc->t, lc->kind[id]);
+    drop_result(lc);
     struct lapi_async *a = async_of(lc);
     if (a)
         return yield_for(L, lc->t, lc,
                          lc->t->s->ops->send_execute(lc->c, id, vals, np, &a->res, &a->e, &a->rc));
     if (lc->t->s->ops->execute(lc->c, id, vals, np, &r, &e) < 0)
         return push_error(L, lc->t, &e);
-    return push_result(L, &r);
+    return push_result(L, lc, &r);
 }
 
 static int c_unprepare(lua_State *L)

@@ -58,6 +58,7 @@ struct lapi_script {
 
 struct lapi_async {
     struct lsql_conn *c; /* the connection it runs on */
+    void *owner;         /* lapi.c's object for it, whose result set the reply fills */
     struct lsql_result res;
     struct lsql_error e;
     int want; /* LSQL_WAIT_READ / LSQL_WAIT_WRITE while in flight */

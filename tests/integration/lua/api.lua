@@ -86,6 +86,11 @@ function event()
    assert(row[1] == nil and row[2] == "a" and #row[3] == 100000)
    assert(rs:fetch_row() == nil)
    rs:free()
+   -- one result set per connection, as sysbench's (con->rs): the next
+   -- statement's rows replace the last one's in the same object
+   local a = con:query("SELECT 1")
+   local b = con:query("SELECT 2")
+   assert(rawequal(a, b) and a:fetch_row()[1] == "2")
    -- a prepared statement with a parameter
    p:set(7)
    local r2 = stmt:execute()
