@@ -94,11 +94,19 @@ static struct lconn *checkconn(lua_State *L, int idx)
     return lc;
 }
 
+/* Every close is counted: run's loops keep a socket in their epoll while
+ * it stays the same, and a closed one's number may come back (lloop.c). */
+static void close_conn(struct lconn *lc)
+{
+    lc->t->s->ops->close(lc->c);
+    lc->t->closes++;
+}
+
 static int conn_gc(lua_State *L)
 {
     struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
     if (lc->c)
-        lc->t->s->ops->close(lc->c);
+        close_conn(lc);
     lc->c = NULL;
     for (int i = 0; i < LSQL_MAX_STMTS; i++) {
         free(lc->sql[i]);
@@ -144,7 +152,7 @@ static int c_disconnect(lua_State *L)
 {
     struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
     if (lc->c)
-        lc->t->s->ops->close(lc->c);
+        close_conn(lc);
     lc->c = NULL;
     return 0;
 }
@@ -156,7 +164,7 @@ static int c_reconnect(lua_State *L)
     struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
     const struct lsql_ops *ops = lc->t->s->ops;
     if (lc->c)
-        ops->close(lc->c);
+        close_conn(lc);
     lc->c = NULL;
     struct lsql_error e = {0};
     uint64_t until = now_ns() + 30ull * 1000000000ull;

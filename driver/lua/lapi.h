@@ -80,6 +80,7 @@ struct lapi_thread {
     /* run's loops: database calls yield (NULL = they block) */
     struct lapi_async *aio;
     char last_code[16]; /* of the latest database error: what an ignored one is counted as */
+    unsigned closes;    /* connections closed so far (a socket number may be reused) */
     /* an error the script ignored (restarting the event), by its code;
      * NULL = only counted */
     void (*on_ignored)(struct lapi_thread *t, const char *code);
