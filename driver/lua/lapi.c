@@ -11,6 +11,7 @@
  * exits: every failure becomes a Lua error naming the script's line.
  */
 #include <lauxlib.h>
+#include <limits.h>
 #include <lualib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,9 +87,21 @@ static int count_params(const char *sql)
     return n;
 }
 
+/* A primitive's connection argument: checked against the metatable the
+ * primitive holds as its second upvalue, since luaL_checkudata interns its
+ * name string on every call, a cost paid per statement. */
+static struct lconn *toconn(lua_State *L, int idx)
+{
+    struct lconn *lc = lua_touserdata(L, idx);
+    if (!lc || !lua_getmetatable(L, idx) || !lua_rawequal(L, -1, lua_upvalueindex(2)))
+        luaL_typerror(L, idx, "dbscale.conn");
+    lua_pop(L, 1);
+    return lc;
+}
+
 static struct lconn *checkconn(lua_State *L, int idx)
 {
-    struct lconn *lc = luaL_checkudata(L, idx, "dbscale.conn");
+    struct lconn *lc = toconn(L, idx);
     if (!lc->c)
         luaL_error(L, "the connection is closed (disconnect() was called)");
     return lc;
@@ -150,7 +163,7 @@ static int c_connect(lua_State *L)
 
 static int c_disconnect(lua_State *L)
 {
-    struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
+    struct lconn *lc = toconn(L, 1);
     if (lc->c)
         close_conn(lc);
     lc->c = NULL;
@@ -161,7 +174,7 @@ static int c_disconnect(lua_State *L)
  * the script's statement objects stay valid across a server restart. */
 static int c_reconnect(lua_State *L)
 {
-    struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
+    struct lconn *lc = toconn(L, 1);
     const struct lsql_ops *ops = lc->t->s->ops;
     if (lc->c)
         close_conn(lc);
@@ -185,7 +198,7 @@ static int c_reconnect(lua_State *L)
  * by its code (SQLSTATE or error number) for the report. */
 static int c_ignored(lua_State *L)
 {
-    struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
+    struct lconn *lc = toconn(L, 1);
     lapi_count(lc->t, SB_CNT_ERROR);
     const char *code = luaL_optstring(L, 2, ""); /* a lost connection has none */
     if (lc->t->s->errors)
@@ -341,6 +354,24 @@ static int c_prepare(lua_State *L)
     return 1;
 }
 
+/* v as string.format('%d', v) prints it (truncated toward zero), without
+ * making a Lua string per statement. */
+static const char *format_int(char buf[24], double v)
+{
+    /* out of int64's range (and NaN): what LuaJIT's conversion gives on x86-64 */
+    long long k =
+        v > -9223372036854775808.0 && v < 9223372036854775808.0 ? (long long)v : LLONG_MIN;
+    unsigned long long u = k < 0 ? 0ull - (unsigned long long)k : (unsigned long long)k;
+    char *p = buf + 23;
+    *p = '\0';
+    do
+        *--p = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (k < 0)
+        *--p = '-';
+    return p;
+}
+
 static int c_execute(lua_State *L)
 {
     struct lconn *lc = checkconn(L, 1);
@@ -351,8 +382,16 @@ static int c_execute(lua_State *L)
     if (np > LSQL_MAX_PARAMS)
         return luaL_error(L, "more than %d parameters", LSQL_MAX_PARAMS);
     const char *vals[LSQL_MAX_PARAMS];
-    for (int i = 0; i < np; i++)
-        vals[i] = lua_isnil(L, 4 + i) ? NULL : lua_tostring(L, 4 + i);
+    char num[LSQL_MAX_PARAMS][24];
+    for (int i = 0; i < np; i++) {
+        int ty = lua_type(L, 4 + i);
+        if (ty == LUA_TNIL)
+            vals[i] = NULL;
+        else if (ty == LUA_TNUMBER) /* an integer parameter (param:set keeps the number) */
+            vals[i] = format_int(num[i], lua_tonumber(L, 4 + i));
+        else
+            vals[i] = lua_tostring(L, 4 + i);
+    }
     struct lsql_result r = {0};
     struct lsql_error e = {0};
     lapi_count(lc->t, lc->kind[id]);
@@ -368,7 +407,7 @@ static int c_execute(lua_State *L)
 
 static int c_unprepare(lua_State *L)
 {
-    struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
+    struct lconn *lc = toconn(L, 1);
     int id = (int)luaL_checknumber(L, 2);
     if (id < 0 || id >= LSQL_MAX_STMTS || !lc->sql[id])
         return 0;
@@ -495,7 +534,8 @@ static void push_prims(lua_State *L, struct lapi_thread *t)
     lua_newtable(L);
     for (const luaL_Reg *r = prims; r->name; r++) {
         lua_pushlightuserdata(L, t);
-        lua_pushcclosure(L, r->func, 1);
+        luaL_getmetatable(L, "dbscale.conn");
+        lua_pushcclosure(L, r->func, 2);
         lua_setfield(L, -2, r->name);
     }
     lua_pushstring(L, t->s->ops->name);

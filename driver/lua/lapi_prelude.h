@@ -26,7 +26,10 @@ static const char lapi_prelude[] =
     "local param = {}; param.__index = param\n"
     "function param:set(v)\n"
     "  if v == nil then self.value = nil return end\n"
-    "  if self.type == T.BIGINT then self.value = string.format('%d', v)\n"
+    /* an integer stays a number: C prints it as '%d' would, making no
+     * Lua string per statement */
+    "  if self.type == T.BIGINT then\n"
+    "    if type(v) == 'number' then self.value = v else self.value = string.format('%d', v) end\n"
     "  elseif self.type == T.DOUBLE then self.value = string.format('%.17g', v)\n"
     "  else v = tostring(v); if #v > self.max_len then v = v:sub(1, self.max_len) end\n"
     "    self.value = v end\n"

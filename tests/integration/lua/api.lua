@@ -39,6 +39,17 @@ function prepare()
    end
    con:bulk_insert_done()
    assert(tonumber(con:query_row("SELECT count(*) FROM lua_api")) == sysbench.opt.rows)
+   -- an integer parameter is sent as string.format('%d', v) prints it
+   local st = con:prepare("SELECT ?")
+   local q = st:bind_create(sysbench.sql.type.INT)
+   st:bind_param(q)
+   for _, c in ipairs({{-7.9, "-7"}, {7.9, "7"}, {0, "0"}, {-2^40, "-1099511627776"},
+                       {"12", "12"}}) do
+      q:set(c[1])
+      local got = st:execute():fetch_row()[1]
+      assert(got == c[2], "INT parameter " .. tostring(c[1]) .. " sent as " .. tostring(got))
+   end
+   st:close()
    print("prepare: bulk insert of " .. sysbench.opt.rows .. " rows ok")
 end
 
