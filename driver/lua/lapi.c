@@ -107,10 +107,21 @@ static struct lconn *checkconn(lua_State *L, int idx)
     return lc;
 }
 
+/* A statement starts (or its connection or statement closes): the
+ * previous one's rows go, as sysbench frees them. */
+static void drop_result(struct lconn *lc)
+{
+    if (!lc->rs)
+        return;
+    lsql_result_free(&lc->rs->r);
+    lc->rs->next = 0;
+}
+
 /* Every close is counted: run's loops keep a socket in their epoll while
  * it stays the same, and a closed one's number may come back (lloop.c). */
 static void close_conn(struct lconn *lc)
 {
+    drop_result(lc); /* its rows may live in the connection's statements */
     lc->t->s->ops->close(lc->c);
     lc->t->closes++;
 }
@@ -278,13 +289,6 @@ static int push_result(lua_State *L, struct lconn *lc, struct lsql_result *r)
     return 1;
 }
 
-/* A statement starts: the previous one's rows go, as sysbench frees them. */
-static void drop_result(struct lconn *lc)
-{
-    lsql_result_free(&lc->rs->r);
-    lc->rs->next = 0;
-}
-
 int lapi_push_reply(lua_State *L, struct lapi_thread *t)
 {
     struct lapi_async *a = t->aio;
@@ -411,6 +415,7 @@ static int c_unprepare(lua_State *L)
     int id = (int)luaL_checknumber(L, 2);
     if (id < 0 || id >= LSQL_MAX_STMTS || !lc->sql[id])
         return 0;
+    drop_result(lc); /* the rows may be the statement's own (MariaDB) */
     if (lc->c)
         lc->t->s->ops->unprepare(lc->c, id);
     free(lc->sql[id]);

@@ -292,12 +292,12 @@ void *lloop_main(void *arg)
     drive(l, ep, active);
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];
+        lsql_result_free(&c->a.res); /* before its connection closes with the state */
         if (c->L) {
             lapi_enter(&c->t);
             lua_close(c->L);
             c->L = c->co = NULL;
         }
-        lsql_result_free(&c->a.res);
     }
     if (ep >= 0)
         close(ep);

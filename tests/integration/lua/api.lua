@@ -50,6 +50,19 @@ function prepare()
       assert(got == c[2], "INT parameter " .. tostring(c[1]) .. " sent as " .. tostring(got))
    end
    st:close()
+   -- rows of a prepared statement, fetched one after another
+   st = con:prepare("SELECT id, v FROM lua_api WHERE id <= ? ORDER BY id")
+   q = st:bind_create(sysbench.sql.type.INT)
+   st:bind_param(q)
+   q:set(3)
+   local rs = st:execute()
+   assert(rs.nrows == 3 and rs.nfields == 2)
+   for i = 1, 3 do
+      local row = rs:fetch_row()
+      assert(tonumber(row[1]) == i and #row[2] == 7, "row " .. i)
+   end
+   assert(rs:fetch_row() == nil)
+   st:close()
    print("prepare: bulk insert of " .. sysbench.opt.rows .. " rows ok")
 end
 
