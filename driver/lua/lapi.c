@@ -1,8 +1,8 @@
 /*
  * lapi.c - sysbench's Lua API over dbscale's client: one Lua state per
  * connection thread, the C primitives the prelude (lapi_prelude.h) builds
- * sysbench's objects from, sysbench.opt / cmdline (rand: lapi_rand.c), and the ffi
- * symbols scripts call by name.
+ * sysbench's objects from (the sysbench table itself: lapi_table.c, its
+ * rand: lapi_rand.c), and the ffi symbols scripts call by name.
  *
  * The one idea: the random numbers are client/rng.h's, seeded per thread as
  * the built-in mixes seed theirs, and statement counting (read / write /
@@ -453,81 +453,6 @@ static int c_ev_stop(lua_State *L)
     return 0;
 }
 
-/* ---- the sysbench table ---- */
-
-static void set_opt(lua_State *L, const struct opts *o)
-{
-    lua_newtable(L);
-    for (size_t i = 0; o && i < o->n; i++) {
-        const struct optdef *d = &o->defs[i];
-        const char *v = o->val[i] ? o->val[i] : d->def;
-        char key[128];
-        snprintf(key, sizeof key, "%s", d->name);
-        for (char *p = key; *p; p++)
-            if (*p == '-')
-                *p = '_';
-        if (!v || d->type == OPT_SECRET || d->type == OPT_ALIAS || d->type == OPT_REFUSED)
-            continue;
-        switch (d->type) {
-        case OPT_INT:
-        case OPT_SIZE:
-        case OPT_NUM:
-            lua_pushnumber(L, opts_num(o, d->name));
-            break;
-        case OPT_BOOL:
-            lua_pushboolean(L, opts_bool(o, d->name));
-            break;
-        default:
-            lua_pushstring(L, v);
-        }
-        lua_setfield(L, -2, key);
-    }
-}
-
-static void set_sysbench(lua_State *L, struct lapi_thread *t)
-{
-    const struct lapi_script *s = t->s;
-    lua_newtable(L);
-    lua_pushstring(L, "1.0.20");
-    lua_setfield(L, -2, "version");
-    lua_pushstring(L, "");
-    lua_setfield(L, -2, "version_extra");
-    lua_pushnumber(L, t->tid);
-    lua_setfield(L, -2, "tid");
-    set_opt(L, s->o);
-    /* the run's own count: in a sweep --threads is a list, a level one number */
-    lua_pushnumber(L, s->threads > 0 ? s->threads : 1);
-    lua_setfield(L, -2, "threads");
-    lua_setfield(L, -2, "opt");
-    lua_newtable(L); /* cmdline */
-    lua_newtable(L);
-    lua_setfield(L, -2, "options");
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "PARALLEL_COMMAND");
-    if (s->command) {
-        lua_pushstring(L, s->command);
-        lua_setfield(L, -2, "command");
-    }
-    lua_pushstring(L, s->path);
-    lua_setfield(L, -2, "script_path");
-    lua_newtable(L);
-    for (int i = 0; i < s->argc; i++) {
-        lua_pushstring(L, s->argv[i]);
-        lua_rawseti(L, -2, i);
-    }
-    lua_setfield(L, -2, "argv");
-    lua_setfield(L, -2, "cmdline");
-    lapi_push_rand(L, t);
-    lua_setfield(L, -2, "rand");
-    lua_newtable(L);
-    lua_setfield(L, -2, "sql");
-    lua_newtable(L);
-    lua_pushstring(L, s->path);
-    lua_setfield(L, -2, "path");
-    lua_setfield(L, -2, "test");
-    lua_setglobal(L, "sysbench");
-}
-
 /* The primitives table handed to the prelude. */
 static void push_prims(lua_State *L, struct lapi_thread *t)
 {
@@ -629,7 +554,8 @@ lua_State *lapi_open(struct lapi_thread *t, char *err, size_t errlen)
     lua_pushcfunction(L, res_index);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
-    set_sysbench(L, t);
+    lapi_push_sysbench(L, t);
+    lua_setglobal(L, "sysbench");
     set_path(L, t->s);
     if (luaL_loadbuffer(L, lapi_prelude, sizeof lapi_prelude - 1, "=dbscale") != 0) {
         snprintf(err, errlen, "internal: %s", lua_tostring(L, -1));

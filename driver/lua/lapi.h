@@ -112,6 +112,9 @@ int lapi_push_reply(lua_State *L, struct lapi_thread *t);
 
 /* Push the sysbench.rand table for thread t (lapi_rand.c). */
 void lapi_push_rand(lua_State *L, struct lapi_thread *t);
+/* Push the sysbench table for thread t (lapi_table.c); the prelude adds
+ * the rest of the API to it. */
+void lapi_push_sysbench(lua_State *L, struct lapi_thread *t);
 
 /* A new state with the API installed and the script loaded and run (its
  * top level). NULL with err ("path:line: message") on failure. The caller
