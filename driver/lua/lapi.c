@@ -1,8 +1,8 @@
 /*
  * lapi.c - sysbench's Lua API over dbscale's client: one Lua state per
  * connection thread, the C primitives the prelude (lapi_prelude.h) builds
- * sysbench's objects from, sysbench.opt / cmdline (rand: lapi_rand.c), and the ffi
- * symbols scripts call by name.
+ * sysbench's objects from (the sysbench table itself: lapi_table.c, its
+ * rand: lapi_rand.c), and the ffi symbols scripts call by name.
  *
  * The one idea: the random numbers are client/rng.h's, seeded per thread as
  * the built-in mixes seed theirs, and statement counting (read / write /
@@ -11,6 +11,7 @@
  * exits: every failure becomes a Lua error naming the script's line.
  */
 #include <lauxlib.h>
+#include <limits.h>
 #include <lualib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,9 +48,21 @@ static struct lapi_thread *self(lua_State *L)
 
 /* ---- connections ---- */
 
+/* A connection holds one result set, as sysbench's does (con->rs): every
+ * query and execute hands back the same object, its previous rows freed
+ * when the next statement starts. No Lua object and no allocation per
+ * statement; a script keeping a result past the next statement sees what
+ * sysbench shows it (the newer rows). */
+struct lres {
+    struct lsql_result r;
+    long next;
+};
+
 struct lconn {
     struct lsql_conn *c;
     struct lapi_thread *t;
+    struct lres *rs; /* kept alive by the registry reference rsref */
+    int rsref;
     char *sql[LSQL_MAX_STMTS];
     unsigned char kind[LSQL_MAX_STMTS];
 };
@@ -74,23 +87,58 @@ static int count_params(const char *sql)
     return n;
 }
 
+/* A primitive's connection argument: checked against the metatable the
+ * primitive holds as its second upvalue, since luaL_checkudata interns its
+ * name string on every call, a cost paid per statement. */
+static struct lconn *toconn(lua_State *L, int idx)
+{
+    struct lconn *lc = lua_touserdata(L, idx);
+    if (!lc || !lua_getmetatable(L, idx) || !lua_rawequal(L, -1, lua_upvalueindex(2)))
+        luaL_typerror(L, idx, "dbscale.conn");
+    lua_pop(L, 1);
+    return lc;
+}
+
 static struct lconn *checkconn(lua_State *L, int idx)
 {
-    struct lconn *lc = luaL_checkudata(L, idx, "dbscale.conn");
+    struct lconn *lc = toconn(L, idx);
     if (!lc->c)
         luaL_error(L, "the connection is closed (disconnect() was called)");
     return lc;
+}
+
+/* A statement starts (or its connection or statement closes): the
+ * previous one's rows go, as sysbench frees them. */
+static void drop_result(struct lconn *lc)
+{
+    if (!lc->rs)
+        return;
+    lsql_result_free(&lc->rs->r);
+    lc->rs->next = 0;
+}
+
+/* Every close is counted: run's loops keep a socket in their epoll while
+ * it stays the same, and a closed one's number may come back (lloop.c). */
+static void close_conn(struct lconn *lc)
+{
+    drop_result(lc); /* its rows may live in the connection's statements */
+    lc->t->s->ops->close(lc->c);
+    lc->t->closes++;
 }
 
 static int conn_gc(lua_State *L)
 {
     struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
     if (lc->c)
-        lc->t->s->ops->close(lc->c);
+        close_conn(lc);
     lc->c = NULL;
     for (int i = 0; i < LSQL_MAX_STMTS; i++) {
         free(lc->sql[i]);
         lc->sql[i] = NULL;
+    }
+    if (lc->rs) { /* the result set goes with its connection (its own __gc frees its rows) */
+        luaL_unref(L, LUA_REGISTRYINDEX, lc->rsref);
+        lc->rs = NULL;
     }
     return 0;
 }
@@ -116,14 +164,19 @@ static int c_connect(lua_State *L)
     lc->t = t;
     luaL_getmetatable(L, "dbscale.conn");
     lua_setmetatable(L, -2);
+    lc->rs = lua_newuserdata(L, sizeof *lc->rs);
+    memset(lc->rs, 0, sizeof *lc->rs);
+    luaL_getmetatable(L, "dbscale.result");
+    lua_setmetatable(L, -2);
+    lc->rsref = luaL_ref(L, LUA_REGISTRYINDEX);
     return 1;
 }
 
 static int c_disconnect(lua_State *L)
 {
-    struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
+    struct lconn *lc = toconn(L, 1);
     if (lc->c)
-        lc->t->s->ops->close(lc->c);
+        close_conn(lc);
     lc->c = NULL;
     return 0;
 }
@@ -132,10 +185,10 @@ static int c_disconnect(lua_State *L)
  * the script's statement objects stay valid across a server restart. */
 static int c_reconnect(lua_State *L)
 {
-    struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
+    struct lconn *lc = toconn(L, 1);
     const struct lsql_ops *ops = lc->t->s->ops;
     if (lc->c)
-        ops->close(lc->c);
+        close_conn(lc);
     lc->c = NULL;
     struct lsql_error e = {0};
     uint64_t until = now_ns() + 30ull * 1000000000ull;
@@ -156,7 +209,7 @@ static int c_reconnect(lua_State *L)
  * by its code (SQLSTATE or error number) for the report. */
 static int c_ignored(lua_State *L)
 {
-    struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
+    struct lconn *lc = toconn(L, 1);
     lapi_count(lc->t, SB_CNT_ERROR);
     const char *code = luaL_optstring(L, 2, ""); /* a lost connection has none */
     if (lc->t->s->errors)
@@ -168,11 +221,6 @@ static int c_ignored(lua_State *L)
 
 /* ---- result sets ---- */
 
-struct lres {
-    struct lsql_result r;
-    long next;
-};
-
 static int res_gc(lua_State *L)
 {
     struct lres *rs = luaL_checkudata(L, 1, "dbscale.result");
@@ -183,16 +231,17 @@ static int res_gc(lua_State *L)
 static int res_fetch_row(lua_State *L)
 {
     struct lres *rs = luaL_checkudata(L, 1, "dbscale.result");
-    if (rs->next >= rs->r.nrows || !rs->r.cell) {
+    if (rs->next >= rs->r.nrows || (!rs->r.cell && !rs->r.h)) {
         lua_pushnil(L);
         return 1;
     }
     lua_createtable(L, rs->r.nfields, 0);
     for (int f = 0; f < rs->r.nfields; f++) {
-        long k = rs->next * rs->r.nfields + f;
-        if (!rs->r.cell[k])
+        size_t len = 0;
+        const char *v = lsql_result_value(&rs->r, rs->next, f, &len);
+        if (!v)
             continue; /* SQL NULL: a hole, as sysbench leaves it */
-        lua_pushlstring(L, rs->r.cell[k], rs->r.len[k]);
+        lua_pushlstring(L, v, len);
         lua_rawseti(L, -2, f + 1);
     }
     rs->next++;
@@ -230,13 +279,13 @@ static int push_error(lua_State *L, struct lapi_thread *t, const struct lsql_err
     return 5;
 }
 
-static int push_result(lua_State *L, struct lsql_result *r)
+/* The connection's result set, now holding r. */
+static int push_result(lua_State *L, struct lconn *lc, struct lsql_result *r)
 {
-    struct lres *rs = lua_newuserdata(L, sizeof *rs);
-    rs->r = *r;
-    rs->next = 0;
-    luaL_getmetatable(L, "dbscale.result");
-    lua_setmetatable(L, -2);
+    lsql_result_free(&lc->rs->r);
+    lc->rs->r = *r;
+    lc->rs->next = 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lc->rsref);
     return 1;
 }
 
@@ -247,7 +296,7 @@ int lapi_push_reply(lua_State *L, struct lapi_thread *t)
         return push_error(L, t, &a->e);
     struct lsql_result r = a->res;
     memset(&a->res, 0, sizeof a->res); /* the result set owns it now */
-    return push_result(L, &r);
+    return push_result(L, a->owner, &r);
 }
 
 /* In run's loops: the statement started, the coroutine yields until the
@@ -255,6 +304,7 @@ int lapi_push_reply(lua_State *L, struct lapi_thread *t)
 static int yield_for(lua_State *L, struct lapi_thread *t, struct lconn *lc, int want)
 {
     t->aio->want = want;
+    t->aio->owner = lc;
     if (want == LSQL_DONE)
         return lapi_push_reply(L, t);
     t->aio->c = lc->c;
@@ -279,13 +329,14 @@ static int c_query(lua_State *L)
     struct lsql_result r = {0};
     struct lsql_error e = {0};
     lapi_count(lc->t, stmt_kind(sql));
+    drop_result(lc);
     struct lapi_async *a = async_of(lc);
     if (a)
         return yield_for(L, lc->t, lc,
                          lc->t->s->ops->send_query(lc->c, sql, &a->res, &a->e, &a->rc));
     if (lc->t->s->ops->query(lc->c, sql, &r, &e) < 0)
         return push_error(L, lc->t, &e);
-    return push_result(L, &r);
+    return push_result(L, lc, &r);
 }
 
 static int c_prepare(lua_State *L)
@@ -307,6 +358,24 @@ static int c_prepare(lua_State *L)
     return 1;
 }
 
+/* v as string.format('%d', v) prints it (truncated toward zero), without
+ * making a Lua string per statement. */
+static const char *format_int(char buf[24], double v)
+{
+    /* out of int64's range (and NaN): what LuaJIT's conversion gives on x86-64 */
+    long long k =
+        v > -9223372036854775808.0 && v < 9223372036854775808.0 ? (long long)v : LLONG_MIN;
+    unsigned long long u = k < 0 ? 0ull - (unsigned long long)k : (unsigned long long)k;
+    char *p = buf + 23;
+    *p = '\0';
+    do
+        *--p = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (k < 0)
+        *--p = '-';
+    return p;
+}
+
 static int c_execute(lua_State *L)
 {
     struct lconn *lc = checkconn(L, 1);
@@ -317,26 +386,36 @@ static int c_execute(lua_State *L)
     if (np > LSQL_MAX_PARAMS)
         return luaL_error(L, "more than %d parameters", LSQL_MAX_PARAMS);
     const char *vals[LSQL_MAX_PARAMS];
-    for (int i = 0; i < np; i++)
-        vals[i] = lua_isnil(L, 4 + i) ? NULL : lua_tostring(L, 4 + i);
+    char num[LSQL_MAX_PARAMS][24];
+    for (int i = 0; i < np; i++) {
+        int ty = lua_type(L, 4 + i);
+        if (ty == LUA_TNIL)
+            vals[i] = NULL;
+        else if (ty == LUA_TNUMBER) /* an integer parameter (param:set keeps the number) */
+            vals[i] = format_int(num[i], lua_tonumber(L, 4 + i));
+        else
+            vals[i] = lua_tostring(L, 4 + i);
+    }
     struct lsql_result r = {0};
     struct lsql_error e = {0};
     lapi_count(lc->t, lc->kind[id]);
+    drop_result(lc);
     struct lapi_async *a = async_of(lc);
     if (a)
         return yield_for(L, lc->t, lc,
                          lc->t->s->ops->send_execute(lc->c, id, vals, np, &a->res, &a->e, &a->rc));
     if (lc->t->s->ops->execute(lc->c, id, vals, np, &r, &e) < 0)
         return push_error(L, lc->t, &e);
-    return push_result(L, &r);
+    return push_result(L, lc, &r);
 }
 
 static int c_unprepare(lua_State *L)
 {
-    struct lconn *lc = luaL_checkudata(L, 1, "dbscale.conn");
+    struct lconn *lc = toconn(L, 1);
     int id = (int)luaL_checknumber(L, 2);
     if (id < 0 || id >= LSQL_MAX_STMTS || !lc->sql[id])
         return 0;
+    drop_result(lc); /* the rows may be the statement's own (MariaDB) */
     if (lc->c)
         lc->t->s->ops->unprepare(lc->c, id);
     free(lc->sql[id]);
@@ -374,81 +453,6 @@ static int c_ev_stop(lua_State *L)
     return 0;
 }
 
-/* ---- the sysbench table ---- */
-
-static void set_opt(lua_State *L, const struct opts *o)
-{
-    lua_newtable(L);
-    for (size_t i = 0; o && i < o->n; i++) {
-        const struct optdef *d = &o->defs[i];
-        const char *v = o->val[i] ? o->val[i] : d->def;
-        char key[128];
-        snprintf(key, sizeof key, "%s", d->name);
-        for (char *p = key; *p; p++)
-            if (*p == '-')
-                *p = '_';
-        if (!v || d->type == OPT_SECRET || d->type == OPT_ALIAS || d->type == OPT_REFUSED)
-            continue;
-        switch (d->type) {
-        case OPT_INT:
-        case OPT_SIZE:
-        case OPT_NUM:
-            lua_pushnumber(L, opts_num(o, d->name));
-            break;
-        case OPT_BOOL:
-            lua_pushboolean(L, opts_bool(o, d->name));
-            break;
-        default:
-            lua_pushstring(L, v);
-        }
-        lua_setfield(L, -2, key);
-    }
-}
-
-static void set_sysbench(lua_State *L, struct lapi_thread *t)
-{
-    const struct lapi_script *s = t->s;
-    lua_newtable(L);
-    lua_pushstring(L, "1.0.20");
-    lua_setfield(L, -2, "version");
-    lua_pushstring(L, "");
-    lua_setfield(L, -2, "version_extra");
-    lua_pushnumber(L, t->tid);
-    lua_setfield(L, -2, "tid");
-    set_opt(L, s->o);
-    /* the run's own count: in a sweep --threads is a list, a level one number */
-    lua_pushnumber(L, s->threads > 0 ? s->threads : 1);
-    lua_setfield(L, -2, "threads");
-    lua_setfield(L, -2, "opt");
-    lua_newtable(L); /* cmdline */
-    lua_newtable(L);
-    lua_setfield(L, -2, "options");
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "PARALLEL_COMMAND");
-    if (s->command) {
-        lua_pushstring(L, s->command);
-        lua_setfield(L, -2, "command");
-    }
-    lua_pushstring(L, s->path);
-    lua_setfield(L, -2, "script_path");
-    lua_newtable(L);
-    for (int i = 0; i < s->argc; i++) {
-        lua_pushstring(L, s->argv[i]);
-        lua_rawseti(L, -2, i);
-    }
-    lua_setfield(L, -2, "argv");
-    lua_setfield(L, -2, "cmdline");
-    lapi_push_rand(L, t);
-    lua_setfield(L, -2, "rand");
-    lua_newtable(L);
-    lua_setfield(L, -2, "sql");
-    lua_newtable(L);
-    lua_pushstring(L, s->path);
-    lua_setfield(L, -2, "path");
-    lua_setfield(L, -2, "test");
-    lua_setglobal(L, "sysbench");
-}
-
 /* The primitives table handed to the prelude. */
 static void push_prims(lua_State *L, struct lapi_thread *t)
 {
@@ -460,7 +464,8 @@ static void push_prims(lua_State *L, struct lapi_thread *t)
     lua_newtable(L);
     for (const luaL_Reg *r = prims; r->name; r++) {
         lua_pushlightuserdata(L, t);
-        lua_pushcclosure(L, r->func, 1);
+        luaL_getmetatable(L, "dbscale.conn");
+        lua_pushcclosure(L, r->func, 2);
         lua_setfield(L, -2, r->name);
     }
     lua_pushstring(L, t->s->ops->name);
@@ -549,7 +554,8 @@ lua_State *lapi_open(struct lapi_thread *t, char *err, size_t errlen)
     lua_pushcfunction(L, res_index);
     lua_setfield(L, -2, "__index");
     lua_pop(L, 1);
-    set_sysbench(L, t);
+    lapi_push_sysbench(L, t);
+    lua_setglobal(L, "sysbench");
     set_path(L, t->s);
     if (luaL_loadbuffer(L, lapi_prelude, sizeof lapi_prelude - 1, "=dbscale") != 0) {
         snprintf(err, errlen, "internal: %s", lua_tostring(L, -1));

@@ -58,6 +58,7 @@ struct lapi_script {
 
 struct lapi_async {
     struct lsql_conn *c; /* the connection it runs on */
+    void *owner;         /* lapi.c's object for it, whose result set the reply fills */
     struct lsql_result res;
     struct lsql_error e;
     int want; /* LSQL_WAIT_READ / LSQL_WAIT_WRITE while in flight */
@@ -79,6 +80,7 @@ struct lapi_thread {
     /* run's loops: database calls yield (NULL = they block) */
     struct lapi_async *aio;
     char last_code[16]; /* of the latest database error: what an ignored one is counted as */
+    unsigned closes;    /* connections closed so far (a socket number may be reused) */
     /* an error the script ignored (restarting the event), by its code;
      * NULL = only counted */
     void (*on_ignored)(struct lapi_thread *t, const char *code);
@@ -110,6 +112,9 @@ int lapi_push_reply(lua_State *L, struct lapi_thread *t);
 
 /* Push the sysbench.rand table for thread t (lapi_rand.c). */
 void lapi_push_rand(lua_State *L, struct lapi_thread *t);
+/* Push the sysbench table for thread t (lapi_table.c); the prelude adds
+ * the rest of the API to it. */
+void lapi_push_sysbench(lua_State *L, struct lapi_thread *t);
 
 /* A new state with the API installed and the script loaded and run (its
  * top level). NULL with err ("path:line: message") on failure. The caller

@@ -10,6 +10,9 @@
 
 static const char lapi_prelude[] =
     "local C = ...\n"
+    /* the per-statement primitives as locals: no table lookup per call */
+    "local c_execute, c_query, c_more, c_ev_start, c_ev_stop = C.execute, C.query, C.more, "
+    "C.ev_start, C.ev_stop\n"
     "local ffi = require('ffi')\n"
     /* sb_counter_type and sb_counter_inc are declared by the scripts that
      * use them (as with sysbench), so they are not declared here */
@@ -26,7 +29,10 @@ static const char lapi_prelude[] =
     "local param = {}; param.__index = param\n"
     "function param:set(v)\n"
     "  if v == nil then self.value = nil return end\n"
-    "  if self.type == T.BIGINT then self.value = string.format('%d', v)\n"
+    /* an integer stays a number: C prints it as '%d' would, making no
+     * Lua string per statement */
+    "  if self.type == T.BIGINT then\n"
+    "    if type(v) == 'number' then self.value = v else self.value = string.format('%d', v) end\n"
     "  elseif self.type == T.DOUBLE then self.value = string.format('%.17g', v)\n"
     "  else v = tostring(v); if #v > self.max_len then v = v:sub(1, self.max_len) end\n"
     "    self.value = v end\n"
@@ -53,11 +59,19 @@ static const char lapi_prelude[] =
     "  self.params = {...}; self.np = n\n"
     "  return 0\n"
     "end\n"
+    /* _check only on an error (a call less per statement), not as a tail
+     * call: its error level counts this frame */
     "function stmt:execute()\n"
-    "  local ps, vals, n = self.params, self.vals, self.np\n"
-    "  for i = 1, n do vals[i] = ps[i].value end\n"
-    "  local rs = self.con:_check(3, '<prepared statement>', C.execute(self.con.h, self.id, n, "
-    "unpack(vals, 1, n)))\n"
+    "  local ps, n, con = self.params, self.np, self.con\n"
+    "  local rs, cls, errno, state, msg\n"
+    "  if n == 1 then rs, cls, errno, state, msg = c_execute(con.h, self.id, 1, ps[1].value)\n"
+    "  else\n"
+    "    local vals = self.vals\n"
+    "    for i = 1, n do vals[i] = ps[i].value end\n"
+    "    rs, cls, errno, state, msg = c_execute(con.h, self.id, n, unpack(vals, 1, n))\n"
+    "  end\n"
+    "  if rs == nil then rs = con:_check(3, '<prepared statement>', rs, cls, errno, state, msg) "
+    "end\n"
     "  return rs\n"
     "end\n"
     "function stmt:close() if self.id then C.unprepare(self.con.h, self.id); self.id = nil end "
@@ -91,7 +105,11 @@ static const char lapi_prelude[] =
     "  end\n"
     "  error(string.format(\"SQL error, errno = %d, state = '%s': %s\", errno, state, msg), lvl)\n"
     "end\n"
-    "function con:query(sql) local rs = self:_check(3, sql, C.query(self.h, sql)) return rs end\n"
+    "function con:query(sql)\n"
+    "  local rs, cls, errno, state, msg = c_query(self.h, sql)\n"
+    "  if rs == nil then rs = self:_check(3, sql, rs, cls, errno, state, msg) end\n"
+    "  return rs\n"
+    "end\n"
     "function con:query_row(sql)\n"
     "  local rs = self:_check(3, sql, C.query(self.h, sql))\n"
     "  local row = rs:fetch_row()\n"
@@ -129,8 +147,8 @@ static const char lapi_prelude[] =
     "  return setmetatable({sname = C.driver}, drv)\n"
     "end\n"
     "function thread_run(thread_id)\n"
-    "  while C.more() do\n"
-    "    C.ev_start()\n"
+    "  while c_more() do\n"
+    "    c_ev_start()\n"
     "    local ok, ret\n"
     "    repeat\n"
     "      ok, ret = pcall(event, thread_id)\n"
@@ -142,7 +160,7 @@ static const char lapi_prelude[] =
     "      end\n"
     "    until ok\n"
     "    if ret then break end\n"
-    "    C.ev_stop()\n"
+    "    c_ev_stop()\n"
     "  end\n"
     "end\n"
     "function sysbench.report_default(stat)\n"

@@ -60,6 +60,10 @@ struct lloop_conn {
     int ncodes;
     int failed;
     int unfinished; /* its event's reply was given up (lloop.c's grace) */
+    /* the socket in the loop's epoll as last armed (lloop.c's arm) */
+    int armed_fd;
+    unsigned armed_ev, armed_closes;
+    const struct lsql_conn *armed_c;
     char err[700];
 };
 

@@ -33,15 +33,28 @@ struct lsql_error {
     int rolled_back; /* the backend sent a ROLLBACK (counted as an "other" statement) */
 };
 
-/* A whole result, copied out of the client library. cell[r * nfields + f]
- * is NULL for SQL NULL. */
+/* Rows left where the client library put them (libpq's PGresult): read
+ * in place when the script fetches them, so a statement whose rows nobody
+ * reads (most of sysbench's) copies nothing. */
+struct lsql_rows {
+    /* NULL for SQL NULL, else the value and *len its length */
+    const char *(*value)(void *h, long row, int f, size_t *len);
+    void (*free)(void *h);
+};
+
+/* A whole result: either copied out of the client library (cell[r *
+ * nfields + f], NULL for SQL NULL) or kept in it (h, read through rows). */
 struct lsql_result {
     long nrows, affected;
     int nfields;
     char **cell;
     size_t *len;
+    void *h;
+    const struct lsql_rows *rows;
 };
 void lsql_result_free(struct lsql_result *r);
+/* Cell (row, f) of r: NULL for SQL NULL, else the value, *len its length. */
+const char *lsql_result_value(const struct lsql_result *r, long row, int f, size_t *len);
 
 struct lsql_conn;
 

@@ -6,8 +6,9 @@
  * The one idea: values arrive as text (param:set formats them) and are
  * bound as strings, which the server converts to the column's type; the
  * result's columns are bound as strings too, so a script fetches the same
- * text a plain query would give it. A column longer than its buffer is
- * fetched again whole (mysql_stmt_fetch_column). Never prints.
+ * text a plain query would give it, a row at a time from the stored result
+ * when it asks. A column longer than its buffer is fetched again whole
+ * (mysql_stmt_fetch_column). Never prints.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -83,77 +84,122 @@ int lsql_mysql_stmt_bind(struct lsql_conn *c, int id, const char *const *vals, i
     return 0;
 }
 
-static int take_rows(MYSQL_STMT *st, MYSQL_RES *meta, struct lsql_result *res)
+/* A result's rows left in the statement's stored result, fetched one row
+ * at a time when the script asks (most of sysbench's SELECTs are never
+ * read): no copy and no allocation per row. The connection's result set
+ * is dropped before its statement runs again or is closed (lapi.c), so st
+ * outlives it. */
+struct mrows {
+    MYSQL_STMT *st;
+    int nf;
+    long row; /* the row in the buffers; -1 = none yet */
+    MYSQL_BIND *rb;
+    unsigned long *len;
+    my_bool *isnull;
+    char **whole; /* a column longer than its buffer, fetched again whole */
+};
+
+static int bind_rows(struct mrows *m)
 {
-    int nf = (int)mysql_num_fields(meta);
+    MYSQL_RES *meta = mysql_stmt_result_metadata(m->st);
+    if (!meta)
+        return -1;
     MYSQL_FIELD *f = mysql_fetch_fields(meta);
-    MYSQL_BIND *rb = xcalloc((size_t)nf, sizeof *rb);
-    unsigned long *len = xcalloc((size_t)nf, sizeof *len);
-    my_bool *isnull = xcalloc((size_t)nf, sizeof *isnull);
-    for (int i = 0; i < nf; i++) {
+    m->rb = xcalloc((size_t)m->nf, sizeof *m->rb);
+    m->len = xcalloc((size_t)m->nf, sizeof *m->len);
+    m->isnull = xcalloc((size_t)m->nf, sizeof *m->isnull);
+    m->whole = xcalloc((size_t)m->nf, sizeof *m->whole);
+    for (int i = 0; i < m->nf; i++) {
         unsigned long sz = f[i].max_length > 63 ? f[i].max_length + 1 : 64;
-        rb[i].buffer_type = MYSQL_TYPE_STRING;
-        rb[i].buffer = xmalloc(sz);
-        rb[i].buffer_length = sz;
-        rb[i].length = &len[i];
-        rb[i].is_null = &isnull[i];
+        m->rb[i].buffer_type = MYSQL_TYPE_STRING;
+        m->rb[i].buffer = xmalloc(sz);
+        m->rb[i].buffer_length = sz;
+        m->rb[i].length = &m->len[i];
+        m->rb[i].is_null = &m->isnull[i];
     }
-    int rc = mysql_stmt_bind_result(st, rb);
-    res->nrows = (long)mysql_stmt_num_rows(st);
-    res->nfields = nf;
-    long n = res->nrows * nf;
-    res->cell = xcalloc(n ? (size_t)n : 1, sizeof *res->cell);
-    res->len = xcalloc(n ? (size_t)n : 1, sizeof *res->len);
-    for (long r = 0; rc == 0 && r < res->nrows; r++) {
-        int fr = mysql_stmt_fetch(st);
-        if (fr != 0 && fr != MYSQL_DATA_TRUNCATED)
-            break;
-        for (int i = 0; i < nf; i++) {
-            if (isnull[i])
-                continue;
-            char *v = xmalloc(len[i] + 1);
-            if (len[i] < rb[i].buffer_length) {
-                memcpy(v, rb[i].buffer, len[i]);
-            } else { /* longer than max_length said: fetch it whole */
-                MYSQL_BIND whole = {
-                    .buffer_type = MYSQL_TYPE_STRING, .buffer = v, .buffer_length = len[i] + 1};
-                mysql_stmt_fetch_column(st, &whole, (unsigned)i, 0);
-            }
-            v[len[i]] = '\0';
-            res->cell[r * nf + i] = v;
-            res->len[r * nf + i] = len[i];
-        }
-    }
-    for (int i = 0; i < nf; i++)
-        free(rb[i].buffer);
-    free(rb);
-    free(len);
-    free(isnull);
-    return rc;
+    mysql_free_result(meta);
+    return mysql_stmt_bind_result(m->st, m->rb) ? -1 : 0;
 }
+
+static int fetch_to(struct mrows *m, long row)
+{
+    if (!m->rb && bind_rows(m) < 0)
+        return -1;
+    if (row != m->row + 1)
+        mysql_stmt_data_seek(m->st, (my_ulonglong)row);
+    m->row = -2; /* unknown until the fetch succeeds */
+    int fr = mysql_stmt_fetch(m->st);
+    if (fr != 0 && fr != MYSQL_DATA_TRUNCATED)
+        return -1;
+    for (int i = 0; i < m->nf; i++) {
+        free(m->whole[i]);
+        m->whole[i] = NULL;
+        if (m->isnull[i] || m->len[i] < m->rb[i].buffer_length)
+            continue;
+        m->whole[i] = xmalloc(m->len[i] + 1);
+        MYSQL_BIND w = {.buffer_type = MYSQL_TYPE_STRING,
+                        .buffer = m->whole[i],
+                        .buffer_length = m->len[i] + 1};
+        mysql_stmt_fetch_column(m->st, &w, (unsigned)i, 0);
+    }
+    m->row = row;
+    return 0;
+}
+
+static const char *mrows_value(void *h, long row, int f, size_t *len)
+{
+    struct mrows *m = h;
+    if (m->row != row && fetch_to(m, row) < 0)
+        return NULL;
+    if (m->isnull[f])
+        return NULL;
+    *len = m->len[f];
+    return m->whole[f] ? m->whole[f] : m->rb[f].buffer;
+}
+
+static void mrows_free(void *h)
+{
+    struct mrows *m = h;
+    mysql_stmt_free_result(m->st);
+    for (int i = 0; m->rb && i < m->nf; i++) {
+        free(m->rb[i].buffer);
+        free(m->whole[i]);
+    }
+    free(m->rb);
+    free(m->len);
+    free(m->isnull);
+    free(m->whole);
+    free(m);
+}
+
+static const struct lsql_rows mysql_stmt_rows = {mrows_value, mrows_free};
 
 int lsql_mysql_stmt_take(struct lsql_conn *c, int id, struct lsql_result *res, struct lsql_error *e)
 {
+    (void)e;
     MYSQL_STMT *st = c->st[id];
     if (res)
         memset(res, 0, sizeof *res);
-    if (mysql_stmt_field_count(st) == 0) {
+    unsigned nf = mysql_stmt_field_count(st);
+    if (nf == 0) {
         if (res)
             res->affected = (long)mysql_stmt_affected_rows(st);
         return 0;
     }
-    MYSQL_RES *meta = mysql_stmt_result_metadata(st);
-    int rc = 0;
-    if (!meta) {
-        lsql_mysql_stmt_err(c, id, e);
-        rc = -1;
-    } else if (res && take_rows(st, meta, res) != 0) {
-        lsql_mysql_stmt_err(c, id, e);
-        lsql_result_free(res);
-        rc = -1;
+    long nrows = (long)mysql_stmt_num_rows(st);
+    if (!res || nrows == 0) {
+        if (res)
+            res->nfields = (int)nf;
+        mysql_stmt_free_result(st);
+        return 0;
     }
-    if (meta)
-        mysql_free_result(meta);
-    mysql_stmt_free_result(st);
-    return rc;
+    struct mrows *m = xcalloc(1, sizeof *m);
+    m->st = st;
+    m->nf = (int)nf;
+    m->row = -1;
+    res->nrows = nrows;
+    res->nfields = (int)nf;
+    res->h = m;
+    res->rows = &mysql_stmt_rows;
+    return 0;
 }

@@ -4,9 +4,9 @@
  *
  * The idea: one PQexec / PQexecPrepared (or PQsendQuery /
  * PQsendQueryPrepared, then PQconsumeInput until PQisBusy says the reply is
- * in) per call and the whole PGresult copied out, so a script sees rows exactly as sysbench's pgsql
- * driver gives them ('?' placeholders become $1..$n, as sysbench rewrites them). Never prints:
- * libpq's notices are dropped.
+ * in) per call, the PGresult kept and read in place when the script fetches
+ * rows, so a script sees rows exactly as sysbench's pgsql driver gives them ('?' placeholders
+ * become $1..$n, as sysbench rewrites them). Never prints: libpq's notices are dropped.
  */
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -99,7 +99,23 @@ static void pgl_close(struct lsql_conn *c)
     free(c);
 }
 
-/* Copy rows out; a command's result has none but its affected count. */
+static const char *pg_value(void *h, long row, int f, size_t *len)
+{
+    if (PQgetisnull(h, (int)row, f))
+        return NULL;
+    *len = (size_t)PQgetlength(h, (int)row, f);
+    return PQgetvalue(h, (int)row, f);
+}
+
+static void pg_free(void *h)
+{
+    PQclear(h);
+}
+
+static const struct lsql_rows pg_rows = {pg_value, pg_free};
+
+/* A command's result: its affected count. Rows stay in the PGresult, which
+ * the result then owns (read when fetched: no copy per statement). */
 static int take(struct lsql_conn *c, PGresult *r, struct lsql_result *res, struct lsql_error *e)
 {
     ExecStatusType s = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
@@ -108,29 +124,40 @@ static int take(struct lsql_conn *c, PGresult *r, struct lsql_result *res, struc
         PQclear(r);
         return -1;
     }
-    if (res) {
-        memset(res, 0, sizeof *res);
-        res->affected = atol(PQcmdTuples(r));
-        if (s == PGRES_TUPLES_OK) {
-            res->nrows = PQntuples(r);
-            res->nfields = PQnfields(r);
-            long n = res->nrows * res->nfields;
-            res->cell = xcalloc(n ? (size_t)n : 1, sizeof *res->cell);
-            res->len = xcalloc(n ? (size_t)n : 1, sizeof *res->len);
-            for (long i = 0; i < res->nrows; i++)
-                for (int f = 0; f < res->nfields; f++) {
-                    if (PQgetisnull(r, (int)i, f))
-                        continue;
-                    size_t l = (size_t)PQgetlength(r, (int)i, f);
-                    char *v = xmalloc(l + 1);
-                    memcpy(v, PQgetvalue(r, (int)i, f), l + 1);
-                    res->cell[i * res->nfields + f] = v;
-                    res->len[i * res->nfields + f] = l;
-                }
-        }
+    if (!res) {
+        PQclear(r);
+        return 0;
     }
-    PQclear(r);
+    memset(res, 0, sizeof *res);
+    if (s == PGRES_TUPLES_OK) {
+        res->nrows = PQntuples(r);
+        res->nfields = PQnfields(r);
+    }
+    if (res->nfields == 0)
+        res->affected = atol(PQcmdTuples(r));
+    if (res->nrows > 0 && res->nfields > 0) {
+        res->h = r;
+        res->rows = &pg_rows;
+    } else {
+        PQclear(r);
+    }
     return 0;
+}
+
+/* The server-side name of statement id ("l17"), written without printf:
+ * it is built once per execute. */
+static const char *stmt_name(char name[16], int id)
+{
+    char d[12];
+    int n = 0;
+    do
+        d[n++] = (char)('0' + id % 10);
+    while ((id /= 10) > 0 && n < 11);
+    name[0] = 'l';
+    for (int i = 0; i < n; i++)
+        name[1 + i] = d[n - 1 - i];
+    name[1 + n] = '\0';
+    return name;
 }
 
 static int pgl_query(struct lsql_conn *c, const char *sql, struct lsql_result *res,
@@ -158,8 +185,7 @@ static int pgl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams
             sbuf_add(&b, p, 1);
     }
     char name[16];
-    snprintf(name, sizeof name, "l%d", id);
-    int rc = take(c, PQprepare(c->pg, name, b.s ? b.s : "", 0, NULL), NULL, e);
+    int rc = take(c, PQprepare(c->pg, stmt_name(name, id), b.s ? b.s : "", 0, NULL), NULL, e);
     sbuf_free(&b);
     return rc;
 }
@@ -170,8 +196,7 @@ static int pgl_execute(struct lsql_conn *c, int id, const char *const *vals, int
     if (c->text[id])
         return take(c, PQexec(c->pg, c->text[id]), res, e);
     char name[16];
-    snprintf(name, sizeof name, "l%d", id);
-    return take(c, PQexecPrepared(c->pg, name, np, vals, NULL, NULL, 0), res, e);
+    return take(c, PQexecPrepared(c->pg, stmt_name(name, id), np, vals, NULL, NULL, 0), res, e);
 }
 
 static void pgl_unprepare(struct lsql_conn *c, int id)
@@ -263,8 +288,7 @@ static int pga_send_execute(struct lsql_conn *c, int id, const char *const *vals
     if (c->text[id])
         return sent(c, PQsendQuery(c->pg, c->text[id]), e, rc);
     char name[16];
-    snprintf(name, sizeof name, "l%d", id);
-    return sent(c, PQsendQueryPrepared(c->pg, name, np, vals, NULL, NULL, 0), e, rc);
+    return sent(c, PQsendQueryPrepared(c->pg, stmt_name(name, id), np, vals, NULL, NULL, 0), e, rc);
 }
 
 static int pga_fd(struct lsql_conn *c)

@@ -39,6 +39,30 @@ function prepare()
    end
    con:bulk_insert_done()
    assert(tonumber(con:query_row("SELECT count(*) FROM lua_api")) == sysbench.opt.rows)
+   -- an integer parameter is sent as string.format('%d', v) prints it
+   local st = con:prepare("SELECT ?")
+   local q = st:bind_create(sysbench.sql.type.INT)
+   st:bind_param(q)
+   for _, c in ipairs({{-7.9, "-7"}, {7.9, "7"}, {0, "0"}, {-2^40, "-1099511627776"},
+                       {"12", "12"}}) do
+      q:set(c[1])
+      local got = st:execute():fetch_row()[1]
+      assert(got == c[2], "INT parameter " .. tostring(c[1]) .. " sent as " .. tostring(got))
+   end
+   st:close()
+   -- rows of a prepared statement, fetched one after another
+   st = con:prepare("SELECT id, v FROM lua_api WHERE id <= ? ORDER BY id")
+   q = st:bind_create(sysbench.sql.type.INT)
+   st:bind_param(q)
+   q:set(3)
+   local rs = st:execute()
+   assert(rs.nrows == 3 and rs.nfields == 2)
+   for i = 1, 3 do
+      local row = rs:fetch_row()
+      assert(tonumber(row[1]) == i and #row[2] == 7, "row " .. i)
+   end
+   assert(rs:fetch_row() == nil)
+   st:close()
    print("prepare: bulk insert of " .. sysbench.opt.rows .. " rows ok")
 end
 
@@ -86,6 +110,11 @@ function event()
    assert(row[1] == nil and row[2] == "a" and #row[3] == 100000)
    assert(rs:fetch_row() == nil)
    rs:free()
+   -- one result set per connection, as sysbench's (con->rs): the next
+   -- statement's rows replace the last one's in the same object
+   local a = con:query("SELECT 1")
+   local b = con:query("SELECT 2")
+   assert(rawequal(a, b) and a:fetch_row()[1] == "2")
    -- a prepared statement with a parameter
    p:set(7)
    local r2 = stmt:execute()
