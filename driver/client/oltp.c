@@ -288,6 +288,14 @@ const struct db_ops *oltp_engine(const struct opts *o, char *err, size_t errlen)
     return first[1] ? &db_pgsql_ops : db_find(opts_str(o, "db-driver"));
 }
 
+enum sched_policy oltp_client_sched(const struct opts *o)
+{
+    const char *cs = opts_str(o, "client-sched");
+    if (strcmp(cs, "auto") != 0)
+        return (enum sched_policy)sched_policy_parse(cs);
+    return opts_num(o, "rate") > 0 ? SCHED_POLICY_NORMAL : SCHED_POLICY_BATCH;
+}
+
 int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload, char *err,
                size_t errlen)
 {
@@ -373,10 +381,7 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
         w->seed = now_ns() ^ ((uint64_t)getpid() << 32);
     w->loops = (int)opts_int(o, "client-loops");
     w->rate = opts_num(o, "rate");
-    const char *cs = opts_str(o, "client-sched");
-    w->sched = strcmp(cs, "auto") != 0 ? (enum sched_policy)sched_policy_parse(cs)
-               : w->rate > 0           ? SCHED_POLICY_NORMAL
-                                       : SCHED_POLICY_BATCH;
+    w->sched = oltp_client_sched(o);
     w->events = opts_int(o, "events");
     w->time_s = opts_num(o, "time");
     w->warmup_s = opts_num(o, "warmup-time");

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "lloop.h"
+#include "sched_policy.h"
 #include "util.h"
 
 static void fail(struct lloop_conn *c, const char *msg)
@@ -278,6 +279,10 @@ void *lloop_main(void *arg)
     }
     drive(l, ep, active);
     pthread_barrier_wait(&run->ready); /* every loop's thread_init done: measuring starts */
+    /* as the built-in loops (client/loop.c): a loop of several connections
+     * gathers their replies under SCHED_BATCH */
+    if (run->lim->sched != SCHED_POLICY_BATCH || l->n > 1)
+        sched_policy_apply(run->lim->sched);
     active = 0;
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];

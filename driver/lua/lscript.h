@@ -49,6 +49,7 @@ struct lscript_limits {
     double rate;             /* --rate: events/s, Poisson arrivals, one queue; 0 = off */
     double warmup_s;         /* --warmup-time: run uncounted first */
     int loops;               /* event-loop threads; 0 = one per client CPU */
+    enum sched_policy sched; /* the loops' policy (worker_cfg.sched) */
     const char *client_cpus; /* CPU list the loops run on; NULL = anywhere */
     /* NULL, or told the measured window's edges (1 as it opens, after the
      * warmup; 0 once the loops are done), from the calling thread */

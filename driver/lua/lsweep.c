@@ -18,6 +18,7 @@
 #include "cpulist.h"
 #include "lfind.h"
 #include "lsweep.h"
+#include "oltp.h"
 #include "workload.h"
 
 static int builtin(const char *name)
@@ -162,6 +163,7 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
         .on_window_arg = cb_arg,
         .warmup_s = opts_num(o, "warmup-time"),
         .loops = (int)opts_int(o, "client-loops"),
+        .sched = oltp_client_sched(o),
         .client_cpus = client_cpus, /* the loops pin themselves */
     };
     char err[sizeof out->fatal_msg];

@@ -177,6 +177,7 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         .rate = st->wcfg.rate,
         .warmup_s = st->wcfg.warmup_s,
         .loops = st->wcfg.loops,
+        .sched = st->wcfg.sched,
         .client_cpus = st->wcfg.client_cpus,
     };
     struct level_result res;

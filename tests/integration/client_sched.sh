@@ -39,6 +39,26 @@ for mode in default normal rate; do
     fi
     echo "$mode: thread policies $seen"
 done
+# a Lua script's loops too, once its thread_init is done (a real server:
+# scripts take no dry run)
+if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+    start_server pgsql
+    script=$(mktemp /tmp/dbscale-sched-XXXXXX.lua)
+    printf 'function thread_init() con = sysbench.sql.driver():connect() end\nfunction event() con:query("SELECT 1") end\n' >"$script"
+    "$DBSCALE" "$script" $SERVER_OPTS --threads=4 --client-loops=2 --time=3 run >/dev/null 2>&1 &
+    pid=$!
+    seen=
+    for i in $(seq 40); do
+        sleep 0.1
+        seen=$(policies $pid)
+        case $seen in *3:2*) break ;; esac
+    done
+    wait $pid || fail "lua: the scripted run failed"
+    rm -f "$script"
+    echo "$seen" | grep -q '3:2 ' || fail "lua: not exactly 2 SCHED_BATCH threads (the loops): $seen"
+    echo "lua: thread policies $seen"
+    stop_server
+fi
 err=$("$DBSCALE" run oltp_point_select $NO --client-sched=fifo --events=1 2>&1 >/dev/null) &&
     fail "--client-sched=fifo was accepted"
 echo "$err" | grep -q -- '--client-sched' || fail "the error does not name --client-sched: $err"
