@@ -30,18 +30,7 @@ for f in "$RAW_SB" "$RAW_C"; do
     printf 'engine\tworkload\tthreads\trep\ttool\ttps\tcpu_us_per_txn\n' >"$f"
 done
 printf 'engine\tworkload\tthreads\ttool\tmax_rss_kb\n' >"$MEM"
-DIR=
 . "$(dirname "$0")/server.sh"
-
-cleanup() {
-    [ -n "$DIR" ] && "$DBSCALE" server stop --dir "$DIR" >/dev/null 2>&1
-    [ -n "$DIR" ] && rm -rf "$DIR"
-    DIR=
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 141' PIPE
 
 # measure TOOL ENGINE SCRIPT THREADS REP -- command...: under GNU time; the
 # figures go to both tables' raw files in the role each table gives TOOL
@@ -92,7 +81,7 @@ for eng in $ENGINES; do
             done
         done
     done
-    cleanup
+    bench_server_stop
 done
 
 echo
