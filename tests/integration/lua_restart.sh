@@ -40,7 +40,7 @@ for engine in pgsql mysql; do
     start_server $engine
     C="$SERVER_OPTS"
     [ $engine = mysql ] && C="$C --mysql-defaults-file=$MYSQL_CNF"
-    "$DBSCALE" "$SCRIPT" $C --threads=3 --time=6 --output=json run >"$work/out" 2>"$work/err" &
+    "$DBSCALE" "$SCRIPT" $C --threads=3 --time=8 --output=json run >"$work/out" 2>"$work/err" &
     run=$!
     sleep 1.5
     if [ $engine = pgsql ]; then
