@@ -60,19 +60,6 @@ static enum db_errclass effective_class(const struct worker_cfg *cfg, const stru
     return e->cls == DB_ERR_RETRY ? DB_ERR_FATAL : e->cls;
 }
 
-static void count_code(struct loop *l, const char *code)
-{
-    for (int i = 0; i < l->ncodes; i++)
-        if (!strcmp(l->codes[i].code, code)) {
-            l->codes[i].n++;
-            return;
-        }
-    if (l->ncodes < WORKER_MAX_CODES) {
-        snprintf(l->codes[l->ncodes].code, sizeof l->codes[0].code, "%s", code);
-        l->codes[l->ncodes++].n = 1;
-    }
-}
-
 void loop_fail(struct loop *l, const char *msg)
 {
     if (!l->fatal[0])
@@ -286,7 +273,7 @@ static int on_status(struct loop *l, struct conn *c, enum db_status st, struct d
         enum db_errclass cls = effective_class(&p->cfg, e);
         if (in_window(p, *now)) {
             pool_inc(&l->errors, 1);
-            count_code(l, e->code[0] ? e->code : "?");
+            err_count_add(l->codes, &l->ncodes, e->code[0] ? e->code : "?", 1);
         }
         if (cls == DB_ERR_RETRY && !c->rolling_back) {
             /* Always an explicit ROLLBACK first, then the same transaction

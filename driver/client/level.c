@@ -394,15 +394,8 @@ void level_collect(struct pool *p, struct loop *loops, int nl, struct level_resu
         if (l->max_gap > max_gap)
             max_gap = l->max_gap;
         hist_merge(out->lat, &l->lat);
-        for (int k = 0; k < l->ncodes; k++) {
-            int j = 0;
-            while (j < out->ncodes && strcmp(out->codes[j].code, l->codes[k].code))
-                j++;
-            if (j == out->ncodes && out->ncodes < WORKER_MAX_CODES)
-                out->codes[out->ncodes++] = l->codes[k];
-            else if (j < out->ncodes)
-                out->codes[j].n += l->codes[k].n;
-        }
+        for (int k = 0; k < l->ncodes; k++)
+            err_count_add(out->codes, &out->ncodes, l->codes[k].code, l->codes[k].n);
         if (l->fatal[0] && !out->fatal_msg[0])
             snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", l->fatal);
     }

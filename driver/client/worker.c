@@ -48,6 +48,21 @@ static void revive(struct pool *p, int threads)
     }
 }
 
+void err_count_add(struct err_count *codes, int *ncodes, const char *code, uint64_t n)
+{
+    int i = 0;
+    while (i < *ncodes && strcmp(codes[i].code, code) != 0)
+        i++;
+    if (i == *ncodes) {
+        if (*ncodes == WORKER_MAX_CODES)
+            return;
+        snprintf(codes[i].code, sizeof codes[i].code, "%s", code);
+        codes[i].n = 0;
+        (*ncodes)++;
+    }
+    codes[i].n += n;
+}
+
 void pool_set_client_cpus(struct pool *p, const char *list)
 {
     /* The one CPU-list parser and set type, so a 2048-CPU machine pins as

@@ -103,6 +103,9 @@ struct err_count {
     char code[16];
     uint64_t n;
 };
+/* n more of code in codes[0..*ncodes): the first WORKER_MAX_CODES codes
+ * seen are kept, later new ones dropped (every counter and merge uses it). */
+void err_count_add(struct err_count *codes, int *ncodes, const char *code, uint64_t n);
 
 struct level_result {
     int threads, loops;

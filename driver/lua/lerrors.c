@@ -26,16 +26,7 @@ void lerrors_destroy(struct lerrors *x)
 void lerrors_count(struct lerrors *x, const char *code)
 {
     pthread_mutex_lock(&x->mu);
-    int i = 0;
-    while (i < x->n && strcmp(x->c[i].code, code) != 0)
-        i++;
-    if (i == x->n && x->n < WORKER_MAX_CODES) {
-        snprintf(x->c[i].code, sizeof x->c[i].code, "%s", code);
-        x->c[i].n = 0;
-        x->n++;
-    }
-    if (i < x->n)
-        x->c[i].n++;
+    err_count_add(x->c, &x->n, code, 1);
     pthread_mutex_unlock(&x->mu);
 }
 

@@ -93,17 +93,8 @@ static void on_ignored(struct lapi_thread *t, const char *code)
 {
     struct lloop_conn *c = t->run;
     uint64_t w = atomic_load_explicit(&c->run->window, memory_order_relaxed);
-    if (!w || now_ns() < w)
-        return;
-    for (int i = 0; i < c->ncodes; i++)
-        if (!strcmp(c->codes[i].code, code)) {
-            c->codes[i].n++;
-            return;
-        }
-    if (c->ncodes < WORKER_MAX_CODES) {
-        snprintf(c->codes[c->ncodes].code, sizeof c->codes[0].code, "%s", code);
-        c->codes[c->ncodes++].n = 1;
-    }
+    if (w && now_ns() >= w)
+        err_count_add(c->codes, &c->ncodes, code, 1);
 }
 
 /* ---- --report-interval ---- */
@@ -221,15 +212,8 @@ static void collect(struct lloop_conn *cs, int n, struct level_result *out)
         out->errors += c[SB_CNT_ERROR];
         out->reconnects += c[SB_CNT_RECONNECT];
         hist_merge(out->lat, cs[i].lat);
-        for (int k = 0; k < cs[i].ncodes; k++) {
-            int j = 0;
-            while (j < out->ncodes && strcmp(out->codes[j].code, cs[i].codes[k].code))
-                j++;
-            if (j == out->ncodes && out->ncodes < WORKER_MAX_CODES)
-                out->codes[out->ncodes++] = cs[i].codes[k];
-            else if (j < out->ncodes)
-                out->codes[j].n += cs[i].codes[k].n;
-        }
+        for (int k = 0; k < cs[i].ncodes; k++)
+            err_count_add(out->codes, &out->ncodes, cs[i].codes[k].code, cs[i].codes[k].n);
         out->unfinished += (uint64_t)cs[i].unfinished;
         ev[i] = (double)cs[i].done;
         busy[i] = (double)cs[i].busy_ns / 1e9;

@@ -113,18 +113,8 @@ void ranks_pack(struct rank_part *part, const struct level_result *r, int rank, 
 
 static void merge_codes(struct level_result *out, const struct rank_part *p)
 {
-    for (int i = 0; i < p->ncodes; i++) {
-        int j = 0;
-        while (j < out->ncodes && strcmp(out->codes[j].code, p->codes[i].code))
-            j++;
-        if (j == out->ncodes) {
-            if (out->ncodes == WORKER_MAX_CODES)
-                continue; /* as the worker does: the first codes seen are kept */
-            out->codes[out->ncodes++] = p->codes[i];
-        } else {
-            out->codes[j].n += p->codes[i].n;
-        }
-    }
+    for (int i = 0; i < p->ncodes; i++) /* as the worker: the first codes seen are kept */
+        err_count_add(out->codes, &out->ncodes, p->codes[i].code, p->codes[i].n);
 }
 
 int ranks_merge(struct level_result *out, const struct rank_part *parts, int n)
