@@ -83,10 +83,7 @@ void *loop_main(void *arg)
     struct pool *p = l->pool;
     if (p->client_ncpus)
         pthread_setaffinity_np(pthread_self(), p->client_set.size, p->client_set.set);
-    /* a loop of one connection has nothing to gather: it keeps the policy
-     * it was started with */
-    if (p->cfg.sched != SCHED_POLICY_BATCH || l->n > 1)
-        sched_policy_apply(p->cfg.sched);
+    sched_policy_apply_loop(p->cfg.sched, l->n);
     /* the start gate (worker.c start_loops): wait until every loop runs and the clock is set */
     pthread_mutex_lock(&p->gate_lock);
     p->gate_ready++;

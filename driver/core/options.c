@@ -145,18 +145,12 @@ static int validate(const struct optdef *d, const char *v, char *err, size_t err
     int bounded = d->min != d->max;
     switch (d->type) {
     case OPT_INT:
-        if (parse_int(v, &iv) < 0) {
+    case OPT_SIZE:
+        if (d->type == OPT_INT && parse_int(v, &iv) < 0) {
             snprintf(err, errlen, "%s: --%s: '%s' is not a whole number", where, d->name, v);
             return -1;
         }
-        if (bounded && (iv < d->min || iv > d->max)) {
-            snprintf(err, errlen, "%s: --%s: %lld is out of range [%.0f, %.0f]", where, d->name, iv,
-                     d->min, d->max);
-            return -1;
-        }
-        return 0;
-    case OPT_SIZE:
-        if (parse_size(v, &iv) < 0) {
+        if (d->type == OPT_SIZE && parse_size(v, &iv) < 0) {
             snprintf(err, errlen,
                      "%s: --%s: '%s' is not a whole number (a K, M, G or T suffix multiplies by "
                      "1024 each)",

@@ -25,3 +25,8 @@ int sched_policy_apply(enum sched_policy p)
     struct sched_param sp = {.sched_priority = 0};
     return sched_setscheduler(0, p == SCHED_POLICY_BATCH ? SCHED_BATCH : SCHED_OTHER, &sp);
 }
+
+int sched_policy_apply_loop(enum sched_policy p, int nconns)
+{
+    return p == SCHED_POLICY_BATCH && nconns <= 1 ? 0 : sched_policy_apply(p);
+}

@@ -20,5 +20,8 @@ int sched_policy_parse(const char *s);
 /* Give the calling thread (only it) that policy. Returns 0, or -1 with errno
  * (the loop goes on under the policy it had: a figure, never a failure). */
 int sched_policy_apply(enum sched_policy p);
+/* The same for an event loop of nconns connections: a loop of one has no
+ * replies to gather and keeps the policy it was started with under BATCH. */
+int sched_policy_apply_loop(enum sched_policy p, int nconns);
 
 #endif

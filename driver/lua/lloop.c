@@ -279,10 +279,7 @@ void *lloop_main(void *arg)
     }
     drive(l, ep, active);
     pthread_barrier_wait(&run->ready); /* every loop's thread_init done: measuring starts */
-    /* as the built-in loops (client/loop.c): a loop of several connections
-     * gathers their replies under SCHED_BATCH */
-    if (run->lim->sched != SCHED_POLICY_BATCH || l->n > 1)
-        sched_policy_apply(run->lim->sched);
+    sched_policy_apply_loop(run->lim->sched, l->n); /* as the built-in loops */
     active = 0;
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];

@@ -314,12 +314,7 @@ static json_t *r0_meta(void *arg)
 /* worker_cfg.on_interval on a follower: its periods, sent after the level */
 static void follower_interval(const struct interval_stats *st, void *arg)
 {
-    struct interval_row r = {.threads = st->threads,
-                             .t = st->t,
-                             .tps = st->tps,
-                             .qps = st->reads + st->writes + st->others,
-                             .p95 = st->lat_ms,
-                             .errors = st->errors};
+    struct interval_row r = sweep_interval_row(st);
     intervals_add(arg, &r); /* read only after pool_run returned */
 }
 

@@ -326,15 +326,20 @@ static void on_window(int begin, void *arg)
  * the timing thread writes while the run loop may be looking. */
 static pthread_mutex_t iv_mu = PTHREAD_MUTEX_INITIALIZER;
 
+struct interval_row sweep_interval_row(const struct interval_stats *st)
+{
+    return (struct interval_row){.threads = st->threads,
+                                 .t = st->t,
+                                 .tps = st->tps,
+                                 .qps = st->reads + st->writes + st->others,
+                                 .p95 = st->lat_ms,
+                                 .errors = st->errors};
+}
+
 static void on_interval(const struct interval_stats *st, void *arg)
 {
     struct sweep *w = arg;
-    struct interval_row r = {.threads = st->threads,
-                             .t = st->t,
-                             .tps = st->tps,
-                             .qps = st->reads + st->writes + st->others,
-                             .p95 = st->lat_ms,
-                             .errors = st->errors};
+    struct interval_row r = sweep_interval_row(st);
     pthread_mutex_lock(&iv_mu);
     intervals_add(&w->iv_level, &r);
     pthread_mutex_unlock(&iv_mu);

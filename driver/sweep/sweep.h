@@ -124,6 +124,10 @@ struct sweep {
     int nskews;
 };
 
+/* A timing thread's period as an intervals.csv row (the level's key, filled
+ * in later, left empty): for the sweep and dbscale-mpi's followers. */
+struct interval_row sweep_interval_row(const struct interval_stats *st);
+
 /* Label for a level: "up" on a uniprocessor boot, "smp-kN" for N CPUs held,
  * or the user's --variant. */
 void sweep_variant(char *buf, size_t len, const char *user_label, int up, int cpus);
