@@ -8,7 +8,7 @@ asan=$(dirname "$DBSCALE")/asan/dbscale
 [ -x "$asan" ] || skip "no ASan build at $asan (make asan)"
 need_engine pgsql
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 start_server pgsql
 C="$SERVER_OPTS --tables=2 --table-size=1000"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 start_server pgsql
 C="$SERVER_OPTS --tables=1 --table-size=100"
 ok "$DBSCALE" prepare oltp_point_select $C

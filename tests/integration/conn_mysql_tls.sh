@@ -28,7 +28,7 @@ done
 chmod 644 "$pki"/*.pem
 start_server mysql --conf ssl_ca="$pki/ca.pem" --conf ssl_cert="$pki/server-cert.pem" \
     --conf ssl_key="$pki/server-key.pem"
-trap 'stop_server; rm -rf "$pki"' EXIT
+at_exit 'rm -rf "$pki"'
 [ -n "$(my_sql "SELECT @@have_ssl = 'YES'" | grep 1)" ] || skip "this MariaDB has no TLS"
 PW=$(server_password)
 # root inside the throwaway server logs in by the unix socket as OS root

@@ -71,6 +71,21 @@ server_password() {
     fi
 }
 
+# at_exit 'COMMANDS': run when the test exits, before its server is stopped.
+# Use it, not `trap ... EXIT`: start_server owns the EXIT trap, so a test's
+# own trap set before it would be replaced (its files left behind), and one
+# set after it would drop the server's stop.
+IT_AT_EXIT=
+at_exit() {
+    IT_AT_EXIT="$IT_AT_EXIT
+$1"
+    trap it_exit EXIT
+}
+it_exit() {
+    eval "$IT_AT_EXIT" || : # a failing cleanup must not skip the server's stop
+    stop_server
+}
+
 # start_server ENGINE [more `dbscale server start` options, e.g. --cpus=0 --conf k=v]
 start_server() {
     [ -z "${SERVER_DIR:-}" ] || fail "start_server: a server is already running in $SERVER_DIR"
@@ -78,7 +93,7 @@ start_server() {
     SERVER_ENGINE=$1
     shift
     SERVER_DIR=$(mktemp -d "${TMPDIR:-/tmp}/dbscale-it-XXXXXX") || fail "mktemp failed"
-    trap 'stop_server' EXIT
+    trap it_exit EXIT
     # a signal runs the EXIT trap only through an exit of our own
     trap 'exit 129' HUP
     trap 'exit 130' INT
@@ -111,7 +126,8 @@ start_server() {
         SERVER_USER SERVER_DB SERVER_OPTS
 }
 
-# stop_server: stop it and remove its directory (also run by the EXIT trap).
+# stop_server: stop it and remove its directory (also run by the EXIT trap,
+# which stays: at_exit's commands still run at the end).
 stop_server() {
     [ -n "${SERVER_DIR:-}" ] || return 0
     if [ -e "$SERVER_DIR/state" ]; then
@@ -121,7 +137,6 @@ stop_server() {
     # Only a directory we made, and only if stop left it behind.
     [ -d "$SERVER_DIR" ] && rm -rf "$SERVER_DIR"
     SERVER_DIR=
-    trap - EXIT HUP INT PIPE TERM
     return 0
 }
 

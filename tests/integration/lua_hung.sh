@@ -12,7 +12,7 @@ server_pids() {
 }
 freeze() { for p in $(server_pids); do kill -STOP "$p" 2>/dev/null; done; }
 thaw() { for p in $(server_pids); do kill -CONT "$p" 2>/dev/null; done; }
-trap 'thaw; rm -rf "$work"; stop_server' EXIT
+at_exit 'thaw; rm -rf "$work"'
 ok "$DBSCALE" "$S" $SERVER_OPTS prepare
 # no thread_done, so nothing is left to do once the events are given up
 sed '/^function thread_done/,$d' "$S" >"$work/nodone.lua"

@@ -20,7 +20,7 @@ ok "$DBSCALE" "$S" $SERVER_OPTS cleanup
 # an ignorable error inside a transaction: rolled back, the event restarted on
 # the loop, the error counted by its code
 dup=$(mktemp --suffix=.lua)
-trap 'rm -f "$dup"; stop_server' EXIT
+at_exit 'rm -f "$dup"'
 cat >"$dup" <<'LUA'
 function thread_init()
    con = sysbench.sql.driver():connect()

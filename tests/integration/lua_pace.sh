@@ -8,7 +8,7 @@ start_server pgsql
 S=$(dirname "$0")/lua/count.lua
 ok "$DBSCALE" "$S" $SERVER_OPTS prepare
 out=$(mktemp)
-trap 'rm -f "$out"; stop_server' EXIT
+at_exit 'rm -f "$out"'
 num() { sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" "$out" | head -n 1; }
 
 "$DBSCALE" "$S" $SERVER_OPTS --threads=2 --warmup-time=1 --time=1 --output=json run >"$out" 2>&1 ||

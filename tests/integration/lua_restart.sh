@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh" "$1"
 SCRIPT=$(cd "$(dirname "$0")" && pwd)/lua/restart.lua
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 
 # restart PIDFILE CMD: stop the server, wait 1 s, start CMD detached (as
 # the engine's user when we are root) and wait until it answers

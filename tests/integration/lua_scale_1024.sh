@@ -9,7 +9,7 @@ start_server pgsql --conf max_connections=1100 --conf shared_buffers=128MB
 S=$(dirname "$0")/lua/count.lua
 ok "$DBSCALE" "$S" $SERVER_OPTS prepare
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 /usr/bin/time -f %M -o "$work/rss1" "$DBSCALE" "$S" $SERVER_OPTS --threads=1 --time=1 run \
     >"$work/out1" 2>&1 || fail "1 connection: $(cat "$work/out1")"
 pg_sql "TRUNCATE lua_counts" >/dev/null

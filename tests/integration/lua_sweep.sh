@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh" "$1"
 start_server pgsql
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 
 # its own table (prepare, as a managed sweep would run it), its own option
 cat >"$work/mine.lua" <<'LUA'

@@ -106,7 +106,7 @@ echo "killed rank: job ended non-zero, no rank process or connection left"
 
 # 5. sweep: rank 2 cannot reach the server; no level may start
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 if timeout 60 $MPIRUN -n 2 "$MPI_BIN" sweep oltp_read_only $common --pgsql-port="$SERVER_PORT" \
     --server=external --cpus=all --threads=3 --repeats=1 --time=5 --out "$work/s5" \
     : -n 1 "$MPI_BIN" sweep oltp_read_only $common --pgsql-port=1 --server=external --cpus=all \

@@ -13,7 +13,7 @@ MPI_BIN=$(dirname "$DBSCALE")/dbscale-mpi
 [ -x "$MPI_BIN" ] || fail "$MPI_BIN missing: make builds it when mpicc (libopenmpi-dev) is installed"
 need_engine pgsql
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 start_server pgsql
 ncpu=$(nproc)
 cpus=$([ "$ncpu" -gt 1 ] && echo 1,all || echo all)

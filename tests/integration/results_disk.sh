@@ -11,7 +11,7 @@ work=$(mktemp -d)
 mnt=$work/mnt
 mkdir "$mnt"
 mount -t tmpfs -o size=1m tmpfs "$mnt" 2>/dev/null || skip "cannot mount a tmpfs here"
-trap 'umount -l "$mnt" 2>/dev/null; rm -rf "$work"; stop_server' EXIT
+at_exit 'umount -l "$mnt" 2>/dev/null; rm -rf "$work"'
 start_server pgsql
 C="$SERVER_OPTS --tables=1 --table-size=500"
 ok "$DBSCALE" prepare oltp_point_select $C

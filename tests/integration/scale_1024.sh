@@ -8,7 +8,7 @@ start_server pgsql --conf max_connections=1100 --conf shared_buffers=256MB
 C="$SERVER_OPTS --tables=4 --table-size=2000"
 ok "$DBSCALE" prepare oltp_point_select $C
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 /usr/bin/time -f %M -o "$work/rss1" "$DBSCALE" run oltp_point_select $C --threads=1 --time=1 \
     >"$work/out1" 2>&1 || fail "1 thread: $(cat "$work/out1")"
 DBSCALE_TXN_LOG=$work/log /usr/bin/time -f %M -o "$work/rss" "$DBSCALE" run oltp_point_select $C \

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 start_server pgsql
 pw=$(server_password)
 unset PGPASSFILE

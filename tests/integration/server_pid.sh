@@ -8,9 +8,8 @@ need_engine pgsql
 work=$(mktemp -d)
 sleep 60 &
 sleeper=$!
-trap 'kill $sleeper 2>/dev/null; rm -rf "$work"; stop_server' EXIT
+at_exit 'kill $sleeper 2>/dev/null; rm -rf "$work"'
 start_server pgsql
-trap 'kill $sleeper 2>/dev/null; rm -rf "$work"; stop_server' EXIT
 C="$SERVER_OPTS --tables=1 --table-size=100 --server=external --threads=1 --repeats=1 --time=0.3"
 ok "$DBSCALE" prepare oltp_point_select $SERVER_OPTS --tables=1 --table-size=100
 n=0

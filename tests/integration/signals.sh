@@ -10,7 +10,7 @@
 need_engine pgsql
 work=$(mktemp -d)
 chmod 755 "$work" # the managed server runs as postgres and lives under it
-trap '[ -n "$KEEP" ] || rm -rf "$work"; stop_server' EXIT
+at_exit '[ -n "$KEEP" ] || rm -rf "$work"'
 count_pg() { ps -eo args | grep -c "[p]ostgres -D $work" || true; }
 
 # 1. SIGTERM during the sweep's prepare (its server lives under $work via TMPDIR)

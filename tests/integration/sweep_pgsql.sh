@@ -7,7 +7,7 @@
 need_engine pgsql
 ncpu=$(nproc)
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 
 # 1. external server, cpus=1 then all; sample the mask during the 1-CPU part
 start_server pgsql

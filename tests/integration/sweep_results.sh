@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 start_server pgsql
 D="$SERVER_OPTS --tables=1 --table-size=200"
 C="$D --server=external --warmup-time=0"

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 start_server pgsql
 out=$work/r
 "$DBSCALE" sweep oltp_point_select $SERVER_OPTS --server=external --prepare=on --cpus=1 \

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 start_server pgsql
 # no --db-driver anywhere: the pgsql options say which engine
 P="--pgsql-host=127.0.0.1 --pgsql-port=$SERVER_PORT --pgsql-user=$SERVER_USER --pgsql-db=$SERVER_DB"

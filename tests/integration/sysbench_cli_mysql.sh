@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine mysql
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 start_server mysql
 M="--mysql-host=127.0.0.1 --mysql-user=$SERVER_USER --mysql-db=$SERVER_DB --mysql-defaults-file=$MYSQL_CNF"
 

@@ -19,7 +19,7 @@ if command -v sysbench >/dev/null 2>&1 && sysbench --version 2>/dev/null | grep 
     SB=sysbench
 fi
 W=$(mktemp -d)
-trap 'stop_server; rm -rf "$W"' EXIT INT TERM
+at_exit 'rm -rf "$W"'
 printf 'tables=2\ntable-size=100\nevents=20\nthreads=2\n' >"$W/sb.cfg"
 tab=$(printf '\t')
 

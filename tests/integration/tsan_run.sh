@@ -8,7 +8,7 @@ tsan=$(dirname "$DBSCALE")/tsan/dbscale
 [ -x "$tsan" ] || skip "no TSan build at $tsan (make tsan)"
 need_engine pgsql
 work=$(mktemp -d)
-trap 'rm -rf "$work"; stop_server' EXIT
+at_exit 'rm -rf "$work"'
 start_server pgsql
 C="$SERVER_OPTS --tables=2 --table-size=1000"
 export TSAN_OPTIONS=halt_on_error=1:exitcode=66

@@ -67,7 +67,7 @@ run_levels() {
     WL=$2
     shift 2
     start_server "$ENGINE"
-    trap 'rm -rf "$work"; stop_server' EXIT
+    at_exit 'rm -rf "$work"'
     C="$SERVER_OPTS --tables=1 --table-size=1000"
     ok "$DBSCALE" prepare oltp_point_select $C
     for n in "$@"; do
