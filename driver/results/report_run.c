@@ -360,6 +360,20 @@ int report_interval_open(struct report_interval_sink *k, const char *path, doubl
     return 0;
 }
 
+int report_interval_close(struct report_interval_sink *k, const char *path, char *err,
+                          size_t errlen)
+{
+    if (!k->machine)
+        return 0;
+    int r = fclose(k->machine);
+    k->machine = NULL;
+    if (r != 0) {
+        snprintf(err, errlen, "--interval-output: %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 void report_interval(const struct interval_stats *st, void *arg)
 {
     struct report_interval_sink *k = arg;

@@ -66,6 +66,10 @@ int report_interval_path_is_csv(const char *path);
  * are no periods to write or the file cannot be made. */
 int report_interval_open(struct report_interval_sink *k, const char *path, double interval_s,
                          char *err, size_t errlen);
+/* Close what report_interval_open opened (nothing if it did not): -1 with
+ * err when the file's last writes failed, so the run is not taken as saved. */
+int report_interval_close(struct report_interval_sink *k, const char *path, char *err,
+                          size_t errlen);
 
 /* Client CPU (user + sys) per transaction in microseconds; 0 if none. */
 double report_cpu_per_txn_us(const struct level_result *r);

@@ -8,7 +8,6 @@
  * the OLTP option table, and only then is the command line parsed, so a bad
  * script option names itself (exit 2) before any connection is made.
  */
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,8 +212,8 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
     if (hooks.failed)
         fprintf(stderr, "dbscale run: %s\n", hooks.err);
     int rc = r < 0 || hooks.failed ? EXIT_RUNTIME : res.interrupted ? 130 : 0;
-    if (sink.machine && fclose(sink.machine) != 0) {
-        fprintf(stderr, "dbscale run: --interval-output: %s: %s\n", ipath, strerror(errno));
+    if (report_interval_close(&sink, ipath, err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale run: %s\n", err);
         rc = rc ? rc : EXIT_RUNTIME;
     }
     level_result_free(&res);
@@ -239,21 +238,22 @@ int lua_main(const char *verb, int argc, char **argv)
     const char *lpath = lfind_lua_path_arg(argc, argv);
     if (!lfind_script(argv[si], lpath, file, sizeof file))
         snprintf(file, sizeof file, "%s", argv[si]);
-    if (!cmd) {
-        /* As sysbench: the script is loaded without a command, so its own
-         * check speaks first (oltp_common.lua: "Command is required",
-         * exit 1); one without a check gets the question (sysbench would
-         * exit 0 having done nothing). */
-        struct lapi_script ns = {
-            .path = file, .threads = 1, .lua_path = lpath, .ops = &lsql_pgsql_ops};
-        struct lscript_opts no;
-        char nerr[800];
-        int rc = EXIT_USAGE;
-        if (lscript_options(&ns, oltp_optdefs, oltp_noptdefs, &no, nerr, sizeof nerr) < 0) {
-            fprintf(stderr, "dbscale: %s\n", nerr);
-            rc = EXIT_RUNTIME;
-        } else {
-            lscript_opts_free(&no);
+    struct lapi_script ls = {.path = file, .command = cmd, .threads = 1, .lua_path = lpath};
+    char err[800];
+    int rc = 0;
+    struct lscript_opts xo;
+    /* the options-reading state has no connection target yet */
+    ls.ops = &lsql_pgsql_ops;
+    int lr = lscript_options(&ls, oltp_optdefs, oltp_noptdefs, &xo, err, sizeof err);
+    if (lr < 0 || !cmd) {
+        /* As sysbench, a script with no command is loaded without one, so
+         * its own check speaks first (oltp_common.lua: "Command is
+         * required", exit 1); one without a check gets the question
+         * (sysbench would exit 0 having done nothing). */
+        if (lr < 0)
+            fprintf(stderr, "dbscale: %s\n", err);
+        else {
+            lscript_opts_free(&xo);
             fprintf(stderr,
                     "dbscale %s: which command? (run, prepare, cleanup, help or the "
                     "script's own)\n",
@@ -262,20 +262,7 @@ int lua_main(const char *verb, int argc, char **argv)
         for (int i = 0; i < argc; i++)
             free(a[i]);
         free(a);
-        return rc;
-    }
-    struct lapi_script ls = {.path = file, .command = cmd, .threads = 1, .lua_path = lpath};
-    char err[800];
-    int rc = 0;
-    struct lscript_opts xo;
-    /* the options-reading state has no connection target yet */
-    ls.ops = &lsql_pgsql_ops;
-    if (lscript_options(&ls, oltp_optdefs, oltp_noptdefs, &xo, err, sizeof err) < 0) {
-        fprintf(stderr, "dbscale: %s\n", err);
-        for (int i = 0; i < argc; i++)
-            free(a[i]);
-        free(a);
-        return EXIT_USAGE;
+        return lr < 0 && !cmd ? EXIT_RUNTIME : EXIT_USAGE;
     }
     size_t nbase = oltp_noptdefs + lfind_noptdefs, nd = nbase + xo.n;
     struct optdef *defs = xcalloc(nd, sizeof *defs);

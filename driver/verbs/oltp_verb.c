@@ -7,7 +7,6 @@
  * command line (options to a set-up, the load, the run) lives in client/;
  * this file only turns it into text and an exit code.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,8 +280,8 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
             level_result_free(&res);
             pool_close(p);
         }
-        if (sink.machine && fclose(sink.machine) != 0) {
-            fprintf(stderr, "dbscale run: --interval-output: %s: %s\n", ipath, strerror(errno));
+        if (report_interval_close(&sink, ipath, ierr, sizeof ierr) < 0) {
+            fprintf(stderr, "dbscale run: %s\n", ierr);
             rc = rc ? rc : EXIT_RUNTIME;
         }
         sbuf_free(&optj);
