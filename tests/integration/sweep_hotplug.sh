@@ -8,8 +8,8 @@ need_engine pgsql
 [ -w /sys/devices/system/cpu/cpu1/online ] || skip "no hot-pluggable cpu1 here"
 want=$(cat /sys/devices/system/cpu/online)
 work=$(mktemp -d)
-restore() { echo 1 >/sys/devices/system/cpu/cpu1/online 2>/dev/null; rm -rf "$work"; stop_server; }
-trap restore EXIT
+restore() { echo 1 >/sys/devices/system/cpu/cpu1/online 2>/dev/null; rm -rf "$work"; }
+at_exit restore # start_server would replace a trap of our own
 start_server pgsql
 ok "$DBSCALE" prepare oltp_point_select $SERVER_OPTS --tables=1 --table-size=1000
 
