@@ -25,8 +25,27 @@
 #include "sched_policy.h"
 #include "util.h"
 
+/* c's events are over (thread_run returned, failed or was given up); the
+ * last connection out ends the window, if it is open. */
+static void left_run(struct lloop_conn *c)
+{
+    if (!c->in_run)
+        return;
+    c->in_run = 0;
+    struct lloop_run *run = c->run;
+    int open = LLOOP_WIN_OPEN;
+    if (atomic_fetch_sub(&run->in_run, 1) == 1 &&
+        atomic_compare_exchange_strong(&run->window_state, &open, LLOOP_WIN_CLOSED)) {
+        getrusage(RUSAGE_SELF, &run->ended_ru);
+        run->ended_ns = now_ns();
+        if (run->lim->on_window)
+            run->lim->on_window(0, run->lim->on_window_arg);
+    }
+}
+
 static void fail(struct lloop_conn *c, const char *msg)
 {
+    left_run(c);
     c->failed = 1;
     c->stage = LLOOP_END;
     if (msg != c->err)
@@ -122,6 +141,7 @@ static int resume(struct lloop *l, int ep, struct lloop_conn *c, int nargs)
             c->stage = LLOOP_READY;
             return 0;
         }
+        left_run(c);
         if (c->stage == LLOOP_RUN && push_fn(c, "thread_done")) {
             c->stage = LLOOP_DONE;
             nargs = 1;
@@ -201,6 +221,7 @@ static int give_up(struct lloop *l)
             c->a.want = LSQL_DONE;
             c->stage = LLOOP_END;
             c->unfinished = 1;
+            left_run(c);
             n++;
         }
     }
@@ -278,7 +299,14 @@ void *lloop_main(void *arg)
         active += start(l, ep, c, LLOOP_INIT, "thread_init");
     }
     drive(l, ep, active);
-    pthread_barrier_wait(&run->ready); /* every loop's thread_init done: measuring starts */
+    int ready = 0;
+    for (int i = 0; i < l->n; i++) {
+        struct lloop_conn *c = l->conns[i];
+        c->in_run = c->stage == LLOOP_READY && !c->failed;
+        ready += c->in_run;
+    }
+    atomic_fetch_add(&run->in_run, ready); /* every loop's, before any event */
+    pthread_barrier_wait(&run->ready);     /* every loop's thread_init done: measuring starts */
     sched_policy_apply_loop(run->lim->sched, l->n); /* as the built-in loops */
     active = 0;
     for (int i = 0; i < l->n; i++) {

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <sys/resource.h>
 
 #include "cpulist.h"
 #include "hist.h"
@@ -30,6 +31,15 @@ struct lloop_run {
      * known) are not counted */
     _Atomic uint64_t window;
     atomic_int loops_done; /* loops that have finished every connection */
+    /* connections still in thread_run: the last one out ends the window
+     * (ended_ns, ended_ru, lim->on_window), as a built-in level's ends
+     * with its events; thread_done and the states' teardown come after
+     * it. window_state: LLOOP_WIN_*, moved on by compare-and-swap, so the
+     * window closes once, from the loop or (events over before it opened)
+     * from the caller after the joins */
+    atomic_int in_run, window_state;
+    uint64_t ended_ns; /* read after the joins */
+    struct rusage ended_ru;
     /* --rate: the run's one Poisson stream of arrivals; a free connection
      * takes the next (sysbench's one queue served by every thread) */
     pthread_mutex_t arrival_lock;
@@ -42,6 +52,7 @@ struct lloop_run {
 int lrun_ending(struct lloop_run *run);
 
 enum { LLOOP_INIT, LLOOP_READY, LLOOP_RUN, LLOOP_DONE, LLOOP_END };
+enum { LLOOP_WIN_SHUT, LLOOP_WIN_OPEN, LLOOP_WIN_CLOSED };
 
 /* One scripted connection: its own Lua state, whose coroutine runs
  * thread_init, thread_run and thread_done in turn. */
@@ -59,6 +70,7 @@ struct lloop_conn {
     struct err_count codes[WORKER_MAX_CODES]; /* ignored errors inside the window */
     int ncodes;
     int failed;
+    int in_run;     /* counted in run->in_run */
     int unfinished; /* its event's reply was given up (lloop.c's grace) */
     /* the socket in the loop's epoll as last armed (lloop.c's arm) */
     int armed_fd;

@@ -327,6 +327,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     uint64_t t0 = now_ns();
     struct rusage ru0, ru1; /* over the window, as a built-in level's: not the connects */
     getrusage(RUSAGE_SELF, &ru0);
+    atomic_store(&run.window_state, LLOOP_WIN_OPEN);
     if (lim->time_s > 0)
         atomic_store(&run.deadline, t0 + (uint64_t)(lim->time_s * 1e9));
     struct ticker tk = {.lim = lim, .cs = cs, .n = n, .t0 = t0};
@@ -338,10 +339,20 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
         atomic_store(&tk.done, 1);
         pthread_join(tk.th, NULL);
     }
-    out->time_s = (double)(now_ns() - t0) / 1e9;
-    getrusage(RUSAGE_SELF, &ru1);
-    if (lim->on_window)
-        lim->on_window(0, lim->on_window_arg);
+    /* the window ended where the last connection's events did (lloop.c),
+     * before thread_done and the teardown; if they were over before it
+     * opened, it ends now */
+    uint64_t t1 = run.ended_ns;
+    int open = LLOOP_WIN_OPEN;
+    if (atomic_compare_exchange_strong(&run.window_state, &open, LLOOP_WIN_CLOSED)) {
+        t1 = now_ns();
+        getrusage(RUSAGE_SELF, &ru1);
+        if (lim->on_window)
+            lim->on_window(0, lim->on_window_arg);
+    } else {
+        ru1 = run.ended_ru;
+    }
+    out->time_s = (double)(t1 - t0) / 1e9;
     out->client_user_s = cpu_s(&ru1.ru_utime) - cpu_s(&ru0.ru_utime);
     out->client_sys_s = cpu_s(&ru1.ru_stime) - cpu_s(&ru0.ru_stime);
     out->client_csw = (double)(ru1.ru_nvcsw - ru0.ru_nvcsw + ru1.ru_nivcsw - ru0.ru_nivcsw);

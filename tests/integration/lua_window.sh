@@ -1,0 +1,33 @@
+#!/bin/sh
+# A scripted run's window ends with its events, as a built-in level's does
+# with its deadline: thread_done (here 1.5 s of blocking sleep, as a script's
+# os.execute would take) and the closing of the connections' states come
+# after it, so they add neither time nor client CPU to the figures. The old
+# window ran until every loop had closed its states: 2 s of events were
+# reported over 3.5 s, and TPS fell with the teardown.
+. "$(dirname "$0")/lib.sh" "$1"
+start_server pgsql
+work=$(mktemp -d)
+at_exit 'rm -rf "$work"'
+cat >"$work/slowdone.lua" <<'LUA'
+function thread_init() con = sysbench.sql.driver():connect() end
+function event() con:query("SELECT 1") end
+function thread_done() os.execute("sleep 1.5"); con:disconnect() end
+LUA
+num() { sed -n "s/.*\"$1\": \([0-9.e+-]*\).*/\1/p" "$work/out" | head -n 1; }
+"$DBSCALE" "$work/slowdone.lua" $SERVER_OPTS --threads=2 --time=2 --output=json run \
+    >"$work/out" 2>&1 || fail "run failed: $(cat "$work/out")"
+t=$(num time_s) txns=$(num transactions) tps=$(num tps)
+[ "${txns:-0}" -gt 0 ] || fail "no transactions: $(cat "$work/out")"
+# the events end within a statement's latency of --time
+awk -v t="$t" 'BEGIN { exit !(t >= 1.99 && t < 2.5) }' ||
+    fail "--time=2 reported over $t s: thread_done and the teardown were in the window"
+awk -v n="$txns" -v tps="$tps" -v t="$t" 'BEGIN { d = n / t - tps; exit !(d < 0.01 * tps && d > -0.01 * tps) }' ||
+    fail "tps $tps is not transactions $txns over $t s"
+# a run whose events end before its deadline (--events) ends there too
+"$DBSCALE" "$work/slowdone.lua" $SERVER_OPTS --threads=2 --events=200 --time=0 --output=json run \
+    >"$work/out" 2>&1 || fail "--events run failed: $(cat "$work/out")"
+expect_eq "--events=200: transactions" "$(num transactions)" 200
+t=$(num time_s)
+awk -v t="$t" 'BEGIN { exit !(t > 0 && t < 1.4) }' || fail "--events=200 reported over $t s (thread_done sleeps 1.5 s)"
+echo "lua_window: --time=2 gave a $t s window, thread_done outside it"
