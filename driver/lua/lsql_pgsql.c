@@ -22,6 +22,11 @@ struct lsql_conn {
     char *text[LSQL_MAX_STMTS]; /* statements without parameters, sent as text */
     PGresult *last;             /* a stepped statement's latest result so far */
     int rolling;                /* stepped: the ROLLBACK after an ignorable error is going */
+    /* closed by the script, still prepared at the server: DEALLOCATE waits
+     * until the id is prepared again (sysbench's close sends nothing; a
+     * round trip per close cost oltp_common's thread_done 36 at 4 tables,
+     * blocking its loop, and the session's end frees them anyway) */
+    unsigned char stale[LSQL_MAX_STMTS];
 };
 
 static void quiet(void *arg, const char *msg)
@@ -176,6 +181,15 @@ static int pgl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams
         c->text[id] = xstrdup(sql);
         return 0;
     }
+    char name[16];
+    stmt_name(name, id);
+    if (c->stale[id]) {
+        char sql_d[32];
+        snprintf(sql_d, sizeof sql_d, "DEALLOCATE %s", name);
+        if (take(c, PQexec(c->pg, sql_d), NULL, e) < 0)
+            return -1;
+        c->stale[id] = 0;
+    }
     struct sbuf b = {0};
     int n = 0;
     for (const char *p = sql; *p; p++) {
@@ -184,8 +198,7 @@ static int pgl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams
         else
             sbuf_add(&b, p, 1);
     }
-    char name[16];
-    int rc = take(c, PQprepare(c->pg, stmt_name(name, id), b.s ? b.s : "", 0, NULL), NULL, e);
+    int rc = take(c, PQprepare(c->pg, name, b.s ? b.s : "", 0, NULL), NULL, e);
     sbuf_free(&b);
     return rc;
 }
@@ -206,9 +219,7 @@ static void pgl_unprepare(struct lsql_conn *c, int id)
         c->text[id] = NULL;
         return;
     }
-    char sql[48];
-    snprintf(sql, sizeof sql, "DEALLOCATE l%d", id);
-    PQclear(PQexec(c->pg, sql));
+    c->stale[id] = 1;
 }
 
 /* ---- stepped: run's event loops ---- */
