@@ -84,8 +84,9 @@ static void ev_stop(struct lapi_thread *t)
     lapi_count(t, SB_CNT_TRX);
     uint64_t d = now - c->t0;
     hist_record(c->lat, d);
-    c->busy_ns += d;
-    c->done++;
+    /* read by the ticker's checkpoints while written: whole words */
+    __atomic_store_n(&c->busy_ns, c->busy_ns + d, __ATOMIC_RELAXED);
+    __atomic_store_n(&c->done, c->done + 1, __ATOMIC_RELAXED);
 }
 
 /* Errors by code, as the built-in loops count them (in the window only). */
@@ -97,70 +98,7 @@ static void on_ignored(struct lapi_thread *t, const char *code)
         err_count_add(c->codes, &c->ncodes, code, 1);
 }
 
-/* ---- --report-interval ---- */
-
-struct ticker {
-    const struct lscript_limits *lim;
-    struct lloop_conn *cs;
-    int n;
-    uint64_t t0;
-    atomic_int done;
-    pthread_t th;
-};
-
-static void sum_counts(const struct ticker *k, uint64_t c[SB_CNT_MAX], struct hist *h)
-{
-    memset(c, 0, SB_CNT_MAX * sizeof *c);
-    hist_init(h);
-    for (int i = 0; i < k->n; i++) {
-        for (int j = 0; j < SB_CNT_MAX; j++)
-            c[j] += lapi_counter(&k->cs[i].t, j) - k->cs[i].base[j];
-        hist_merge(h, k->cs[i].lat); /* readable while written: hist.h */
-    }
-}
-
-static void *tick_main(void *arg)
-{
-    struct ticker *k = arg;
-    struct hist *prev = xmalloc(sizeof *prev), *cur = xmalloc(sizeof *cur), *d = xmalloc(sizeof *d);
-    uint64_t pc[SB_CNT_MAX], cc[SB_CNT_MAX];
-    sum_counts(k, pc, prev);
-    uint64_t step = (uint64_t)(k->lim->interval_s * 1e9), next = k->t0 + step, last = k->t0;
-    while (!atomic_load(&k->done)) {
-        uint64_t now = now_ns();
-        if (now < next) {
-            uint64_t w = next - now < 50000000 ? next - now : 50000000; /* notice the end */
-            struct timespec ts = {(time_t)(w / 1000000000u), (long)(w % 1000000000u)};
-            nanosleep(&ts, NULL);
-            continue;
-        }
-        sum_counts(k, cc, cur);
-        hist_diff(d, cur, prev);
-        double dt = (double)(now - last) / 1e9;
-        struct interval_stats st = {
-            .t = (double)(next - k->t0) / 1e9, /* the period's scheduled end: "[ 2s ]" */
-            .dt = dt,
-            .threads = k->n,
-            .tps = (double)(cc[SB_CNT_TRX] - pc[SB_CNT_TRX]) / dt,
-            .reads = (double)(cc[SB_CNT_READ] - pc[SB_CNT_READ]) / dt,
-            .writes = (double)(cc[SB_CNT_WRITE] - pc[SB_CNT_WRITE]) / dt,
-            .others = (double)(cc[SB_CNT_OTHER] - pc[SB_CNT_OTHER]) / dt,
-            .pct = k->lim->pct,
-            .lat_ms = (double)hist_percentile(d, k->lim->pct) / 1e6,
-            .errors = (double)(cc[SB_CNT_ERROR] - pc[SB_CNT_ERROR]) / dt,
-            .reconnects = (double)(cc[SB_CNT_RECONNECT] - pc[SB_CNT_RECONNECT]) / dt,
-        };
-        k->lim->on_interval(&st, k->lim->on_interval_arg);
-        memcpy(pc, cc, sizeof pc);
-        hist_copy(prev, cur);
-        last = now;
-        next += step;
-    }
-    free(prev);
-    free(cur);
-    free(d);
-    return NULL;
-}
+/* ---- the ticker: --report-interval and --report-checkpoints ---- */
 
 static double sd(const double *v, int n, double *avg)
 {
@@ -176,6 +114,174 @@ static double sd(const double *v, int n, double *avg)
 static double cpu_s(const struct timeval *tv)
 {
     return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+static void client_cpu(const struct rusage *a, const struct rusage *b, struct level_result *out)
+{
+    out->client_user_s = cpu_s(&b->ru_utime) - cpu_s(&a->ru_utime);
+    out->client_sys_s = cpu_s(&b->ru_stime) - cpu_s(&a->ru_stime);
+    out->client_csw = (double)(b->ru_nvcsw - a->ru_nvcsw + b->ru_nivcsw - a->ru_nivcsw);
+}
+
+/* --report-checkpoints: the figures at the last checkpoint (or none yet),
+ * which the next report and the run's result subtract, as client/level.c
+ * keeps them: differences, so the loops never reset anything. */
+struct lckpt {
+    int next, taken; /* the next of lim->checkpoints; one was reported */
+    uint64_t at;     /* when the last was taken, ns */
+    uint64_t c[SB_CNT_MAX];
+    struct rusage ru;
+    struct hist *h;
+    uint64_t *done, *busy; /* per connection */
+};
+
+/* The counters less base (NULL: none) as a result's counts. */
+static void set_counts(struct level_result *r, const uint64_t c[SB_CNT_MAX], const uint64_t *base)
+{
+    uint64_t d[SB_CNT_MAX];
+    for (int j = 0; j < SB_CNT_MAX; j++)
+        d[j] = c[j] - (base ? base[j] : 0);
+    r->txns = d[SB_CNT_TRX];
+    r->reads = d[SB_CNT_READ];
+    r->writes = d[SB_CNT_WRITE];
+    r->others = d[SB_CNT_OTHER];
+    r->errors = d[SB_CNT_ERROR];
+    r->reconnects = d[SB_CNT_RECONNECT];
+}
+
+/* sysbench's thread fairness: each connection's events and busy time since
+ * the last checkpoint (ck NULL or none taken: since the start). */
+static void fairness(struct lloop_conn *cs, int n, const struct lckpt *ck, struct level_result *out)
+{
+    double *ev = xcalloc((size_t)n, sizeof *ev), *busy = xcalloc((size_t)n, sizeof *busy);
+    for (int i = 0; i < n; i++) {
+        uint64_t e = __atomic_load_n(&cs[i].done, __ATOMIC_RELAXED);
+        uint64_t b = __atomic_load_n(&cs[i].busy_ns, __ATOMIC_RELAXED);
+        if (ck && ck->taken)
+            e -= ck->done[i], b -= ck->busy[i];
+        ev[i] = (double)e;
+        busy[i] = (double)b / 1e9;
+    }
+    out->fair_events_sd = sd(ev, n, &out->fair_events_avg);
+    out->fair_time_sd = sd(busy, n, &out->fair_time_avg);
+    free(ev);
+    free(busy);
+}
+
+struct ticker {
+    const struct lscript_limits *lim;
+    struct lloop_run *run;
+    struct lloop_conn *cs;
+    int n, nl;
+    uint64_t t0;
+    struct rusage ru0; /* at the window's start */
+    struct lckpt *ck;  /* NULL: no checkpoints */
+    atomic_int done;
+    pthread_t th;
+};
+
+static void sum_counts(const struct ticker *k, uint64_t c[SB_CNT_MAX], struct hist *h)
+{
+    memset(c, 0, SB_CNT_MAX * sizeof *c);
+    hist_init(h);
+    for (int i = 0; i < k->n; i++) {
+        for (int j = 0; j < SB_CNT_MAX; j++)
+            c[j] += lapi_counter(&k->cs[i].t, j) - k->cs[i].base[j];
+        hist_merge(h, k->cs[i].lat); /* readable while written: hist.h */
+    }
+}
+
+/* The checkpoint at t s: the figures since the last one to the callback,
+ * then the counters as they are become the baseline. */
+static void checkpoint(struct ticker *k, double t, struct hist *cur)
+{
+    struct lckpt *ck = k->ck;
+    uint64_t c[SB_CNT_MAX], now = now_ns();
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    sum_counts(k, c, cur);
+    struct level_result r = {.threads = k->n, .loops = k->nl};
+    set_counts(&r, c, ck->taken ? ck->c : NULL);
+    uint64_t from = ck->taken ? ck->at : k->t0;
+    r.time_s = (double)(now - from) / 1e9;
+    r.total_time_s = (double)(now - k->t0) / 1e9;
+    r.lat = xmalloc(sizeof *r.lat);
+    if (ck->taken)
+        hist_diff(r.lat, cur, ck->h);
+    else
+        hist_copy(r.lat, cur);
+    client_cpu(ck->taken ? &ck->ru : &k->ru0, &ru, &r);
+    fairness(k->cs, k->n, ck, &r);
+    k->lim->on_checkpoint(t, &r, k->lim->on_checkpoint_arg);
+    free(r.lat);
+    memcpy(ck->c, c, sizeof ck->c);
+    hist_copy(ck->h, cur);
+    ck->at = now;
+    ck->ru = ru;
+    for (int i = 0; i < k->n; i++) {
+        ck->done[i] = __atomic_load_n(&k->cs[i].done, __ATOMIC_RELAXED);
+        ck->busy[i] = __atomic_load_n(&k->cs[i].busy_ns, __ATOMIC_RELAXED);
+    }
+    ck->taken = 1;
+}
+
+static void *tick_main(void *arg)
+{
+    struct ticker *k = arg;
+    const struct lscript_limits *lim = k->lim;
+    struct hist *prev = xmalloc(sizeof *prev), *cur = xmalloc(sizeof *cur), *d = xmalloc(sizeof *d);
+    uint64_t pc[SB_CNT_MAX], cc[SB_CNT_MAX];
+    sum_counts(k, pc, prev);
+    int intervals = lim->interval_s > 0 && lim->on_interval;
+    uint64_t step = intervals ? (uint64_t)(lim->interval_s * 1e9) : 0, last = k->t0;
+    uint64_t next = intervals ? k->t0 + step : UINT64_MAX;
+    while (!atomic_load(&k->done)) {
+        uint64_t now = now_ns(), next_ck = UINT64_MAX;
+        if (k->ck && k->ck->next < lim->ncheckpoints)
+            next_ck = k->t0 + (uint64_t)(lim->checkpoints[k->ck->next] * 1e9);
+        uint64_t wake = next < next_ck ? next : next_ck;
+        if (now < wake) {
+            uint64_t w = wake - now < 50000000 ? wake - now : 50000000; /* notice the end */
+            struct timespec ts = {(time_t)(w / 1000000000u), (long)(w % 1000000000u)};
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        if (now >= next_ck) {
+            /* a point at or past --time, or after the events ended, is
+             * the final report's, as a built-in level's */
+            double t = lim->checkpoints[k->ck->next++];
+            if ((lim->time_s <= 0 || t < lim->time_s) &&
+                atomic_load(&k->run->window_state) == LLOOP_WIN_OPEN)
+                checkpoint(k, t, cur);
+        }
+        if (now < next)
+            continue;
+        sum_counts(k, cc, cur);
+        hist_diff(d, cur, prev);
+        double dt = (double)(now - last) / 1e9;
+        struct interval_stats st = {
+            .t = (double)(next - k->t0) / 1e9, /* the period's scheduled end: "[ 2s ]" */
+            .dt = dt,
+            .threads = k->n,
+            .tps = (double)(cc[SB_CNT_TRX] - pc[SB_CNT_TRX]) / dt,
+            .reads = (double)(cc[SB_CNT_READ] - pc[SB_CNT_READ]) / dt,
+            .writes = (double)(cc[SB_CNT_WRITE] - pc[SB_CNT_WRITE]) / dt,
+            .others = (double)(cc[SB_CNT_OTHER] - pc[SB_CNT_OTHER]) / dt,
+            .pct = lim->pct,
+            .lat_ms = (double)hist_percentile(d, lim->pct) / 1e6,
+            .errors = (double)(cc[SB_CNT_ERROR] - pc[SB_CNT_ERROR]) / dt,
+            .reconnects = (double)(cc[SB_CNT_RECONNECT] - pc[SB_CNT_RECONNECT]) / dt,
+        };
+        lim->on_interval(&st, lim->on_interval_arg);
+        memcpy(pc, cc, sizeof pc);
+        hist_copy(prev, cur);
+        last = now;
+        next += step;
+    }
+    free(prev);
+    free(cur);
+    free(d);
+    return NULL;
 }
 
 static int loop_count(struct lloop_run *run, int n)
@@ -197,36 +303,28 @@ static void set_cpus(struct lloop_run *run, const char *list)
         run->pinned = 1;
 }
 
-/* Sum the connections into out, once every loop is joined. */
-static void collect(struct lloop_conn *cs, int n, struct level_result *out)
+/* Sum the connections into out, once every loop is joined: after a
+ * checkpoint (ck taken), only what came after it. */
+static void collect(struct lloop_conn *cs, int n, const struct lckpt *ck, struct level_result *out)
 {
-    double *ev = xcalloc((size_t)n, sizeof *ev), *busy = xcalloc((size_t)n, sizeof *busy);
+    uint64_t c[SB_CNT_MAX] = {0};
     for (int i = 0; i < n; i++) {
-        uint64_t c[SB_CNT_MAX];
         for (int j = 0; j < SB_CNT_MAX; j++)
-            c[j] = cs[i].t.cnt[j] - cs[i].base[j];
-        out->txns += c[SB_CNT_TRX];
-        out->reads += c[SB_CNT_READ];
-        out->writes += c[SB_CNT_WRITE];
-        out->others += c[SB_CNT_OTHER];
-        out->errors += c[SB_CNT_ERROR];
-        out->reconnects += c[SB_CNT_RECONNECT];
+            c[j] += cs[i].t.cnt[j] - cs[i].base[j];
         hist_merge(out->lat, cs[i].lat);
         for (int k = 0; k < cs[i].ncodes; k++)
             err_count_add(out->codes, &out->ncodes, cs[i].codes[k].code, cs[i].codes[k].n);
         out->unfinished += (uint64_t)cs[i].unfinished;
-        ev[i] = (double)cs[i].done;
-        busy[i] = (double)cs[i].busy_ns / 1e9;
     }
+    set_counts(out, c, ck && ck->taken ? ck->c : NULL);
+    if (ck && ck->taken)
+        hist_diff(out->lat, out->lat, ck->h);
     if (out->unfinished) {
         out->disturbed = 1;
         snprintf(out->disturbed_why, sizeof out->disturbed_why, "%llu unfinished",
                  (unsigned long long)out->unfinished);
     }
-    out->fair_events_sd = sd(ev, n, &out->fair_events_avg);
-    out->fair_time_sd = sd(busy, n, &out->fair_time_avg);
-    free(ev);
-    free(busy);
+    fairness(cs, n, ck, out);
 }
 
 /* --warmup-time: events run, uncounted, until it has passed (or the run
@@ -330,8 +428,16 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     atomic_store(&run.window_state, LLOOP_WIN_OPEN);
     if (lim->time_s > 0)
         atomic_store(&run.deadline, t0 + (uint64_t)(lim->time_s * 1e9));
-    struct ticker tk = {.lim = lim, .cs = cs, .n = n, .t0 = t0};
-    int ticking = lim->interval_s > 0 && lim->on_interval &&
+    struct lckpt ck = {0};
+    struct ticker tk = {.lim = lim, .run = &run, .cs = cs, .n = n, .nl = nl, .t0 = t0, .ru0 = ru0};
+    if (lim->ncheckpoints > 0 && lim->on_checkpoint) {
+        ck.h = xmalloc(sizeof *ck.h);
+        hist_init(ck.h);
+        ck.done = xcalloc((size_t)n, sizeof *ck.done);
+        ck.busy = xcalloc((size_t)n, sizeof *ck.busy);
+        tk.ck = &ck;
+    }
+    int ticking = ((lim->interval_s > 0 && lim->on_interval) || tk.ck) &&
                   pthread_create(&tk.th, NULL, tick_main, &tk) == 0;
     for (int i = 0; i < nl; i++)
         pthread_join(loops[i].th, NULL);
@@ -353,9 +459,12 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
         ru1 = run.ended_ru;
     }
     out->time_s = (double)(t1 - t0) / 1e9;
-    out->client_user_s = cpu_s(&ru1.ru_utime) - cpu_s(&ru0.ru_utime);
-    out->client_sys_s = cpu_s(&ru1.ru_stime) - cpu_s(&ru0.ru_stime);
-    out->client_csw = (double)(ru1.ru_nvcsw - ru0.ru_nvcsw + ru1.ru_nivcsw - ru0.ru_nivcsw);
+    client_cpu(&ru0, &ru1, out);
+    if (ck.taken) { /* the counters started again at the last checkpoint */
+        out->total_time_s = out->time_s;
+        out->time_s = t1 > ck.at ? (double)(t1 - ck.at) / 1e9 : 1e-9;
+        client_cpu(t1 > ck.at ? &ck.ru : &ru1, &ru1, out); /* one as the events ended: none */
+    }
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++)
         if (cs[i].failed) {
@@ -363,7 +472,10 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
             snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
             rc = -1;
         }
-    collect(cs, n, out);
+    collect(cs, n, &ck, out);
+    free(ck.h);
+    free(ck.done);
+    free(ck.busy);
     out->interrupted = stop_asked != 0;
     for (int i = 0; i < n; i++)
         free(cs[i].lat);

@@ -51,8 +51,17 @@ struct lscript_limits {
     int loops;               /* event-loop threads; 0 = one per client CPU */
     enum sched_policy sched; /* the loops' policy (worker_cfg.sched) */
     const char *client_cpus; /* CPU list the loops run on; NULL = anywhere */
-    /* NULL, or told the measured window's edges (1 as it opens, after the
-     * warmup; 0 once the loops are done), from the calling thread */
+    /* --report-checkpoints: seconds since the window's start, ascending.
+     * At each, the figures since the last one go to on_checkpoint (from
+     * the timing thread) and the counters start again, as
+     * worker_cfg.checkpoints; the result is then the time after the last */
+    const double *checkpoints;
+    int ncheckpoints;
+    void (*on_checkpoint)(double t, const struct level_result *r, void *arg);
+    void *on_checkpoint_arg;
+    /* NULL, or told the measured window's edges: 1 as it opens (after the
+     * warmup, from the calling thread), 0 as the last connection's events
+     * end (from its loop), before thread_done and the teardown */
     void (*on_window)(int begin, void *arg);
     void *on_window_arg;
 };
