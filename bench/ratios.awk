@@ -1,6 +1,6 @@
 # bench/ratios.awk - the ratio table of bench/run.sh, from its raw.tsv
 # (engine, workload, threads, rep, tool, tps, cpu_us_per_txn[,
-# server_us_per_txn]). Usage:
+# server_us_per_txn[, events_sd_mean]]). Usage:
 #   awk -f bench/ratios.awk raw.tsv
 # Each repeat runs dbscale and its peer back to back, so a repeat's ratio
 # compares two runs minutes apart at most; the table gives the median of
@@ -12,6 +12,7 @@ NR > 1 {
     if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
     tps[k, $4, $5] = $6; cpu[k, $4, $5] = $7
     if (NF >= 8 && $8 != "nan") { srv[k, $4, $5] = $8; has_srv = 1 }
+    if (NF >= 9 && $9 != "nan") { fair[k, $4, $5] = $9; has_fair = 1 }
     if ($5 != "dbscale") peer[k] = $5
     if ($4 + 0 > nrep[k]) nrep[k] = $4 + 0
 }
@@ -34,6 +35,11 @@ function med_of(arr, k, tool,    v, n, i) {
     for (i = 1; i <= nrep[k]; i++) if ((k, i, tool) in arr) v[++n] = arr[k, i, tool]
     return n ? median(v, n) : 0
 }
+# a tool's median fairness, "-" when its reports have none (pgbench)
+function fair_of(k, tool,    i) {
+    for (i = 1; i <= nrep[k]; i++) if ((k, i, tool) in fair) return sprintf("%.2f", med_of(fair, k, tool))
+    return "-"
+}
 END {
     # sort keys: engine, workload, threads (numeric)
     for (i = 1; i <= nk; i++) for (j = i + 1; j <= nk; j++) {
@@ -42,7 +48,7 @@ END {
     }
     printf "%-6s %-15s %4s %-8s %9s %9s %5s %-11s %7s %7s %5s %-11s", "engine", "workload", "thr", "peer",
            "tps", "peer", "ratio", "(range)", "cpu us", "peer", "ratio", "(range)"
-    printf "%s\n", has_srv ? " server us ratio" : ""
+    printf "%s%s\n", has_srv ? " server us ratio" : "", has_fair ? "  events sd/mean (peer)" : ""
     for (i = 1; i <= nk; i++) {
         k = keys[i]; split(k, f, "\t")
         if (!(k in peer)) continue
@@ -53,6 +59,8 @@ END {
                med_of(cpu, k, "dbscale"), med_of(cpu, k, peer[k]), cr, clo, chi
         if (has_srv)
             printf " %9.1f %5.2f", med_of(srv, k, "dbscale"), paired(srv, k)
+        if (has_fair)
+            printf "  %5s (%s)", fair_of(k, "dbscale"), fair_of(k, peer[k])
         printf "\n"
     }
 }

@@ -15,7 +15,10 @@
 # the transactions it reports: the same ruler for every tool. Server CPU is
 # the server's own (and its reaped children's: PostgreSQL's backends) from
 # /proc, per transaction too: a client that makes the server work harder
-# per transaction shows there, not in its own figure.
+# per transaction shows there, not in its own figure. Fairness is each
+# tool's events per connection, stddev / mean: a peer that serves a few of
+# its connections and starves the rest gets a smaller, warmer working set
+# (README: PostgreSQL at 1024 connections).
 set -u
 DBSCALE=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ENGINES=${ENGINES:-pgsql mysql}
@@ -34,7 +37,7 @@ command -v sysbench >/dev/null || { echo "bench: sysbench is not installed (make
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
 OUT=$(mktemp -d /tmp/dbscale-bench-XXXXXX)
 RAW=$OUT/raw.tsv
-printf 'engine\tworkload\tthreads\trep\ttool\ttps\tcpu_us_per_txn\tserver_us_per_txn\n' >"$RAW"
+printf 'engine\tworkload\tthreads\trep\ttool\ttps\tcpu_us_per_txn\tserver_us_per_txn\tevents_sd_mean\n' >"$RAW"
 # connections the server must take: the largest count, plus the tools' own
 # setup connection and a margin for the server's reserved slots
 maxth=1
@@ -72,8 +75,13 @@ measure() {
     esac
     cpu=$(awk -v n="$n" '{ if (n > 0) printf "%.1f", ($1 + $2) * 1e6 / n; else print "nan" }' "$OUT/time")
     srv=$(awk -v n="$n" -v t="$((s1 - s0))" -v hz="$hz" 'BEGIN { if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print "nan" }')
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu" "$srv" >>"$RAW"
-    printf '  %-8s %-16s %4s threads rep %s %-9s %9s tps %8s us/txn client %8s server\n' "$eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu" "$srv"
+    # fairness: the report's events per connection, stddev / mean (pgbench
+    # prints none)
+    fair=$(sed -n 's|^ *events (avg/stddev): *\([0-9.]*\)/\([0-9.]*\).*|\1 \2|p' "$OUT/out" |
+        awk '{ if ($1 > 0) printf "%.2f", $2 / $1; else print "nan" }')
+    [ -n "$fair" ] || fair=nan
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu" "$srv" "$fair" >>"$RAW"
+    printf '  %-8s %-16s %4s threads rep %s %-9s %9s tps %8s us/txn client %8s server %5s events sd/mean\n' "$eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu" "$srv" "$fair"
 }
 
 for eng in $ENGINES; do
