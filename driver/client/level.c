@@ -76,18 +76,6 @@ static void fairness(struct pool *p, const struct level_ckpt *ck, struct level_r
     out->fair_time_sd = sqrt(fmax(0, st2 / threads - out->fair_time_avg * out->fair_time_avg));
 }
 
-static double rusage_s(const struct timeval *tv)
-{
-    return (double)tv->tv_sec + tv->tv_usec / 1e6;
-}
-
-static void client_cpu(const struct rusage *a, const struct rusage *b, struct level_result *out)
-{
-    out->client_user_s = rusage_s(&b->ru_utime) - rusage_s(&a->ru_utime);
-    out->client_sys_s = rusage_s(&b->ru_stime) - rusage_s(&a->ru_stime);
-    out->client_csw = (double)(b->ru_nvcsw - a->ru_nvcsw + b->ru_nivcsw - a->ru_nivcsw);
-}
-
 static struct level_ckpt *ckpt_new(struct pool *p, const struct rusage *ru0)
 {
     struct level_ckpt *ck = xcalloc(1, sizeof *ck);
@@ -130,7 +118,7 @@ static void checkpoint(struct pool *p, struct loop *loops, int nl, double t, str
     r.total_time_s = (double)(now - p->measure_start) / 1e9;
     r.lat = xmalloc(sizeof(struct hist));
     hist_diff(r.lat, cur, &ck->h);
-    client_cpu(&ck->ru, &ru, &r);
+    level_result_cpu(&r, &ck->ru, &ru);
     fairness(p, ck, &r);
     if (p->cfg.on_checkpoint)
         p->cfg.on_checkpoint(t, &r, p->cfg.on_checkpoint_arg);
@@ -326,12 +314,12 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
     if (p->cfg.events > 0 && last > wend)
         wend = last;
     out->time_s = wend > p->measure_start ? (double)(wend - p->measure_start) / 1e9 : 1e-9;
-    client_cpu(&ru0, &ru1, out);
+    level_result_cpu(out, &ru0, &ru1);
     if (p->ckpt && p->ckpt->taken) {
         /* the counters started again at the last checkpoint */
         out->total_time_s = out->time_s;
         out->time_s = wend > p->ckpt->at ? (double)(wend - p->ckpt->at) / 1e9 : 1e-9;
-        client_cpu(&p->ckpt->ru, &ru1, out);
+        level_result_cpu(out, &p->ckpt->ru, &ru1);
     }
     for (int i = 0; i < 3; i++)
         free(h[i]);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "level.h"
@@ -291,4 +292,16 @@ void level_result_free(struct level_result *r)
 {
     free(r->lat);
     r->lat = NULL;
+}
+
+static double tv_s(const struct timeval *tv)
+{
+    return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+void level_result_cpu(struct level_result *out, const struct rusage *a, const struct rusage *b)
+{
+    out->client_user_s = tv_s(&b->ru_utime) - tv_s(&a->ru_utime);
+    out->client_sys_s = tv_s(&b->ru_stime) - tv_s(&a->ru_stime);
+    out->client_csw = (double)(b->ru_nvcsw - a->ru_nvcsw + b->ru_nivcsw - a->ru_nivcsw);
 }

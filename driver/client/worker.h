@@ -145,5 +145,9 @@ void pool_close(struct pool *p);
 /* Where the loop threads of the next levels run: a CPU list, NULL = anywhere. */
 void pool_set_client_cpus(struct pool *p, const char *list);
 void level_result_free(struct level_result *r);
+struct rusage;
+/* The client's CPU (user, system, context switches) from getrusage's a to
+ * b into out: a level's, a checkpoint's, a script's window. */
+void level_result_cpu(struct level_result *out, const struct rusage *a, const struct rusage *b);
 
 #endif

@@ -111,18 +111,6 @@ static double sd(const double *v, int n, double *avg)
     return n ? sqrt(q / n) : 0;
 }
 
-static double cpu_s(const struct timeval *tv)
-{
-    return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
-static void client_cpu(const struct rusage *a, const struct rusage *b, struct level_result *out)
-{
-    out->client_user_s = cpu_s(&b->ru_utime) - cpu_s(&a->ru_utime);
-    out->client_sys_s = cpu_s(&b->ru_stime) - cpu_s(&a->ru_stime);
-    out->client_csw = (double)(b->ru_nvcsw - a->ru_nvcsw + b->ru_nivcsw - a->ru_nivcsw);
-}
-
 /* --report-checkpoints: the figures at the last checkpoint (or none yet),
  * which the next report and the run's result subtract, as client/level.c
  * keeps them: differences, so the loops never reset anything. */
@@ -210,7 +198,7 @@ static void checkpoint(struct ticker *k, double t, struct hist *cur)
         hist_diff(r.lat, cur, ck->h);
     else
         hist_copy(r.lat, cur);
-    client_cpu(ck->taken ? &ck->ru : &k->ru0, &ru, &r);
+    level_result_cpu(&r, ck->taken ? &ck->ru : &k->ru0, &ru);
     fairness(k->cs, k->n, ck, &r);
     k->lim->on_checkpoint(t, &r, k->lim->on_checkpoint_arg);
     free(r.lat);
@@ -459,11 +447,11 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
         ru1 = run.ended_ru;
     }
     out->time_s = (double)(t1 - t0) / 1e9;
-    client_cpu(&ru0, &ru1, out);
+    level_result_cpu(out, &ru0, &ru1);
     if (ck.taken) { /* the counters started again at the last checkpoint */
         out->total_time_s = out->time_s;
         out->time_s = t1 > ck.at ? (double)(t1 - ck.at) / 1e9 : 1e-9;
-        client_cpu(t1 > ck.at ? &ck.ru : &ru1, &ru1, out); /* one as the events ended: none */
+        level_result_cpu(out, t1 > ck.at ? &ck.ru : &ru1, &ru1); /* one as the events ended: none */
     }
     int rc = 0;
     for (int i = 0; i < n && rc == 0; i++)
