@@ -41,6 +41,39 @@ __attribute__((visibility("default"))) uint64_t sb_rand_uniform_uint64(void)
     return lapi_cur ? rng_next(&lapi_cur->rng) : 0;
 }
 
+/* thread_run's pacing, for the prelude to call through the ffi (as
+ * lapi_rand.c's dbscale_rand): LuaJIT compiles an ffi call into the trace it
+ * records, where calling a C function (lua_CFunction) ends the trace (a
+ * stitch: out to the interpreter and back in). sysbench's own API is ffi
+ * throughout for that reason, so an event's Lua code runs as machine code
+ * between its statements; each connection's state has its own traces, and
+ * at hundreds of connections every extra exit is memory that is no longer
+ * in the cache. */
+__attribute__((visibility("default"))) int dbscale_more(void)
+{
+    struct lapi_thread *t = lapi_cur;
+    return t && t->more ? t->more(t) : 0;
+}
+
+__attribute__((visibility("default"))) void dbscale_ev_start(void)
+{
+    struct lapi_thread *t = lapi_cur;
+    if (t && t->ev_start)
+        t->ev_start(t);
+}
+
+__attribute__((visibility("default"))) void dbscale_ev_stop(void)
+{
+    struct lapi_thread *t = lapi_cur;
+    if (t && t->ev_stop)
+        t->ev_stop(t);
+}
+
+struct lapi_thread *lapi_current(void)
+{
+    return lapi_cur;
+}
+
 static struct lapi_thread *self(lua_State *L)
 {
     return lua_touserdata(L, lua_upvalueindex(1));
@@ -425,42 +458,28 @@ static int c_unprepare(lua_State *L)
 
 /* ---- thread_run's pacing ---- */
 
-static int c_more(lua_State *L)
+/* dbscale_more said 2 (--rate: the next arrival is not due yet): the loop
+ * resumes the connection with true when it is, false when the run ends;
+ * blocking, the wait happened in more() and the answer is yes. */
+static int c_wait_arrival(lua_State *L)
 {
     struct lapi_thread *t = self(L);
-    int m = t->more ? t->more(t) : 0;
-    if (m == 2 && t->aio) { /* the loop resumes it with the answer when due */
+    if (t->aio) {
         t->aio->want = LAPI_WAIT_TIMER;
         return lua_yield(L, 0);
     }
-    lua_pushboolean(L, m != 0);
+    lua_pushboolean(L, 1);
     return 1;
-}
-
-static int c_ev_start(lua_State *L)
-{
-    struct lapi_thread *t = self(L);
-    if (t->ev_start)
-        t->ev_start(t);
-    return 0;
-}
-
-static int c_ev_stop(lua_State *L)
-{
-    struct lapi_thread *t = self(L);
-    if (t->ev_stop)
-        t->ev_stop(t);
-    return 0;
 }
 
 /* The primitives table handed to the prelude. */
 static void push_prims(lua_State *L, struct lapi_thread *t)
 {
-    static const luaL_Reg prims[] = {
-        {"connect", c_connect},     {"disconnect", c_disconnect}, {"reconnect", c_reconnect},
-        {"query", c_query},         {"prepare", c_prepare},       {"execute", c_execute},
-        {"unprepare", c_unprepare}, {"ignored", c_ignored},       {"more", c_more},
-        {"ev_start", c_ev_start},   {"ev_stop", c_ev_stop},       {NULL, NULL}};
+    static const luaL_Reg prims[] = {{"connect", c_connect},           {"disconnect", c_disconnect},
+                                     {"reconnect", c_reconnect},       {"query", c_query},
+                                     {"prepare", c_prepare},           {"execute", c_execute},
+                                     {"unprepare", c_unprepare},       {"ignored", c_ignored},
+                                     {"wait_arrival", c_wait_arrival}, {NULL, NULL}};
     lua_newtable(L);
     for (const luaL_Reg *r = prims; r->name; r++) {
         lua_pushlightuserdata(L, t);

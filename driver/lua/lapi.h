@@ -106,6 +106,8 @@ static inline uint64_t lapi_counter(const struct lapi_thread *t, int k)
 /* The state about to run belongs to t (the ffi symbols count for it): for
  * a loop that resumes many states on one thread. */
 void lapi_enter(struct lapi_thread *t);
+/* The thread whose state runs on this thread now (NULL before any). */
+struct lapi_thread *lapi_current(void);
 /* Push the finished statement of t->aio onto L as the yielded database
  * call's results (a result set, or nil and the error); their count. */
 int lapi_push_reply(lua_State *L, struct lapi_thread *t);

@@ -19,45 +19,28 @@ static struct lapi_thread *self(lua_State *L)
     return lua_touserdata(L, lua_upvalueindex(1));
 }
 
+static uint32_t clamp_u32(double v)
+{
+    return !(v > 0) ? 0 : v > 4294967295.0 ? 4294967295u : (uint32_t)v;
+}
+
 static uint32_t arg_u32(lua_State *L, int i)
 {
-    lua_Number v = luaL_checknumber(L, i);
-    return v < 0 ? 0 : v > 4294967295.0 ? 4294967295u : (uint32_t)v;
+    return clamp_u32(luaL_checknumber(L, i));
 }
 
-static int rand_with(lua_State *L, const struct rng_dist *d)
+/* default, uniform, gaussian, special, pareto and zipfian: a draw in
+ * [a, b] from kind (-1: --rand-type, else s->kinds[kind]) on the running
+ * state's generator; -1 when b < a, which the prelude's wrapper turns into
+ * the script's error. Called through the ffi, so that a draw stays inside
+ * the event's trace (lapi.c's dbscale_more says why). */
+__attribute__((visibility("default"))) double dbscale_rand(int kind, double a, double b)
 {
-    struct lapi_thread *t = self(L);
-    uint32_t a = arg_u32(L, 1), b = arg_u32(L, 2);
-    if (b < a)
-        return luaL_error(L, "sysbench.rand: the upper bound %u is below the lower %u", b, a);
-    lua_pushnumber(L, rng_dist(d, &t->rng, a, b));
-    return 1;
-}
-
-static int r_default(lua_State *L)
-{
-    return rand_with(L, self(L)->s->dist);
-}
-static int r_uniform(lua_State *L)
-{
-    return rand_with(L, &self(L)->s->kinds[0]);
-}
-static int r_gaussian(lua_State *L)
-{
-    return rand_with(L, &self(L)->s->kinds[1]);
-}
-static int r_special(lua_State *L)
-{
-    return rand_with(L, &self(L)->s->kinds[2]);
-}
-static int r_pareto(lua_State *L)
-{
-    return rand_with(L, &self(L)->s->kinds[3]);
-}
-static int r_zipfian(lua_State *L)
-{
-    return rand_with(L, &self(L)->s->kinds[4]);
+    struct lapi_thread *t = lapi_current();
+    uint32_t lo = clamp_u32(a), hi = clamp_u32(b);
+    if (!t || hi < lo || kind < -1 || kind > 4)
+        return -1;
+    return rng_dist(kind < 0 ? t->s->dist : &t->s->kinds[kind], &t->rng, lo, hi);
 }
 
 static int r_double(lua_State *L)
@@ -109,16 +92,11 @@ static int r_unique(lua_State *L)
     return 1;
 }
 
-/* Push the sysbench.rand table, its functions bound to thread t. */
+/* Push the sysbench.rand table, its functions bound to thread t (the
+ * prelude adds the distributions, over dbscale_rand). */
 void lapi_push_rand(lua_State *L, struct lapi_thread *t)
 {
-    static const luaL_Reg rnd[] = {{"default", r_default},
-                                   {"uniform", r_uniform},
-                                   {"gaussian", r_gaussian},
-                                   {"special", r_special},
-                                   {"pareto", r_pareto},
-                                   {"zipfian", r_zipfian},
-                                   {"string", r_string},
+    static const luaL_Reg rnd[] = {{"string", r_string},
                                    {"varstring", r_varstring},
                                    {"unique", r_unique},
                                    {"uniform_double", r_double},

@@ -64,6 +64,35 @@ static void fail_lua(struct lloop_conn *c)
     fail(c, m ? m : "(an error that is not a string)");
 }
 
+/* The coroutine died of an error the prelude's thread_run restarts the
+ * event for (sysbench.error.RESTART_EVENT, raised by an ignorable SQL error
+ * or a reconnect): start a new coroutine in the prelude's restart function
+ * with the error, which calls before_restart_event and runs the same event
+ * again. 0 if the error is anything else, or thread_run is the script's own
+ * (then every error ends the run, as sysbench's would). */
+static int restart_event(struct lloop_conn *c)
+{
+    lua_State *co = c->co;
+    if (c->stage != LLOOP_RUN || !lua_istable(co, -1))
+        return 0;
+    lua_getfield(co, -1, "errcode");
+    int restart = lua_tonumber(co, -1) == 1;
+    lua_pop(co, 1);
+    lua_getglobal(co, "thread_run");
+    lua_getfield(co, LUA_REGISTRYINDEX, "dbscale.thread_run");
+    restart = restart && lua_rawequal(co, -1, -2);
+    lua_pop(co, 2);
+    if (!restart)
+        return 0;
+    lua_State *nco = lua_newthread(c->L);
+    lua_rawseti(c->L, LUA_REGISTRYINDEX, c->coref); /* the dead one goes to the collector */
+    lua_getfield(nco, LUA_REGISTRYINDEX, "dbscale.restart");
+    lua_pushnumber(nco, c->t.tid);
+    lua_xmove(co, nco, 1);
+    c->co = nco;
+    return 1;
+}
+
 /* Wait for the socket of the statement in flight. The socket stays in the
  * epoll, edge-triggered, while it is the same one waited on in the same
  * direction: the next statement then costs no epoll_ctl (the built-in
@@ -134,6 +163,10 @@ static int resume(struct lloop *l, int ep, struct lloop_conn *c, int nargs)
             return arm(ep, c, 0) == 0;
         }
         if (st != 0) {
+            if (restart_event(c)) {
+                nargs = 2;
+                continue;
+            }
             fail_lua(c);
             return 0;
         }
@@ -293,7 +326,7 @@ void *lloop_main(void *arg)
             continue;
         }
         c->co = lua_newthread(c->L);
-        luaL_ref(c->L, LUA_REGISTRYINDEX); /* the coroutine lives as long as its state */
+        c->coref = luaL_ref(c->L, LUA_REGISTRYINDEX); /* as long as its state, or a restart */
         c->t.aio = &c->a;
         c->armed_fd = -1;
         active += start(l, ep, c, LLOOP_INIT, "thread_init");

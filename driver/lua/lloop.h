@@ -61,6 +61,7 @@ struct lloop_conn {
     struct lapi_async a;
     struct lloop_run *run;
     lua_State *L, *co;
+    int coref; /* co's anchor in L's registry (a restarted event gets a new co) */
     int stage;
     int timer;        /* waits for wake_at (a --rate arrival) */
     uint64_t wake_at; /* its arrival: its latency starts there */
