@@ -72,16 +72,21 @@ static void fail_lua(struct lloop_conn *c)
  * (then every error ends the run, as sysbench's would). */
 static int restart_event(struct lloop_conn *c)
 {
-    lua_State *co = c->co;
+    lua_State *co = c->co, *L = c->L;
     if (c->stage != LLOOP_RUN || !lua_istable(co, -1))
         return 0;
-    lua_getfield(co, -1, "errcode");
-    int restart = lua_tonumber(co, -1) == 1;
+    /* raw reads, on the dead coroutine's error object and on the state's
+     * main thread: no metamethod runs here */
+    lua_pushliteral(co, "errcode");
+    lua_rawget(co, -2);
+    int restart = lua_type(co, -1) == LUA_TNUMBER && lua_tonumber(co, -1) == 1;
     lua_pop(co, 1);
-    lua_getglobal(co, "thread_run");
-    lua_getfield(co, LUA_REGISTRYINDEX, "dbscale.thread_run");
-    restart = restart && lua_rawequal(co, -1, -2);
-    lua_pop(co, 2);
+    lua_pushvalue(L, LUA_GLOBALSINDEX);
+    lua_pushliteral(L, "thread_run");
+    lua_rawget(L, -2);
+    lua_getfield(L, LUA_REGISTRYINDEX, "dbscale.thread_run");
+    restart = restart && lua_rawequal(L, -1, -2);
+    lua_pop(L, 3);
     if (!restart)
         return 0;
     lua_State *nco = lua_newthread(c->L);
