@@ -235,6 +235,17 @@ static const char lapi_prelude[] =
     "    stat.reads / s, stat.writes / s, stat.other / s, stat.latency_pct * 1000,\n"
     "    stat.errors / s, stat.reconnects / s))\n"
     "end\n"
+    /* print as one write a line: the loops' states print at once (each
+     * thread_done, say), and Lua's own print writes each argument and the
+     * newline apart, so their lines ran into each other */
+    "do\n"
+    "  local select, concat, out = select, table.concat, io.stdout\n"
+    "  function print(...)\n"
+    "    local n, t = select('#', ...), {}\n"
+    "    for i = 1, n do t[i] = tostring((select(i, ...))) end\n"
+    "    out:write(concat(t, '\\t', 1, n) .. '\\n')\n"
+    "  end\n"
+    "end\n"
     "thread_id = sysbench.tid\n"
     "sb_rand = sysbench.rand.default\n"
     "sb_rand_str = sysbench.rand.string\n"
