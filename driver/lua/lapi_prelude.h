@@ -197,8 +197,18 @@ static const char lapi_prelude[] =
     "function thread_run(thread_id) return run_events(thread_id, false) end\n"
     "local reg = debug.getregistry()\n"
     "reg['dbscale.thread_run'] = thread_run\n"
+    /* the hook's own errors end the run, as they did outside sysbench's
+     * pcall: one that would restart (an ignorable SQL error) becomes its
+     * message, so lloop.c does not take it for the event's */
     "reg['dbscale.restart'] = function(thread_id, e)\n"
-    "  if sysbench.hooks.before_restart_event then sysbench.hooks.before_restart_event(e) end\n"
+    "  local h = sysbench.hooks.before_restart_event\n"
+    "  if h then\n"
+    "    local ok, err = pcall(h, e)\n"
+    "    if not ok then\n"
+    "      if type(err) == 'table' then err = tostring(rawget(err, 'sql_errmsg') or err) end\n"
+    "      error(err, 0)\n"
+    "    end\n"
+    "  end\n"
     "  return run_events(thread_id, true)\n"
     "end\n"
     "function sysbench.report_default(stat)\n"
