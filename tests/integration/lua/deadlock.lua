@@ -33,8 +33,21 @@ function sysbench.hooks.before_restart_event(e)
    restarts = restarts + 1
 end
 
+-- until both connections of the pair are inside their first event (each
+-- has written its mark)
+local function wait_pair()
+   for _ = 1, 1000 do
+      if tonumber(mark:query_row("SELECT count(*) FROM lua_dl_ready")) >= 2 then return end
+      mark:query(pg and "SELECT pg_sleep(0.01)" or "SELECT SLEEP(0.01)")
+   end
+end
+
 function event()
    if not first then
+      -- --events is shared: a plain connection must not take the events
+      -- the pair needs before both have begun (one of them would find no
+      -- partner and wait 10 s alone: no deadlock)
+      if not paired then wait_pair(); paired = true end
       con:query_row("SELECT 1")
       return
    end
@@ -44,10 +57,7 @@ function event()
    con:query("BEGIN")
    con:query("UPDATE lua_dl SET v = v + 1 WHERE id = " .. a)
    mark:query("INSERT INTO lua_dl_ready VALUES (" .. sysbench.tid .. ")")
-   for _ = 1, 1000 do
-      if tonumber(mark:query_row("SELECT count(*) FROM lua_dl_ready")) >= 2 then break end
-      mark:query(pg and "SELECT pg_sleep(0.01)" or "SELECT SLEEP(0.01)")
-   end
+   wait_pair()
    con:query("UPDATE lua_dl SET v = v + 1 WHERE id = " .. b)
    con:query("COMMIT")
 end
