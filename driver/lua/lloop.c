@@ -89,8 +89,8 @@ static int restart_event(struct lloop_conn *c)
     lua_pop(L, 3);
     if (!restart)
         return 0;
-    lua_State *nco = lua_newthread(c->L);
-    lua_rawseti(c->L, LUA_REGISTRYINDEX, c->coref); /* the dead one goes to the collector */
+    lua_State *nco = lua_newthread(L);
+    lua_rawseti(L, LUA_REGISTRYINDEX, c->coref); /* the dead one goes to the collector */
     lua_getfield(nco, LUA_REGISTRYINDEX, "dbscale.restart");
     lua_pushnumber(nco, c->t.tid);
     lua_xmove(co, nco, 1);
