@@ -42,7 +42,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 MPI_BIN  := $(if $(MPICC),$(B)/dbscale-mpi)
 
-.PHONY: all deps check unit integration asan asan-check tsan fuzz fuzz-build demo bench install clean format format-check
+.PHONY: all deps check unit unit-bin integration asan asan-check tsan fuzz fuzz-build demo bench install clean format format-check
 
 all: $(B)/dbscale $(MPI_BIN) $(B)/dbscale.1 $(B)/dbscale.bash-completion
 
@@ -91,6 +91,8 @@ deps:
 unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
+unit-bin: $(UNIT_BIN)
+
 integration: $(B)/dbscale $(MPI_BIN)
 	@sh tests/run-integration.sh $(B)/dbscale
 
@@ -98,20 +100,23 @@ integration: $(B)/dbscale $(MPI_BIN)
 # (plain and under AddressSanitizer + UBSan), the ThreadSanitizer build, and
 # the integration tests against real throwaway servers.
 # The three builds use every CPU (CI's 2 cores: about a minute saved); the
-# tests themselves run one at a time.
+# plain and the sanitized unit tests run side by side (tests/run-unit.sh says
+# why), the integration tests one at a time.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps
 	@$(MAKE) --no-print-directory format-check
-	@$(MAKE) --no-print-directory -j$(JOBS) all
-	@$(MAKE) --no-print-directory -j$(JOBS) unit
-	@$(MAKE) --no-print-directory -j$(JOBS) asan-check
+	@$(MAKE) --no-print-directory -j$(JOBS) all unit-bin
+	@$(MAKE) --no-print-directory -j$(JOBS) B=build/asan $(ASAN_FLAGS) build/asan/dbscale unit-bin
 	@$(MAKE) --no-print-directory -j$(JOBS) tsan
+	@sh tests/run-unit.sh --both "$(UNIT_BIN)" "$(UNIT_BIN:$(B)/%=build/asan/%)"
 	@$(MAKE) --no-print-directory integration
 
+# The sanitizer build's flags, shared by asan, asan-check and check.
+ASAN_FLAGS := CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
+    LDFLAGS="-fsanitize=address,undefined"
+
 asan:
-	@$(MAKE) --no-print-directory B=build/asan \
-	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
-	    LDFLAGS="-fsanitize=address,undefined" build/asan/dbscale
+	@$(MAKE) --no-print-directory B=build/asan $(ASAN_FLAGS) build/asan/dbscale
 
 # ThreadSanitizer build: the worker loops, histograms and interval reporter
 # share counters without locks; tests/integration/tsan_run.sh runs it.
@@ -120,9 +125,7 @@ tsan:
 	    LDFLAGS="-fsanitize=thread" build/tsan/dbscale
 
 asan-check:
-	@$(MAKE) --no-print-directory B=build/asan \
-	    CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
-	    LDFLAGS="-fsanitize=address,undefined" build/asan/dbscale unit
+	@$(MAKE) --no-print-directory B=build/asan $(ASAN_FLAGS) build/asan/dbscale unit
 
 # The main job on the embedded default: a throwaway server the tool starts itself.
 demo: deps
