@@ -298,12 +298,17 @@ static int res_index(lua_State *L)
     return 1;
 }
 
-/* nil, class, errno, state, message: what con:_check needs. */
-static int push_error(lua_State *L, struct lapi_thread *t, const struct lsql_error *e)
+/* A statement failed: what the report counts of it. */
+static void note_error(struct lapi_thread *t, const struct lsql_error *e)
 {
     if (e->rolled_back)
         lapi_count(t, SB_CNT_OTHER);
     snprintf(t->last_code, sizeof t->last_code, "%s", e->code);
+}
+
+/* nil, class, errno, state, message: what con:_check needs. */
+static int push_error_only(lua_State *L, const struct lsql_error *e)
+{
     lua_pushnil(L);
     lua_pushnumber(L, e->cls == LSQL_IGNORABLE ? 1 : e->cls == LSQL_LOST ? 3 : 2);
     lua_pushnumber(L, atoi(e->code));
@@ -312,36 +317,18 @@ static int push_error(lua_State *L, struct lapi_thread *t, const struct lsql_err
     return 5;
 }
 
-/* The connection's result set, now holding r. */
-static int push_result(lua_State *L, struct lconn *lc, struct lsql_result *r)
+static int push_error(lua_State *L, struct lapi_thread *t, const struct lsql_error *e)
+{
+    note_error(t, e);
+    return push_error_only(L, e);
+}
+
+/* The connection's result set now holds r. */
+static void set_result(struct lconn *lc, struct lsql_result *r)
 {
     lsql_result_free(&lc->rs->r);
     lc->rs->r = *r;
     lc->rs->next = 0;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, lc->rsref);
-    return 1;
-}
-
-int lapi_push_reply(lua_State *L, struct lapi_thread *t)
-{
-    struct lapi_async *a = t->aio;
-    if (a->rc < 0)
-        return push_error(L, t, &a->e);
-    struct lsql_result r = a->res;
-    memset(&a->res, 0, sizeof a->res); /* the result set owns it now */
-    return push_result(L, a->owner, &r);
-}
-
-/* In run's loops: the statement started, the coroutine yields until the
- * loop has the reply (or returns it at once when it came with the send). */
-static int yield_for(lua_State *L, struct lapi_thread *t, struct lconn *lc, int want)
-{
-    t->aio->want = want;
-    t->aio->owner = lc;
-    if (want == LSQL_DONE)
-        return lapi_push_reply(L, t);
-    t->aio->c = lc->c;
-    return lua_yield(L, 0);
 }
 
 static struct lapi_async *async_of(struct lconn *lc)
@@ -353,23 +340,6 @@ static struct lapi_async *async_of(struct lconn *lc)
     memset(&a->e, 0, sizeof a->e);
     a->rc = 0;
     return a;
-}
-
-static int c_query(lua_State *L)
-{
-    struct lconn *lc = checkconn(L, 1);
-    const char *sql = luaL_checkstring(L, 2);
-    struct lsql_result r = {0};
-    struct lsql_error e = {0};
-    lapi_count(lc->t, stmt_kind(sql));
-    drop_result(lc);
-    struct lapi_async *a = async_of(lc);
-    if (a)
-        return yield_for(L, lc->t, lc,
-                         lc->t->s->ops->send_query(lc->c, sql, &a->res, &a->e, &a->rc));
-    if (lc->t->s->ops->query(lc->c, sql, &r, &e) < 0)
-        return push_error(L, lc->t, &e);
-    return push_result(L, lc, &r);
 }
 
 static int c_prepare(lua_State *L)
@@ -409,37 +379,140 @@ static const char *format_int(char buf[24], double v)
     return p;
 }
 
-static int c_execute(lua_State *L)
-{
-    struct lconn *lc = checkconn(L, 1);
-    int id = (int)luaL_checknumber(L, 2);
-    int np = (int)luaL_checknumber(L, 3);
-    if (id < 0 || id >= LSQL_MAX_STMTS || !lc->sql[id])
-        return luaL_error(L, "execute() on a closed statement");
-    if (np > LSQL_MAX_PARAMS)
-        return luaL_error(L, "more than %d parameters", LSQL_MAX_PARAMS);
-    const char *vals[LSQL_MAX_PARAMS];
+/* ---- statements through the ffi ----
+ * stmt:execute and con:query call these (the prelude) rather than C
+ * functions of the Lua API: LuaJIT compiles an ffi call into the trace of
+ * the event, and the connection's fiber waits inside it (lloop.c), so the
+ * event's trace runs on over its statements and loops, as sysbench's does;
+ * a C function would end the trace at every statement. They never raise a
+ * Lua error (no unwinding through a trace): a failure is a code, and the
+ * prelude asks C.last_error for its words. */
+enum { LAPI_OK, LAPI_FAILED = -1, LAPI_CLOSED = -2, LAPI_ABORTED = -3, LAPI_NOSTMT = -4 };
+
+/* The next statement's parameters, set one by one just before it is sent
+ * (no fiber switch between): the loop thread's, so they stay in its cache. */
+static _Thread_local struct {
+    const char *v[LSQL_MAX_PARAMS];
     char num[LSQL_MAX_PARAMS][24];
-    for (int i = 0; i < np; i++) {
-        int ty = lua_type(L, 4 + i);
-        if (ty == LUA_TNIL)
-            vals[i] = NULL;
-        else if (ty == LUA_TNUMBER) /* an integer parameter (param:set keeps the number) */
-            vals[i] = format_int(num[i], lua_tonumber(L, 4 + i));
-        else
-            vals[i] = lua_tostring(L, 4 + i);
+} args;
+
+/* Parameter i: a string (NULL: SQL NULL). It stays the caller's: the
+ * param object holds it until the statement is sent. */
+__attribute__((visibility("default"))) void dbscale_arg(int i, const char *v)
+{
+    if (i >= 0 && i < LSQL_MAX_PARAMS)
+        args.v[i] = v;
+}
+
+/* Parameter i: an integer (param:set keeps BIGINT values as numbers). */
+__attribute__((visibility("default"))) void dbscale_arg_int(int i, double v)
+{
+    if (i >= 0 && i < LSQL_MAX_PARAMS)
+        args.v[i] = format_int(args.num[i], v);
+}
+
+/* The statement started: wait for its reply (unless it came with the
+ * send) and give it to the connection's result set. */
+static int finish(struct lconn *lc, int want)
+{
+    struct lapi_thread *t = lc->t;
+    struct lapi_async *a = t->aio;
+    a->want = want;
+    a->owner = lc;
+    if (want != LSQL_DONE) {
+        a->c = lc->c;
+        if (!a->abort) /* after an abort, no statement waits again */
+            t->wait(t);
+        if (a->abort)
+            return LAPI_ABORTED;
     }
-    struct lsql_result r = {0};
-    struct lsql_error e = {0};
-    lapi_count(lc->t, lc->kind[id]);
+    if (a->rc < 0) {
+        note_error(t, &a->e);
+        t->last_err = a->e;
+        return LAPI_FAILED;
+    }
+    struct lsql_result r = a->res;
+    memset(&a->res, 0, sizeof a->res); /* the result set owns it now */
+    set_result(lc, &r);
+    return LAPI_OK;
+}
+
+/* Execute prepared statement id of connection h with parameters 0..np-1. */
+__attribute__((visibility("default"))) int dbscale_execute(void *h, int id, int np)
+{
+    struct lconn *lc = h;
+    if (!lc->c)
+        return LAPI_CLOSED;
+    if (id < 0 || id >= LSQL_MAX_STMTS || !lc->sql[id] || np < 0 || np > LSQL_MAX_PARAMS)
+        return LAPI_NOSTMT;
+    struct lapi_thread *t = lc->t;
+    lapi_count(t, lc->kind[id]);
     drop_result(lc);
     struct lapi_async *a = async_of(lc);
     if (a)
-        return yield_for(L, lc->t, lc,
-                         lc->t->s->ops->send_execute(lc->c, id, vals, np, &a->res, &a->e, &a->rc));
-    if (lc->t->s->ops->execute(lc->c, id, vals, np, &r, &e) < 0)
-        return push_error(L, lc->t, &e);
-    return push_result(L, lc, &r);
+        return finish(lc, t->s->ops->send_execute(lc->c, id, args.v, np, &a->res, &a->e, &a->rc));
+    struct lsql_result r = {0};
+    struct lsql_error e = {0};
+    if (t->s->ops->execute(lc->c, id, args.v, np, &r, &e) < 0) {
+        note_error(t, &e);
+        t->last_err = e;
+        return LAPI_FAILED;
+    }
+    set_result(lc, &r);
+    return LAPI_OK;
+}
+
+/* Send sql as text on connection h. */
+__attribute__((visibility("default"))) int dbscale_query(void *h, const char *sql)
+{
+    struct lconn *lc = h;
+    if (!lc->c)
+        return LAPI_CLOSED;
+    struct lapi_thread *t = lc->t;
+    lapi_count(t, stmt_kind(sql));
+    drop_result(lc);
+    struct lapi_async *a = async_of(lc);
+    if (a)
+        return finish(lc, t->s->ops->send_query(lc->c, sql, &a->res, &a->e, &a->rc));
+    struct lsql_result r = {0};
+    struct lsql_error e = {0};
+    if (t->s->ops->query(lc->c, sql, &r, &e) < 0) {
+        note_error(t, &e);
+        t->last_err = e;
+        return LAPI_FAILED;
+    }
+    set_result(lc, &r);
+    return LAPI_OK;
+}
+
+/* C.last_error(h): nil, class, errno, state, message of the latest failed
+ * ffi statement (already counted). */
+static int c_last_error(lua_State *L)
+{
+    struct lapi_thread *t = self(L);
+    return push_error_only(L, &t->last_err);
+}
+
+/* C.query(h, sql) for the prelude's own statements (a rollback, a bulk
+ * insert, query_row): the result set, or nil and the error. */
+static int c_query(lua_State *L)
+{
+    struct lconn *lc = checkconn(L, 1);
+    int rc = dbscale_query(lc, luaL_checkstring(L, 2));
+    if (rc == LAPI_ABORTED)
+        return luaL_error(L, "the run ended before the statement's reply came");
+    if (rc != LAPI_OK)
+        return push_error_only(L, &lc->t->last_err);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lc->rsref);
+    return 1;
+}
+
+/* C.result(h): the connection's result set object. */
+static int c_result(lua_State *L)
+{
+    struct lconn *lc = toconn(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, lc->rsref);
+    return 1;
 }
 
 static int c_unprepare(lua_State *L)
@@ -458,28 +531,37 @@ static int c_unprepare(lua_State *L)
 
 /* ---- thread_run's pacing ---- */
 
-/* dbscale_more said 2 (--rate: the next arrival is not due yet): the loop
- * resumes the connection with true when it is, false when the run ends;
- * blocking, the wait happened in more() and the answer is yes. */
+/* dbscale_more said 2 (--rate: the next arrival is not due yet): true
+ * when it is, false when the run ends first; blocking, the wait happened
+ * in more() and the answer is yes. */
 static int c_wait_arrival(lua_State *L)
 {
     struct lapi_thread *t = self(L);
+    int yes = 1;
     if (t->aio) {
         t->aio->want = LAPI_WAIT_TIMER;
-        return lua_yield(L, 0);
+        if (!t->aio->abort)
+            t->wait(t);
+        yes = t->aio->arrived && !t->aio->abort;
     }
-    lua_pushboolean(L, 1);
+    lua_pushboolean(L, yes);
     return 1;
 }
 
 /* The primitives table handed to the prelude. */
 static void push_prims(lua_State *L, struct lapi_thread *t)
 {
-    static const luaL_Reg prims[] = {{"connect", c_connect},           {"disconnect", c_disconnect},
-                                     {"reconnect", c_reconnect},       {"query", c_query},
-                                     {"prepare", c_prepare},           {"execute", c_execute},
-                                     {"unprepare", c_unprepare},       {"ignored", c_ignored},
-                                     {"wait_arrival", c_wait_arrival}, {NULL, NULL}};
+    static const luaL_Reg prims[] = {{"connect", c_connect},
+                                     {"disconnect", c_disconnect},
+                                     {"reconnect", c_reconnect},
+                                     {"query", c_query},
+                                     {"prepare", c_prepare},
+                                     {"last_error", c_last_error},
+                                     {"result", c_result},
+                                     {"unprepare", c_unprepare},
+                                     {"ignored", c_ignored},
+                                     {"wait_arrival", c_wait_arrival},
+                                     {NULL, NULL}};
     lua_newtable(L);
     for (const luaL_Reg *r = prims; r->name; r++) {
         lua_pushlightuserdata(L, t);

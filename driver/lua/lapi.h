@@ -51,9 +51,11 @@ struct lapi_script {
 };
 
 /* A statement in flight on a connection of run's event loops (lloop.c):
- * con:query and stmt:execute start it here and yield; the loop steps it
- * and resumes the coroutine with lapi_push_reply()'s values. */
-/* want: a --rate arrival's timer (the loop resumes with true or false) */
+ * con:query and stmt:execute start it here and call the thread's wait,
+ * which runs the loop's other connections until the loop has stepped the
+ * statement to its reply. */
+/* want: a --rate arrival's timer (the loop sets arrived: 1, or 0 when the
+ * run is ending) */
 #define LAPI_WAIT_TIMER 3
 
 struct lapi_async {
@@ -61,8 +63,10 @@ struct lapi_async {
     void *owner;         /* lapi.c's object for it, whose result set the reply fills */
     struct lsql_result res;
     struct lsql_error e;
-    int want; /* LSQL_WAIT_READ / LSQL_WAIT_WRITE while in flight */
-    int rc;   /* 0 / -1 once done */
+    int want;    /* LSQL_WAIT_READ / LSQL_WAIT_WRITE while in flight */
+    int rc;      /* 0 / -1 once done */
+    int arrived; /* LAPI_WAIT_TIMER's answer */
+    int abort;   /* the loop gave the wait up (the run ended without its reply) */
 };
 
 struct lapi_thread {
@@ -72,15 +76,18 @@ struct lapi_thread {
     uint32_t unique_n;
     uint64_t cnt[SB_CNT_MAX];
     /* thread_run's pacing (set by the runner; NULL = no run). more: 0 no,
-     * 1 yes, 2 yes once the loop's timer (an arrival) is due: yield */
+     * 1 yes, 2 yes once the loop's timer (an arrival) is due: wait */
     int (*more)(struct lapi_thread *t);
     void (*ev_start)(struct lapi_thread *t);
     void (*ev_stop)(struct lapi_thread *t);
     void *run;
-    /* run's loops: database calls yield (NULL = they block) */
+    /* run's loops: database calls start the statement in aio and call wait
+     * (NULL = they block) */
     struct lapi_async *aio;
+    void (*wait)(struct lapi_thread *t);
     char last_code[16]; /* of the latest database error: what an ignored one is counted as */
-    unsigned closes;    /* connections closed so far (a socket number may be reused) */
+    struct lsql_error last_err; /* the latest failed ffi statement's, for C.last_error */
+    unsigned closes;            /* connections closed so far (a socket number may be reused) */
     /* an error the script ignored (restarting the event), by its code;
      * NULL = only counted */
     void (*on_ignored)(struct lapi_thread *t, const char *code);
@@ -104,14 +111,10 @@ static inline uint64_t lapi_counter(const struct lapi_thread *t, int k)
 }
 
 /* The state about to run belongs to t (the ffi symbols count for it): for
- * a loop that resumes many states on one thread. */
+ * a loop that switches among many states on one thread. */
 void lapi_enter(struct lapi_thread *t);
 /* The thread whose state runs on this thread now (NULL before any). */
 struct lapi_thread *lapi_current(void);
-/* Push the finished statement of t->aio onto L as the yielded database
- * call's results (a result set, or nil and the error); their count. */
-int lapi_push_reply(lua_State *L, struct lapi_thread *t);
-
 /* Push the sysbench.rand table for thread t (lapi_rand.c). */
 void lapi_push_rand(lua_State *L, struct lapi_thread *t);
 /* Push the sysbench table for thread t (lapi_table.c); the prelude adds

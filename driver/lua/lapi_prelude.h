@@ -10,8 +10,8 @@
 
 static const char lapi_prelude[] =
     "local C = ...\n"
-    /* the per-statement primitives as locals: no table lookup per call */
-    "local c_execute, c_query = C.execute, C.query\n"
+    /* globals the hot paths use, as locals: no table lookup per call */
+    "local type, tonumber, tostring = type, tonumber, tostring\n"
     "local ffi = require('ffi')\n"
     /* sb_counter_type and sb_counter_inc are declared by the scripts that
      * use them (as with sysbench), so they are not declared here. What an
@@ -23,6 +23,10 @@ static const char lapi_prelude[] =
     "void dbscale_ev_start(void);\n"
     "void dbscale_ev_stop(void);\n"
     "double dbscale_rand(int kind, double a, double b);\n"
+    "void dbscale_arg(int i, const char *v);\n"
+    "void dbscale_arg_int(int i, double v);\n"
+    "int dbscale_execute(void *h, int id, int np);\n"
+    "int dbscale_query(void *h, const char *sql);\n"
     "]]\n"
     "local FC = ffi.C\n"
     "sysbench.rand.uniform_uint64 = function() return FC.sb_rand_uniform_uint64() end\n"
@@ -68,6 +72,14 @@ static const char lapi_prelude[] =
     "end\n"
     "function param:set_rand_str(fmt) self:set(sysbench.rand.string(fmt)) end\n"
     "param.__tostring = function() return '<sql_param>' end\n"
+    /* a failed ffi statement (lapi.c's codes): the error's parts for
+     * con:_check, or an error of the script's call at level lvl */
+    "local function why(rc, h, lvl)\n"
+    "  if rc == -1 then return C.last_error(h) end\n"
+    "  if rc == -3 then error(\"the run ended before the statement's reply came\", 0) end\n"
+    "  if rc == -2 then error('the connection is closed (disconnect() was called)', lvl) end\n"
+    "  error('execute() on a closed statement', lvl)\n"
+    "end\n"
     "local stmt = {}; stmt.__index = stmt\n"
     "stmt.__tostring = function() return '<sql_statement>' end\n"
     "function stmt:bind_create(btype, max_len)\n"
@@ -91,17 +103,19 @@ static const char lapi_prelude[] =
     /* _check only on an error (a call less per statement), not as a tail
      * call: its error level counts this frame */
     "function stmt:execute()\n"
-    "  local ps, n, con = self.params, self.np, self.con\n"
-    "  local rs, cls, errno, state, msg\n"
-    "  if n == 1 then rs, cls, errno, state, msg = c_execute(con.h, self.id, 1, ps[1].value)\n"
-    "  else\n"
-    "    local vals = self.vals\n"
-    "    for i = 1, n do vals[i] = ps[i].value end\n"
-    "    rs, cls, errno, state, msg = c_execute(con.h, self.id, n, unpack(vals, 1, n))\n"
-    "  end\n"
-    "  if rs == nil then rs = con:_check(3, '<prepared statement>', rs, cls, errno, state, msg) "
+    "  local ps, n, h, id = self.params, self.np, self.h, self.id\n"
+    "  if not id then error('execute() on a closed statement', 2) end\n"
+    "  for i = 1, n do\n"
+    "    local v = ps[i].value\n"
+    "    if type(v) == 'number' then FC.dbscale_arg_int(i - 1, v) else FC.dbscale_arg(i - 1, v) "
     "end\n"
-    "  return rs\n"
+    "  end\n"
+    "  local rc = FC.dbscale_execute(h, id, n)\n"
+    "  if rc ~= 0 then\n"
+    "    local rs = self.con:_check(3, '<prepared statement>', why(rc, h, 3))\n"
+    "    return rs\n"
+    "  end\n"
+    "  return self.rs\n"
     "end\n"
     "function stmt:close() if self.id then C.unprepare(self.con.h, self.id); self.id = nil end "
     "return 0 end\n"
@@ -135,9 +149,18 @@ static const char lapi_prelude[] =
     "  error(string.format(\"SQL error, errno = %d, state = '%s': %s\", errno, state, msg), lvl)\n"
     "end\n"
     "function con:query(sql)\n"
-    "  local rs, cls, errno, state, msg = c_query(self.h, sql)\n"
-    "  if rs == nil then rs = self:_check(3, sql, rs, cls, errno, state, msg) end\n"
-    "  return rs\n"
+    "  if type(sql) ~= 'string' then\n"
+    "    if type(sql) ~= 'number' then error(\"bad argument #1 to 'query' (string expected, got "
+    "\"\n"
+    "      .. type(sql) .. ')', 2) end\n"
+    "    sql = tostring(sql)\n"
+    "  end\n"
+    "  local rc = FC.dbscale_query(self.h, sql)\n"
+    "  if rc ~= 0 then\n"
+    "    local rs = self:_check(3, sql, why(rc, self.h, 3))\n"
+    "    return rs\n"
+    "  end\n"
+    "  return self.rs\n"
     "end\n"
     "function con:query_row(sql)\n"
     "  local rs = self:_check(3, sql, C.query(self.h, sql))\n"
@@ -148,7 +171,8 @@ static const char lapi_prelude[] =
     "function con:prepare(sql)\n"
     "  local id, cls, errno, state, msg = C.prepare(self.h, sql)\n"
     "  if id == nil then self:_check(3, sql, nil, cls, errno, state, msg) end\n"
-    "  return setmetatable({con = self, id = id, params = {}, vals = {}, np = 0}, stmt)\n"
+    "  return setmetatable({con = self, h = self.h, rs = self.rs, id = id, params = {}, np = 0}, "
+    "stmt)\n"
     "end\n"
     "function con:bulk_insert_init(q) self.bq = q; self.bb = {}; self.blen = 0 return 0 end\n"
     "function con:_bulk_flush()\n"
@@ -169,7 +193,10 @@ static const char lapi_prelude[] =
     "local drv = {}; drv.__index = drv\n"
     "drv.__tostring = function() return '<sql_driver>' end\n"
     "function drv:name() return self.sname end\n"
-    "function drv:connect() return setmetatable({h = C.connect(), drv = self}, con) end\n"
+    "function drv:connect()\n"
+    "  local h = C.connect()\n"
+    "  return setmetatable({h = h, rs = C.result(h), drv = self}, con)\n"
+    "end\n"
     "function sysbench.sql.driver(name)\n"
     "  if name ~= nil and name ~= C.driver then error('failed to initialize the DB driver', 2) "
     "end\n"
@@ -180,12 +207,12 @@ static const char lapi_prelude[] =
     "  if m == 2 then return C.wait_arrival() end\n"
     "  return m ~= 0\n"
     "end\n"
-    /* sysbench's thread_run without its pcall and inner repeat loop:
-     * LuaJIT cannot record a return through a pcall frame below where a
-     * trace starts, and every statement yields, so each resumed event
-     * would run interpreted. An error ends the coroutine instead; lloop.c
-     * sees sysbench.error.RESTART_EVENT and resumes a new coroutine in
-     * restart (below), which runs the hook and the same event again. */
+    /* sysbench's thread_run without its pcall and inner repeat loop, so
+     * the event loop's trace has no pcall frame in it: an error ends
+     * thread_run, and lloop.c sees sysbench.error.RESTART_EVENT and calls
+     * restart (below), which runs the hook and the same event again. Each
+     * statement waits inside its ffi call (lapi.c), so one trace runs this
+     * loop, event and all, as in sysbench (tests/integration/lua_jit.sh). */
     "local function run_events(thread_id, again)\n"
     "  while again or more() do\n"
     "    if not again then FC.dbscale_ev_start() end\n"

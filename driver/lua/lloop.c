@@ -3,12 +3,15 @@
  * connections, each connection with its own Lua state (scripts keep
  * per-thread globals) and one statement in flight at most.
  *
- * The one idea: thread_init, thread_run and thread_done run in a coroutine
- * of the connection's state; every database call (lapi.c) starts its
- * statement and yields, and this loop steps the statement when its socket
- * is ready and resumes the coroutine with the reply as the call's results.
+ * The one idea: each connection's thread_init, thread_run and thread_done
+ * run on a fiber of its own (fiber.h); every database call (lapi.c) starts
+ * its statement and switches back to the loop, which steps the statement
+ * when its socket is ready and switches to the fiber again with the reply.
  * The script sees sysbench's blocking calls, while one thread waits on the
- * sockets of hundreds of connections with one epoll.
+ * sockets of hundreds of connections with one epoll. A fiber rather than a
+ * coroutine because the Lua code above the call is left as it is: LuaJIT's
+ * trace of an event runs on past a statement instead of being left at
+ * every yield and re-entered on every resume (lapi_prelude.h).
  *
  * Never prints. What still blocks a loop: connect and reconnect, prepare,
  * and anything the script itself does that blocks (os.execute, a blocking
@@ -53,34 +56,34 @@ static void fail(struct lloop_conn *c, const char *msg)
     atomic_store(&c->run->stop, 1);
 }
 
-/* The error a coroutine died of, as lapi_pcall words it. */
+/* The error at the top of c's stack, as lapi_pcall words it. */
 static void fail_lua(struct lloop_conn *c)
 {
-    const char *m = lua_tostring(c->co, -1);
-    if (!m && lua_istable(c->co, -1)) {
-        lua_getfield(c->co, -1, "sql_errmsg");
-        m = lua_tostring(c->co, -1);
+    const char *m = lua_tostring(c->L, -1);
+    if (!m && lua_istable(c->L, -1)) {
+        lua_getfield(c->L, -1, "sql_errmsg");
+        m = lua_tostring(c->L, -1);
     }
     fail(c, m ? m : "(an error that is not a string)");
 }
 
-/* The coroutine died of an error the prelude's thread_run restarts the
- * event for (sysbench.error.RESTART_EVENT, raised by an ignorable SQL error
- * or a reconnect): start a new coroutine in the prelude's restart function
- * with the error, which calls before_restart_event and runs the same event
- * again. 0 if the error is anything else, or thread_run is the script's own
- * (then every error ends the run, as sysbench's would). */
+/* thread_run failed with the error at the top of the stack. If it is one
+ * the prelude's thread_run restarts the event for (sysbench.error.
+ * RESTART_EVENT, raised by an ignorable SQL error or a reconnect), leave the
+ * prelude's restart function and its arguments (thread id, the error) on
+ * the stack: it calls before_restart_event and runs the same event again.
+ * 0 if the error is anything else, or thread_run is the script's own (then
+ * every error ends the run, as sysbench's would). */
 static int restart_event(struct lloop_conn *c)
 {
-    lua_State *co = c->co, *L = c->L;
-    if (c->stage != LLOOP_RUN || !lua_istable(co, -1))
+    lua_State *L = c->L;
+    if (c->a.abort || !lua_istable(L, -1))
         return 0;
-    /* raw reads, on the dead coroutine's error object and on the state's
-     * main thread: no metamethod runs here */
-    lua_pushliteral(co, "errcode");
-    lua_rawget(co, -2);
-    int restart = lua_type(co, -1) == LUA_TNUMBER && lua_tonumber(co, -1) == 1;
-    lua_pop(co, 1);
+    /* raw reads: no metamethod of the script's runs here */
+    lua_pushliteral(L, "errcode");
+    lua_rawget(L, -2);
+    int restart = lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) == 1;
+    lua_pop(L, 1);
     lua_pushvalue(L, LUA_GLOBALSINDEX);
     lua_pushliteral(L, "thread_run");
     lua_rawget(L, -2);
@@ -89,13 +92,77 @@ static int restart_event(struct lloop_conn *c)
     lua_pop(L, 3);
     if (!restart)
         return 0;
-    lua_State *nco = lua_newthread(L);
-    lua_rawseti(L, LUA_REGISTRYINDEX, c->coref); /* the dead one goes to the collector */
-    lua_getfield(nco, LUA_REGISTRYINDEX, "dbscale.restart");
-    lua_pushnumber(nco, c->t.tid);
-    lua_xmove(co, nco, 1);
-    c->co = nco;
+    lua_getfield(L, LUA_REGISTRYINDEX, "dbscale.restart");
+    lua_pushnumber(L, c->t.tid);
+    lua_pushvalue(L, -3); /* the error */
+    lua_remove(L, -4);
     return 1;
+}
+
+/* Call global fn(thread id): 0 done (or no such function), -1 failed with
+ * the error on the stack. */
+static int call_fn(struct lloop_conn *c, const char *fn)
+{
+    lua_State *L = c->L;
+    lua_settop(L, 0);
+    lua_getglobal(L, fn);
+    if (!lua_isfunction(L, -1)) {
+        lua_settop(L, 0);
+        return 0;
+    }
+    lua_pushnumber(L, c->t.tid);
+    return lua_pcall(L, 1, 0, 0) == 0 ? 0 : -1;
+}
+
+/* Back to the loop until it switches here again. a.want says why: a
+ * statement in flight, a --rate arrival, or (LSQL_DONE) a stage ended. */
+static void park(struct lloop_conn *c)
+{
+    fiber_switch(&c->fib, &c->loop->self);
+}
+
+static void conn_wait(struct lapi_thread *t)
+{
+    park(t->run);
+}
+
+/* The connection's fiber: thread_init, a wait for every loop's, thread_run
+ * (restarting the event when it says so), thread_done. An abort (the loop
+ * gave up on a reply) unwinds the Lua code and skips thread_done. */
+static void conn_main(void *arg)
+{
+    struct lloop_conn *c = arg;
+    if (call_fn(c, "thread_init") < 0) {
+        fail_lua(c);
+        goto end;
+    }
+    c->stage = LLOOP_READY;
+    c->a.want = LSQL_DONE;
+    park(c);
+    if (c->stage != LLOOP_RUN)
+        goto end;
+    int rc = call_fn(c, "thread_run");
+    while (rc < 0 && restart_event(c))
+        rc = lua_pcall(c->L, 2, 0, 0) == 0 ? 0 : -1;
+    if (rc < 0 && !c->a.abort) {
+        fail_lua(c);
+        goto end;
+    }
+    left_run(c);
+    if (!c->a.abort && !c->failed) {
+        c->stage = LLOOP_DONE;
+        if (call_fn(c, "thread_done") < 0 && !c->a.abort)
+            fail_lua(c);
+    }
+end:
+    lua_settop(c->L, 0);
+    left_run(c);
+    c->stage = LLOOP_END;
+    c->fib_done = 1;
+    for (;;) {
+        c->a.want = LSQL_DONE;
+        park(c);
+    }
 }
 
 /* Wait for the socket of the statement in flight. The socket stays in the
@@ -131,74 +198,21 @@ static int arm(int ep, struct lloop_conn *c, int force)
     return -1;
 }
 
-/* Push global fn and the thread id onto the coroutine: 1, or 0 when the
- * script has no such function. */
-static int push_fn(struct lloop_conn *c, const char *fn)
+/* Run c's fiber until it waits for a reply or an arrival (1) or has
+ * nothing more to do in this stage (0): thread_run is followed straight
+ * by thread_done. */
+static int resume(struct lloop *l, int ep, struct lloop_conn *c)
 {
-    lua_settop(c->co, 0);
-    lua_getglobal(c->co, fn);
-    if (!lua_isfunction(c->co, -1)) {
-        lua_settop(c->co, 0);
-        return 0;
+    lapi_enter(&c->t);
+    fiber_switch(&l->self, &c->fib);
+    if (c->a.want == LAPI_WAIT_TIMER) {
+        c->timer = 1;
+        l->timers++;
+        return 1;
     }
-    lua_pushnumber(c->co, c->t.tid);
-    return 1;
-}
-
-/* Run c's coroutine (nargs values on its stack) until it waits for a
- * reply (1) or has nothing more to do in this phase (0): thread_run is
- * followed straight by thread_done. */
-static int resume(struct lloop *l, int ep, struct lloop_conn *c, int nargs)
-{
-    for (;;) {
-        c->a.want = LSQL_DONE;
-        lapi_enter(&c->t);
-        int st = lua_resume(c->co, nargs);
-        if (st == LUA_YIELD) {
-            if (c->a.want == LSQL_DONE) { /* a coroutine.yield() of the script's own */
-                lua_settop(c->co, 0);
-                nargs = 0;
-                continue;
-            }
-            if (c->a.want == LAPI_WAIT_TIMER) {
-                c->timer = 1;
-                l->timers++;
-                return 1;
-            }
-            return arm(ep, c, 0) == 0;
-        }
-        if (st != 0) {
-            if (restart_event(c)) {
-                nargs = 2;
-                continue;
-            }
-            fail_lua(c);
-            return 0;
-        }
-        if (c->stage == LLOOP_INIT) {
-            c->stage = LLOOP_READY;
-            return 0;
-        }
-        left_run(c);
-        if (c->stage == LLOOP_RUN && push_fn(c, "thread_done")) {
-            c->stage = LLOOP_DONE;
-            nargs = 1;
-            continue;
-        }
-        c->stage = LLOOP_END;
+    if (c->a.want == LSQL_DONE || c->failed)
         return 0;
-    }
-}
-
-/* Start phase fn on c: 1 if it now waits for a reply. */
-static int start(struct lloop *l, int ep, struct lloop_conn *c, int stage, const char *fn)
-{
-    c->stage = stage;
-    if (!push_fn(c, fn)) {
-        c->stage = stage == LLOOP_INIT ? LLOOP_READY : LLOOP_END;
-        return 0;
-    }
-    return resume(l, ep, c, 1);
+    return arm(ep, c, 0) == 0;
 }
 
 /* --rate: resume the connections whose arrival is due (with true, or
@@ -218,8 +232,8 @@ static uint64_t run_timers(struct lloop *l, int ep, int *active)
         }
         c->timer = 0;
         l->timers--;
-        lua_pushboolean(c->co, !ending);
-        if (!resume(l, ep, c, 1))
+        c->a.arrived = !ending;
+        if (!resume(l, ep, c))
             (*active)--;
         now = now_ns();
         /* an event without a database call may already wait for its next arrival */
@@ -249,17 +263,17 @@ static int wait_events(int ep, struct epoll_event *evs, int max, uint64_t until)
 
 /* The run ended a grace ago: events still waiting for their reply are
  * given up (their state is closed with the loop's), counted unfinished. */
-static int give_up(struct lloop *l)
+static int give_up(struct lloop *l, int ep)
 {
     int n = 0;
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];
         if (c->stage == LLOOP_RUN && c->a.want != LSQL_DONE && c->a.want != LAPI_WAIT_TIMER &&
             !c->failed) {
-            c->a.want = LSQL_DONE;
-            c->stage = LLOOP_END;
             c->unfinished = 1;
             left_run(c);
+            c->a.abort = 1; /* its Lua code unwinds; no thread_done */
+            resume(l, ep, c);
             n++;
         }
     }
@@ -278,7 +292,7 @@ static void drive(struct lloop *l, int ep, int active)
         if (!give_up_at && lrun_ending(l->run))
             give_up_at = now_ns() + LLOOP_GRACE_NS;
         if (give_up_at && now_ns() >= give_up_at) {
-            active -= give_up(l);
+            active -= give_up(l, ep);
             give_up_at = UINT64_MAX; /* thread_done runs on, without a grace */
             if (active <= 0)
                 break;
@@ -305,11 +319,30 @@ static void drive(struct lloop *l, int ep, int active)
                 continue;
             }
             a->want = LSQL_DONE;
-            if (!resume(l, ep, c, lapi_push_reply(c->co, &c->t)))
+            if (!resume(l, ep, c))
                 active--;
         }
     }
 }
+
+/* Ends every fiber that has not ended (a failed loop, a run stopped
+ * before thread_run): its Lua code unwinds, so no state is closed with C
+ * frames of its own still on a stack. */
+static void end_fibers(struct lloop *l, int ep)
+{
+    for (int i = 0; i < l->n; i++) {
+        struct lloop_conn *c = l->conns[i];
+        if (c->has_fib && !c->fib_done) {
+            c->a.abort = 1;
+            resume(l, ep, c);
+        }
+    }
+}
+
+/* A connection's stack: sysbench's scripts over libpq, connect included,
+ * touch 16-20 KB of it (measured); the rest is room for scripts, the
+ * sanitizers and other libraries (only the pages touched are memory). */
+#define LLOOP_STACK (1024 * 1024)
 
 void *lloop_main(void *arg)
 {
@@ -317,24 +350,33 @@ void *lloop_main(void *arg)
     struct lloop_run *run = l->run;
     if (run->pinned)
         pthread_setaffinity_np(pthread_self(), run->cpus.size, run->cpus.set);
+    fiber_self(&l->self);
     int ep = epoll_create1(EPOLL_CLOEXEC), active = 0;
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];
+        c->loop = l;
         if (ep < 0) {
             fail(c, "cannot create an epoll");
             continue;
         }
-        /* the script's top level runs outside a coroutine, so it blocks */
+        /* the script's top level runs on the loop's own stack, so it blocks */
         c->L = lapi_open(&c->t, c->err, sizeof c->err);
         if (!c->L) {
             fail(c, c->err);
             continue;
         }
-        c->co = lua_newthread(c->L);
-        c->coref = luaL_ref(c->L, LUA_REGISTRYINDEX); /* as long as its state, or a restart */
+        if (fiber_create(&c->fib, LLOOP_STACK, conn_main, c) < 0) {
+            char m[96];
+            snprintf(m, sizeof m, "cannot make the connection's stack: %s", strerror(errno));
+            fail(c, m);
+            continue;
+        }
+        c->has_fib = 1;
         c->t.aio = &c->a;
+        c->t.wait = conn_wait;
         c->armed_fd = -1;
-        active += start(l, ep, c, LLOOP_INIT, "thread_init");
+        c->stage = LLOOP_INIT;
+        active += resume(l, ep, c);
     }
     drive(l, ep, active);
     int ready = 0;
@@ -350,22 +392,23 @@ void *lloop_main(void *arg)
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];
         if (c->stage == LLOOP_READY && !c->failed) {
-            lua_settop(c->co, 0);
-            lua_getglobal(c->co, "thread_run");
-            lua_pushnumber(c->co, c->t.tid);
             c->stage = LLOOP_RUN;
-            active += resume(l, ep, c, 1);
+            active += resume(l, ep, c);
         }
     }
     drive(l, ep, active);
+    end_fibers(l, ep);
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];
         lsql_result_free(&c->a.res); /* before its connection closes with the state */
         if (c->L) {
             lapi_enter(&c->t);
             lua_close(c->L);
-            c->L = c->co = NULL;
+            c->L = NULL;
         }
+        if (c->has_fib)
+            fiber_destroy(&c->fib);
+        c->has_fib = 0;
     }
     if (ep >= 0)
         close(ep);

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include "cpulist.h"
+#include "fiber.h"
 #include "hist.h"
 #include "lapi.h"
 #include "lscript.h"
@@ -54,14 +55,16 @@ int lrun_ending(struct lloop_run *run);
 enum { LLOOP_INIT, LLOOP_READY, LLOOP_RUN, LLOOP_DONE, LLOOP_END };
 enum { LLOOP_WIN_SHUT, LLOOP_WIN_OPEN, LLOOP_WIN_CLOSED };
 
-/* One scripted connection: its own Lua state, whose coroutine runs
- * thread_init, thread_run and thread_done in turn. */
+/* One scripted connection: its own Lua state, which runs thread_init,
+ * thread_run and thread_done in turn on the connection's fiber. */
 struct lloop_conn {
     struct lapi_thread t; /* t.run points back here */
     struct lapi_async a;
     struct lloop_run *run;
-    lua_State *L, *co;
-    int coref; /* co's anchor in L's registry (a restarted event gets a new co) */
+    struct lloop *loop;
+    lua_State *L;
+    struct fiber fib;
+    int has_fib, fib_done; /* made; its function reached its end */
     int stage;
     int timer;        /* waits for wake_at (a --rate arrival) */
     uint64_t wake_at; /* its arrival: its latency starts there */
@@ -88,6 +91,7 @@ struct lloop_conn {
 struct lloop {
     struct lloop_run *run;
     struct lloop_conn **conns;
+    struct fiber self; /* the loop thread's own stack, between its connections */
     int n, timers;
     pthread_t th;
     int started;

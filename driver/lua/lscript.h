@@ -3,7 +3,7 @@
  * (prepare, cleanup, its own, PARALLEL_COMMAND once per thread) and run.
  *
  * run: every connection its own Lua state, whose thread_init / thread_run /
- * thread_done run as a coroutine yielding inside each database call, a few
+ * thread_done run on a fiber that waits inside each database call, a few
  * event loops carrying them all (lrun.c, lloop.c). Other commands: a thread
  * per connection with blocking calls (sysbench's own shape).
  * The figures come back as a struct level_result, so a scripted run is

@@ -57,7 +57,7 @@ int lsql_mysql_stmt_bind(struct lsql_conn *c, int id, const char *const *vals, i
         c->npb = np;
     }
     /* the values are copied: the library may still be sending them after
-     * the Lua call that passed them has yielded */
+     * the parameters' buffers were reused (lapi.c's are the loop's) */
     c->q.len = 0;
     size_t *off = np ? xcalloc((size_t)np, sizeof *off) : NULL;
     for (int i = 0; i < np; i++) {
