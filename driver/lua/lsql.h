@@ -26,11 +26,13 @@ enum lsql_errclass {
     LSQL_FATAL,
 };
 
+/* What a statement clears before it starts is in the first cache line
+ * (lapi.c's async_of): cls, rolled_back, code[0] and msg[0]. */
 struct lsql_error {
     enum lsql_errclass cls;
-    char code[16]; /* SQLSTATE or error number */
-    char msg[512];
     int rolled_back; /* the backend sent a ROLLBACK (counted as an "other" statement) */
+    char code[16];   /* SQLSTATE or error number */
+    char msg[512];
 };
 
 /* Rows left where the client library put them (libpq's PGresult): read
