@@ -42,4 +42,27 @@ case $out in *'"transactions": 3,'*) ;; *) fail "want 3 transactions: $out" ;; e
 # the aborted transaction was rolled back (else the restart's BEGIN fails):
 # CREATE in thread_init, 4 BEGIN, 3 COMMIT and the ROLLBACK
 case $out in *'"others": 9,'*) ;; *) fail "want 9 other statements: $out" ;; esac
-echo "lua_loop: two connections took turns on one loop thread; a restart counted by code"
+# statements inside a script's own coroutine, which yields between them:
+# the connection's fiber waits for each reply, the script's coroutine sees
+# only its own yields (a yielding statement would have yielded it instead)
+cor=$(mktemp --suffix=.lua)
+at_exit 'rm -f "$cor"'
+cat >"$cor" <<'LUA'
+function thread_init() con = sysbench.sql.driver():connect() end
+function event()
+   local co = coroutine.wrap(function()
+      local v = con:query("SELECT 41 + 1"):fetch_row()[1]
+      coroutine.yield(v)
+      con:query("SELECT 2")
+      return "done"
+   end)
+   local v = co()
+   if v ~= "42" then error("the coroutine yielded " .. tostring(v)) end
+   if co() ~= "done" then error("the coroutine did not finish") end
+end
+LUA
+out=$(timeout 60 "$DBSCALE" "$cor" $SERVER_OPTS --threads=2 --client-loops=1 --events=20 --time=0 \
+    --output=json run 2>&1) || fail "statements in a script's coroutine: $out"
+case $out in *'"transactions": 20,'*'"reads": 40,'*) ;; *) fail "want 20 transactions, 40 reads: $out" ;; esac
+echo "lua_loop: two connections took turns on one loop thread; a restart counted by code;" \
+    "statements inside a script's coroutine"
