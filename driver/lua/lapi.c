@@ -390,7 +390,14 @@ static const char *format_int(char buf[24], double v)
  * a C function would end the trace at every statement. They never raise a
  * Lua error (no unwinding through a trace): a failure is a code, and the
  * prelude asks C.last_error for its words. */
-enum { LAPI_OK, LAPI_FAILED = -1, LAPI_CLOSED = -2, LAPI_ABORTED = -3, LAPI_NOSTMT = -4 };
+enum {
+    LAPI_OK,
+    LAPI_FAILED = -1,
+    LAPI_CLOSED = -2,
+    LAPI_ABORTED = -3,
+    LAPI_NOSTMT = -4,
+    LAPI_MANY = -5 /* more than LSQL_MAX_PARAMS parameters */
+};
 
 /* The next statement's parameters, set one by one just before it is sent
  * (no fiber switch between): the loop thread's, so they stay in its cache. */
@@ -446,8 +453,10 @@ __attribute__((visibility("default"))) int dbscale_execute(void *h, int id, int 
     struct lconn *lc = h;
     if (!lc->c)
         return LAPI_CLOSED;
-    if (id < 0 || id >= LSQL_MAX_STMTS || !lc->sql[id] || np < 0 || np > LSQL_MAX_PARAMS)
+    if (id < 0 || id >= LSQL_MAX_STMTS || !lc->sql[id])
         return LAPI_NOSTMT;
+    if (np < 0 || np > LSQL_MAX_PARAMS)
+        return LAPI_MANY;
     struct lapi_thread *t = lc->t;
     lapi_count(t, lc->kind[id]);
     drop_result(lc);
@@ -471,6 +480,8 @@ __attribute__((visibility("default"))) int dbscale_query(void *h, const char *sq
     struct lconn *lc = h;
     if (!lc->c)
         return LAPI_CLOSED;
+    if (!sql)
+        return LAPI_NOSTMT;
     struct lapi_thread *t = lc->t;
     lapi_count(t, stmt_kind(sql));
     drop_result(lc);
