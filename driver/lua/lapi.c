@@ -390,6 +390,8 @@ static const char *format_int(char buf[24], double v)
  * a C function would end the trace at every statement. They never raise a
  * Lua error (no unwinding through a trace): a failure is a code, and the
  * prelude asks C.last_error for its words. */
+/* the prelude's message for LAPI_MANY names the number */
+_Static_assert(LSQL_MAX_PARAMS == 256, "lapi_prelude.h says 'more than 256 parameters'");
 enum {
     LAPI_OK,
     LAPI_FAILED = -1,
