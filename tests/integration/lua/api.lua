@@ -120,6 +120,19 @@ function event()
    local r2 = stmt:execute()
    assert(r2.nrows == 1)
    assert(#r2:fetch_row()[1] == 7)
+   -- six parameters of each kind, one NULL (the prelude passes the first
+   -- four one way and the rest in a loop)
+   local six = con:prepare("SELECT ?, ?, ?, ?, ?, ?")
+   local sp = {}
+   for i = 1, 6 do
+      sp[i] = six:bind_create(i % 2 == 1 and sysbench.sql.type.INT or sysbench.sql.type.VARCHAR, 8)
+   end
+   six:bind_param(unpack(sp))
+   sp[1]:set(1); sp[2]:set("b"); sp[3]:set(333); sp[4]:set(nil); sp[5]:set(-5); sp[6]:set("ffffff")
+   local row6 = six:execute():fetch_row()
+   assert(row6[1] == "1" and row6[2] == "b" and row6[3] == "333" and row6[4] == nil
+          and row6[5] == "-5" and row6[6] == "ffffff", "six parameters came back wrong")
+   six:close()
    -- the random numbers
    for i = 1, 100 do
       local a = sysbench.rand.default(5, 9)
