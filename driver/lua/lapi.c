@@ -248,7 +248,7 @@ static int c_ignored(lua_State *L)
     if (lc->t->s->errors)
         lerrors_count(lc->t->s->errors, code[0] ? code : "?");
     if (lc->t->on_ignored)
-        lc->t->on_ignored(lc->t, lc->t->last_code);
+        lc->t->on_ignored(lc->t, lc->t->last_err.code);
     return 0;
 }
 
@@ -298,12 +298,13 @@ static int res_index(lua_State *L)
     return 1;
 }
 
-/* A statement failed: what the report counts of it. */
+/* A statement failed: what the report counts of it, and the error kept
+ * for C.last_error and c_ignored. */
 static void note_error(struct lapi_thread *t, const struct lsql_error *e)
 {
     if (e->rolled_back)
         lapi_count(t, SB_CNT_OTHER);
-    snprintf(t->last_code, sizeof t->last_code, "%s", e->code);
+    t->last_err = *e;
 }
 
 /* nil, class, errno, state, message: what con:_check needs. */
@@ -440,7 +441,6 @@ static int finish(struct lconn *lc, int want)
     }
     if (a->rc < 0) {
         note_error(t, &a->e);
-        t->last_err = a->e;
         return LAPI_FAILED;
     }
     struct lsql_result r = a->res;
@@ -469,7 +469,6 @@ __attribute__((visibility("default"))) int dbscale_execute(void *h, int id, int 
     struct lsql_error e = {0};
     if (t->s->ops->execute(lc->c, id, args.v, np, &r, &e) < 0) {
         note_error(t, &e);
-        t->last_err = e;
         return LAPI_FAILED;
     }
     set_result(lc, &r);
@@ -494,7 +493,6 @@ __attribute__((visibility("default"))) int dbscale_query(void *h, const char *sq
     struct lsql_error e = {0};
     if (t->s->ops->query(lc->c, sql, &r, &e) < 0) {
         note_error(t, &e);
-        t->last_err = e;
         return LAPI_FAILED;
     }
     set_result(lc, &r);

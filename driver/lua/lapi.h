@@ -85,9 +85,10 @@ struct lapi_thread {
      * (NULL = they block) */
     struct lapi_async *aio;
     void (*wait)(struct lapi_thread *t);
-    char last_code[16]; /* of the latest database error: what an ignored one is counted as */
-    struct lsql_error last_err; /* the latest failed ffi statement's, for C.last_error */
-    unsigned closes;            /* connections closed so far (a socket number may be reused) */
+    /* the latest database error: C.last_error's words, and the code an
+     * ignored one is counted as */
+    struct lsql_error last_err;
+    unsigned closes; /* connections closed so far (a socket number may be reused) */
     /* an error the script ignored (restarting the event), by its code;
      * NULL = only counted */
     void (*on_ignored)(struct lapi_thread *t, const char *code);

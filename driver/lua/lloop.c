@@ -332,7 +332,7 @@ static void end_fibers(struct lloop *l, int ep)
 {
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];
-        if (c->has_fib && !c->fib_done) {
+        if (c->fib.map && !c->fib_done) {
             c->a.abort = 1;
             resume(l, ep, c);
         }
@@ -371,7 +371,6 @@ void *lloop_main(void *arg)
             fail(c, m);
             continue;
         }
-        c->has_fib = 1;
         c->t.aio = &c->a;
         c->t.wait = conn_wait;
         c->armed_fd = -1;
@@ -406,9 +405,7 @@ void *lloop_main(void *arg)
             lua_close(c->L);
             c->L = NULL;
         }
-        if (c->has_fib)
-            fiber_destroy(&c->fib);
-        c->has_fib = 0;
+        fiber_destroy(&c->fib); /* nothing when it was never made */
     }
     if (ep >= 0)
         close(ep);

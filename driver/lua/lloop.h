@@ -64,7 +64,7 @@ struct lloop_conn {
     struct lloop *loop;
     lua_State *L;
     struct fiber fib;
-    int has_fib, fib_done; /* made; its function reached its end */
+    int fib_done; /* fib (made when fib.map is set) reached its function's end */
     int stage;
     int timer;        /* waits for wake_at (a --rate arrival) */
     uint64_t wake_at; /* its arrival: its latency starts there */
