@@ -60,7 +60,7 @@ struct lapi_script {
 
 struct lapi_async {
     struct lsql_conn *c; /* the connection it runs on */
-    void *owner;         /* lapi.c's object for it, whose result set the reply fills */
+    void *owner;         /* lapi_sql.c's object for it, whose result set the reply fills */
     struct lsql_result res;
     struct lsql_error e;
     int want;    /* LSQL_WAIT_READ / LSQL_WAIT_WRITE while in flight */
@@ -109,6 +109,13 @@ static inline void lapi_count(struct lapi_thread *t, int k)
 static inline uint64_t lapi_counter(const struct lapi_thread *t, int k)
 {
     return __atomic_load_n(&t->cnt[k], __ATOMIC_RELAXED);
+}
+
+/* The thread of a C function of the prelude's primitives (its first
+ * upvalue). */
+static inline struct lapi_thread *lapi_self(lua_State *L)
+{
+    return lua_touserdata(L, lua_upvalueindex(1));
 }
 
 /* The state about to run belongs to t (the ffi symbols count for it): for

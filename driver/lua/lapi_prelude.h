@@ -1,6 +1,6 @@
 /*
- * lapi_prelude.h - the Lua half of the sysbench API (lapi.c holds the C
- * half). Written for dbscale from sysbench 1.0.20's documented behaviour:
+ * lapi_prelude.h - the Lua half of the sysbench API (lapi.c and lapi_sql.c
+ * hold the C half). Written for dbscale from sysbench 1.0.20's documented behaviour:
  * the objects scripts use (connection, statement, parameter) as Lua tables
  * over a few C primitives passed in as the chunk's argument. Errors name the
  * script's line (_check's level skips this chunk's frames).
@@ -72,7 +72,7 @@ static const char lapi_prelude[] =
     "end\n"
     "function param:set_rand_str(fmt) self:set(sysbench.rand.string(fmt)) end\n"
     "param.__tostring = function() return '<sql_param>' end\n"
-    /* a failed ffi statement (lapi.c's codes): the error's parts for
+    /* a failed ffi statement (lapi_sql.c's codes): the error's parts for
      * con:_check, or an error of the script's call at level lvl */
     "local function why(rc, h, lvl)\n"
     "  if rc == -1 then return C.last_error(h) end\n"
@@ -223,7 +223,7 @@ static const char lapi_prelude[] =
      * the event loop's trace has no pcall frame in it: an error ends
      * thread_run, and lloop.c sees sysbench.error.RESTART_EVENT and calls
      * restart (below), which runs the hook and the same event again. Each
-     * statement waits inside its ffi call (lapi.c), so one trace runs this
+     * statement waits inside its ffi call (lapi_sql.c), so one trace runs this
      * loop, event and all, as in sysbench (tests/integration/lua_jit.sh). */
     "local function run_events(thread_id, again)\n"
     "  while again or more() do\n"

@@ -4,7 +4,7 @@
  * per-thread globals) and one statement in flight at most.
  *
  * The one idea: each connection's thread_init, thread_run and thread_done
- * run on a fiber of its own (fiber.h); every database call (lapi.c) starts
+ * run on a fiber of its own (fiber.h); every database call (lapi_sql.c) starts
  * its statement and switches back to the loop, which steps the statement
  * when its socket is ready and switches to the fiber again with the reply.
  * The script sees sysbench's blocking calls, while one thread waits on the

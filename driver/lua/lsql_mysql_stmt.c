@@ -57,7 +57,7 @@ int lsql_mysql_stmt_bind(struct lsql_conn *c, int id, const char *const *vals, i
         c->npb = np;
     }
     /* the values are copied: the library may still be sending them after
-     * the parameters' buffers were reused (lapi.c's are the loop's) */
+     * the parameters' buffers were reused (lapi_sql.c's are the loop's) */
     c->q.len = 0;
     size_t *off = np ? xcalloc((size_t)np, sizeof *off) : NULL;
     for (int i = 0; i < np; i++) {
@@ -87,7 +87,7 @@ int lsql_mysql_stmt_bind(struct lsql_conn *c, int id, const char *const *vals, i
 /* A result's rows left in the statement's stored result, fetched one row
  * at a time when the script asks (most of sysbench's SELECTs are never
  * read): no copy and no allocation per row. The connection's result set
- * is dropped before its statement runs again or is closed (lapi.c), so st
+ * is dropped before its statement runs again or is closed (lapi_sql.c), so st
  * outlives it. */
 struct mrows {
     MYSQL_STMT *st;

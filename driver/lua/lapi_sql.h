@@ -1,0 +1,18 @@
+/*
+ * lapi_sql.h - the SQL objects' C half (lapi_sql.c), for lapi.c's state
+ * opening. Private to driver/lua.
+ */
+#ifndef DBSCALE_LAPI_SQL_H
+#define DBSCALE_LAPI_SQL_H
+
+#include <lauxlib.h>
+
+#include "lapi.h"
+
+/* The prelude's primitives for connections and statements: C functions
+ * whose upvalues are the thread and the "dbscale.conn" metatable. */
+extern const luaL_Reg lapi_sql_prims[];
+/* Register the connection and result set metatables in L. */
+void lapi_sql_open(lua_State *L);
+
+#endif
