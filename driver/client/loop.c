@@ -83,7 +83,7 @@ void *loop_main(void *arg)
     struct pool *p = l->pool;
     if (p->client_ncpus)
         pthread_setaffinity_np(pthread_self(), p->client_set.size, p->client_set.set);
-    sched_policy_apply_loop(p->cfg.sched, l->n);
+    sched_policy_apply_loop(p->cfg.batch_from, l->n);
     /* the start gate (worker.c start_loops): wait until every loop runs and the clock is set */
     pthread_mutex_lock(&p->gate_lock);
     p->gate_ready++;

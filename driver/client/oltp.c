@@ -44,7 +44,7 @@ const struct optdef oltp_optdefs[] = {
     {"forced-shutdown", OPT_STR, NULL, "after --time, wait N s (or N% of --time) for transactions still running, then report them and exit 2, as sysbench; off: wait as long as they take; unset: give them 1 s and count them unfinished"},
     {"output", OPT_CHOICE, "text", "report format", "text|json|csv"},
     {"client-loops", OPT_INT, "0", "event-loop threads driving the connections (0 = one per client CPU, at most one per connection)", NULL, 0, 1024},
-    {"client-sched", OPT_CHOICE, "auto", "scheduling policy of the event loops: batch (SCHED_BATCH: a reply does not preempt the server thread that sent it, so a loop serves several per wake-up; a loop of one connection keeps the normal one), normal, or auto: batch, but normal with --rate (paced arrivals are sent on time)", "auto|batch|normal"},
+    {"client-sched", OPT_CHOICE, "auto", "scheduling policy of the event loops: batch (SCHED_BATCH: a reply does not preempt the server thread that sent it, so a loop serves several per wake-up; a loop of one connection keeps the normal one), normal, or auto: batch for a loop of at least 2 connections (PostgreSQL) or 3 (MariaDB, whose server threads sleep between statements under a batch loop of fewer), normal with --rate (paced arrivals are sent on time)", "auto|batch|normal"},
     {"client-cpus", OPT_STR, NULL, "CPU list the client threads run on (e.g. 1 or 0-3)"},
     {"reconnect-timeout", OPT_NUM, "30", "seconds a lost connection may take to come back", NULL, 0, 1e6},
     {"thread-init-timeout", OPT_NUM, "0", "seconds all connections may take to open, as sysbench 1.1's (0 = no limit; they open 8 at a time)", NULL, 0, 1e6},
@@ -288,12 +288,10 @@ const struct db_ops *oltp_engine(const struct opts *o, char *err, size_t errlen)
     return first[1] ? &db_pgsql_ops : db_find(opts_str(o, "db-driver"));
 }
 
-enum sched_policy oltp_client_sched(const struct opts *o)
+int oltp_client_sched(const struct opts *o, const struct db_ops *ops)
 {
-    const char *cs = opts_str(o, "client-sched");
-    if (strcmp(cs, "auto") != 0)
-        return (enum sched_policy)sched_policy_parse(cs);
-    return opts_num(o, "rate") > 0 ? SCHED_POLICY_NORMAL : SCHED_POLICY_BATCH;
+    return sched_policy_batch_from(opts_str(o, "client-sched"), ops->batch_min_conns,
+                                   opts_num(o, "rate") > 0);
 }
 
 int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload, char *err,
@@ -381,7 +379,7 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
         w->seed = now_ns() ^ ((uint64_t)getpid() << 32);
     w->loops = (int)opts_int(o, "client-loops");
     w->rate = opts_num(o, "rate");
-    w->sched = oltp_client_sched(o);
+    w->batch_from = oltp_client_sched(o, s->ops);
     w->events = opts_int(o, "events");
     w->time_s = opts_num(o, "time");
     w->warmup_s = opts_num(o, "warmup-time");

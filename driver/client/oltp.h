@@ -44,9 +44,11 @@ const struct db_ops *oltp_engine(const struct opts *o, char *err, size_t errlen)
 
 /* Build from options (the workload name is given separately). 0, or -1 with
  * a message naming the option at fault. */
-/* --client-sched as the loops take it: auto is SCHED_BATCH, or the normal
- * policy when --rate paces the run (its arrivals are sent on time). */
-enum sched_policy oltp_client_sched(const struct opts *o);
+/* --client-sched as the loops take it (sched_policy.h): the fewest
+ * connections a loop serves to run as SCHED_BATCH. auto is the engine's
+ * batch_min_conns, or never when --rate paces the run (its arrivals are
+ * sent on time). */
+int oltp_client_sched(const struct opts *o, const struct db_ops *ops);
 
 int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload, char *err,
                size_t errlen);

@@ -18,7 +18,6 @@
 
 #include "db.h"
 #include "hist.h"
-#include "sched_policy.h"
 #include "workload.h"
 
 /* Figures of one --report-interval period, handed to worker_cfg.on_interval. */
@@ -44,7 +43,8 @@ struct worker_cfg {
     const struct workload *wl;
     uint64_t seed;
     int loops;                 /* event-loop threads; 0 = one per client CPU */
-    enum sched_policy sched;   /* the loops' policy (0 = SCHED_BATCH, sched_policy.h) */
+    int batch_from;            /* loops of this many connections or more run as SCHED_BATCH
+                                  (oltp_client_sched, sched_policy.h); 0 = all of them */
     double rate;               /* total transactions/s with Poisson arrivals; 0 = unlimited */
     long long events;          /* stop after this many transactions; 0 = no limit */
     double time_s;             /* measured time; 0 = no limit */

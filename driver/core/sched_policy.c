@@ -1,6 +1,6 @@
 /*
- * sched_policy.c - set the calling thread's scheduling policy (see
- * sched_policy.h for why the loops run as SCHED_BATCH). Linux applies
+ * sched_policy.c - set a loop thread's scheduling policy (see
+ * sched_policy.h for when the loops run as SCHED_BATCH). Linux applies
  * sched_setscheduler(0, ...) to the calling thread, not the process, so
  * each loop sets its own and the timing and signal threads keep theirs.
  */
@@ -9,24 +9,21 @@
 #include <sched.h>
 #include <string.h>
 
-int sched_policy_parse(const char *s)
+int sched_policy_batch_from(const char *s, int engine_min, int paced)
 {
     if (!s)
         return -1;
+    if (strcmp(s, "auto") == 0)
+        return paced ? SCHED_BATCH_NEVER : engine_min;
     if (strcmp(s, "batch") == 0)
-        return SCHED_POLICY_BATCH;
+        return 2;
     if (strcmp(s, "normal") == 0)
-        return SCHED_POLICY_NORMAL;
+        return SCHED_BATCH_NEVER;
     return -1;
 }
 
-int sched_policy_apply(enum sched_policy p)
+int sched_policy_apply_loop(int batch_from, int nconns)
 {
     struct sched_param sp = {.sched_priority = 0};
-    return sched_setscheduler(0, p == SCHED_POLICY_BATCH ? SCHED_BATCH : SCHED_OTHER, &sp);
-}
-
-int sched_policy_apply_loop(enum sched_policy p, int nconns)
-{
-    return p == SCHED_POLICY_BATCH && nconns <= 1 ? 0 : sched_policy_apply(p);
+    return sched_setscheduler(0, nconns >= batch_from ? SCHED_BATCH : SCHED_OTHER, &sp);
 }

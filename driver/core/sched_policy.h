@@ -8,20 +8,33 @@
  * time slices and priority but does not preempt on wake-up: the server
  * threads finish their turn first and the loop finds several replies ready
  * when it runs, with fewer wake-ups and cross-CPU interrupts (README, Speed).
+ *
+ * A loop of few connections has little to gather, and then the preemption
+ * can be worth more than it costs: a MariaDB server thread finishes its
+ * statement after it has sent the reply, so a loop that runs at once has
+ * sent the next statement before the thread reads, and the thread never
+ * sleeps; under SCHED_BATCH it sleeps in poll after every statement. So the
+ * policy is one number, the fewest connections a loop must serve to run as
+ * SCHED_BATCH (the engine's batch_min_conns by default, db.h).
  */
 #ifndef DBSCALE_SCHED_POLICY_H
 #define DBSCALE_SCHED_POLICY_H
 
-enum sched_policy { SCHED_POLICY_BATCH = 0, SCHED_POLICY_NORMAL };
+#include <limits.h>
 
-/* "batch" or "normal"; -1 for anything else. */
-int sched_policy_parse(const char *s);
+/* A batch_from that keeps every loop on the normal policy. */
+#define SCHED_BATCH_NEVER INT_MAX
 
-/* Give the calling thread (only it) that policy. Returns 0, or -1 with errno
- * (the loop goes on under the policy it had: a figure, never a failure). */
-int sched_policy_apply(enum sched_policy p);
-/* The same for an event loop of nconns connections: a loop of one has no
- * replies to gather and keeps the policy it was started with under BATCH. */
-int sched_policy_apply_loop(enum sched_policy p, int nconns);
+/* --client-sched: "auto" (returns engine_min, or SCHED_BATCH_NEVER when
+ * paced: arrivals must be sent on time, not gathered), "batch" (2: every
+ * loop with more than one connection), "normal" (SCHED_BATCH_NEVER); -1 for
+ * anything else. */
+int sched_policy_batch_from(const char *s, int engine_min, int paced);
+
+/* Give the calling loop thread (only it) SCHED_BATCH if it serves at least
+ * batch_from connections, else the normal policy. Returns 0, or -1 with
+ * errno (the loop goes on under the policy it had: a figure, never a
+ * failure). */
+int sched_policy_apply_loop(int batch_from, int nconns);
 
 #endif

@@ -540,4 +540,5 @@ const struct db_ops db_mysql_ops = {
     .auto_id_def = "INTEGER NOT NULL AUTO_INCREMENT",
     .secondary_key = "KEY xid",
     .auto_id_omitted = 0,
+    .batch_min_conns = 3,
 };

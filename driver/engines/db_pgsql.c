@@ -453,4 +453,5 @@ const struct db_ops db_pgsql_ops = {
     /* PostgreSQL has no KEY clause; sysbench's own DDL fails there */
     .secondary_key = "UNIQUE",
     .auto_id_omitted = 1,
+    .batch_min_conns = 2,
 };

@@ -386,7 +386,7 @@ void *lloop_main(void *arg)
     }
     atomic_fetch_add(&run->in_run, ready); /* every loop's, before any event */
     pthread_barrier_wait(&run->ready);     /* every loop's thread_init done: measuring starts */
-    sched_policy_apply_loop(run->lim->sched, l->n); /* as the built-in loops */
+    sched_policy_apply_loop(run->lim->batch_from, l->n); /* as the built-in loops */
     active = 0;
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];

@@ -49,7 +49,7 @@ struct lscript_limits {
     double rate;             /* --rate: events/s, Poisson arrivals, one queue; 0 = off */
     double warmup_s;         /* --warmup-time: run uncounted first */
     int loops;               /* event-loop threads; 0 = one per client CPU */
-    enum sched_policy sched; /* the loops' policy (worker_cfg.sched) */
+    int batch_from;          /* the loops' policy (worker_cfg.batch_from) */
     const char *client_cpus; /* CPU list the loops run on; NULL = anywhere */
     /* --report-checkpoints: seconds since the window's start, ascending.
      * At each, the figures since the last one go to on_checkpoint (from

@@ -151,6 +151,8 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
     ls.command = "run";
     ls.threads = threads;
     const struct opts *o = ls.o;
+    char why[160];
+    const struct db_ops *eng = oltp_engine(o, why, sizeof why); /* checked by the setup */
     struct lscript_limits lim = {
         .time_s = opts_num(o, "time"),
         .events = opts_int(o, "events"),
@@ -163,7 +165,7 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
         .on_window_arg = cb_arg,
         .warmup_s = opts_num(o, "warmup-time"),
         .loops = (int)opts_int(o, "client-loops"),
-        .sched = oltp_client_sched(o),
+        .batch_from = eng ? oltp_client_sched(o, eng) : 2,
         .client_cpus = client_cpus, /* the loops pin themselves */
     };
     char err[sizeof out->fatal_msg];

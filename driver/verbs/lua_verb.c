@@ -188,7 +188,7 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         .rate = st->wcfg.rate,
         .warmup_s = st->wcfg.warmup_s,
         .loops = st->wcfg.loops,
-        .sched = st->wcfg.sched,
+        .batch_from = st->wcfg.batch_from,
         .client_cpus = st->wcfg.client_cpus,
         .checkpoints = st->ckpts,
         .ncheckpoints = st->nckpts,

@@ -1,9 +1,12 @@
 #!/bin/sh
-# --client-sched: the event loops run as SCHED_BATCH by default and as
+# --client-sched: by default (auto) an event loop runs as SCHED_BATCH once it
+# serves enough connections for the engine (MariaDB: 3, PostgreSQL: 2; a
+# smaller loop keeps the normal policy, see sched_policy.h), and as
 # SCHED_OTHER with --client-sched=normal or, by default, with --rate (paced
-# arrivals are sent on time); the main (timing) thread keeps the normal
-# policy either way. Read off /proc while a dry run (no server:
-# the client alone) is going on.
+# arrivals are sent on time); --client-sched=batch makes every loop of two
+# or more SCHED_BATCH; the main (timing) thread keeps the normal policy
+# either way. Read off /proc while a dry run (no server: the client alone)
+# is going on.
 . "$(dirname "$0")/lib.sh" "$1"
 NO="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=1 --mysql-dry-run=on"
 # policies PID: the policy field (41) of each of its threads, sorted
@@ -12,30 +15,34 @@ policies() {
         sed 's/.*) //' "$t/stat" 2>/dev/null | awk '{ print $39 }'
     done | sort | uniq -c | awk '{ printf "%s:%s ", $2, $1 }'
 }
-for mode in default normal rate; do
-    opt=
-    [ $mode = normal ] && opt=--client-sched=normal
-    [ $mode = rate ] && opt=--rate=2000
-    "$DBSCALE" run oltp_point_select $NO --threads=4 --client-loops=2 --time=2 $opt >/dev/null 2>&1 &
+# MODE THREADS OPTION EXPECTED: EXPECTED is the number of SCHED_BATCH
+# threads (2 loops each time), 0 for none
+for check in "default 6 - 2" "small 4 - 0" "batch 4 --client-sched=batch 2" \
+    "normal 6 --client-sched=normal 0" "rate 6 --rate=2000 0"; do
+    set -- $check
+    mode=$1 threads=$2 opt=$3 want=$4
+    [ "$opt" = - ] && opt=
+    "$DBSCALE" run oltp_point_select $NO --threads=$threads --client-loops=2 --time=2 $opt >/dev/null 2>&1 &
     pid=$!
-    # the loops start once the (dry) connections are open
+    # the loops start once the (dry) connections are open: wait until the
+    # expected batch threads, or as many normal ones, are seen
     seen=
     i=0
     while [ $i -lt 40 ]; do
         sleep 0.1
-        seen=$(policies $pid)
-        # default: until the loops are up; normal: until as many threads are
-        case $mode:$seen in default:*3:2*) break ;; normal:*0:[3-9]* | rate:*0:[3-9]*) break ;; esac
+        now=$(policies $pid)
+        [ -n "$now" ] && seen=$now # the last seen, once the run has ended
+        case $want:$seen in 2:*3:2*) break ;; 0:*0:[3-9]*) break ;; esac
         i=$((i + 1))
     done
     wait $pid || fail "$mode: the dry run failed"
     [ -n "$seen" ] || fail "$mode: the run ended before its threads were seen"
     # SCHED_OTHER is 0, SCHED_BATCH 3
-    if [ $mode = default ]; then
-        echo "$seen" | grep -q '3:2 ' || fail "default: not exactly 2 SCHED_BATCH threads (the loops): $seen"
-        echo "$seen" | grep -q '0:[1-9]' || fail "default: no thread kept SCHED_OTHER: $seen"
+    if [ "$want" = 2 ]; then
+        echo "$seen" | grep -q '3:2 ' || fail "$mode ($opt): not exactly 2 SCHED_BATCH threads (the loops): $seen"
+        echo "$seen" | grep -q '0:[1-9]' || fail "$mode: no thread kept SCHED_OTHER: $seen"
     else
-        echo "$seen" | grep -q '3:' && fail "$mode ($opt): a SCHED_BATCH thread: $seen"
+        echo "$seen" | grep -q '3:' && fail "$mode ($threads threads on 2 loops, $opt): a SCHED_BATCH thread: $seen"
     fi
     echo "$mode: thread policies $seen"
 done
