@@ -42,14 +42,14 @@ struct oltp_setup {
  * both engines are given without --db-driver, or another engine's with it. */
 const struct db_ops *oltp_engine(const struct opts *o, char *err, size_t errlen);
 
-/* Build from options (the workload name is given separately). 0, or -1 with
- * a message naming the option at fault. */
 /* --client-sched as the loops take it (sched_policy.h): the fewest
  * connections a loop serves to run as SCHED_BATCH. auto is the engine's
  * batch_min_conns, or never when --rate paces the run (its arrivals are
  * sent on time). */
 int oltp_client_sched(const struct opts *o, const struct db_ops *ops);
 
+/* Build from options (the workload name is given separately). 0, or -1 with
+ * a message naming the option at fault. */
 int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload, char *err,
                size_t errlen);
 void oltp_setup_free(struct oltp_setup *s);
