@@ -142,12 +142,9 @@ struct db_ops {
      * 0: by passing 0 for it (AUTO_INCREMENT, sysbench's oltp_insert). */
     int auto_id_omitted;
     /* --client-sched=auto: the fewest connections of a loop that runs as
-     * SCHED_BATCH (sched_policy.h). MariaDB's server thread finishes its
-     * statement after sending the reply: a loop that runs at once has the
-     * next statement sent before the thread reads, so it never sleeps, and
-     * under a batch loop of 2 it sleeps after every statement (3, README:
-     * Speed). A PostgreSQL backend waits right after its reply under any
-     * client (2). */
+     * SCHED_BATCH; a smaller one keeps the normal policy. 3 for MariaDB,
+     * whose server threads sleep after every statement under a batch loop
+     * of 2; 2 for PostgreSQL (why: sched_policy.h, README: Speed). */
     int batch_min_conns;
 };
 

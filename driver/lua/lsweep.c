@@ -18,7 +18,6 @@
 #include "cpulist.h"
 #include "lfind.h"
 #include "lsweep.h"
-#include "oltp.h"
 #include "workload.h"
 
 static int builtin(const char *name)
@@ -151,8 +150,6 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
     ls.command = "run";
     ls.threads = threads;
     const struct opts *o = ls.o;
-    char why[160];
-    const struct db_ops *eng = oltp_engine(o, why, sizeof why); /* checked by the setup */
     struct lscript_limits lim = {
         .time_s = opts_num(o, "time"),
         .events = opts_int(o, "events"),
@@ -165,7 +162,7 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
         .on_window_arg = cb_arg,
         .warmup_s = opts_num(o, "warmup-time"),
         .loops = (int)opts_int(o, "client-loops"),
-        .batch_from = eng ? oltp_client_sched(o, eng) : 2,
+        .batch_from = x->batch_from,
         .client_cpus = client_cpus, /* the loops pin themselves */
     };
     char err[sizeof out->fatal_msg];

@@ -14,6 +14,7 @@
 struct lsweep {
     struct lapi_script ls; /* filled by lsetup_fill; threads set per level */
     double pct;            /* the percentile of the period lines */
+    int batch_from;        /* the loops' policy: the setup's worker_cfg.batch_from */
     struct lerrors errors; /* lsweep_init / lsweep_free */
 };
 

@@ -307,6 +307,7 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
         lsw.ls.lua_path = opts_str(&w.o, "lua-path");
         lsetup_fill(&lsw.ls, &w.o, &w.s);
         lsw.pct = w.s.npcts ? w.s.pcts[0] : 95;
+        lsw.batch_from = w.s.wcfg.batch_from;
         w.script = spath;
         w.run_level = lsweep_level;
         w.run_level_arg = &lsw;
