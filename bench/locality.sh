@@ -27,15 +27,6 @@ conn="$conn --tables=4 --table-size=10000"
 "$DBSCALE" prepare "$WL" $conn >/dev/null || exit 1
 spid=$(sed -n 's/^pid=//p' "$DIR/state")
 if [ "$ENG" = pgsql ]; then comm=postgres; else comm=mariadbd; fi
-# the server's CPU in clock ticks: its own, its threads' and its reaped
-# children's (PostgreSQL's backends exit only at the end, so add the live ones)
-server_ticks() {
-    t=$(awk '{print $14 + $15 + $16 + $17}' /proc/"$spid"/stat)
-    for c in $(pgrep -P "$spid"); do
-        t=$((t + $(awk '{print $14 + $15}' /proc/"$c"/stat 2>/dev/null || echo 0)))
-    done
-    echo "$t"
-}
 hz=$(getconf CLK_TCK)
 # voluntary and involuntary switches of every server task (threads, children)
 server_switches() {
@@ -52,9 +43,9 @@ one() { # TOOL: one run, one line
     esac
     "$@" >"$OUT/run" 2>&1 &
     sleep 1
-    c0=$(server_ticks) s0=$(server_switches)
+    c0=$(server_ticks live) s0=$(server_switches)
     sleep 4
-    c1=$(server_ticks) s1=$(server_switches)
+    c1=$(server_ticks live) s1=$(server_switches)
     perf record -q -e sched:sched_switch -a -o "$OUT/sw.data" -- sleep 1 2>/dev/null
     wait
     tps=$(sed -n 's/^ *transactions: *[0-9]* *(\([0-9.]*\) per sec.*/\1/p' "$OUT/run")

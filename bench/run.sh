@@ -50,11 +50,6 @@ nofile=$((maxth * 2 + 256))
 hz=$(getconf CLK_TCK)
 . "$(dirname "$0")/server.sh"
 
-# the server's CPU so far in clock ticks: its own and its reaped children's
-server_ticks() {
-    awk '{ print $14 + $15 + $16 + $17 }' "/proc/$spid/stat" 2>/dev/null || echo 0
-}
-
 # measure TOOL ENGINE WORKLOAD THREADS REP -- command...: run it under GNU time,
 # record tps and client (and server) CPU per transaction
 measure() {

@@ -6,6 +6,7 @@
 # MYSQL_PWD), never a command line that ps shows. bench_server_stop stops
 # and removes it; sourcing this file sets the traps that do so on any exit
 # (a script with more to remove sets its own EXIT trap after sourcing).
+# server_ticks reads the server's CPU (below).
 DIR=
 bench_server_stop() {
     [ -n "$DIR" ] && "$DBSCALE" server stop --dir "$DIR" >/dev/null 2>&1
@@ -37,4 +38,16 @@ bench_server() {
         export MYSQL_PWD
     fi
     conn="--db-driver=$eng --$eng-host=127.0.0.1 --$eng-port=$port --$eng-user=sbtest --$eng-db=sbtest"
+}
+# server_ticks [live]: the server's CPU so far in clock ticks (spid: its
+# pid): its own, its threads' and its reaped children's; with live, its live
+# children's too (mid-run, PostgreSQL's backends are not reaped yet)
+server_ticks() {
+    t=$(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$spid/stat" 2>/dev/null || echo 0)
+    if [ "${1:-}" = live ]; then
+        for c in $(pgrep -P "$spid"); do
+            t=$((t + $(awk '{ print $14 + $15 }' "/proc/$c/stat" 2>/dev/null || echo 0)))
+        done
+    fi
+    echo "$t"
 }
