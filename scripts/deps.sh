@@ -4,7 +4,8 @@
 set -eu
 PKGS="build-essential pkg-config libpq-dev default-libmysqlclient-dev libcmocka-dev libinih-dev libjansson-dev libluajit-5.1-dev clang-format
 postgresql postgresql-contrib mariadb-server mariadb-client postgresql-client gnuplot-nox sysbench clang valgrind time bc chromium openmpi-bin libopenmpi-dev iproute2 socat util-linux
-openssl strace groff-base python3"
+openssl strace groff-base python3
+qemu-system-x86 linux-image-amd64 busybox-static postgresql-15-pg-wait-sampling linux-perf"
 missing=""
 for p in $PKGS; do
     st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
