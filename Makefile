@@ -8,13 +8,13 @@ VERSION := 0.1.0
 GIT     := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 # Flags come from the libraries' own pkg-config files (Debian ships them).
-PKGS       := libpq libmariadb inih jansson luajit
+PKGS       := libpq libmariadb inih jansson luajit zlib libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmariadb -linih -ljansson -lluajit-5.1) -lpthread -lm
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmariadb -linih -ljansson -lluajit-5.1 -lz -lcrypto) -lpthread -lm
 
 # The rooms of driver/ (see the README's layout). Headers are included by bare
 # name, so each room is on the include path.
-ROOMS   := core engines client lua sweep machine servers results verbs micro ranks
+ROOMS   := core engines client lua sweep machine servers results verbs micro ranks vm
 INC     := -Idriver $(ROOMS:%=-Idriver/%)
 
 # snprintf truncation is how this code bounds strings on purpose (messages,
@@ -24,7 +24,7 @@ CFLAGS  ?= -O2 -g
 # override: `make asan` passes its own CFLAGS, and these must still apply
 override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(INC) -MMD -MP \
            -DDBSCALE_VERSION='"$(VERSION)"' -DDBSCALE_GIT='"$(GIT)"' \
-           -DDBSCALE_CONFIGDIR='"$(PREFIX)/share/dbscale/configs"'
+           -DDBSCALE_CONFIGDIR='"$(PREFIX)/share/dbscale/configs"' -I$(B)/gen
 # -rdynamic: Lua scripts call sb_counter_inc & co. through LuaJIT's ffi.C
 LDLIBS  := $(PKG_LIBS) -rdynamic
 
@@ -73,6 +73,15 @@ $(MPI_OBJ): $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  MPICC $<"
 	@$(MPICC) $(CFLAGS) -DDBSCALE_MPI -c -o $@ $<
+
+# Text files compiled in as C strings: driver/vm/guest_init.sh (a guest's
+# /init) becomes $(B)/gen/guest_init.inc, which initramfs.c includes.
+$(B)/gen/%.inc: driver/vm/%.sh
+	@mkdir -p $(dir $@)
+	@echo "  GEN $@"
+	@sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.tmp && mv $@.tmp $@
+
+$(B)/obj/driver/vm/initramfs.o: $(B)/gen/guest_init.inc
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

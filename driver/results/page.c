@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "page_headline.h"
+#include "page_kernels.h"
 #include "page_html.h"
 #include "page_svg.h"
 #include "page_tables.h"
@@ -333,6 +334,7 @@ void page_render(const struct plot *p, struct sbuf *b)
                 css);
     page_esc(b, p->subtitle);
     sbuf_printf(b, "</p>\n");
+    page_kernels_banner(p, b);
     answer(p, b);
     warnings(p, b);
     graphs(p, b);
@@ -350,6 +352,7 @@ void page_render(const struct plot *p, struct sbuf *b)
         sbuf_printf(b, "<h2>Comparison</h2>\n");
         page_table_relative(p, b);
     }
+    page_kernels(p, b);
     baseline(p, b);
     sbuf_printf(b, "<h2>The study</h2>\n");
     page_study(p, b);

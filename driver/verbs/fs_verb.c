@@ -17,6 +17,7 @@
 #include "micro/fsbench.h"
 #include "micro/micro.h"
 #include "options.h"
+#include "results/kerneljson.h"
 #include "signals.h"
 #include "util.h"
 #include "verbs.h"
@@ -106,6 +107,10 @@ int fs_main(int argc, char **argv)
     struct stat st;
     if (c.dir && (stat(c.dir, &st) < 0 || !S_ISDIR(st.st_mode)))
         die(EXIT_USAGE, "fs: --dir: '%s' is not a directory", c.dir);
+    const char *out = opts_str(&o, "out");
+    int kr = out ? kernel_json_record_running(out, err, sizeof err) : 0;
+    if (kr < 0)
+        die(kr == -2 ? EXIT_USAGE : EXIT_RUNTIME, "fs: --out: %s", err);
     const char *fs_type = micro_fs_type(micro_scratch_base(c.dir));
     int table = strcmp(opts_str(&o, "output"), "table") == 0, passes = (int)opts_int(&o, "passes");
     struct sbuf csv = {0};
@@ -134,7 +139,6 @@ int fs_main(int argc, char **argv)
             if (res.error[0])
                 rc = EXIT_RUNTIME;
         }
-    const char *out = opts_str(&o, "out");
     if (out && rc < 128) {
         char path[4096];
         int e = mkdir_p(out, 0755);

@@ -15,6 +15,7 @@
 
 #include "micro.h"
 #include "options.h"
+#include "results/kerneljson.h"
 #include "signals.h"
 #include "util.h"
 #include "verbs.h"
@@ -237,6 +238,11 @@ int micro_main(int argc, char **argv)
         opts_free(&o);
         die(EXIT_USAGE, "micro: --output=wis is will-it-scale's CSV of one test in both modes: "
                         "name one test and leave --mode=both");
+    }
+    int kr = out ? kernel_json_record_running(out, err, sizeof err) : 0;
+    if (kr < 0) {
+        opts_free(&o);
+        die(kr == -2 ? EXIT_USAGE : EXIT_RUNTIME, "micro: --out: %s", err);
     }
     signals_install();
     print_header(fmt, &c, pl.ncpus);

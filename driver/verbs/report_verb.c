@@ -11,6 +11,7 @@
 #include "options.h"
 #include "page.h"
 #include "plot.h"
+#include "results/page_kernels.h"
 #include "util.h"
 #include "verbs.h"
 
@@ -54,11 +55,28 @@ int report_main(int argc, char **argv)
         opts_free(&o);
         return EXIT_USAGE;
     }
+    /* a kernels study stands for its variants' directories */
+    char *dirs[REPORT_MAXDIRS], **sub = NULL, *study = NULL;
+    size_t nd = 0, nsub = 0;
+    for (int i = 0; i < npos; i++) {
+        if (page_kernels_study_dirs(pos[i], &sub, &nsub, err, sizeof err) < 0) {
+            warnx_("%s", err);
+            opts_free(&o);
+            return EXIT_USAGE;
+        }
+        if (nsub && !study)
+            study = pos[i];
+        for (size_t j = 0; j < nsub && nd < REPORT_MAXDIRS; j++)
+            dirs[nd++] = xstrdup(sub[j]);
+        if (!nsub && nd < REPORT_MAXDIRS)
+            dirs[nd++] = xstrdup(pos[i]);
+        page_kernels_free_dirs(sub, nsub);
+    }
     struct plot_log log = {0};
     struct plot p = {0};
     p.log = &log;
     rc = 0;
-    if (page_load(&p, pos, (size_t)npos) < 0) {
+    if (page_load(&p, dirs, nd) < 0) {
         warnx_("%s", log.err[0] ? log.err : "cannot read the results");
         rc = EXIT_USAGE;
     }
@@ -67,7 +85,7 @@ int report_main(int argc, char **argv)
     char def[600];
     const char *out = opts_str(&o, "out");
     if (rc == 0 && !out) {
-        snprintf(def, sizeof def, "%s/report.html", p.dirs[0].path);
+        snprintf(def, sizeof def, "%s/report.html", study ? study : p.dirs[0].path);
         out = def;
     }
     if (rc == 0 && page_write(&p, out, err, sizeof err) < 0) {
@@ -79,6 +97,8 @@ int report_main(int argc, char **argv)
     sbuf_free(&log.out);
     sbuf_free(&log.warn);
     plot_free(&p);
+    for (size_t i = 0; i < nd; i++)
+        free(dirs[i]);
     opts_free(&o);
     return rc;
 }

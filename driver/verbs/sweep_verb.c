@@ -25,6 +25,7 @@
 #include "page.h"
 #include "report.h"
 #include "resdir.h"
+#include "results/kerneljson.h"
 #include "signals.h"
 #include "sweep.h"
 #include "util.h"
@@ -373,6 +374,12 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
         if (append && load_earlier_run(&w, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale sweep: --append: %s\n", err);
             rc = EXIT_RUNTIME;
+            goto done;
+        }
+        int kr = kernel_json_record_running(w.out, err, sizeof err);
+        if (kr < 0) { /* one kernel per results directory: the page labels them so */
+            fprintf(stderr, "dbscale sweep: %s\n", err);
+            rc = kr == -2 ? EXIT_USAGE : EXIT_RUNTIME;
             goto done;
         }
     }

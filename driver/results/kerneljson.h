@@ -1,0 +1,28 @@
+/*
+ * kerneljson.h - kernel.json, the kernel a results directory was measured on
+ * (machine/kernelinfo.h's facts): written by every verb that fills a results
+ * directory (sweep, micro --out, fs --out), read by report and compare to
+ * label each directory as a kernel variant. One directory holds one
+ * kernel's results: a second kernel is refused, so no row's kernel is ever
+ * in doubt.
+ */
+#ifndef DBSCALE_KERNELJSON_H
+#define DBSCALE_KERNELJSON_H
+
+#include <stddef.h>
+
+#include "machine/kernelinfo.h"
+
+/* Write f to DIR/kernel.json atomically. 0, or -1 with err. */
+int kernel_json_write(const char *dir, const struct kernel_facts *f, char *err, size_t errlen);
+/* Read DIR/kernel.json: 1 read, 0 there is none, -1 unreadable (err). */
+int kernel_json_load(const char *dir, struct kernel_facts *f, char *err, size_t errlen);
+/* What a verb calls before it adds results to DIR: write f when DIR has no
+ * kernel.json (or an unreadable one), keep it when it names the same kernel
+ * and boot; -2 when it names another (err says which, and what to do). */
+int kernel_json_record(const char *dir, const struct kernel_facts *f, char *err, size_t errlen);
+/* The same for the running kernel (kernelinfo_read), DIR made if missing:
+ * what sweep, micro --out and fs --out call before they measure. */
+int kernel_json_record_running(const char *dir, char *err, size_t errlen);
+
+#endif
