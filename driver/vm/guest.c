@@ -179,7 +179,7 @@ static void check_line(const char *l, struct guest_result *r, double t, const ch
         for (const char *p = l; *p; p++)
             if (*p == 033)
                 return;
-        fprintf(stderr, "%s%s\n", echo, l);
+        fprintf(stderr, "  [%s %5.1fs] %s\n", echo, t, l);
     }
 }
 

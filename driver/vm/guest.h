@@ -23,7 +23,8 @@ struct guest_spec {
     const char *console; /* the console log, made or truncated */
     int timeout_s;       /* give up after this long without console output */
     const int *pin;      /* host CPU of each vCPU, or NULL: not pinned */
-    const char *echo;    /* prefix for the guest's own lines on stderr, NULL: quiet */
+    const char *echo;    /* the guest's own lines go to stderr as "  [ECHO  12.3s] LINE"
+                          * (seconds since qemu started); NULL: quiet */
 };
 
 struct guest_result {

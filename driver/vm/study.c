@@ -146,7 +146,7 @@ int study_run(struct study *s, int i, int echo)
     snprintf(console, sizeof console, "%s/console/%s.log", s->out, u->id);
     cmdline(s, u, append, sizeof append);
     snprintf(name, sizeof name, "dbscale-%s", u->id);
-    snprintf(prefix, sizeof prefix, "  [%s] ", u->id);
+    snprintf(prefix, sizeof prefix, "%s", u->id);
     struct guest_spec g = {
         .qemu = s->qemu,
         .name = name,
