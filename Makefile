@@ -8,9 +8,9 @@ VERSION := 0.1.0
 GIT     := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 # Flags come from the libraries' own pkg-config files (Debian ships them).
-PKGS       := libpq libmariadb inih jansson luajit zlib libcrypto
+PKGS       := libpq libmariadb inih jansson luajit zlib libcrypto liblzma libzstd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmariadb -linih -ljansson -lluajit-5.1 -lz -lcrypto) -lpthread -lm
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmariadb -linih -ljansson -lluajit-5.1 -lz -lcrypto -llzma -lzstd) -lpthread -lm
 
 # The rooms of driver/ (see the README's layout). Headers are included by bare
 # name, so each room is on the include path.

@@ -2,7 +2,7 @@
 # Installs dbscale's build, test and runtime dependencies from Debian's packages.
 # Idempotent: checks with dpkg first, so it is quick when everything is present.
 set -eu
-PKGS="build-essential pkg-config libpq-dev default-libmysqlclient-dev libcmocka-dev libinih-dev libjansson-dev libluajit-5.1-dev zlib1g-dev libssl-dev clang-format
+PKGS="build-essential pkg-config libpq-dev default-libmysqlclient-dev libcmocka-dev libinih-dev libjansson-dev libluajit-5.1-dev zlib1g-dev libssl-dev liblzma-dev libzstd-dev clang-format
 postgresql postgresql-contrib mariadb-server mariadb-client postgresql-client gnuplot-nox sysbench clang valgrind time bc chromium openmpi-bin libopenmpi-dev iproute2 socat util-linux
 openssl strace groff-base python3
 qemu-system-x86 linux-image-amd64 busybox-static postgresql-15-pg-wait-sampling linux-perf"

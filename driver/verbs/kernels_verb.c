@@ -35,6 +35,7 @@
 #include "vm/guest.h"
 #include "vm/initramfs.h"
 #include "vm/study.h"
+#include "vm/vmlinux.h"
 
 #define MAX_WORDS 256
 
@@ -213,6 +214,15 @@ static int parse_kernels(struct study *s, const struct opts *o, char *err, size_
             snprintf(err, errlen, "--kernel %s (%s): %s", path, k->img.release, why);
             return -1;
         }
+        /* under TCG the bzImage would spend half its boot unpacking itself */
+        int v =
+            vmlinux_get(path, k->img.sha256, k->boot_image, sizeof k->boot_image, why, sizeof why);
+        if (v < 0) {
+            snprintf(err, errlen, "--kernel %s: %s", path, why);
+            return -1;
+        }
+        if (v > 0)
+            snprintf(k->boot_image, sizeof k->boot_image, "%s", k->img.path);
     }
     return 0;
 }

@@ -150,7 +150,7 @@ int study_run(struct study *s, int i, int echo)
     struct guest_spec g = {
         .qemu = s->qemu,
         .name = name,
-        .kernel = s->k[u->kernel].img.path,
+        .kernel = s->k[u->kernel].boot_image,
         .initrd = s->k[u->kernel].initrd,
         .append = append,
         .accel = s->accel,
@@ -196,11 +196,12 @@ static json_t *kernels_json(const struct study *s)
     json_t *a = json_array();
     for (int i = 0; i < s->nk; i++) {
         const struct study_kernel *k = &s->k[i];
-        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:I, s:s}", "label",
-                              k->label, "image", k->img.path, "sha256", k->img.sha256, "release",
-                              k->img.release, "version", k->img.version, "config_smp", k->img.smp,
-                              "config", k->img.config, "modules", k->img.modules, "size",
-                              (json_int_t)k->img.size, "initramfs", k->initrd);
+        json_t *o =
+            json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:I, s:s, s:s}", "label", k->label,
+                      "image", k->img.path, "sha256", k->img.sha256, "release", k->img.release,
+                      "version", k->img.version, "config_smp", k->img.smp, "config", k->img.config,
+                      "modules", k->img.modules, "size", (json_int_t)k->img.size, "initramfs",
+                      k->initrd, "booted_as", k->boot_image);
         json_array_append_new(a, o ? o : json_object());
     }
     return a;

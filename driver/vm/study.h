@@ -30,6 +30,7 @@ struct study_kernel {
     char label[STUDY_LABEL];
     struct kimage img;
     char initrd[1024];
+    char boot_image[1024]; /* what qemu boots: the unpacked PVH kernel, or img.path */
 };
 
 struct study_boot {

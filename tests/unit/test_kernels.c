@@ -267,8 +267,8 @@ static void test_modules(void **state)
     snprintf(dir, sizeof dir, "%s/mods", root);
     int n = initramfs_modules(dir, &m, err, sizeof err);
     assert_int_equal(n, 7);
-    const char *order[] = {"9pnet", "virtio_ring", "virtio", "9pnet_virtio", "netfs", "fscache",
-                           "9p"};
+    const char *order[] = {"9pnet", "virtio_ring", "virtio", "9pnet_virtio",
+                           "netfs", "fscache",     "9p"};
     for (int i = 0; i < n; i++) {
         char want[64];
         snprintf(want, sizeof want, "/%s.ko", order[i]);
@@ -361,12 +361,12 @@ static void test_page_sentences(void **state)
     assert_int_equal(page_load(&p, dirs, n), 0);
     struct sbuf b = {0};
     page_render(&p, &b);
-    assert_non_null(strstr(b.s, "SMP on one CPU costs 10%"));         /* floor(90.5/100.5-1) */
-    assert_non_null(strstr(b.s, "SMP peaks 79% above UP"));           /* floor(180/100.5-1) */
-    assert_non_null(strstr(b.s, "<th>AvB</th>"));                     /* the pair column */
-    assert_non_null(strstr(b.s, "<td class=\"neg\">-10*</td>"));      /* Welch: 2 a side */
-    assert_non_null(strstr(b.s, "booted with one CPU (nr_cpus=1)"));  /* how UP was reached */
-    assert_null(strstr(b.s, "id=\"emulated\""));                      /* bare metal: no banner */
+    assert_non_null(strstr(b.s, "SMP on one CPU costs 10%"));        /* floor(90.5/100.5-1) */
+    assert_non_null(strstr(b.s, "SMP peaks 79% above UP"));          /* floor(180/100.5-1) */
+    assert_non_null(strstr(b.s, "<th>AvB</th>"));                    /* the pair column */
+    assert_non_null(strstr(b.s, "<td class=\"neg\">-10*</td>"));     /* Welch: 2 a side */
+    assert_non_null(strstr(b.s, "booted with one CPU (nr_cpus=1)")); /* how UP was reached */
+    assert_null(strstr(b.s, "id=\"emulated\""));                     /* bare metal: no banner */
     sbuf_free(&b);
     plot_free(&p);
     sbuf_free(&log.out);
