@@ -121,7 +121,7 @@ int kernel_json_load(const char *dir, struct kernel_facts *f, char *err, size_t 
     return 1;
 }
 
-int kernel_json_record(const char *dir, const struct kernel_facts *f, char *err, size_t errlen)
+int kernel_json_check(const char *dir, const struct kernel_facts *f, char *err, size_t errlen)
 {
     struct kernel_facts old;
     char why[512];
@@ -133,7 +133,13 @@ int kernel_json_record(const char *dir, const struct kernel_facts *f, char *err,
                  dir, old.release, old.cmdline, f->release, f->cmdline);
         return -2;
     }
-    return kernel_json_write(dir, f, err, errlen);
+    return 0;
+}
+
+int kernel_json_record(const char *dir, const struct kernel_facts *f, char *err, size_t errlen)
+{
+    int rc = kernel_json_check(dir, f, err, errlen);
+    return rc < 0 ? rc : kernel_json_write(dir, f, err, errlen);
 }
 
 int kernel_json_record_running(const char *dir, char *err, size_t errlen)

@@ -17,12 +17,15 @@
 int kernel_json_write(const char *dir, const struct kernel_facts *f, char *err, size_t errlen);
 /* Read DIR/kernel.json: 1 read, 0 there is none, -1 unreadable (err). */
 int kernel_json_load(const char *dir, struct kernel_facts *f, char *err, size_t errlen);
-/* What a verb calls before it adds results to DIR: write f when DIR has no
- * kernel.json (or an unreadable one), keep it when it names the same kernel
- * and boot; -2 when it names another (err says which, and what to do). */
+/* May results of f go into DIR? 0 when DIR has no kernel.json (or an
+ * unreadable one) or one naming the same kernel and boot; -2 when it names
+ * another (err says which, and what to do). */
+int kernel_json_check(const char *dir, const struct kernel_facts *f, char *err, size_t errlen);
+/* kernel_json_check, then kernel_json_write: what a verb calls before it
+ * adds results to DIR. 0, -2 (another kernel's), -1 (cannot write). */
 int kernel_json_record(const char *dir, const struct kernel_facts *f, char *err, size_t errlen);
 /* The same for the running kernel (kernelinfo_read), DIR made if missing:
- * what sweep, micro --out and fs --out call before they measure. */
+ * what micro --out and fs --out call before they measure. */
 int kernel_json_record_running(const char *dir, char *err, size_t errlen);
 
 #endif

@@ -49,6 +49,11 @@ const struct help_env help_env_table[] = {
     {"DBSCALE_SYSFS_ROOT", "read the CPU topology from this copy of /sys (tests)",
      "sweep micro fs server"},
     {"TMPDIR", "where a throwaway server's directory is made (default /tmp)", "server sweep"},
+    {"XDG_CACHE_HOME, HOME",
+     "where kernels keeps the initramfs and unpacked kernels it builds (XDG_CACHE_HOME/dbscale, "
+     "else ~/.cache/dbscale)",
+     "kernels"},
+    {"PATH", "where kernels finds qemu-system-x86_64 and a static busybox", "kernels"},
 };
 const size_t help_env_n = sizeof help_env_table / sizeof help_env_table[0];
 

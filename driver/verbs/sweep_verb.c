@@ -231,6 +231,7 @@ int sweep_main(int argc, char **argv)
 int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
 {
     struct sweep w;
+    struct kernel_facts kf;
     memset(&w, 0, sizeof w);
     w.share = sh;
     w.stop = signals_flag();
@@ -376,10 +377,10 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
             rc = EXIT_RUNTIME;
             goto done;
         }
-        int kr = kernel_json_record_running(w.out, err, sizeof err);
-        if (kr < 0) { /* one kernel per results directory: the page labels them so */
+        kernelinfo_read(&kf); /* one kernel per results directory: the page labels them so */
+        if (kernel_json_check(w.out, &kf, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale sweep: %s\n", err);
-            rc = kr == -2 ? EXIT_USAGE : EXIT_RUNTIME;
+            rc = EXIT_USAGE;
             goto done;
         }
     }
@@ -387,6 +388,11 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
     mw = sweep_write_meta(&w, NULL);
     if (mw != 0) {
         fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w.out, strerror(-mw));
+        rc = EXIT_RUNTIME;
+        goto done;
+    }
+    if (kernel_json_write(w.out, &kf, err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale sweep: cannot write %s\n", err);
         rc = EXIT_RUNTIME;
         goto done;
     }

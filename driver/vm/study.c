@@ -68,7 +68,9 @@ static int write_script(const struct study *s, const struct study_run *u, char *
                 "cd ",
                 u->id, s->k[u->kernel].label, s->b[u->boot].label, u->repeat + 1);
     sh_quote(&b, s->cwd);
-    sbuf_printf(&b, " 2>/dev/null || cd /tmp\n");
+    /* through a pipe, not the console's tty: the command prints the plain
+     * line-per-level progress a log wants, not a line redrawn in place */
+    sbuf_printf(&b, " 2>/dev/null || cd /tmp\n{ ");
     sh_quote(&b, s->exe);
     for (int i = 0; i < s->ncmd; i++) {
         sbuf_printf(&b, " ");
@@ -81,10 +83,10 @@ static int write_script(const struct study *s, const struct study_run *u, char *
     /* a sweep's later boots add their levels, numbered on (micro adds anyway) */
     if (u->repeat > 0 && !strcmp(s->cmd[0], "sweep"))
         sbuf_printf(&b, " --append");
-    sbuf_printf(&b, "\necho $? >");
+    sbuf_printf(&b, " </dev/null\necho $? >");
     snprintf(out, sizeof out, "/run/dbscale/.vm/%s.exit", u->id);
     sh_quote(&b, out);
-    sbuf_printf(&b, "\n");
+    sbuf_printf(&b, "\n} 2>&1 | cat\n");
     char path[1400];
     snprintf(path, sizeof path, "%s/.vm/%s.sh", s->out, u->id);
     int rc = write_file_atomic(path, b.s, b.len);
