@@ -42,7 +42,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 MPI_BIN  := $(if $(MPICC),$(B)/dbscale-mpi)
 
-.PHONY: all deps check unit unit-bin integration asan asan-check tsan fuzz fuzz-build demo bench install clean format format-check
+.PHONY: all deps check check-vm unit unit-bin integration asan asan-check tsan fuzz fuzz-build demo bench install clean format format-check
 
 all: $(B)/dbscale $(MPI_BIN) $(B)/dbscale.1 $(B)/dbscale.bash-completion
 
@@ -123,6 +123,12 @@ check: deps
 # The sanitizer build's flags, shared by asan, asan-check and check.
 ASAN_FLAGS := CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
     LDFLAGS="-fsanitize=address,undefined"
+
+# A longer kernels study than make check's (docs/kernels.md): qemu guests
+# under TCG here, about 15 minutes.
+check-vm: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/vm/study.sh $(B)/dbscale
 
 asan:
 	@$(MAKE) --no-print-directory B=build/asan $(ASAN_FLAGS) build/asan/dbscale

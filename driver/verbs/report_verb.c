@@ -34,7 +34,9 @@ static void report_usage(FILE *f, const struct opts *o)
           "Writes one self-contained HTML page (inline SVG and CSS, no scripts, nothing\n"
           "fetched) with the answer in words, the graphs, the tables, the warnings, the\n"
           "machine and the command that reproduces the study. With several directories,\n"
-          "each later one is compared with the first.\n\n",
+          "each later one is compared with the first; directories with a kernel.json are\n"
+          "also compared as kernel variants, and a `dbscale kernels` study directory stands\n"
+          "for its variants.\n\n",
           f);
     opts_help(o, f);
 }

@@ -39,6 +39,10 @@ bad "accel" --kernel "$K" --accel=xen -- micro getppid1
 bad "sweep, micro or fs" --kernel "$K" -- run oltp_read_only
 bad "own results directory" --kernel "$K" -- micro getppid1 --out=/tmp/x
 bad "no command" --kernel "$K"
+printf '[study]\nkernel = %s\nboot = up=nr_cpus=1\nboot = smp=\nboot = bad\ncommand = micro getppid1\n' "$K" >"$work/k.ini"
+bad "--boot 'bad'" --config "$work/k.ini"
+printf 'kernel = /nonexistent/vmlinuz\ncommand = micro getppid1\n' >"$work/k.ini"
+bad "/nonexistent/vmlinuz" --config "$work/k.ini"
 
 # 2. the study: an SMP boot and a boot with one CPU
 out=$work/k
