@@ -107,20 +107,32 @@ void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct
     }
     for (size_t a = 0; a < m; a++)
         add_col(t, ss->s[idx[a]].name, CC_VALUE);
+    /* A pair is named by the sets' initials (FvD), or by letters A, B...
+     * when two sets share an initial (6.1.0-57-amd64.smp, 6.1.0-57-amd64.up) */
+    char *ini = xcalloc(m, 1);
+    int clash = 0;
+    for (size_t a = 0; a < m; a++) {
+        ini[a] = ss->s[idx[a]].name[0];
+        for (size_t b = 0; b < a; b++)
+            clash |= ini[a] == ini[b];
+    }
+    for (size_t a = 0; clash && a < m; a++)
+        ini[a] = (char)('A' + a % 26);
     char buf[512];
     for (size_t a = 0; a < m; a++)
         for (size_t b = a + 1; b < m; b++) {
             const char *na = ss->s[idx[a]].name, *nb = ss->s[idx[b]].name;
-            snprintf(buf, sizeof buf, "%cv%c", na[0], nb[0]);
+            snprintf(buf, sizeof buf, "%cv%c", ini[a], ini[b]);
             add_col(t, buf, CC_REL);
-            snprintf(buf, sizeof buf, "%cv%c_sig", na[0], nb[0]);
+            snprintf(buf, sizeof buf, "%cv%c_sig", ini[a], ini[b]);
             add_col(t, buf, CC_SIG);
-            snprintf(buf, sizeof buf, "%cv%c_p", na[0], nb[0]);
+            snprintf(buf, sizeof buf, "%cv%c_p", ini[a], ini[b]);
             add_col(t, buf, CC_P);
-            snprintf(buf, sizeof buf, "%cv%c: %s versus %s, floor((%s / %s - 1) * 100) %%", na[0],
-                     nb[0], na, nb, na, nb);
+            snprintf(buf, sizeof buf, "%cv%c: %s versus %s, floor((%s / %s - 1) * 100) %%", ini[a],
+                     ini[b], na, nb, na, nb);
             add_legend(t, buf);
         }
+    free(ini);
     add_legend(t, "values are medians over repeats/samples; N/A: missing on a side");
     if (m > 1)
         add_legend(t, "*: difference significant at 95% (Welch's t-test); "

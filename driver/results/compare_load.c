@@ -116,6 +116,18 @@ static void name_from_path(const char *path, char *out, size_t len)
     out[n2] = '\0';
 }
 
+/* A sweep's own label ("up", "smp-kN": the kernel and the CPU count) says
+ * nothing cpus does not, so it is left out of the key: the same point of two
+ * kernels, one booted UP and one SMP held to one CPU, then matches. A user's
+ * --variant label stays in. */
+static const char *key_variant(const struct result_row *r)
+{
+    char own[32];
+    snprintf(own, sizeof own, "smp-k%d", r->cpus);
+    return (r->cpus == 1 && !strcmp(r->variant, "up")) || !strcmp(r->variant, own) ? ""
+                                                                                   : r->variant;
+}
+
 static int load_results(struct compare_sets *ss, const char *path, char *err, size_t errlen)
 {
     struct result_set rs;
@@ -129,7 +141,7 @@ static int load_results(struct compare_sets *ss, const char *path, char *err, si
         char f[COMPARE_NF][48], c[16], t[16];
         snprintf(c, sizeof c, "%d", r->cpus);
         snprintf(t, sizeof t, "%d", r->threads);
-        set_fields(f, r->engine, r->workload, r->variant, c, t);
+        set_fields(f, r->engine, r->workload, key_variant(r), c, t);
         add_run(s, f, r->tps);
     }
     results_free(&rs);

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "compare.h"
 #include "machine/kernelinfo.h"
 #include "page.h"
 #include "results/kerneljson.h"
@@ -374,6 +375,39 @@ static void test_page_sentences(void **state)
     page_kernels_free_dirs(dirs, n);
 }
 
+/* compare matches an UP boot's "up" point with an SMP kernel's "smp-k1"
+ * one (the sweep's own labels), and keeps a user's label apart */
+static void test_compare_kernel_dirs(void **state)
+{
+    (void)state;
+    machine("#1 SMP x\n", "ro\n", "0-1\n", "0-1\n", "0-1\n");
+    struct kernel_facts f;
+    kernelinfo_read_at(root, &f, 0);
+    variant_dir("a", &f,
+                "pgsql,oltp_point_select,smp-k1,1,1,0,90\n"
+                "pgsql,oltp_point_select,smp-k2,2,1,0,180\n");
+    variant_dir("b", &f,
+                "pgsql,oltp_point_select,up,1,1,0,100\n"
+                "pgsql,oltp_point_select,mine,1,1,0,100\n");
+    struct compare_sets ss = {0};
+    char err[600], a[600], b[600];
+    snprintf(a, sizeof a, "%s/a", root);
+    snprintf(b, sizeof b, "%s/b", root);
+    assert_int_equal(compare_load(&ss, a, err, sizeof err), 0);
+    assert_int_equal(compare_load(&ss, b, err, sizeof err), 0);
+    compare_name_sets(&ss);
+    struct compare_table t;
+    compare_build(&ss, COMPARE_RESULTS, &t);
+    assert_int_equal(t.nrows, 3); /* 1 CPU matched, 2 CPUs in a alone, "mine" in b alone */
+    size_t rel = 0;
+    while (rel < t.ncols && strcmp(t.head[rel], "avb"))
+        rel++;
+    assert_true(rel < t.ncols);
+    assert_string_equal(t.cell[0 * t.ncols + rel], "-10");
+    compare_table_free(&t);
+    compare_sets_free(&ss);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -386,6 +420,7 @@ int main(void)
         cmocka_unit_test_teardown(test_modules, cleanup),
         cmocka_unit_test(test_plan),
         cmocka_unit_test_teardown(test_page_sentences, cleanup),
+        cmocka_unit_test_teardown(test_compare_kernel_dirs, cleanup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
