@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,4 +44,27 @@ FILE *results_input_open(const char *path, char *err, size_t errlen)
         close(fd);
     }
     return f;
+}
+
+json_t *results_input_json(const char *path, char *err, size_t errlen)
+{
+    FILE *f = results_input_open(path, err, errlen);
+    if (!f)
+        return NULL;
+    json_error_t je;
+    json_t *o = json_loadf(f, 0, &je);
+    fclose(f);
+    if (!o) {
+        if (je.line > 0)
+            snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
+        else
+            snprintf(err, errlen, "%s: %s", path, je.text);
+        return NULL;
+    }
+    if (!json_is_object(o)) {
+        snprintf(err, errlen, "%s: not a JSON object", path);
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }

@@ -16,4 +16,10 @@
  * non-blocking so a FIFO cannot hang the open) or is over RESULTS_INPUT_MAX. */
 FILE *results_input_open(const char *path, char *err, size_t errlen);
 
+/* A JSON object file (meta.json, kernel.json, kernels.json) read through
+ * results_input_open: the object (json_decref it), or NULL with
+ * "PATH:LINE: reason" or "PATH: not a JSON object" in err. */
+typedef struct json_t json_t;
+json_t *results_input_json(const char *path, char *err, size_t errlen);
+
 #endif

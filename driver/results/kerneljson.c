@@ -97,18 +97,9 @@ int kernel_json_load(const char *dir, struct kernel_facts *f, char *err, size_t 
     snprintf(path, sizeof path, "%s/kernel.json", dir);
     if (access(path, F_OK) < 0 && errno == ENOENT)
         return 0;
-    FILE *in = results_input_open(path, err, errlen);
-    if (!in)
+    json_t *o = results_input_json(path, err, errlen);
+    if (!o)
         return -1;
-    json_error_t je;
-    json_t *o = json_loadf(in, 0, &je);
-    fclose(in);
-    if (!json_is_object(o)) {
-        snprintf(err, errlen, "%s:%d: %s", path, o ? 1 : je.line,
-                 o ? "not a JSON object" : je.text);
-        json_decref(o);
-        return -1;
-    }
     for (size_t i = 0; i < NKFIELDS; i++) {
         json_t *v = json_object_get(o, kfields[i].key);
         char *p = (char *)f + kfields[i].off;

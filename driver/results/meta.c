@@ -171,24 +171,9 @@ int meta_load(const char *path, struct meta *m, char *err, size_t errlen)
         snprintf(file, sizeof file, "%s/meta.json", path);
     /* Through the one results opener: a FIFO or /dev/zero named meta.json
      * is refused, not read forever. */
-    FILE *f = results_input_open(file, err, errlen);
-    if (!f)
+    json_t *o = results_input_json(file, err, errlen);
+    if (!o)
         return -1;
-    json_error_t je;
-    json_t *o = json_loadf(f, 0, &je);
-    fclose(f);
-    if (!o) {
-        if (je.line > 0)
-            snprintf(err, errlen, "%s:%d: %s", file, je.line, je.text);
-        else
-            snprintf(err, errlen, "%s: %s", file, je.text);
-        return -1;
-    }
-    if (!json_is_object(o)) {
-        snprintf(err, errlen, "%s: not a JSON object", file);
-        json_decref(o);
-        return -1;
-    }
     for (size_t i = 0; i < NFIELDS; i++) {
         json_t *v = json_object_get(o, fields[i].key);
         if (v)

@@ -383,14 +383,12 @@ int page_load(struct plot *p, char **paths, size_t n)
     return 0;
 }
 
-int page_write_dir(const char *dir, char *path, size_t pathlen, char *err, size_t errlen)
+int page_write_dirs(char **dirs, size_t n, const char *path, char *err, size_t errlen)
 {
     struct plot_log log = {0};
     struct plot p = {0};
     p.log = &log;
-    char *paths[1] = {(char *)dir};
-    snprintf(path, pathlen, "%s/report.html", dir);
-    int rc = page_load(&p, paths, 1);
+    int rc = page_load(&p, dirs, n);
     if (rc < 0)
         snprintf(err, errlen, "%s", log.err);
     else
@@ -399,4 +397,11 @@ int page_write_dir(const char *dir, char *path, size_t pathlen, char *err, size_
     sbuf_free(&log.warn);
     plot_free(&p);
     return rc;
+}
+
+int page_write_dir(const char *dir, char *path, size_t pathlen, char *err, size_t errlen)
+{
+    char *paths[1] = {(char *)dir};
+    snprintf(path, pathlen, "%s/report.html", dir);
+    return page_write_dirs(paths, 1, path, err, errlen);
 }

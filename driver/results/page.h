@@ -22,5 +22,7 @@ int page_write(const struct plot *p, const char *path, char *err, size_t errlen)
 /* What `sweep` calls at its end: read DIR as `dbscale report DIR` does and
  * write DIR/report.html; its path in path. 0, or -1 with the reason in err. */
 int page_write_dir(const char *dir, char *path, size_t pathlen, char *err, size_t errlen);
+/* The page of several directories (a kernels study's variants) to path. */
+int page_write_dirs(char **dirs, size_t n, const char *path, char *err, size_t errlen);
 
 #endif

@@ -531,15 +531,12 @@ int page_kernels_study_dirs(const char *dir, char ***dirs, size_t *n, char *err,
     snprintf(path, sizeof path, "%s/kernels.json", dir);
     if (access(path, F_OK) < 0)
         return 0;
-    FILE *f = results_input_open(path, err, errlen);
-    if (!f)
+    json_t *o = results_input_json(path, err, errlen);
+    if (!o)
         return -1;
-    json_error_t je;
-    json_t *o = json_loadf(f, 0, &je);
-    fclose(f);
     json_t *vs = json_object_get(o, "variants");
     if (!json_is_array(vs)) {
-        snprintf(err, errlen, "%s: %s", path, o ? "no \"variants\" list" : je.text);
+        snprintf(err, errlen, "%s: no \"variants\" list", path);
         json_decref(o);
         return -1;
     }

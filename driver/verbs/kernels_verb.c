@@ -26,7 +26,6 @@
 
 #include "options.h"
 #include "page.h"
-#include "plot.h"
 #include "resdir.h"
 #include "results/page_kernels.h"
 #include "signals.h"
@@ -401,18 +400,8 @@ static int write_page(const struct study *s, char *path, size_t len, char *err, 
         free(dirs);
         return -1;
     }
-    struct plot_log log = {0};
-    struct plot p = {0};
-    p.log = &log;
     snprintf(path, len, "%s/report.html", s->out);
-    int rc = page_load(&p, dirs, n);
-    if (rc < 0)
-        snprintf(err, errlen, "%s", log.err);
-    else
-        rc = page_write(&p, path, err, errlen);
-    sbuf_free(&log.out);
-    sbuf_free(&log.warn);
-    plot_free(&p);
+    int rc = page_write_dirs(dirs, n, path, err, errlen);
     page_kernels_free_dirs(dirs, n);
     return rc;
 }
