@@ -19,6 +19,15 @@
 #include "page_flame.h"
 #include "page_html.h"
 
+/* A path with a ".." segment could leave the directory: not read. */
+static int escapes(const char *path)
+{
+    for (const char *p = path; p; p = strchr(p, '/') ? strchr(p, '/') + 1 : NULL)
+        if (p[0] == '.' && p[1] == '.' && (p[2] == '/' || p[2] == '\0'))
+            return 1;
+    return 0;
+}
+
 size_t prof_points(const struct whycsv *w, const char *dir, const char *variant, int cpus,
                    struct prof_point **out)
 {
@@ -26,7 +35,7 @@ size_t prof_points(const struct whycsv *w, const char *dir, const char *variant,
     size_t n = 0;
     for (size_t i = 0; i < w->nprof; i++) {
         const struct why_prof *r = &w->prof[i];
-        if (r->k.cpus != cpus || strcmp(r->k.variant, variant) != 0 || strstr(r->folded, ".."))
+        if (r->k.cpus != cpus || strcmp(r->k.variant, variant) != 0 || escapes(r->folded))
             continue;
         size_t j = 0;
         while (j < n && p[j].threads != r->k.threads)
