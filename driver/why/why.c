@@ -15,6 +15,7 @@
  */
 #include <pthread.h>
 #include <stdarg.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ struct why {
     struct why_tasks tk[2];
     pid_t *pids;
     int npids;
+    double edge_user_s, edge_sys_s; /* the begin edge's own CPU: inside the client's window */
     json_t *notes;
     pthread_mutex_t mu;
 };
@@ -175,11 +177,18 @@ void why_level_begin(struct why *y, const char *cpulist, int conns, int profile)
     }
 }
 
+static double tv(struct timeval t)
+{
+    return (double)t.tv_sec + (double)t.tv_usec / 1e6;
+}
+
 void why_window(struct why *y, int begin)
 {
     int e = begin ? 0 : 1;
     if (!begin && !y->begun)
         return;
+    struct rusage ru0, ru1;
+    getrusage(RUSAGE_THREAD, &ru0);
     if (y->profiling)
         why_perf_enable(&y->perf, begin);
     if (begin)
@@ -195,9 +204,14 @@ void why_window(struct why *y, int begin)
         y->tk[e].n = 0;
     if (y->wst)
         y->wops->edge(y->wst, begin);
-    if (begin)
+    if (begin) {
         y->begun = 1;
-    else
+        /* the client's CPU is counted from just before this edge: what the
+         * collectors did here is theirs, not the client's */
+        getrusage(RUSAGE_THREAD, &ru1);
+        y->edge_user_s = tv(ru1.ru_utime) - tv(ru0.ru_utime);
+        y->edge_sys_s = tv(ru1.ru_stime) - tv(ru0.ru_stime);
+    } else
         y->ended = 1;
 }
 
@@ -216,6 +230,10 @@ void why_level_end(struct why *y, struct why_result *r)
     }
     if (y->wst && y->begun)
         y->wops->end(y->wst, window_s, r);
+    if (y->begun) {
+        r->own_user_s += y->edge_user_s;
+        r->own_sys_s += y->edge_sys_s;
+    }
     if (y->profiling) {
         char err[512];
         y->profiling = 0;
