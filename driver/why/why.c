@@ -142,6 +142,10 @@ struct why *why_open(const struct why_cfg *cfg)
                                                   : NULL;
         y->wst = y->wops ? y->wops->open(&y->cfg) : NULL;
     }
+    if (!cfg->local)
+        why_note(&y->cfg, "the server's processes are not known on this host (an external "
+                          "server elsewhere, or give --server-pid): no CPU split, switches or "
+                          "profiles; wait events only");
     if (cfg->profile) {
         char msg[512];
         if (!cfg->local || server_pids(y) <= 0)
