@@ -21,7 +21,7 @@ col() { head -1 "$1" | tr ',' '\n' | grep -nx "$2" | cut -d: -f1; }
 
 # 1. row-lock waits on the hot row, every level profiled
 out=$work/hot
-"$DBSCALE" sweep $hot --prepare=on --threads=1,8 --time=2 --profile --out "$out" \
+"$DBSCALE" sweep $hot --prepare=on --threads=1,8 --time=1.5 --profile --out "$out" \
     >"$work/log1" 2>&1 || fail "sweep failed: $(cat "$work/log1")"
 grep -q "why:" "$work/log1" && fail "a collector complained: $(grep 'why:' "$work/log1")"
 grep -q ',performance_schema,wait/synch/' "$out/waits.csv" ||

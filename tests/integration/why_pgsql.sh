@@ -11,15 +11,17 @@
 #  2. the pg_stat_activity sampler asked for 10 kHz: the same top wait, its
 #     rate reached (over 100 Hz) and CPU in waits.csv, and a sentence saying
 #     it could not keep up, with the rate.
-#  3. a role without pg_read_all_stats: the grant is named, the sweep goes
+#  3. perf not on the PATH: --profile says which package, the sweep goes on
+#     without profiles.
+#  4. a role without pg_read_all_stats: the grant is named, the sweep goes
 #     on without waits (root only: the revoke needs the superuser).
-#  4. bad input: an unknown --profile or --waits value exits 2 naming it.
+#  5. bad input: an unknown --profile or --waits value exits 2 naming it.
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
 work=$(mktemp -d)
 at_exit 'rm -rf "$work"'
 
-# 4 first: no server needed
+# 5 first: no server needed
 "$DBSCALE" sweep oltp_point_select --db-driver=pgsql --profile=flames >/dev/null 2>"$work/err"
 expect_eq "--profile=flames: exit" "$?" 2
 grep -q "'flames'" "$work/err" || fail "the bad --profile value is not named: $(cat "$work/err")"
@@ -43,7 +45,7 @@ top_wait() {
 
 # 1. pg_wait_sampling, profiled around the knee
 out=$work/ext
-"$DBSCALE" sweep $hot --prepare=on --threads=1,8 --time=2 --profile=knee --out "$out" \
+"$DBSCALE" sweep $hot --prepare=on --threads=1,8 --time=1.5 --profile=knee --out "$out" \
     >"$work/log1" 2>&1 || fail "sweep failed: $(cat "$work/log1")"
 for f in results.csv cpusplit.csv sched.csv waits.csv profile.csv report.html; do
     [ -s "$out/$f" ] || fail "no $f: $(cat "$work/log1")"
@@ -68,9 +70,11 @@ for f in ("cpusplit.csv", "sched.csv", "waits.csv", "profile.csv"):
     cols = open(sys.argv[1].replace("meta.json", f)).readline().strip().split(",")
     assert set(cols) <= set(m["files"][f]), (f, set(cols) - set(m["files"][f]))
 PY
-# the knee's extra runs: repeat 0, folded stacks with an executor function and a syscall entry
-grep -q ',0,knee,' "$out/profile.csv" || fail "no knee profile: $(cat "$out/profile.csv")"
-folded=$(awk -F, -v c="$(col "$out/profile.csv" folded)" 'NR > 1 && /,knee,/ { print $c; exit }' \
+# the extra runs around the knee and the peak (the hot row may or may not
+# bend the curve from 1 to 8 threads: 8 is the knee or the peak): repeat 0,
+# folded stacks with an executor function and a syscall entry
+grep -Eq ',8,0,(knee|peak),' "$out/profile.csv" || fail "no knee/peak profile: $(cat "$out/profile.csv")"
+folded=$(awk -F, -v c="$(col "$out/profile.csv" folded)" 'NR > 1 && /,8,0,/ { print $c; exit }' \
     "$out/profile.csv")
 [ -s "$out/$folded" ] || fail "no folded stacks at $folded"
 grep -Eq 'Exec(utorRun|Update|ModifyTable|Scan|Plan|utePlan)|standard_ExecutorRun' "$out/$folded" ||
@@ -95,7 +99,7 @@ fi
 
 # 2. the pg_stat_activity sampler, asked for more than it can do
 out=$work/act
-"$DBSCALE" sweep $hot --prepare=off --threads=8 --time=2 --waits=pg_stat_activity --wait-hz=10000 \
+"$DBSCALE" sweep $hot --prepare=off --threads=8 --time=1.5 --waits=pg_stat_activity --wait-hz=10000 \
     --report=off --out "$out" >"$work/log2" 2>&1 || fail "sweep failed: $(cat "$work/log2")"
 top=$(top_wait "$out/waits.csv" 8 1)
 case $top in
@@ -108,7 +112,15 @@ awk -F, -v h="$(col "$out/waits.csv" sampler_hz)" -v c="$(col "$out/waits.csv" s
     'NR == 2 { printf "sampler: %.0f Hz, %.3f s of CPU\n", $h, $c; exit !($h > 100 && $c > 0) }' \
     "$out/waits.csv" || fail "the sampler's rate or CPU: $(head -3 "$out/waits.csv")"
 
-# 3. a role that may not read other sessions' waits
+# 3. no perf to be found
+out=$work/noperf
+PATH=$work/nowhere "$DBSCALE" sweep $hot --prepare=off --threads=1 --time=0.5 --profile \
+    --report=off --out "$out" >"$work/log3" 2>&1 || fail "sweep without perf failed: $(cat "$work/log3")"
+grep -q "perf is not installed: apt-get install linux-perf" "$work/log3" ||
+    fail "no perf: no message naming the package: $(cat "$work/log3")"
+[ -s "$out/waits.csv" ] && [ ! -e "$out/profile.csv" ] || fail "without perf: waits or no profile expected"
+
+# 4. a role that may not read other sessions' waits
 if [ "$(id -u)" = 0 ]; then
     hba=$SERVER_DIR/data/pg_hba.conf
     { echo "local all postgres peer"; cat "$hba"; } >"$work/hba" && cat "$work/hba" >"$hba"
@@ -118,8 +130,8 @@ if [ "$(id -u)" = 0 ]; then
         -c 'REVOKE pg_read_all_stats FROM sbtest'" || fail "cannot revoke pg_read_all_stats"
     out=$work/nogrant
     "$DBSCALE" sweep $hot --prepare=off --threads=2 --time=1 --report=off --out "$out" \
-        >"$work/log3" 2>&1 || fail "sweep without the grant failed: $(cat "$work/log3")"
-    grep -q "GRANT pg_monitor TO sbtest" "$work/log3" || fail "the grant is not named: $(cat "$work/log3")"
+        >"$work/log4" 2>&1 || fail "sweep without the grant failed: $(cat "$work/log4")"
+    grep -q "GRANT pg_monitor TO sbtest" "$work/log4" || fail "the grant is not named: $(cat "$work/log4")"
     [ ! -s "$out/waits.csv" ] || fail "waits collected without the grant"
     [ -s "$out/cpusplit.csv" ] || fail "the rest was not collected without the grant"
     echo "without pg_read_all_stats: grant named, sweep done"
