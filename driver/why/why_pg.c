@@ -266,7 +266,7 @@ static void *sampler(void *arg)
         sample(w);
         next += period;
         uint64_t now = now_ns();
-        if (next < now) /* fell behind: skip the ticks missed, the rate says so */
+        if (next + period < now) /* a whole tick behind: skip it, the rate says so */
             next = now;
         struct timespec ts = {(time_t)(next / 1000000000ull), (long)(next % 1000000000ull)};
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
