@@ -337,6 +337,14 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
         rc = EXIT_USAGE;
         goto done;
     }
+    if (!strcmp(opts_str(&w.o, "why"), "off") && strcmp(opts_str(&w.o, "profile"), "off") != 0) {
+        fprintf(stderr,
+                "dbscale sweep: --profile=%s needs the why collectors, which --why=off "
+                "turns off\n(see: dbscale sweep --help)\n",
+                opts_str(&w.o, "profile"));
+        rc = EXIT_USAGE;
+        goto done;
+    }
     if (why_check_waits(w.s.ops->name, opts_str(&w.o, "waits"), err, sizeof err) < 0) {
         fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
         rc = EXIT_USAGE;

@@ -29,6 +29,9 @@ grep -q "'flames'" "$work/err" || fail "the bad --profile value is not named: $(
     >/dev/null 2>"$work/err"
 expect_eq "--waits=performance_schema on pgsql: exit" "$?" 2
 grep -q "performance_schema" "$work/err" || fail "the bad --waits is not named: $(cat "$work/err")"
+"$DBSCALE" sweep oltp_point_select --db-driver=pgsql --why=off --profile=knee >/dev/null 2>"$work/err"
+expect_eq "--why=off --profile=knee: exit" "$?" 2
+grep -q "why=off" "$work/err" || fail "the contradiction is not named: $(cat "$work/err")"
 
 start_server pgsql --conf shared_preload_libraries=pg_wait_sampling
 hot="oltp_update_non_index $SERVER_OPTS --server=external --tables=1 --table-size=1 --repeats=1"
