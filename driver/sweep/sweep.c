@@ -432,10 +432,8 @@ static void level_done(struct level_result *res, struct why_result *why)
     why_result_free(why);
 }
 
-/* One level of threads connections, however this sweep runs one: over MPI
- * ranks (each: their parts), a script's level, or the pool. */
-static int run_one(struct sweep *w, int threads, struct level_result *res,
-                   struct sweep_rank_fig **each)
+int sweep_run_one(struct sweep *w, int threads, struct level_result *res,
+                  struct sweep_rank_fig **each)
 {
     if (w->share) /* this process runs its share; the ranks' results reduce here */
         return sweep_ranks_level(w, threads, res, each);
@@ -444,32 +442,11 @@ static int run_one(struct sweep *w, int threads, struct level_result *res,
     return pool_run(w->pool, threads, res);
 }
 
-int sweep_extra_level(struct sweep *w, int ki, int threads, struct level_result *res,
-                      struct why_result *r, double *srv_cpu, char *err, size_t errlen)
+int sweep_hold(struct sweep *w, int k, char *srv_list, size_t sl, char *err, size_t errlen)
 {
-    char srv_list[256], cli_list[256];
+    char cli_list[256];
     int shared;
-    memset(r, 0, sizeof *r);
-    memset(res, 0, sizeof *res);
-    if (hold_server(w, w->plan.kcpus[ki], srv_list, sizeof srv_list, cli_list, sizeof cli_list,
-                    &shared, err, errlen) < 0)
-        return -1;
-    memset(&w->win, 0, sizeof w->win);
-    struct sweep_rank_fig *each = NULL;
-    sweep_why_begin(w, srv_list, threads, 1);
-    int rc = run_one(w, threads, res, &each);
-    sweep_why_end(w, res, r);
-    sweep_ranks_free(w, each);
-    pthread_mutex_lock(&iv_mu);
-    w->iv_level.n = 0; /* no level of the plan: its periods are not kept */
-    pthread_mutex_unlock(&iv_mu);
-    *srv_cpu = w->win.begun && w->win.ended && w->win.srv_cpu1 > w->win.srv_cpu0
-                   ? w->win.srv_cpu1 - w->win.srv_cpu0
-                   : 0;
-    if (rc < 0)
-        snprintf(err, errlen, "profiled level (cpus=%d threads=%d): %s", w->plan.kcpus[ki], threads,
-                 res->fatal_msg);
-    return rc;
+    return hold_server(w, k, srv_list, sl, cli_list, sizeof cli_list, &shared, err, errlen);
 }
 
 static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t errlen)
@@ -524,7 +501,7 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         uint64_t l0 = now_ns();
         struct sweep_rank_fig *each = NULL;
         sweep_why_begin(w, srv_list, lv->threads, 0); /* before the level: perf attaches */
-        int rc = run_one(w, lv->threads, &res, &each);
+        int rc = sweep_run_one(w, lv->threads, &res, &each);
         sweep_why_end(w, &res, &why);
         double wall = (double)(now_ns() - l0) / 1e9;
         /* a level always has both edges unless it was stopped (then it is

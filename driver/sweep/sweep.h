@@ -189,12 +189,14 @@ void sweep_add_rank_rows(struct sweep *w, const struct sweep_level *lv, const ch
  * family when its pid is known): count written. */
 int sweep_server_family(struct sweep *w, pid_t *pids, int max);
 
-/* One level outside the plan (sweep_why.c's profiled runs): the server held
- * to the plan's ki-th CPU count, threads connections, profiled; its figures
- * in res and r (free both), the server's CPU over its window in *srv_cpu.
- * As pool_run: 0, 1 when stopped, -1 with err. */
-int sweep_extra_level(struct sweep *w, int ki, int threads, struct level_result *res,
-                      struct why_result *r, double *srv_cpu, char *err, size_t errlen);
+/* One level of threads connections, however this sweep runs one: over MPI
+ * ranks (each: their parts, sweep_ranks_free), a script's level, or the
+ * pool. As pool_run: 0, 1 when stopped, -1 with res->fatal_msg. */
+int sweep_run_one(struct sweep *w, int threads, struct level_result *res,
+                  struct sweep_rank_fig **each);
+/* The server held to k CPUs (its list into srv_list), as before a plan's
+ * level. 0, or -1 with err. */
+int sweep_hold(struct sweep *w, int k, char *srv_list, size_t sl, char *err, size_t errlen);
 
 /* sweep_why.c: the collectors, opened before the levels, told each level's
  * start (its server CPUs and connections) and window edges, ended after it

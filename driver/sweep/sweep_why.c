@@ -247,6 +247,32 @@ static int knee_threads(const struct curve *cv, int nc, int *th, char (*role)[16
     return nt;
 }
 
+/* One level outside the plan, profiled: the server held to the plan's
+ * ki-th CPU count, threads connections; its figures in res and r, the
+ * server's CPU over its window in *srv_cpu. As pool_run. */
+static int extra_level(struct sweep *w, int ki, int threads, struct level_result *res,
+                       struct why_result *r, double *srv_cpu, char *err, size_t errlen)
+{
+    char srv_list[256];
+    memset(r, 0, sizeof *r);
+    memset(res, 0, sizeof *res);
+    if (sweep_hold(w, w->plan.kcpus[ki], srv_list, sizeof srv_list, err, errlen) < 0)
+        return -1;
+    memset(&w->win, 0, sizeof w->win);
+    struct sweep_rank_fig *each = NULL;
+    sweep_why_begin(w, srv_list, threads, 1);
+    int rc = sweep_run_one(w, threads, res, &each);
+    sweep_why_end(w, res, r);
+    sweep_ranks_free(w, each);
+    *srv_cpu = w->win.begun && w->win.ended && w->win.srv_cpu1 > w->win.srv_cpu0
+                   ? w->win.srv_cpu1 - w->win.srv_cpu0
+                   : 0;
+    if (rc < 0)
+        snprintf(err, errlen, "profiled level (cpus=%d threads=%d): %s", w->plan.kcpus[ki], threads,
+                 res->fatal_msg);
+    return rc;
+}
+
 int sweep_why_knee(struct sweep *w, char *err, size_t errlen)
 {
     if (!w->why || profile_mode(w) != 2 || !why_can_profile(w->why) || *w->stop)
@@ -266,7 +292,7 @@ int sweep_why_knee(struct sweep *w, char *err, size_t errlen)
             struct level_result res;
             struct why_result r;
             double srv_cpu = 0;
-            int rc = sweep_extra_level(w, ki, th[t], &res, &r, &srv_cpu, err, errlen);
+            int rc = extra_level(w, ki, th[t], &res, &r, &srv_cpu, err, errlen);
             if (rc < 0)
                 return -1;
             if (rc == 0 && !*w->stop) {
