@@ -304,8 +304,9 @@ static int take_option(struct opts *o, int argc, char **argv, int *i, char *err,
     const char *value = eq ? eq + 1 : NULL;
     long k = resolve(o, find(o, name, nl));
     if (!value) {
-        if (k >= 0 && o->defs[k].type == OPT_BOOL)
-            value = "on";
+        if (k >= 0 && (o->defs[k].type == OPT_BOOL ||
+                       (o->defs[k].type == OPT_CHOICE && choice_ok(o->defs[k].choices, "on"))))
+            value = "on"; /* a choice with "on" among its values (--profile) is a flag too */
         else if (k >= 0 && o->defs[k].type == OPT_REFUSED)
             value = ""; /* refused whatever it says: no value to take */
         else if (k >= 0) {

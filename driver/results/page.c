@@ -25,6 +25,7 @@
 #include "page_svg.h"
 #include "page_tables.h"
 #include "page_warn.h"
+#include "page_why.h"
 #include "stats.h"
 
 static const char css[] =
@@ -338,6 +339,7 @@ void page_render(const struct plot *p, struct sbuf *b)
     answer(p, b);
     warnings(p, b);
     graphs(p, b);
+    page_why(p, b); /* where the server's time went, from the why files */
     sbuf_printf(b, "<h2>Tables</h2>\n<h3>Throughput</h3>\n");
     page_table_tps(p, b);
     sbuf_printf(b, "<h3>Speedup over the fewest CPUs</h3>\n<p class=\"note\">Median TPS over the "

@@ -93,4 +93,8 @@ int server_pids(const struct server *s, pid_t *pids, int max);
  */
 int server_check_pid(const char *text, int port, pid_t *out, char *err, size_t errlen);
 
+/* 1 when the PostgreSQL a throwaway server would run has the library
+ * NAME.so (say pg_wait_sampling) in its lib directory. */
+int server_pg_has_library(const char *name);
+
 #endif

@@ -147,7 +147,7 @@ static int my_setup(struct server *s, const struct spawn_ident *id, const char *
             mysql_close(m);
             return -1;
         }
-    char sql[5][256];
+    char sql[9][256];
     snprintf(sql[0], sizeof sql[0], "CREATE DATABASE %s", s->db);
     snprintf(sql[1], sizeof sql[1], "CREATE USER '%s'@'localhost' IDENTIFIED BY '%s'", s->user,
              s->password);
@@ -155,7 +155,15 @@ static int my_setup(struct server *s, const struct spawn_ident *id, const char *
              s->password);
     snprintf(sql[3], sizeof sql[3], "GRANT ALL ON %s.* TO '%s'@'localhost'", s->db, s->user);
     snprintf(sql[4], sizeof sql[4], "GRANT ALL ON %s.* TO '%s'@'127.0.0.1'", s->db, s->user);
-    for (int i = 0; i < 5; i++)
+    /* what the why collectors read (driver/why/why_my.c): the wait
+     * summaries and InnoDB's status and counters */
+    for (int h = 0; h < 2; h++) {
+        const char *host = h ? "127.0.0.1" : "localhost";
+        snprintf(sql[5 + h], sizeof sql[5], "GRANT SELECT ON performance_schema.* TO '%s'@'%s'",
+                 s->user, host);
+        snprintf(sql[7 + h], sizeof sql[7], "GRANT PROCESS ON *.* TO '%s'@'%s'", s->user, host);
+    }
+    for (int i = 0; i < 9; i++)
         if (mysql_query(m, sql[i])) {
             snprintf(err, errlen, "setting up user and database: %s", mysql_error(m));
             mysql_close(m);

@@ -53,6 +53,15 @@ static int pg_bindir(char *out, size_t n, char *err, size_t errlen)
     return server_fmt(out, n, "/usr/lib/postgresql/%ld/bin", best);
 }
 
+int server_pg_has_library(const char *name)
+{
+    char bin[PATH_MAX], lib[PATH_MAX + 64], err[256];
+    if (pg_bindir(bin, sizeof bin, err, sizeof err) < 0 ||
+        server_fmt(lib, sizeof lib, "%s/../lib/%s.so", bin, name) < 0)
+        return 0;
+    return server_exists(lib);
+}
+
 /* Single-quoted value for a libpq conninfo string. */
 static void pq_quote(char *out, size_t n, const char *v)
 {
@@ -227,6 +236,9 @@ static int pg_setup(struct server *s, const struct spawn_ident *id, const char *
         char grant[160];
         snprintf(grant, sizeof grant, "GRANT pg_read_all_stats TO %s", s->user);
         PQclear(PQexec(c, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"));
+        /* the why collectors' wait profile (driver/why/), when the server
+         * preloads it (a sweep's managed server does); harmless otherwise */
+        PQclear(PQexec(c, "CREATE EXTENSION IF NOT EXISTS pg_wait_sampling"));
         PQclear(PQexec(c, grant));
     }
     PQfinish(c);

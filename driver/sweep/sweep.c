@@ -108,6 +108,12 @@ int sweep_write_meta(struct sweep *w, const char *ended)
         json_object_set_new(m.options, "workload", json_string(w->script));
     if (w->share)
         m.extra = sweep_ranks_meta(w); /* ranks, hosts, window start skew */
+    json_t *why = sweep_why_meta(w);   /* what the collectors read, their files' columns */
+    if (why) {
+        if (!m.extra)
+            m.extra = json_object();
+        json_object_set_new(m.extra, "why", why);
+    }
     int rc = meta_write(w->out, &m);
     meta_free(&m);
     return rc;
@@ -120,6 +126,11 @@ static int server_family(struct sweep *w, pid_t *pids, int max)
     if (w->managed)
         return server_pids(&w->srv, pids, max);
     return w->ext_pid > 0 ? sysinfo_family(w->ext_pid, pids, max) : 0;
+}
+
+int sweep_server_family(struct sweep *w, pid_t *pids, int max)
+{
+    return server_family(w, pids, max);
 }
 
 void sweep_read_settings(struct sweep *w)
@@ -150,6 +161,7 @@ int sweep_start_managed(struct sweep *w, char *err, size_t errlen)
     struct sbuf conf = {0};
     /* room for every client plus a few for the sweep's own admin queries */
     sbuf_printf(&conf, "max_connections=%lld\n", maxt + 20);
+    sbuf_printf(&conf, "%s", sweep_why_server_conf(w)); /* what the collectors read */
     /* one line per --server-conf, a comma inside a value kept */
     char *extra = opts_lines(&w->o, "server-conf");
     if (extra)
@@ -319,6 +331,7 @@ static void on_window(int begin, void *arg)
         sysinfo_cpu_times(&w->win.t1);
         w->win.ended = 1;
     }
+    sweep_why_window(w, begin); /* the collectors' edges, right after ours */
 }
 
 /* The timing thread's periods, kept for intervals.csv; the level's key is
@@ -412,6 +425,30 @@ static int run_custom(struct sweep *w, int threads, struct level_result *res)
                         on_interval, on_window, w, res);
 }
 
+/* A level's figures and its collectors' rows, done with. */
+static void level_done(struct level_result *res, struct why_result *why)
+{
+    level_result_free(res);
+    why_result_free(why);
+}
+
+int sweep_run_one(struct sweep *w, int threads, struct level_result *res,
+                  struct sweep_rank_fig **each)
+{
+    if (w->share) /* this process runs its share; the ranks' results reduce here */
+        return sweep_ranks_level(w, threads, res, each);
+    if (w->run_level)
+        return run_custom(w, threads, res);
+    return pool_run(w->pool, threads, res);
+}
+
+int sweep_hold(struct sweep *w, int k, char *srv_list, size_t sl, char *err, size_t errlen)
+{
+    char cli_list[256];
+    int shared;
+    return hold_server(w, k, srv_list, sl, cli_list, sizeof cli_list, &shared, err, errlen);
+}
+
 static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t errlen)
 {
     int last_k = -1;
@@ -460,15 +497,12 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         w->iv_level.n = 0; /* an interrupted level's periods are no measurement */
         pthread_mutex_unlock(&iv_mu);
         struct level_result res;
+        struct why_result why;
         uint64_t l0 = now_ns();
         struct sweep_rank_fig *each = NULL;
-        int rc;
-        if (w->share) /* this process runs its share; the ranks' results reduce here */
-            rc = sweep_ranks_level(w, lv->threads, &res, &each);
-        else if (w->run_level)
-            rc = run_custom(w, lv->threads, &res);
-        else
-            rc = pool_run(w->pool, lv->threads, &res);
+        sweep_why_begin(w, srv_list, lv->threads, 0); /* before the level: perf attaches */
+        int rc = sweep_run_one(w, lv->threads, &res, &each);
+        sweep_why_end(w, &res, &why);
         double wall = (double)(now_ns() - l0) / 1e9;
         /* a level always has both edges unless it was stopped (then it is
          * dropped below); without them the figures stay 0 */
@@ -486,7 +520,7 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
             else
                 snprintf(err, errlen, "level %d (cpus=%d threads=%d): %s", i + 1,
                          w->plan.kcpus[lv->k], lv->threads, res.fatal_msg);
-            level_result_free(&res);
+            level_done(&res, &why);
             return -1;
         }
         /* a level that completed nothing against a server that is gone is no
@@ -494,11 +528,11 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         if (rc == 0 && res.txns == 0 && server_gone(w)) {
             server_gone_msg(w, i + 1, err, errlen,
                             "no transaction completed; its process is gone, so it is unreachable");
-            level_result_free(&res);
+            level_done(&res, &why);
             return -1;
         }
         if (rc == 1 || *w->stop) { /* interrupted mid-level: not a measurement */
-            level_result_free(&res);
+            level_done(&res, &why);
             break;
         }
         sweep_fill_row(w, &w->rows[w->nrows++], lv, variant, &res, cpu1 > cpu0 ? cpu1 - cpu0 : 0,
@@ -509,7 +543,7 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         if (wr != 0) {
             snprintf(err, errlen, "cannot write %s/results.csv: %s", w->out,
                      strerror(wr < 0 ? -wr : EIO));
-            level_result_free(&res);
+            level_done(&res, &why);
             return -1;
         }
         w->nsaved = w->nrows;
@@ -518,7 +552,7 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         wr = sweep_write_meta(w, NULL);
         if (wr != 0) {
             snprintf(err, errlen, "cannot write %s/meta.json: %s", w->out, strerror(-wr));
-            level_result_free(&res);
+            level_done(&res, &why);
             return -1;
         }
         /* The level's time series and histogram beside it, after results.csv
@@ -526,13 +560,19 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         wr = keep_intervals(w, &w->rows[w->nrows - 1]);
         if (wr != 0) {
             snprintf(err, errlen, "cannot write %s/intervals.csv: %s", w->out, strerror(-wr));
-            level_result_free(&res);
+            level_done(&res, &why);
             return -1;
         }
         wr = keep_latency(w, &w->rows[w->nrows - 1], res.lat);
         if (wr != 0) {
             snprintf(err, errlen, "cannot write %s/latency.csv: %s", w->out, strerror(-wr));
-            level_result_free(&res);
+            level_done(&res, &why);
+            return -1;
+        }
+        wr = sweep_why_keep(w, &w->rows[w->nrows - 1], &res, &why);
+        if (wr != 0) {
+            snprintf(err, errlen, "cannot write the why files in %s: %s", w->out, strerror(-wr));
+            level_done(&res, &why);
             return -1;
         }
         level_s += wall;
@@ -542,7 +582,7 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
                         sweep_plan_eta(&w->plan, i + 1, level_s / nlevel_s,
                                        nbaseline_s ? baseline_s / nbaseline_s : 0, baseline_done),
                         w->on_level_arg);
-        level_result_free(&res);
+        level_done(&res, &why);
     }
     return 0;
 }
@@ -551,7 +591,10 @@ int sweep_run(struct sweep *w, char *err, size_t errlen)
 {
     /* one flag per CPU count of the plan: no ceiling on how many */
     int *baseline_done = xcalloc((size_t)(w->plan.nk > 0 ? w->plan.nk : 1), sizeof *baseline_done);
+    sweep_why_open(w); /* the collectors see every level, the plan's and knee's */
     int rc = run_levels(w, baseline_done, err, errlen);
+    if (rc == 0)
+        rc = sweep_why_knee(w, err, errlen);
     free(baseline_done);
     return rc;
 }

@@ -20,6 +20,7 @@
 #include "results.h"
 #include "server.h"
 #include "sysinfo.h"
+#include "why.h"
 
 /* One rank's part of a level (dbscale-mpi), as sweep_share.reduce hands it
  * back on rank 0: its own figures become its row in results.csv. */
@@ -122,6 +123,13 @@ struct sweep {
     int nrank_rows;
     double *skews;
     int nskews;
+    /* the why collectors beside every level (sweep_why.c; NULL with
+     * --why=off), their rows for the why files, and where their sentences
+     * go (called with on_level_arg; the verb prints) */
+    struct why *why;
+    struct why_cfg whycfg;
+    struct whycsv whyf;
+    void (*on_note)(const char *msg, void *arg);
 };
 
 /* A timing thread's period as an intervals.csv row (the level's key, filled
@@ -176,5 +184,35 @@ void sweep_fill_row(struct sweep *w, struct result_row *r, const struct sweep_le
 void sweep_add_rank_rows(struct sweep *w, const struct sweep_level *lv, const char *variant,
                          struct sweep_rank_fig *each, const char *srv_list, const char *cli_list,
                          int shared);
+
+/* The server's processes now (the managed one's, or the external one's
+ * family when its pid is known): count written. */
+int sweep_server_family(struct sweep *w, pid_t *pids, int max);
+
+/* One level of threads connections, however this sweep runs one: over MPI
+ * ranks (each: their parts, sweep_ranks_free), a script's level, or the
+ * pool. As pool_run: 0, 1 when stopped, -1 with res->fatal_msg. */
+int sweep_run_one(struct sweep *w, int threads, struct level_result *res,
+                  struct sweep_rank_fig **each);
+/* The server held to k CPUs (its list into srv_list), as before a plan's
+ * level. 0, or -1 with err. */
+int sweep_hold(struct sweep *w, int k, char *srv_list, size_t sl, char *err, size_t errlen);
+
+/* sweep_why.c: the collectors, opened before the levels, told each level's
+ * start (its server CPUs and connections) and window edges, ended after it
+ * (their own CPU taken off res's client CPU), their rows kept after the
+ * level's results.csv row (0 or -errno); --profile=knee's extra levels
+ * after the plan (0, or -1 with err); meta.json's "why" (NULL when off);
+ * the managed server's extra config lines. */
+void sweep_why_open(struct sweep *w);
+void sweep_why_begin(struct sweep *w, const char *srv_list, int threads, int profile);
+void sweep_why_window(struct sweep *w, int begin);
+void sweep_why_end(struct sweep *w, struct level_result *res, struct why_result *r);
+int sweep_why_keep(struct sweep *w, const struct result_row *row, const struct level_result *res,
+                   struct why_result *r);
+int sweep_why_knee(struct sweep *w, char *err, size_t errlen);
+json_t *sweep_why_meta(const struct sweep *w);
+const char *sweep_why_server_conf(const struct sweep *w);
+void sweep_why_close(struct sweep *w);
 
 #endif

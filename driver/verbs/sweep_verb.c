@@ -48,6 +48,10 @@ static const struct optdef sweep_extra[] = {
     {"report", OPT_BOOL, "on", "write the study's page, OUT/report.html, at the end (as `dbscale report OUT`)"},
     {"lua-path", OPT_STR, NULL, "where a workload NAME.lua and its require() look after the working directory: directories or '?' templates, ';'-separated"},
     {"baseline", OPT_STR, NULL, "kernel baseline at each CPU count: micro tests and 'fs' (file create/remove); 'default' = getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1,fs"},
+    {"why", OPT_CHOICE, "on", "per level: the server's CPU split, context switches and wait events over the window (cpusplit.csv, sched.csv, waits.csv; docs/why.md)", "on|off"},
+    {"waits", OPT_STR, "auto", "wait events from: auto, off, pg_wait_sampling or pg_stat_activity (PostgreSQL), performance_schema (MariaDB)"},
+    {"wait-hz", OPT_INT, "100", "the pg_stat_activity sampler's rate when pg_wait_sampling is not loaded", NULL, 10, 10000},
+    {"profile", OPT_CHOICE, "off", "perf profile of the server (cpu-clock, call graphs) over every level (on|all) or the levels around each knee and peak (knee): folded stacks and flame graphs", "off|on|all|knee"},
 };
 /* clang-format on */
 
@@ -131,6 +135,15 @@ static void baseline_note(const struct sweep *w, int k, void *arg)
         fputc('\n', stderr);
     fprintf(stderr, "dbscale sweep: kernel baseline on CPUs %s (%s)\n", cl,
             baseline_list(opts_str(&w->o, "baseline")));
+}
+
+/* A collector's sentence (a missing grant, perf not permitted, ...). */
+static void why_note_print(const char *msg, void *arg)
+{
+    (void)arg;
+    if (isatty(2))
+        fputc('\n', stderr);
+    fprintf(stderr, "dbscale sweep: why: %s\n", msg);
 }
 
 static void progress(const struct sweep *w, int i, const char *variant, double eta, void *arg)
@@ -326,6 +339,19 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
         rc = EXIT_USAGE;
         goto done;
     }
+    if (!strcmp(opts_str(&w.o, "why"), "off") && strcmp(opts_str(&w.o, "profile"), "off") != 0) {
+        fprintf(stderr,
+                "dbscale sweep: --profile=%s needs the why collectors, which --why=off "
+                "turns off\n(see: dbscale sweep --help)\n",
+                opts_str(&w.o, "profile"));
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (why_check_waits(w.s.ops->name, opts_str(&w.o, "waits"), err, sizeof err) < 0) {
+        fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
     if (cpuset_method_parse(opts_str(&w.o, "cpu-method")) < 0) {
         fprintf(stderr, "dbscale sweep: --cpu-method: unknown method\n");
         rc = EXIT_USAGE;
@@ -472,6 +498,7 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
                 w.plan.nlevels, w.plan.nk, w.plan.repeats, w.out);
         w.on_level = progress;
         w.on_baseline = baseline_note;
+        w.on_note = why_note_print;
         int run = sweep_run(&w, err, sizeof err);
         if (run == 0 && isatty(2))
             fputc('\n', stderr);
@@ -491,6 +518,7 @@ cleanup:
         sweep_iso_now(ended, sizeof ended);
         int e = sweep_write_meta(&w, ended);
         meta_ok = e == 0;
+        sweep_why_close(&w); /* its side connections go before the server does */
         if (e != 0 && mw == 0) {
             fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w.out, strerror(-e));
             if (rc == 0)
@@ -528,6 +556,7 @@ cleanup:
 done:
     if (sh && sh->end) /* the other ranks follow rank 0 until told it is over */
         sh->end(rc, sh->arg);
+    sweep_why_close(&w);
     free(w.rank_rows);
     free(w.skews);
     free(w.rows);

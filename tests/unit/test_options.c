@@ -30,6 +30,7 @@ static const struct optdef defs[] = {
     {"pgsql-password", OPT_SECRET, "hunter2", "password"},
     {"name", OPT_STR, "plain", "a name"},
     {"offset", OPT_INT, "0", "unbounded (min == max)"},
+    {"profile", OPT_CHOICE, "off", "a choice that is a flag too", "off|on|knee"},
 };
 #define NDEFS (sizeof defs / sizeof defs[0])
 
@@ -142,6 +143,26 @@ static void test_forms(void **state)
     assert_int_equal(parse_fresh(f, help), 1);
     const char *h[] = {"dbscale", "-h", NULL};
     assert_int_equal(parse_fresh(f, h), 1);
+}
+
+/* A choice with "on" among its values is a flag too (--profile); one
+ * without takes the next word as its value, as before. */
+static void test_choice_flag(void **state)
+{
+    struct fixture *f = *state;
+    const char *bare[] = {"dbscale", "--profile", "--threads=3", NULL};
+    assert_int_equal(parse_fresh(f, bare), 0);
+    assert_string_equal(opts_str(&f->o, "profile"), "on");
+    assert_int_equal(opts_int(&f->o, "threads"), 3);
+    const char *knee[] = {"dbscale", "--profile=knee", NULL};
+    assert_int_equal(parse_fresh(f, knee), 0);
+    assert_string_equal(opts_str(&f->o, "profile"), "knee");
+    const char *bad[] = {"dbscale", "--profile=flames", NULL};
+    assert_int_equal(parse_fresh(f, bad), -1);
+    assert_non_null(strstr(f->err, "'flames'"));
+    const char *next[] = {"dbscale", "--db-driver", "mysql", NULL};
+    assert_int_equal(parse_fresh(f, next), 0);
+    assert_string_equal(opts_str(&f->o, "db-driver"), "mysql");
 }
 
 static void test_unknown(void **state)
@@ -474,6 +495,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forms, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_choice_flag, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_list, setup, teardown),

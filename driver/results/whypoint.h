@@ -1,0 +1,60 @@
+/*
+ * whypoint.h - the why files (whycsv.h) of a results directory as points of
+ * its curves: per (variant, cpus, threads), where the server's time went per
+ * transaction, by category and by wait event, each the median over the
+ * repeats results.csv holds (repeat >= 1; --profile=knee's extra runs are
+ * left out). Pure: numbers in, numbers out; the page reads these.
+ */
+#ifndef DBSCALE_WHYPOINT_H
+#define DBSCALE_WHYPOINT_H
+
+#include <stddef.h>
+
+#include "whycsv.h"
+
+/* Categories, in microseconds per transaction. User and kernel CPU are the
+ * server's tasks' (sched.csv; the held CPUs' when it is missing); irq,
+ * idle and steal the held CPUs' (/proc/stat, whoever ran there); the wait
+ * ones are the connections' time summed over connections, so CPU and waits
+ * do not add up. */
+enum {
+    WP_USER,   /* the server's user CPU */
+    WP_KERNEL, /* the server's kernel CPU */
+    WP_IRQ,    /* irq + softirq on the held CPUs */
+    WP_IDLE,   /* idle + iowait on the held CPUs */
+    WP_STEAL,  /* given to other guests */
+    WP_ONCPU,  /* connections on CPU (PostgreSQL's samples: no wait event) */
+    WP_LOCK,   /* lock and latch waits */
+    WP_IO,     /* I/O waits */
+    WP_CLIENT, /* waiting for the client's next statement */
+    WP_OTHER,  /* other waits */
+    WP_N
+};
+extern const char *const whypoint_cat[WP_N]; /* "user CPU", "kernel CPU", ... */
+
+#define WHYPOINT_EV 24
+
+struct whypoint_ev {
+    char event[96], cls[8];
+    double us; /* per transaction */
+};
+
+struct whypoint {
+    char variant[32];
+    int cpus, threads;
+    int repeats;                        /* how many repeats the medians are over */
+    double cat[WP_N];                   /* -1: not collected at this point */
+    struct whypoint_ev ev[WHYPOINT_EV]; /* the largest first */
+    int nev;
+    double voluntary_txn, involuntary_txn, migrations_txn, runq_us_txn; /* -1: none */
+};
+
+/* Every point of w, into *out (malloc'd). Count. */
+size_t whypoint_build(const struct whycsv *w, struct whypoint **out);
+/* The point of (variant, cpus, threads), or NULL. */
+const struct whypoint *whypoint_find(const struct whypoint *p, size_t n, const char *variant,
+                                     int cpus, int threads);
+/* An event's microseconds per transaction at p (0 when not seen). */
+double whypoint_event(const struct whypoint *p, const char *event);
+
+#endif
