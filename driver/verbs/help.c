@@ -96,7 +96,8 @@ void help_usage(FILE *f)
         fprintf(f, " %s", workload_names[i]);
         col += (int)l + 1;
     }
-    fputs("\n  or a sysbench Lua script: dbscale ./x.lua [options] COMMAND\n"
+    fputs("\n  bulk_insert (and every script sysbench ships, by its name: found in\n"
+          "  /usr/share/sysbench), or a sysbench Lua script: dbscale ./x.lua [options] COMMAND\n"
           "sysbench's order works too: dbscale WORKLOAD [options] COMMAND, COMMAND one of\n"
           "  " HELP_COMMANDS " (help: the workload's options, as sysbench's)\n",
           f);
