@@ -27,6 +27,19 @@ static void row(struct result_row *r, const char *variant, int cpus, int threads
     r->cpus = cpus, r->threads = threads, r->tps = tps, r->lat_p95_ms = p95;
 }
 
+/* report_sweep_summary's text for rows[0..n), malloc'd (not inlined: gcc then takes the
+ * pointers into it for pointers to the local that held it) */
+__attribute__((noinline)) static char *summary_of(const struct result_row *rows, size_t n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    report_sweep_summary(f, rows, n);
+    fclose(f);
+    return buf;
+}
+
 static void test_summary_table(void **state)
 {
     (void)state;
@@ -37,12 +50,7 @@ static void test_summary_table(void **state)
         row(&rows[i], "up", 1, th[i], 100, 1.5 * th[i]);
         row(&rows[4 + i], "smp-k2", 2, th[i], i ? 200 : 100, 0.75 * th[i]);
     }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    report_sweep_summary(f, rows, 8);
-    fclose(f);
+    char *buf = summary_of(rows, 8);
     printf("%s", buf);
     assert_non_null(strstr(buf, "p95 ms"));
     /* smp-k2 at 8 threads: 200 tps, ideal 200 (flat past 2 CPUs): 100%,
@@ -72,12 +80,7 @@ static void test_peak_at_the_end(void **state)
     int th[] = {1, 2, 4};
     for (int i = 0; i < 3; i++)
         row(&rows[i], "smp-k2", 2, th[i], 100 * (i + 1), 1);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    report_sweep_summary(f, rows, 3);
-    fclose(f);
+    char *buf = summary_of(rows, 3);
     assert_non_null(strstr(buf, "peak 300.0 tps at 4 threads (p95 1.000 ms), the most threads "
                                 "measured\n"));
     assert_null(strstr(buf, "from peak"));
