@@ -8,7 +8,8 @@
 #     read from the binary, and the same probe passes under sysbench), and
 #     the functions a script may call are defined;
 #  2. a script's own thread_run over sb_more_events / sb_event_start /
-#     sb_event_stop, sb_rand_* and sysbench.histogram through the ffi;
+#     sb_event_stop, sb_rand_* and sysbench.histogram through the ffi; an
+#     option typed sysbench.cmdline.ARG_SIZE takes 2K as 2048;
 #  3. tests/integration/lua/kit (a small TPC-C-like kit written like the
 #     third-party ones: its own options, a parallel prepare waiting with
 #     usleep, a parallel `check` command, sb_counter_inc(SB_CNT_ERROR) on a
@@ -105,6 +106,19 @@ LUA
 else
     echo "lua_kit: sysbench not installed, its declarations not compared"
 fi
+
+# an option's explicit type, sysbench.cmdline.ARG_*, wins over its default's
+cat >"$work/argtypes.lua" <<'LUA'
+sysbench.cmdline.options = {
+   rows = {"rows", 10, sysbench.cmdline.ARG_SIZE},
+   n = {"an integer", 3, sysbench.cmdline.ARG_INT},
+}
+function show() print("OPT", sysbench.opt.rows, sysbench.opt.n) end
+sysbench.cmdline.commands = {show = {show}}
+LUA
+out=$("$DBSCALE" "$work/argtypes.lua" --rows=2K --n=7 show 2>&1) || fail "argtypes.lua: $out"
+echo "$out" | grep -qx "OPT	2048	7" || fail "ARG_SIZE / ARG_INT options: $out"
+echo "lua_kit: sysbench.cmdline.ARG_SIZE takes --rows=2K as 2048, as sysbench does"
 
 start_server pgsql >/dev/null
 
