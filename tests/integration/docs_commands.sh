@@ -6,7 +6,8 @@
 # and `dbscale ...` spans in backquotes; a comment, pipe, redirection or
 # second command after one is cut off. A line holding a placeholder in
 # capitals (WORKLOAD, DIR, FILE.html, N) is a synopsis and is skipped, as is
-# one with "..." or "[".
+# one with "..." or "[", and one running a script the repository does not
+# hold (a third-party kit's).
 # Each runs from the repository's root with DBSCALE_PARSE_ONLY=1: the real
 # dispatch and the verb's real parser read it, and it ends there, before
 # anything runs. A self-check first: a bad option in a doc must be caught.
@@ -32,7 +33,7 @@ commands() {
             out = out c
         }
         sub(/[ \t]+$/, "", out)
-        if (out ~ /\.\.\.|\[/) return
+        if (out ~ /\.\.\.|\[|\|/) return
         # a placeholder: a word (or an option value) in capitals
         if (out ~ /(^|[ =,])[A-Z][A-Z0-9_]*(\.[a-z]+)?([ ,]|$)/ &&
             out !~ /=(REQUIRED|DISABLED|PREFERRED|VERIFY_CA|VERIFY_IDENTITY)( |$)/) return
@@ -75,6 +76,14 @@ check() {
         n=$((n + 1))
         eval "set -- $cmd" 2>/dev/null || { echo "$where: cannot split: $cmd"; bad=$((bad + 1)); continue; }
         shift # dbscale, dbscale-mpi or build/dbscale: the one parser
+        # a third-party script the repository does not hold (Percona's
+        # tpcc.lua) cannot be read for its options: not checked here
+        script=
+        for w in "$@"; do case $w in -*) ;; *.lua) script=$w; break ;; esac; done
+        if [ -n "$script" ] && [ ! -f "$root/$script" ] && [ ! -f "$script" ]; then
+            n=$((n - 1))
+            continue
+        fi
         if ! out=$(cd "$root" && DBSCALE_PARSE_ONLY=1 "$bin" "$@" 2>&1 </dev/null); then
             echo "$where: $cmd"
             echo "    $(echo "$out" | head -n 2 | tr '\n' ' ')"
@@ -105,4 +114,4 @@ found=$(wc -l <"$work/cmds")
 [ "$found" -ge 40 ] || fail "only $found commands found in README.md and docs/: $(cat "$work/cmds")"
 check <"$work/cmds" >"$work/out" || fail "commands the parser refuses:
 $(grep -v '^checked' "$work/out")"
-echo "docs_commands: $found commands in README.md and docs/ accepted by the parser"
+echo "docs_commands: of $found commands in README.md and docs/, $(sed -n 's/^checked //p' "$work/out") checked (the rest run scripts the repository does not hold): all accepted by the parser"
