@@ -37,9 +37,11 @@ set xlabel offset 0,0.5
 set bars small
 set title font ",13"
 
-# n, run time and warmup, small at the bottom right of every graph.
+# n, run time and warmup, small at the bottom of every graph: centred, so
+# no estimate of its width can push it past an edge (right-aligned at the
+# edge, cairo's estimate clipped its last letters).
 if (exists("footnote") && strlen(footnote) > 0) {
-    set label 99 footnote at screen 0.99, 0.012 right font ",8" tc rgb "#555555"
+    set label 99 footnote at screen 0.5, 0.014 center font ",8" tc rgb "#555555"
 }
 
 # Thread or CPU counts as the x tics, log2 axis when they span a factor >= 8.

@@ -3,8 +3,8 @@
  * connection thread, opened with the prelude (lapi_prelude.h) over the C
  * primitives it builds sysbench's objects from (the SQL objects' C half:
  * lapi_sql.c; the sysbench table itself: lapi_table.c, its rand:
- * lapi_rand.c), and the ffi symbols scripts call by name for counting and
- * pacing.
+ * lapi_rand.c), after sysbench's own ffi declarations (lapi_sbdecl.h), and
+ * the ffi symbols scripts call by name for counting and pacing.
  *
  * The one idea: the random numbers are client/rng.h's, seeded per thread as
  * the built-in mixes seed theirs, and statement counting (read / write /
@@ -19,6 +19,7 @@
 
 #include "lapi.h"
 #include "lapi_prelude.h"
+#include "lapi_sbdecl.h"
 #include "lapi_sql.h"
 #include "lfind.h"
 
@@ -76,9 +77,8 @@ struct lapi_thread *lapi_current(void)
 /* dbscale_more said 2 (--rate: the next arrival is not due yet): true
  * when it is, false when the run ends first; blocking, the wait happened
  * in more() and the answer is yes. */
-static int c_wait_arrival(lua_State *L)
+static int wait_arrival(struct lapi_thread *t)
 {
-    struct lapi_thread *t = lapi_self(L);
     int yes = 1;
     if (t->aio) {
         t->aio->want = LAPI_WAIT_TIMER;
@@ -86,8 +86,36 @@ static int c_wait_arrival(lua_State *L)
             t->wait(t);
         yes = t->aio->arrived && !t->aio->abort;
     }
-    lua_pushboolean(L, yes);
+    return yes;
+}
+
+static int c_wait_arrival(lua_State *L)
+{
+    lua_pushboolean(L, wait_arrival(lapi_self(L)));
     return 1;
+}
+
+/* sysbench's own names for the pacing (lapi_sbdecl.h declares them), for
+ * a script whose thread_run calls them as sysbench's does. The thread id
+ * is the running state's: a state paces only its own connection. */
+__attribute__((visibility("default"))) _Bool sb_more_events(int thread_id)
+{
+    (void)thread_id;
+    struct lapi_thread *t = lapi_cur;
+    int m = t && t->more ? t->more(t) : 0;
+    return m == 2 ? wait_arrival(t) : m != 0;
+}
+
+__attribute__((visibility("default"))) void sb_event_start(int thread_id)
+{
+    (void)thread_id;
+    dbscale_ev_start();
+}
+
+__attribute__((visibility("default"))) void sb_event_stop(int thread_id)
+{
+    (void)thread_id;
+    dbscale_ev_stop();
 }
 
 /* The primitives table handed to the prelude. */
@@ -183,6 +211,13 @@ lua_State *lapi_open(struct lapi_thread *t, char *err, size_t errlen)
     lapi_push_sysbench(L, t);
     lua_setglobal(L, "sysbench");
     set_path(L, t->s);
+    if (luaL_loadbuffer(L, lapi_sbdecl, sizeof lapi_sbdecl - 1, "=dbscale") != 0 ||
+        lapi_pcall(L, 0, err, errlen) < 0) {
+        if (lua_gettop(L) > 0)
+            snprintf(err, errlen, "internal: %s", lua_tostring(L, -1));
+        lua_close(L);
+        return NULL;
+    }
     if (luaL_loadbuffer(L, lapi_prelude, sizeof lapi_prelude - 1, "=dbscale") != 0) {
         snprintf(err, errlen, "internal: %s", lua_tostring(L, -1));
         lua_close(L);

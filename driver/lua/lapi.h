@@ -2,7 +2,7 @@
  * lapi.h - sysbench 1.0.20's Lua API in one Lua state: sysbench.opt,
  * sysbench.cmdline, sysbench.rand, sysbench.sql (driver, connection,
  * statement, parameter, result set), the hooks table and the ffi symbols
- * scripts declare (sb_counter_inc, sb_rand_*).
+ * scripts declare or call (sb_counter_inc, sb_rand_*; lapi_sbdecl.h).
  *
  * One state per connection thread (scripts keep per-thread globals such as
  * con and stmt). The state's thread owns a struct lapi_thread: its random

@@ -13,12 +13,11 @@ static const char lapi_prelude[] =
     /* globals the hot paths use, as locals: no table lookup per call */
     "local type, tonumber, tostring = type, tonumber, tostring\n"
     "local ffi = require('ffi')\n"
-    /* sb_counter_type and sb_counter_inc are declared by the scripts that
-     * use them (as with sysbench), so they are not declared here. What an
-     * event calls besides its statements goes through the ffi (lapi.c says
-     * why). */
+    /* sysbench's own declarations (sb_counter_type, sb_rand_*, ...) were
+     * made before this chunk (lapi_sbdecl.h); sb_counter_inc is declared by
+     * the scripts that call it, as under sysbench. What an event calls
+     * besides its statements goes through the ffi (lapi.c says why). */
     "ffi.cdef[[\n"
-    "uint64_t sb_rand_uniform_uint64(void);\n"
     "int dbscale_more(void);\n"
     "void dbscale_ev_start(void);\n"
     "void dbscale_ev_stop(void);\n"

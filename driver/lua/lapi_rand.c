@@ -1,7 +1,8 @@
 /*
  * lapi_rand.c - sysbench.rand for one Lua state: default (--rand-type),
  * uniform, gaussian, special, pareto, zipfian, string, varstring, unique and
- * uniform_double.
+ * uniform_double; and sysbench's C draws (sb_rand_default ... sb_rand_str)
+ * that scripts may call through the ffi.
  *
  * The one idea: these are client/rng.h's generators and distributions, the
  * ones the built-in mixes draw from, on the state's own per-thread rng, so a
@@ -10,6 +11,7 @@
  */
 #include <lauxlib.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lapi.h"
 #include "util.h"
@@ -79,17 +81,80 @@ static int r_varstring(lua_State *L)
 
 /* Unique across threads and calls: thread tid takes every threads-th slot
  * of a 32-bit bijection (odd multiply and xor-shifts are invertible). */
-static int r_unique(lua_State *L)
+static uint32_t unique_next(struct lapi_thread *t)
 {
-    struct lapi_thread *t = self(L);
     uint32_t x = t->unique_n++ * (uint32_t)t->s->threads + (uint32_t)t->tid;
     x ^= x >> 16;
     x *= 0x7feb352dU;
     x ^= x >> 15;
     x *= 0x846ca68bU;
     x ^= x >> 16;
-    lua_pushnumber(L, x);
+    return x;
+}
+
+static int r_unique(lua_State *L)
+{
+    lua_pushnumber(L, unique_next(self(L)));
     return 1;
+}
+
+/* ---- the same draws under sysbench's C names (lapi_sbdecl.h declares
+ * them), for scripts that call ffi.C.sb_rand_* themselves. A bound pair
+ * the wrong way round draws the lower one, as no error can be raised from
+ * inside an ffi call. ---- */
+
+static uint32_t sb_draw(int kind, uint32_t a, uint32_t b)
+{
+    struct lapi_thread *t = lapi_current();
+    if (!t || b < a)
+        return a;
+    return rng_dist(kind < 0 ? t->s->dist : &t->s->kinds[kind], &t->rng, a, b);
+}
+
+#define SB_EXPORT __attribute__((visibility("default")))
+SB_EXPORT uint32_t sb_rand_default(uint32_t a, uint32_t b)
+{
+    return sb_draw(-1, a, b);
+}
+SB_EXPORT uint32_t sb_rand_uniform(uint32_t a, uint32_t b)
+{
+    return sb_draw(0, a, b);
+}
+SB_EXPORT uint32_t sb_rand_gaussian(uint32_t a, uint32_t b)
+{
+    return sb_draw(1, a, b);
+}
+SB_EXPORT uint32_t sb_rand_special(uint32_t a, uint32_t b)
+{
+    return sb_draw(2, a, b);
+}
+SB_EXPORT uint32_t sb_rand_pareto(uint32_t a, uint32_t b)
+{
+    return sb_draw(3, a, b);
+}
+SB_EXPORT uint32_t sb_rand_unique(void)
+{
+    struct lapi_thread *t = lapi_current();
+    return t ? unique_next(t) : 0;
+}
+SB_EXPORT double sb_rand_uniform_double(void)
+{
+    struct lapi_thread *t = lapi_current();
+    return t ? rng_double(&t->rng) : 0;
+}
+/* fmt's '#' a digit, '@' a letter, others kept: strlen(fmt) bytes into
+ * buf, no terminating zero (sysbench's contract) */
+SB_EXPORT void sb_rand_str(const char *fmt, char *buf)
+{
+    struct lapi_thread *t = lapi_current();
+    if (!t || !fmt || !buf)
+        return;
+    size_t n = strlen(fmt);
+    char small[512], *out = n < sizeof small ? small : xmalloc(n + 1);
+    rng_str(&t->rng, fmt, out);
+    memcpy(buf, out, n);
+    if (out != small)
+        free(out);
 }
 
 /* Push the sysbench.rand table, its functions bound to thread t (the

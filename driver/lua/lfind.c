@@ -53,6 +53,10 @@ static int each_template(const char *lua_path, int (*fn)(const char *tpl, void *
     return 0;
 }
 
+/* Where sysbench installs the scripts it ships (bulk_insert.lua,
+ * oltp_common.lua, ...): Debian's package, then a source build's. */
+static const char *const sysbench_dirs[] = {"/usr/share/sysbench", "/usr/local/share/sysbench"};
+
 struct lookup {
     const char *name;
     char *out;
@@ -95,7 +99,17 @@ int lfind_script(const char *arg, const char *lua_path, char *out, size_t outlen
     snprintf(name, sizeof name, "%.*s", (int)(l > 4 && !strcmp(arg + l - 4, ".lua") ? l - 4 : l),
              arg);
     struct lookup lk = {name, out, outlen};
-    return try_template("?.lua", &lk) || each_template(lua_path, try_template, &lk);
+    if (try_template("?.lua", &lk) || each_template(lua_path, try_template, &lk))
+        return 1;
+    /* last, a script sysbench ships, by its name as sysbench takes it
+     * (`sysbench bulk_insert prepare`) */
+    for (size_t i = 0; i < sizeof sysbench_dirs / sizeof sysbench_dirs[0]; i++) {
+        char tpl[256];
+        snprintf(tpl, sizeof tpl, "%s/?.lua", sysbench_dirs[i]);
+        if (try_template(tpl, &lk))
+            return 1;
+    }
+    return 0;
 }
 
 struct joined {
@@ -123,10 +137,9 @@ void lfind_package_path(const char *script_path, const char *lua_path, char *out
     struct joined j = {out, outlen, 0};
     j.len = (size_t)snprintf(out, outlen, "%s/?.lua;./?.lua;", dir);
     each_template(lua_path, add_template, &j);
-    if (j.len < outlen)
-        snprintf(out + j.len, outlen - j.len,
-                 "/usr/share/sysbench/?.lua;"
-                 "/usr/local/share/sysbench/?.lua;");
+    for (size_t i = 0; i < sizeof sysbench_dirs / sizeof sysbench_dirs[0]; i++)
+        if (j.len < outlen)
+            j.len += (size_t)snprintf(out + j.len, outlen - j.len, "%s/?.lua;", sysbench_dirs[i]);
 }
 
 const char *lfind_lua_path_arg(int argc, char **argv)

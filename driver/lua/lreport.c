@@ -85,8 +85,6 @@ void lreport_interval(const struct interval_stats *st, void *arg)
     struct lreport *r = arg;
     if (!r->L || !r->intermediate)
         return;
-    if (r->time_s > 0 && st->t >= r->time_s - 1e-6)
-        return; /* sysbench's run is over by then: no period line */
     lua_State *L = r->L;
     lua_createtable(L, 0, 12);
     set_num(L, "time_interval", st->dt);

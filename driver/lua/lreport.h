@@ -23,8 +23,9 @@ struct lreport {
 };
 
 /* Load s once more for its hooks. 0 (r->L NULL when there are none), or
- * -1 with err naming the script and line. time_s: the run's --time, whose
- * last period sysbench never reports (the run is over when it ends). */
+ * -1 with err naming the script and line. time_s: the run's --time. Every
+ * period reaches the hook, the one that ends at --time too, as sysbench's
+ * reporter calls it (for --time=2 --report-interval=1: twice). */
 int lreport_open(struct lreport *r, const struct lapi_script *s, double time_s, char *err,
                  size_t errlen);
 /* Call report_intermediate with one period's figures (an on_interval of

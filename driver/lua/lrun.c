@@ -213,12 +213,39 @@ static void checkpoint(struct ticker *k, double t, struct hist *cur)
     ck->taken = 1;
 }
 
+/* One --report-interval period, from last to end, to on_interval. */
+static void period(struct ticker *k, uint64_t next, uint64_t last, uint64_t end, uint64_t *pc,
+                   struct hist *prev, struct hist *cur, struct hist *d)
+{
+    const struct lscript_limits *lim = k->lim;
+    uint64_t cc[SB_CNT_MAX];
+    sum_counts(k, cc, cur);
+    hist_diff(d, cur, prev);
+    double dt = end > last ? (double)(end - last) / 1e9 : 1e-9;
+    struct interval_stats st = {
+        .t = (double)(next - k->t0) / 1e9, /* the period's scheduled end: "[ 2s ]" */
+        .dt = dt,
+        .threads = k->n,
+        .tps = (double)(cc[SB_CNT_TRX] - pc[SB_CNT_TRX]) / dt,
+        .reads = (double)(cc[SB_CNT_READ] - pc[SB_CNT_READ]) / dt,
+        .writes = (double)(cc[SB_CNT_WRITE] - pc[SB_CNT_WRITE]) / dt,
+        .others = (double)(cc[SB_CNT_OTHER] - pc[SB_CNT_OTHER]) / dt,
+        .pct = lim->pct,
+        .lat_ms = (double)hist_percentile(d, lim->pct) / 1e6,
+        .errors = (double)(cc[SB_CNT_ERROR] - pc[SB_CNT_ERROR]) / dt,
+        .reconnects = (double)(cc[SB_CNT_RECONNECT] - pc[SB_CNT_RECONNECT]) / dt,
+    };
+    lim->on_interval(&st, lim->on_interval_arg);
+    memcpy(pc, cc, sizeof cc);
+    hist_copy(prev, cur);
+}
+
 static void *tick_main(void *arg)
 {
     struct ticker *k = arg;
     const struct lscript_limits *lim = k->lim;
     struct hist *prev = xmalloc(sizeof *prev), *cur = xmalloc(sizeof *cur), *d = xmalloc(sizeof *d);
-    uint64_t pc[SB_CNT_MAX], cc[SB_CNT_MAX];
+    uint64_t pc[SB_CNT_MAX];
     sum_counts(k, pc, prev);
     int intervals = lim->interval_s > 0 && lim->on_interval;
     uint64_t step = intervals ? (uint64_t)(lim->interval_s * 1e9) : 0, last = k->t0;
@@ -244,28 +271,15 @@ static void *tick_main(void *arg)
         }
         if (now < next)
             continue;
-        sum_counts(k, cc, cur);
-        hist_diff(d, cur, prev);
-        double dt = (double)(now - last) / 1e9;
-        struct interval_stats st = {
-            .t = (double)(next - k->t0) / 1e9, /* the period's scheduled end: "[ 2s ]" */
-            .dt = dt,
-            .threads = k->n,
-            .tps = (double)(cc[SB_CNT_TRX] - pc[SB_CNT_TRX]) / dt,
-            .reads = (double)(cc[SB_CNT_READ] - pc[SB_CNT_READ]) / dt,
-            .writes = (double)(cc[SB_CNT_WRITE] - pc[SB_CNT_WRITE]) / dt,
-            .others = (double)(cc[SB_CNT_OTHER] - pc[SB_CNT_OTHER]) / dt,
-            .pct = lim->pct,
-            .lat_ms = (double)hist_percentile(d, lim->pct) / 1e6,
-            .errors = (double)(cc[SB_CNT_ERROR] - pc[SB_CNT_ERROR]) / dt,
-            .reconnects = (double)(cc[SB_CNT_RECONNECT] - pc[SB_CNT_RECONNECT]) / dt,
-        };
-        lim->on_interval(&st, lim->on_interval_arg);
-        memcpy(pc, cc, sizeof pc);
-        hist_copy(prev, cur);
+        period(k, next, last, now, pc, prev, cur, d);
         last = now;
         next += step;
     }
+    /* The loops are joined. A period the window reached the end of (the one
+     * that ends at --time) and the ticker had not reported yet is reported
+     * now, up to the window's end: sysbench's reporter calls it too. */
+    if (intervals && k->run->ended_ns >= next && k->run->ended_ns > last)
+        period(k, next, last, k->run->ended_ns, pc, prev, cur, d);
     free(prev);
     free(cur);
     free(d);

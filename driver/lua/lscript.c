@@ -115,6 +115,17 @@ int lscript_options(const struct lapi_script *s, const struct optdef *base, size
                 d.type = OPT_STR;
             }
             lua_pop(L, 1);
+            /* an explicit sysbench.cmdline.ARG_* type wins over the
+             * default's: {"rows", 10, ARG_SIZE} takes --rows=2K as 2048 */
+            lua_rawgeti(L, -1, 3);
+            if (lua_type(L, -1) == LUA_TNUMBER) {
+                static const enum opt_type by_arg[] = {OPT_STR, OPT_BOOL, OPT_INT,  OPT_SIZE,
+                                                       OPT_NUM, OPT_STR,  OPT_LIST, OPT_STR};
+                int t = (int)lua_tonumber(L, -1);
+                if (t >= 1 && t <= 7)
+                    d.type = by_arg[t];
+            }
+            lua_pop(L, 1);
             out->defs = xrealloc(out->defs, (out->n + 1) * sizeof *out->defs);
             out->defs[out->n++] = d;
         }

@@ -36,12 +36,16 @@ static const char css[] =
     ".lead{font-size:1.25em;font-weight:600;background:#eef5ff;border-left:5px solid #1f77b4;"
     "padding:.5em .8em}"
     ".warn li{color:#7a3e00}.warn{background:#fff7e6;border:1px solid #f0c36d;padding:.3em 1em}"
-    ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(460px,1fr));gap:12px}"
-    "figure{margin:0}svg.chart{width:100%;height:auto;background:#fff;border:1px solid #e4e4e4}"
+    /* one chart a row, at most 1000 px: its text is 15-18 of 900 units,
+     * 13 px or more on a screen or a printed page */
+    ".charts{display:block}figure{margin:0 0 14px;max-width:1000px;break-inside:avoid}"
+    "svg.chart{width:100%;height:auto;background:#fff;border:1px solid #e4e4e4}"
     "svg .grid{stroke:#eee;stroke-width:1}svg .frame{fill:none;stroke:#888}"
-    "svg .line{fill:none;stroke-width:2}svg .dash{stroke-dasharray:6 4}"
-    "svg .bar{stroke-width:1.2;fill:none}svg text{font:12px sans-serif;fill:#333}"
-    "svg .title{font-size:15px;font-weight:600}svg .axis{font-size:13px}"
+    "svg .line{fill:none;stroke-width:2.2}svg .dash{stroke-dasharray:7 5}"
+    "svg .ideal{stroke-width:1.4;stroke-dasharray:2 4}"
+    "svg .bar{stroke-width:1.4;fill:none}svg text{font:15px sans-serif;fill:#222}"
+    "svg .title{font-size:18px;font-weight:600}svg .axis{font-size:16px}"
+    "@media print{body{max-width:none;padding:0}figure{max-width:100%}}"
     "table{border-collapse:collapse;margin:.6em 0;font-size:.92em}"
     "th,td{border:1px solid #ddd;padding:3px 8px;text-align:right;vertical-align:top}"
     "th.curve,.kv th{text-align:left;font-weight:normal}.kv td{text-align:left}"
@@ -127,7 +131,8 @@ static int wide_threads(const struct plot *p)
     return lo > 0 && hi / lo >= 8;
 }
 
-/* A series per curve: what(c, t) is the figure drawn. */
+/* A series per curve: throughput (with min/max bars and its ideal, as the
+ * gnuplot graph has them) or p95 latency. */
 static struct page_series *curve_series(const struct plot *p, int bars, int latency)
 {
     struct page_series *s = xcalloc(p->nc + 1, sizeof *s);
@@ -136,27 +141,43 @@ static struct page_series *curve_series(const struct plot *p, int bars, int late
         snprintf(s[i].label, sizeof s[i].label, "c%zu %s", i + 1, c->label);
         s[i].k = c->k < PAGE_SVG_MAXPTS ? c->k : PAGE_SVG_MAXPTS;
         s[i].bars = bars;
+        s[i].has_ideal = !latency && c->cpus > 0;
         for (size_t t = 0; t < s[i].k; t++) {
             s[i].x[t] = c->n[t];
             s[i].y[t] = latency ? c->p95[t] : c->x[t];
             s[i].lo[t] = c->tp[t].min, s[i].hi[t] = c->tp[t].max;
+            if (s[i].has_ideal)
+                s[i].ideal[t] = stats_ideal(c->n, c->x, t, c->cpus);
         }
     }
     return s;
 }
 
 /* TPS against the server's CPU count: a line per (directory, engine,
- * workload, thread count) through the curves that differ only in CPUs. */
+ * workload, thread count) through the curves that differ only in CPUs,
+ * with min/max bars; only lines (two CPU counts or more); the ideal,
+ * linear from the fewest CPUs, on the line that reaches the most at its
+ * most CPUs among those of its results and workload (the gnuplot graph's
+ * choice: an ideal on every line would hide the data). */
 static size_t cpu_series(const struct plot *p, struct page_series *s, size_t max)
 {
     size_t ns = 0;
+    int *group = xcalloc(max + 1, sizeof *group); /* the first curve of its group */
     for (size_t i = 0; i < p->nc; i++) {
         const struct plot_curve *c = &p->c[i];
+        int g = (int)i;
+        for (size_t j = 0; j < i; j++)
+            if (p->c[j].dir == c->dir && !strcmp(p->c[j].engine, c->engine) &&
+                !strcmp(p->c[j].workload, c->workload)) {
+                g = (int)j;
+                break;
+            }
         for (size_t t = 0; t < c->k; t++) {
             char label[256];
             snprintf(label, sizeof label, "%s%s%s %s, %g thread%s",
-                     p->ndirs > 1 ? p->dirs[c->dir].name : "", p->ndirs > 1 ? ": " : "", c->engine,
-                     c->workload, c->n[t], c->n[t] == 1 ? "" : "s");
+                     p->ndirs > 1 ? p->dirs[c->dir].name : "", p->ndirs > 1 ? ": " : "",
+                     p->dirs[c->dir].server[0] ? p->dirs[c->dir].server : c->engine, c->workload,
+                     c->n[t], c->n[t] == 1 ? "" : "s");
             struct page_series *o = NULL;
             for (size_t j = 0; j < ns && !o; j++)
                 if (!strcmp(s[j].label, label))
@@ -164,9 +185,11 @@ static size_t cpu_series(const struct plot *p, struct page_series *s, size_t max
             if (!o && ns == max)
                 continue;
             if (!o) {
+                group[ns] = g;
                 o = &s[ns++];
                 memset(o, 0, sizeof *o);
                 snprintf(o->label, sizeof o->label, "%s", label);
+                o->bars = 1;
             }
             if (o->k < PAGE_SVG_MAXPTS) {
                 /* insert by CPU count; a second variant at the same count is left out */
@@ -178,20 +201,39 @@ static size_t cpu_series(const struct plot *p, struct page_series *s, size_t max
                     continue;
                 while (at > 0 && o->x[at - 1] > c->cpus) {
                     o->x[at] = o->x[at - 1], o->y[at] = o->y[at - 1];
+                    o->lo[at] = o->lo[at - 1], o->hi[at] = o->hi[at - 1];
                     at--;
                 }
                 o->x[at] = c->cpus, o->y[at] = c->x[t];
+                o->lo[at] = c->tp[t].min, o->hi[at] = c->tp[t].max;
                 o->k++;
             }
         }
     }
-    return ns;
+    /* A line needs two CPU counts: a series at one (a study run at one
+     * count) would be a lone dot read as a point of the others. */
+    size_t keep = 0;
+    for (size_t i = 0; i < ns; i++)
+        if (s[i].k >= 2) {
+            group[keep] = group[i];
+            s[keep++] = s[i];
+        }
+    for (size_t i = 0; i < keep; i++) {
+        int best = s[i].x[0] > 0;
+        for (size_t j = 0; j < keep && best; j++)
+            best = j == i || group[j] != group[i] || s[j].y[s[j].k - 1] <= s[i].y[s[i].k - 1];
+        s[i].has_ideal = best;
+        for (size_t u = 0; u < s[i].k && best; u++)
+            s[i].ideal[u] = s[i].y[0] * s[i].x[u] / s[i].x[0];
+    }
+    free(group);
+    return keep;
 }
 
 static void chart(struct sbuf *b, const char *title, const char *xl, const char *yl, int logx,
-                  struct page_series *s, size_t ns)
+                  struct page_series *s, size_t ns, const char *ideal)
 {
-    struct page_chart c = {title, xl, yl, logx, s, ns};
+    struct page_chart c = {title, xl, yl, logx, s, ns, ideal};
     sbuf_printf(b, "<figure>");
     page_svg_chart(b, &c);
     sbuf_printf(b, "</figure>\n");
@@ -230,7 +272,7 @@ static void baseline_chart(const struct plot *p, struct sbuf *b, int cpus)
                  cpus == 1 ? "" : "s");
     else
         snprintf(title, sizeof title, "Speedup: kernel baseline (CPU count not recorded)");
-    chart(b, title, "threads or tasks", "speedup over the first point", 1, s, ns);
+    chart(b, title, "threads or tasks", "speedup over the first point", 1, s, ns, NULL);
     free(s);
 }
 
@@ -294,30 +336,36 @@ static void baseline(const struct plot *p, struct sbuf *b)
 static void graphs(const struct plot *p, struct sbuf *b)
 {
     int logx = wide_threads(p);
-    sbuf_printf(b, "<h2>Graphs</h2>\n<div class=\"charts\">\n");
+    sbuf_printf(b, "<h2>Graphs</h2>\n");
+    char wls[256];
+    if (plot_workloads(p, wls, sizeof wls) > 1) {
+        sbuf_printf(b, "<p class=\"warn\">Curves of different workloads (");
+        page_esc(b, wls);
+        sbuf_printf(b, ") share these graphs: compare each only with curves of its own "
+                       "workload.</p>\n");
+    }
+    sbuf_printf(b, "<div class=\"charts\">\n");
     struct page_series *s = curve_series(p, 1, 0);
     chart(b, "Throughput against client threads", "client threads", "transactions/s (median)", logx,
-          s, p->nc);
+          s, p->nc,
+          "ideal (dotted, each curve's colour): linear up to the server's CPUs, flat after");
     free(s);
     size_t max = 64;
     s = xcalloc(max, sizeof *s);
-    size_t ns = cpu_series(p, s, max), lines = 0;
-    for (size_t i = 0; i < ns; i++)
-        lines += s[i].k >= 2;
-    /* A study at one CPU count has no CPU axis: say so, draw no column of dots. */
-    if (lines)
+    size_t ns = cpu_series(p, s, max);
+    /* A study at one CPU count has no CPU axis: say so, draw no dots. */
+    if (ns)
         chart(b, "Throughput against server CPUs", "CPUs the server was held to",
-              "transactions/s (median)", 0, s, ns);
+              "transactions/s (median)", 0, s, ns, "ideal (dotted): linear from the fewest CPUs");
     free(s);
     s = curve_series(p, 0, 1);
     chart(b, "p95 latency against client threads", "client threads", "p95 latency ms (median)",
-          logx, s, p->nc);
+          logx, s, p->nc, NULL);
     free(s);
     sbuf_printf(b,
                 "</div>\n<p class=\"note\">Points are medians over repeats; bars span the "
                 "lowest to the highest repeat.%s</p>\n",
-                lines ? ""
-                      : " Every curve ran at one CPU count, so there is no graph against CPUs.");
+                ns ? "" : " Every curve ran at one CPU count, so there is no graph against CPUs.");
 }
 
 void page_render(const struct plot *p, struct sbuf *b)

@@ -19,6 +19,13 @@ void page_render(const struct plot *p, struct sbuf *html);
 /* page_render() written atomically to path. 0, or -1 with the reason in err. */
 int page_write(const struct plot *p, const char *path, char *err, size_t errlen);
 
+/* The sweep's option table, for the command that reproduces a study (the
+ * verbs that write pages give it; it stays theirs and must outlive the
+ * writing; NULL, 0 forgets it). meta.json is data anyone may have edited:
+ * only names in the table reach the command. */
+struct optdef;
+void page_known_options(const struct optdef *defs, size_t n);
+
 /* What `sweep` calls at its end: read DIR as `dbscale report DIR` does and
  * write DIR/report.html; its path in path. 0, or -1 with the reason in err. */
 int page_write_dir(const char *dir, char *path, size_t pathlen, char *err, size_t errlen);

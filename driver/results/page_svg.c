@@ -19,13 +19,16 @@
 
 #include "page_html.h"
 
-#define W      720.0
-#define PLOT_H 320.0
-#define ML     72.0 /* left margin: y tick labels and the y axis title */
-#define MR     24.0
-#define MT     34.0 /* title */
-#define MB     46.0 /* x tick labels and the x axis title */
-#define ROW    18.0 /* one legend line */
+/* One chart a row, about 1000 px wide on screen and a page's width on
+ * paper: the text sizes (page.c's CSS, 15-18 units) stay 13 px or more
+ * either way. */
+#define W      900.0
+#define PLOT_H 400.0
+#define ML     86.0 /* left margin: y tick labels and the y axis title */
+#define MR     28.0
+#define MT     42.0 /* title */
+#define MB     58.0 /* x tick labels and the x axis title */
+#define ROW    24.0 /* one legend line */
 
 static const char *const colour[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                                      "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
@@ -71,6 +74,8 @@ static void range(const struct page_chart *c, struct frame *f)
                 continue;
             double hi = p->bars && isfinite(p->hi[i]) ? fmax(p->hi[i], p->y[i]) : p->y[i];
             double lo = p->bars && isfinite(p->lo[i]) ? fmin(p->lo[i], p->y[i]) : p->y[i];
+            if (p->has_ideal && isfinite(p->ideal[i])) /* the ideal stays in the frame */
+                hi = fmax(hi, p->ideal[i]), lo = fmin(lo, p->ideal[i]);
             f->x0 = fmin(f->x0, p->x[i]), f->x1 = fmax(f->x1, p->x[i]);
             f->y0 = fmin(f->y0, lo), f->y1 = fmax(f->y1, hi);
         }
@@ -97,7 +102,7 @@ static void axes(struct sbuf *b, const struct page_chart *c, const struct frame 
                     py, W - MR, py);
         sbuf_printf(b,
                     "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.6g</text>\n",
-                    ML - 6, py + 4, fabs(y) < step / 1e6 ? 0 : y);
+                    ML - 8, py + 5, fabs(y) < step / 1e6 ? 0 : y);
     }
     /* x ticks: the data's own x values when there are few (thread and CPU
      * counts), else evenly spaced. */
@@ -126,18 +131,18 @@ static void axes(struct sbuf *b, const struct page_chart *c, const struct frame 
                     MT, px, bottom);
         sbuf_printf(
             b, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.4g</text>\n",
-            px, bottom + 16, xs[j]);
+            px, bottom + 20, xs[j]);
     }
     sbuf_printf(b, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
                 ML, MT, W - ML - MR, PLOT_H);
-    sbuf_printf(b, "<text class=\"title\" x=\"%.1f\" y=\"22\" text-anchor=\"middle\">", W / 2);
+    sbuf_printf(b, "<text class=\"title\" x=\"%.1f\" y=\"26\" text-anchor=\"middle\">", W / 2);
     page_esc(b, c->title);
     sbuf_printf(b, "</text>\n<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-                ML + (W - ML - MR) / 2, bottom + 36);
+                ML + (W - ML - MR) / 2, bottom + 46);
     page_esc(b, c->xlabel);
     sbuf_printf(b, "%s</text>\n", c->logx ? " (log scale)" : "");
     sbuf_printf(b,
-                "<text class=\"axis\" transform=\"translate(16 %.1f) rotate(-90)\" "
+                "<text class=\"axis\" transform=\"translate(20 %.1f) rotate(-90)\" "
                 "text-anchor=\"middle\">",
                 MT + PLOT_H / 2);
     page_esc(b, c->ylabel);
@@ -148,6 +153,15 @@ static size_t series(struct sbuf *b, const struct page_series *s, const char *co
                      const struct frame *f)
 {
     size_t drawn = 0;
+    if (s->has_ideal) {
+        sbuf_printf(b, "<polyline class=\"line ideal\" stroke=\"%s\" points=\"", col);
+        for (size_t i = 0; i < s->k; i++)
+            if (usable(f, s->x[i], s->ideal[i]))
+                sbuf_printf(b, "%s%.1f,%.1f", drawn++ ? " " : "", fx(f, s->x[i]),
+                            fy(f, s->ideal[i]));
+        sbuf_printf(b, "\"/>\n");
+        drawn = 0;
+    }
     sbuf_printf(b, "<polyline class=\"line%s\" stroke=\"%s\" points=\"", s->dashed ? " dash" : "",
                 col);
     for (size_t i = 0; i < s->k; i++)
@@ -182,7 +196,11 @@ size_t page_svg_chart(struct sbuf *b, const struct page_chart *c)
 {
     struct frame f;
     range(c, &f);
-    double h = MT + PLOT_H + MB + ROW * (double)c->ns + 6;
+    int ideals = 0;
+    for (size_t s = 0; s < c->ns; s++)
+        ideals |= c->s[s].has_ideal;
+    double rows = (double)c->ns + (ideals ? 1 : 0);
+    double h = MT + PLOT_H + MB + ROW * rows + 8;
     sbuf_printf(b, "<svg class=\"chart\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"", W,
                 h);
     page_esc(b, c->title);
@@ -192,14 +210,23 @@ size_t page_svg_chart(struct sbuf *b, const struct page_chart *c)
     for (size_t s = 0; s < c->ns; s++)
         drawn += series(b, &c->s[s], colour[s % NCOLOUR], &f);
     for (size_t s = 0; s < c->ns; s++) {
-        double y = MT + PLOT_H + MB + ROW * (double)s + 10;
+        double y = MT + PLOT_H + MB + ROW * (double)s + 12;
         sbuf_printf(b,
                     "<line class=\"line%s\" stroke=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
                     "y2=\"%.1f\"/><text class=\"legend\" x=\"%.1f\" y=\"%.1f\">",
-                    c->s[s].dashed ? " dash" : "", colour[s % NCOLOUR], ML, y, ML + 28, y, ML + 36,
-                    y + 4);
+                    c->s[s].dashed ? " dash" : "", colour[s % NCOLOUR], ML, y, ML + 32, y, ML + 42,
+                    y + 5);
         page_esc(b, c->s[s].label);
         sbuf_printf(b, "%s</text>\n", c->s[s].bars ? " (bars: min..max over repeats)" : "");
+    }
+    if (ideals) {
+        double y = MT + PLOT_H + MB + ROW * (double)c->ns + 12;
+        sbuf_printf(b,
+                    "<line class=\"line ideal\" stroke=\"#555\" x1=\"%.1f\" y1=\"%.1f\" "
+                    "x2=\"%.1f\" y2=\"%.1f\"/><text class=\"legend\" x=\"%.1f\" y=\"%.1f\">",
+                    ML, y, ML + 32, y, ML + 42, y + 5);
+        page_esc(b, c->ideal_label ? c->ideal_label : "ideal");
+        sbuf_printf(b, "</text>\n");
     }
     sbuf_printf(b, "</svg>\n");
     return drawn;

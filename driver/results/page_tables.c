@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "page_headline.h"
+#include "meta_command.h"
+#include "page.h"
 #include "page_html.h"
 #include "stats.h"
 
@@ -280,20 +282,141 @@ static void shell_word(struct sbuf *b, const char *s)
     sbuf_add(b, "'", 1);
 }
 
-int page_command(const struct plot_dir *d, struct sbuf *cmd)
+/* The sweep's option table, to check meta.json's names against. */
+static const struct optdef *known_defs;
+static size_t known_n;
+
+void page_known_options(const struct optdef *defs, size_t n)
 {
-    const json_t *o = d->meta ? json_object_get(d->meta, "options") : NULL;
-    if (!json_is_object(o))
+    known_defs = defs;
+    known_n = n;
+}
+
+static const struct optdef *known(const char *name)
+{
+    for (size_t i = 0; i < known_n; i++)
+        if (!strcmp(known_defs[i].name, name))
+            return &known_defs[i];
+    return NULL;
+}
+
+/* A name an option could have: what a Lua workload's own options are held
+ * to, since they are in no table the page has. */
+static int name_like(const char *n)
+{
+    size_t l = strlen(n);
+    if (l == 0 || l > 64 || !(n[0] >= 'a' && n[0] <= 'z'))
+        return 0;
+    return strspn(n, "abcdefghijklmnopqrstuvwxyz0123456789_-") == l;
+}
+
+static int is_script(const char *workload)
+{
+    size_t l = workload ? strlen(workload) : 0;
+    return l > 4 && !strcmp(workload + l - 4, ".lua");
+}
+
+/* One "--NAME=VALUE" of the command, if NAME may be there: a known option
+ * (or, for a script's sweep, one shaped like an option). 1 added; 0 left
+ * out as no option; -1 left out on purpose (a password, a secret, --out and
+ * the others a reproduction must not carry: meta_command.h). */
+static int add_option(struct sbuf *cmd, const char *name, const char *value, const char *workload)
+{
+    if (!name_like(name))
+        return 0;
+    if (strstr(name, "password") || meta_command_skips(name))
         return -1;
-    sbuf_printf(cmd, "dbscale sweep");
+    const struct optdef *d = known(name);
+    if (!d && !is_script(workload))
+        return 0;
+    if (d && (d->type == OPT_SECRET || d->type == OPT_ALIAS || d->type == OPT_REFUSED))
+        return -1;
+    sbuf_printf(cmd, " --%s=", name);
+    shell_word(cmd, value);
+    return 1;
+}
+
+/* The workload word: a built-in's name or a script's path, nothing a shell
+ * would read otherwise (it is quoted anyway). */
+static const char *workload_of(const json_t *meta, const json_t *opts)
+{
+    const json_t *w = json_object_get(opts, "workload");
+    if (!json_is_string(w))
+        w = json_object_get(meta, "workload");
+    return json_is_string(w) && json_string_length(w) ? json_string_value(w) : NULL;
+}
+
+/* From a meta.json written before "command" was (its "options" hold every
+ * default): the options that differ from their default, of the study's
+ * engine only. */
+static void from_options(const json_t *meta, const json_t *o, const char *workload,
+                         struct sbuf *cmd, int *left_out)
+{
+    const json_t *dv = json_object_get(o, "db-driver");
+    const json_t *ev = json_is_string(dv) ? dv : json_object_get(meta, "engine");
+    const char *engine = json_is_string(ev) ? json_string_value(ev) : "";
+    const char *other = !strcmp(engine, "pgsql")   ? "mysql-"
+                        : !strcmp(engine, "mysql") ? "pgsql-"
+                                                   : NULL;
     const char *k;
     json_t *v;
     json_object_foreach((json_t *)o, k, v)
     {
-        if (strstr(k, "password") || !json_is_string(v))
+        if (!strcmp(k, "workload"))
             continue;
-        sbuf_printf(cmd, " --%s=", k);
-        shell_word(cmd, json_string_value(v));
+        const struct optdef *d = known(k);
+        if (!json_is_string(v)) {
+            (*left_out)++;
+            continue;
+        }
+        const char *val = json_string_value(v);
+        if ((d && d->def && !strcmp(d->def, val)) || (d && !d->def && !*val) ||
+            (other && !strncmp(k, other, 6)))
+            continue; /* a default, or the other engine's */
+        if (add_option(cmd, k, val, workload) == 0)
+            (*left_out)++;
+    }
+}
+
+int page_command(const struct plot_dir *d, struct sbuf *cmd, int *left_out)
+{
+    *left_out = 0;
+    const json_t *meta = d->meta;
+    const json_t *o = meta ? json_object_get(meta, "options") : NULL;
+    const json_t *words = meta ? json_object_get(meta, "command") : NULL;
+    if (!json_is_object(o) && !json_is_array(words))
+        return -1;
+    const char *workload = NULL;
+    size_t i = 0;
+    if (json_is_array(words)) {
+        const json_t *w0 = json_array_get(words, 0);
+        if (json_is_string(w0) && json_string_value(w0)[0] != '-') {
+            workload = json_string_value(w0);
+            i = 1;
+        }
+    } else {
+        workload = workload_of(meta, o);
+    }
+    if (!workload)
+        return -1; /* no workload: no command that would run */
+    sbuf_printf(cmd, "dbscale sweep ");
+    shell_word(cmd, workload);
+    if (!json_is_array(words)) {
+        from_options(meta, o, workload, cmd, left_out);
+        return 0;
+    }
+    for (; i < json_array_size(words); i++) {
+        const json_t *w = json_array_get(words, i);
+        const char *s = json_is_string(w) ? json_string_value(w) : "";
+        const char *eq = strchr(s, '=');
+        char name[80];
+        if (strncmp(s, "--", 2) || !eq || (size_t)(eq - s - 2) >= sizeof name) {
+            (*left_out)++;
+            continue;
+        }
+        snprintf(name, sizeof name, "%.*s", (int)(eq - s - 2), s + 2);
+        if (add_option(cmd, name, eq + 1, workload) == 0)
+            (*left_out)++;
     }
     return 0;
 }
@@ -352,12 +475,19 @@ void page_study(const struct plot *p, struct sbuf *b)
             study_row(b, study_rows[r].name, d, study_rows[r].keys);
         sbuf_printf(b, "</table>\n");
         struct sbuf cmd = {0};
-        if (page_command(d, &cmd) == 0) {
-            sbuf_printf(b, "<p>Reproduce (every option as recorded in meta.json, passwords "
-                           "never are: give yours as before; name a new --out, a results "
-                           "directory is never overwritten):</p>\n<pre class=\"cmd\">");
+        int left_out;
+        if (page_command(d, &cmd, &left_out) == 0) {
+            sbuf_printf(b, "<p>Reproduce (what the sweep was given, as meta.json records it; "
+                           "passwords never are: give yours as before; the results go to a "
+                           "new directory):</p>\n<pre class=\"cmd\">");
             page_esc(b, cmd.s);
             sbuf_printf(b, "</pre>\n");
+            if (left_out)
+                sbuf_printf(b,
+                            "<p class=\"warn\">Left out of the command: %d %s of "
+                            "meta.json that %s no dbscale sweep option.</p>\n",
+                            left_out, left_out == 1 ? "entry" : "entries",
+                            left_out == 1 ? "names" : "name");
         }
         sbuf_free(&cmd);
     }

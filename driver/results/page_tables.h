@@ -19,9 +19,13 @@ void page_table_usl(const struct plot *p, struct sbuf *b);
 void page_table_relative(const struct plot *p, struct sbuf *b);
 /* The study: one block per results directory from its meta.json. */
 void page_study(const struct plot *p, struct sbuf *b);
-/* Append "dbscale sweep --k=v ..." from meta.json's options, each value
- * quoted for a POSIX shell; any key naming a password is left out. Plain
- * text: the caller escapes it. 0, or -1 when meta.json held no options. */
-int page_command(const struct plot_dir *d, struct sbuf *cmd);
+/* Append "dbscale sweep WORKLOAD --k=v ..." that reproduces d: meta.json's
+ * "command" (what the user set), or for an older meta.json its options
+ * that differ from their defaults, of its engine only. Each word is
+ * quoted for a POSIX shell; a name that is no known option (for a script's
+ * sweep: not shaped like one), a password or --out is left out and
+ * counted in *left_out. Plain text: the caller escapes it. 0, or -1 when
+ * meta.json names no workload or options. */
+int page_command(const struct plot_dir *d, struct sbuf *cmd, int *left_out);
 
 #endif

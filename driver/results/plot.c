@@ -64,7 +64,7 @@ static void read_meta(struct plot_dir *d)
         return;
     snprintf(d->host, sizeof d->host, "%s", m.host);
     snprintf(d->kernel, sizeof d->kernel, "%s", kernel_release(m.kernel));
-    snprintf(d->server, sizeof d->server, "%s", m.server_version);
+    plot_server_name(m.engine, m.server_version, d->server, sizeof d->server);
     snprintf(d->cpu_model, sizeof d->cpu_model, "%s", m.cpu_model);
     d->time_s = m.time_s;
     d->warmup_s = m.warmup_s;

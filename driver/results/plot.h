@@ -124,6 +124,14 @@ void plot_baseline_load(struct plot *p);
 /* Legend entries (c->label), p->subtitle and p->footnote, from the curves
  * and the directories' meta.json (plot_label.c). */
 void plot_label(struct plot *p);
+/* The server as a reader names it, from meta.json's engine and
+ * server_version: "PostgreSQL 15.18" (PostgreSQL reports the bare number),
+ * "MariaDB 10.11.19" (from "10.11.19-MariaDB-0+deb12u1"), "MySQL 8.0.36";
+ * a version that already names its server is kept ("PostgreSQL 15.8"); ""
+ * when there is no version (plot_label.c). */
+void plot_server_name(const char *engine, const char *version, char *out, size_t len);
+/* The distinct workloads of p's curves, "a, b" into list; how many. */
+size_t plot_workloads(const struct plot *p, char *list, size_t len);
 /* Set p->log->err (the first failure wins). */
 void plot_fail(const struct plot *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -158,6 +158,42 @@ int plot_gp_data(const struct plot *p)
 
 /* The top of a y range: gnuplot refuses [0:0] ("empty y range"), so a
  * graph of all-zero throughput (a server that did nothing) gets [0:1]. */
+/* text as a gnuplot string expression of lines no longer than width
+ * (wider ones are clipped at the graph's edges), broken after the last
+ * "; " that fits when it is past half the width, else the last ", " or
+ * "; ": 'a; b'."\n".'c'. Each part goes
+ * through plot_gp_str. */
+static void gp_lines(struct sbuf *b, const char *text, size_t width)
+{
+    size_t n = strlen(text), start = 0, parts = 0;
+    while (start < n || parts == 0) {
+        size_t end = n;
+        if (n - start > width) {
+            size_t semi = start, comma = start;
+            for (size_t i = start; i + 1 < n && i - start < width; i++) {
+                if (text[i] == ';' && text[i + 1] == ' ')
+                    semi = i + 1;
+                if (text[i] == ',' && text[i + 1] == ' ')
+                    comma = i + 1;
+            }
+            /* a "; " past half the width, else the later of the two */
+            end = semi - start >= width / 2 ? semi : semi > comma ? semi : comma;
+            if (end == start)
+                end = n; /* no place to break: one long line */
+        }
+        char *part = xmalloc(end - start + 1);
+        memcpy(part, text + start, end - start);
+        part[end - start] = '\0';
+        if (parts++)
+            sbuf_add(b, ".\"\\n\".", 6);
+        plot_gp_str(b, part);
+        free(part);
+        start = end;
+        while (start < n && text[start] == ' ')
+            start++;
+    }
+}
+
 static void gp_ymax(struct sbuf *b, double v)
 {
     sbuf_printf(b, "ymax = %g\n", isfinite(v) && v > 0 ? v : 1);
@@ -203,7 +239,7 @@ static int write_wrapper(const struct plot *p, const char *graph, const char *ti
     sbuf_add(&b, "title_main = ", 13);
     plot_gp_str(&b, title);
     sbuf_add(&b, "\nsubtitle = ", 12);
-    plot_gp_str(&b, p->subtitle);
+    gp_lines(&b, p->subtitle, 84);
     sbuf_add(&b, "\nfootnote = ", 12);
     plot_gp_str(&b, p->footnote);
     sbuf_add(&b, "\n", 1);

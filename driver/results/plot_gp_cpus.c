@@ -123,9 +123,11 @@ int plot_gp_cpus_vars(const struct plot *p, struct sbuf *vars, double *ymax)
                     "# 1 cpus, 2 median tps, 3 min, 4 max, 5 ideal linear tps\n",
                     p->dirs[c->dir].name, c->engine, c->workload, s->threads);
         for (size_t a = 0; a < s->m; a++) {
+            double ideal_tps = s->cx[a] * s->cs[0]->median / s->cx[0];
             sbuf_printf(&d, "%g %.3f %.3f %.3f %.3f\n", s->cx[a], s->cs[a]->median, s->cs[a]->min,
-                        s->cs[a]->max, s->cx[a] * s->cs[0]->median / s->cx[0]);
-            *ymax = fmax(*ymax, s->cs[a]->max);
+                        s->cs[a]->max, ideal_tps);
+            /* the frame holds the ideal where it is drawn, not only the data */
+            *ymax = fmax(*ymax, best ? fmax(s->cs[a]->max, ideal_tps) : s->cs[a]->max);
             int seen = 0;
             for (size_t r = 0; r < nx; r++)
                 seen |= xs[r] == s->cx[a];
@@ -146,10 +148,9 @@ int plot_gp_cpus_vars(const struct plot *p, struct sbuf *vars, double *ymax)
         sbuf_printf(&dts, "%s%d", sep, group_dash(s->group));
         sbuf_printf(&ideal, "%s%d", sep, best);
         char label[256];
-        snprintf(label, sizeof label, "%s%s%s%s, %g thread%s%s", c->engine,
-                 p->dirs[c->dir].server[0] ? " (" : "", p->dirs[c->dir].server,
-                 p->dirs[c->dir].server[0] ? ")" : "", s->threads, s->threads == 1 ? "" : "s",
-                 best ? " (with ideal)" : "");
+        snprintf(label, sizeof label, "%s, %g thread%s%s",
+                 p->dirs[c->dir].server[0] ? p->dirs[c->dir].server : c->engine, s->threads,
+                 s->threads == 1 ? "" : "s", best ? " (with ideal)" : "");
         sbuf_add(&labels, sep, strlen(sep));
         plot_gp_str(&labels, label);
     }

@@ -95,6 +95,40 @@ static void footnote(struct plot *p)
         add(f, len, "; warmup %g-%g s", wlo, whi);
 }
 
+void plot_server_name(const char *engine, const char *version, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (!version || !version[0])
+        return;
+    if (!(version[0] >= '0' && version[0] <= '9')) {
+        snprintf(out, len, "%s", version); /* it names itself */
+        return;
+    }
+    const char *maria = strstr(version, "-MariaDB");
+    if (maria)
+        snprintf(out, len, "MariaDB %.*s", (int)(maria - version), version);
+    else if (engine && !strcmp(engine, "pgsql"))
+        snprintf(out, len, "PostgreSQL %s", version);
+    else if (engine && !strcmp(engine, "mysql"))
+        snprintf(out, len, "MySQL %s", version);
+    else
+        snprintf(out, len, "%s%s%s", engine ? engine : "", engine && *engine ? " " : "", version);
+}
+
+size_t plot_workloads(const struct plot *p, char *list, size_t len)
+{
+    size_t n = 0;
+    list[0] = '\0';
+    for (size_t i = 0; i < p->nc; i++) {
+        int seen = !p->c[i].workload[0];
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(p->c[j].workload, p->c[i].workload);
+        if (!seen)
+            add(list, len, "%s%s", n++ ? ", " : "", p->c[i].workload);
+    }
+    return n;
+}
+
 /* A legend entry says only what tells its curve from the others: what all
  * curves share (the workload, one engine, one host) is in the title or the
  * subtitle, said once. */
@@ -108,6 +142,16 @@ void plot_label(struct plot *p)
         same_engine &= !strcmp(p->c[i].engine, p->c[0].engine) &&
                        !strcmp(p->dirs[p->c[i].dir].server, p->dirs[p->c[0].dir].server);
         same_workload &= !strcmp(p->c[i].workload, p->c[0].workload);
+    }
+    if (!same_workload && p->log) {
+        /* throughputs of different mixes on one axis read as a comparison
+         * they are not: said where `plot` and `report` print warnings */
+        char list[256] = "";
+        plot_workloads(p, list, sizeof list);
+        sbuf_printf(&p->log->warn,
+                    "curves of different workloads (%s) share the graphs: compare each "
+                    "only with curves of its own workload\n",
+                    list);
     }
     for (size_t i = 0; i < p->nc; i++) {
         struct plot_curve *c = &p->c[i];

@@ -102,10 +102,15 @@ void report_sweep_summary(FILE *f, const struct result_row *rows, size_t n)
         }
         size_t pk = stats_peak(c->xs, (size_t)c->nt);
         double drop = c->xs[pk] > 0 ? (c->xs[c->nt - 1] / c->xs[pk] - 1) * 100 : 0;
-        fprintf(f,
-                "%-12s %5d   peak %.1f tps at %d threads (p95 %.3f ms); at %d threads %+.0f%% "
-                "from peak",
-                c->variant, c->cpus, c->xs[pk], c->th[pk], c->p95[pk], c->th[c->nt - 1], drop);
+        fprintf(f, "%-12s %5d   peak %.1f tps at %d thread%s (p95 %.3f ms)", c->variant, c->cpus,
+                c->xs[pk], c->th[pk], c->th[pk] == 1 ? "" : "s", c->p95[pk]);
+        /* a peak at the most threads measured has nothing after it to drop
+         * to: say so, not "+0% from peak" */
+        if (pk + 1 == (size_t)c->nt)
+            fprintf(f, ", the most threads measured");
+        else
+            fprintf(f, "; at %d thread%s %+.0f%% from peak", c->th[c->nt - 1],
+                    c->th[c->nt - 1] == 1 ? "" : "s", drop);
         size_t bp = b ? stats_peak(b->xs, (size_t)b->nt) : 0;
         if (b && b != c && b->cpus > 0 && c->cpus > 0 && b->xs[bp] > 0)
             fprintf(f, "; vs %d CPU%s: speedup %.2f, CPU efficiency %.0f%%", b->cpus,

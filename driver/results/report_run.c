@@ -196,12 +196,15 @@ static void sysbench_sections(FILE *f, const struct level_result *r,
     fprintf(f, "\n");
 }
 
+/* sysbench's report exactly, in its order and line for line, then
+ * dbscale's own figures after it: a parser that counts lines from the top
+ * (or from "SQL statistics:") reads what it reads in sysbench's. */
 void report_text(FILE *f, const struct level_result *r, const struct report_run_info *ri)
 {
-    extras(f, r, ri);
     if (ri->histogram)
         histogram(f, r->lat);
     sysbench_sections(f, r, ri);
+    extras(f, r, ri);
 }
 
 void report_checkpoint(FILE *f, double t, const struct level_result *r,

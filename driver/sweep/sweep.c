@@ -24,6 +24,7 @@
 
 #include "baseline.h"
 #include "meta.h"
+#include "meta_command.h"
 #include "oltp_conn.h"
 #include "redact.h"
 #include "report.h"
@@ -108,12 +109,14 @@ int sweep_write_meta(struct sweep *w, const char *ended)
         json_object_set_new(m.options, "workload", json_string(w->script));
     if (w->share)
         m.extra = sweep_ranks_meta(w); /* ranks, hosts, window start skew */
-    json_t *why = sweep_why_meta(w);   /* what the collectors read, their files' columns */
-    if (why) {
-        if (!m.extra)
-            m.extra = json_object();
+    if (!m.extra)
+        m.extra = json_object();
+    /* the command that reproduces it: what the user set (the page shows it) */
+    json_object_set_new(m.extra, "command",
+                        meta_command_words(&w->o, w->script ? w->script : w->workload));
+    json_t *why = sweep_why_meta(w); /* what the collectors read, their files' columns */
+    if (why)
         json_object_set_new(m.extra, "why", why);
-    }
     int rc = meta_write(w->out, &m);
     meta_free(&m);
     return rc;

@@ -48,6 +48,10 @@ const struct help_env help_env_table[] = {
     {"DBSCALE_SERVER_DIR", "the throwaway server `dbscale server stop` stops", "server"},
     {"DBSCALE_SYSFS_ROOT", "read the CPU topology from this copy of /sys (tests)",
      "sweep micro fs server"},
+    {"DBSCALE_PARSE_ONLY",
+     "set: a command line the verb's parser takes exits 0 there, before anything runs (the "
+     "docs' commands are checked so)",
+     NULL},
     {"TMPDIR", "where a throwaway server's directory is made (default /tmp)", "server sweep"},
     {"XDG_CACHE_HOME, HOME",
      "where kernels keeps the initramfs and unpacked kernels it builds (XDG_CACHE_HOME/dbscale, "
@@ -101,7 +105,8 @@ void help_usage(FILE *f)
         fprintf(f, " %s", workload_names[i]);
         col += (int)l + 1;
     }
-    fputs("\n  or a sysbench Lua script: dbscale ./x.lua [options] COMMAND\n"
+    fputs("\n  bulk_insert (every script sysbench ships runs by name, from /usr/share/sysbench)\n"
+          "  or a sysbench Lua script: dbscale ./x.lua [options] COMMAND\n"
           "sysbench's order works too: dbscale WORKLOAD [options] COMMAND, COMMAND one of\n"
           "  " HELP_COMMANDS " (help: the workload's options, as sysbench's)\n",
           f);

@@ -240,6 +240,9 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
 
 int lua_main(const char *verb, int argc, char **argv)
 {
+    /* A script's lines reach a file or a pipe as they are printed (a long
+     * prepare's progress, say), not at exit: sysbench's do. */
+    setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
     int si = lua_verb_find_script(argc, argv);
     if (si < 0) {
         fprintf(stderr, "dbscale: no Lua script given\n");

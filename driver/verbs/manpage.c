@@ -92,10 +92,12 @@ int manpage_write(FILE *f)
     fputs(".SH WORKLOADS\n", f);
     for (int i = 0; workload_names[i]; i++)
         fprintf(f, "%s\\fB%s\\fR", i ? ", " : "", workload_names[i]);
-    fputs(", or a sysbench Lua script (\\fBdbscale ./x.lua\\fR [\\fIoptions\\fR] "
-          "\\fICOMMAND\\fR).\n.SH ENVIRONMENT\n"
-          "An option given on the command line or in a config wins over these.\n",
-          f);
+    fputs(
+        ", \\fBbulk_insert\\fR (every script sysbench ships runs by its name, from "
+        "/usr/share/sysbench), or a sysbench Lua script (\\fBdbscale ./x.lua\\fR [\\fIoptions\\fR] "
+        "\\fICOMMAND\\fR).\n.SH ENVIRONMENT\n"
+        "An option given on the command line or in a config wins over these.\n",
+        f);
     for (size_t i = 0; i < help_env_n; i++) {
         fputs(".TP\n.B ", f);
         roff(f, help_env_table[i].names);

@@ -90,10 +90,15 @@ int report_main(int argc, char **argv)
         snprintf(def, sizeof def, "%s/report.html", study ? study : p.dirs[0].path);
         out = def;
     }
+    size_t nsw;
+    struct optdef *sw = sweep_verb_optdefs(&nsw); /* the reproduce line's names */
+    page_known_options(sw, nsw);
     if (rc == 0 && page_write(&p, out, err, sizeof err) < 0) {
         warnx_("cannot write the report: %s", err);
         rc = EXIT_RUNTIME;
     }
+    page_known_options(NULL, 0);
+    free(sw);
     if (rc == 0)
         printf("report: %s\n", out);
     sbuf_free(&log.out);

@@ -534,6 +534,7 @@ cleanup:
                saved == 1 ? "" : "s", w.nold ? " added" : "",
                meta_ok ? ", " : "; not written: ", w.out);
         char page[1200], perr[600];
+        page_known_options(w.o.defs, w.o.n); /* the reproduce line's names */
         if (opts_bool(&w.o, "report") &&
             page_write_dir(w.out, page, sizeof page, perr, sizeof perr) < 0) {
             fprintf(stderr, "dbscale sweep: report page: %s\n", perr);

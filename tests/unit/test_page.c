@@ -204,7 +204,7 @@ static void test_hostile_page(void **state)
     assert_non_null(strstr(h.s, "disturbed"));
     assert_non_null(strstr(h.s, "wide spread"));
     /* The reproduce command quotes for the shell, then escapes for HTML. */
-    assert_non_null(strstr(h.s, "--workload=&#39;a&#39;\\&#39;&#39;b&quot;c&lt;d&gt;&#39;"));
+    assert_non_null(strstr(h.s, "dbscale sweep &#39;a&#39;\\&#39;&#39;b&quot;c&lt;d&gt;&#39;"));
     /* An old or hand-made meta.json with a password: never on the page. */
     assert_null(strstr(h.s, "hunter2"));
     assert_null(strstr(h.s, "pgsql-password"));

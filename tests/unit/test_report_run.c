@@ -1,10 +1,10 @@
 /*
  * test_report_run.c - the run report, read the way sysbench users' scripts
  * read sysbench's: `grep percentile | awk '{print $3}'` gives one value, the
- * fourth line after "Latency (ms):" is the percentile, the last line before
- * the closing blank line is the fairness line, and from "SQL statistics:" on
- * the labels, their order, the value columns and the blank lines are
- * sysbench 1.0.20's exactly (taken from a real sysbench 1.0.20 report).
+ * fourth line after "Latency (ms):" is the percentile, and from "SQL
+ * statistics:" to the fairness line and its blank line the labels, their
+ * order, the value columns and the blank lines are sysbench 1.0.20's exactly
+ * (taken from a real sysbench 1.0.20 report); dbscale's figures come after.
  * Then the machine forms: JSON names the run and has error codes as an
  * object, CSV a column per percentile; --histogram's layout; the interval
  * figures as JSON lines / CSV rows and sysbench's --rate queue line.
@@ -123,15 +123,23 @@ static void test_fourth_line_after_latency_is_the_percentile(void **state)
     assert_non_null(strstr(line, "99th percentile:"));
 }
 
-static void test_last_line_is_fairness(void **state)
+/* sysbench's report comes first, line for line, closed by its fairness
+ * line and blank line; dbscale's figures come after it (issue 29: parsers
+ * that count lines from the top read sysbench's lines). */
+static void test_sysbench_report_first(void **state)
 {
     (void)state;
     double p95 = 95;
     const char *s = text(&p95, 1);
     size_t l = strlen(s);
+    assert_memory_equal(s, "SQL statistics:\n", 16);
     assert_true(l > 2);
-    assert_string_equal(s + l - 2, "\n\n"); /* sysbench closes with a blank line */
-    const char *last = s + l - 2;
+    assert_string_equal(s + l - 2, "\n\n"); /* closed with a blank line, as sysbench's */
+    const char *fig = strstr(s, "\ndbscale figures:\n");
+    assert_non_null(fig);
+    /* fig is the blank line; before it, sysbench's last line */
+    const char *last = fig - 1;
+    assert_int_equal(*last, '\n');
     while (last > s && last[-1] != '\n')
         last--;
     assert_memory_equal(last, "    execution time (avg/stddev):", 32);
@@ -224,7 +232,7 @@ static void test_sysbench_sections_exactly(void **state)
         assert_string_equal(sk, want);
         p = e + 1;
     }
-    assert_int_equal(*p, '\0');
+    assert_memory_equal(p, "dbscale figures:\n", 17);
 }
 
 static void test_percentile_zero_is_disabled(void **state)
@@ -236,7 +244,7 @@ static void test_percentile_zero_is_disabled(void **state)
     assert_string_equal(line, "         percentile stats:               disabled");
 }
 
-static void test_extras_before_sysbench_sections(void **state)
+static void test_extras_after_sysbench_sections(void **state)
 {
     (void)state;
     double p[2] = {95, 99.9};
@@ -246,8 +254,8 @@ static void test_extras_before_sysbench_sections(void **state)
     const char *codes = strstr(s, "40P01");
     assert_non_null(cpu);
     assert_non_null(codes);
-    assert_true(cpu < sql);
-    assert_true(codes < sql);
+    assert_true(cpu > sql);
+    assert_true(codes > sql);
     /* words sysbench users grep for appear only in sysbench's own lines */
     assert_int_equal(grep(s, "percentile", NULL, 0), 1);
     assert_int_equal(grep(s, "transactions", NULL, 0), 1);
@@ -535,10 +543,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_one_percentile_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fourth_line_after_latency_is_the_percentile, setup,
                                         teardown),
-        cmocka_unit_test_setup_teardown(test_last_line_is_fairness, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sysbench_report_first, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sysbench_sections_exactly, setup, teardown),
         cmocka_unit_test_setup_teardown(test_percentile_zero_is_disabled, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_extras_before_sysbench_sections, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_extras_after_sysbench_sections, setup, teardown),
         cmocka_unit_test_setup_teardown(test_json_identity_and_codes_object, setup, teardown),
         cmocka_unit_test_setup_teardown(test_json_histogram, setup, teardown),
         cmocka_unit_test_setup_teardown(test_csv_a_column_per_percentile, setup, teardown),

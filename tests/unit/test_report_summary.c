@@ -4,7 +4,7 @@
  * and flat after (not speedup / threads, which falls to 25% at 8 threads on
  * 2 CPUs by construction), p95 beside the median TPS, and the speedup and
  * CPU efficiency over the fewest-CPUs variant, per thread count and at the
- * peak.
+ * peak; a peak at the last point is called the most threads measured.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,6 +27,19 @@ static void row(struct result_row *r, const char *variant, int cpus, int threads
     r->cpus = cpus, r->threads = threads, r->tps = tps, r->lat_p95_ms = p95;
 }
 
+/* report_sweep_summary's text for rows[0..n), malloc'd (not inlined: gcc then takes the
+ * pointers into it for pointers to the local that held it) */
+__attribute__((noinline)) static char *summary_of(const struct result_row *rows, size_t n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    report_sweep_summary(f, rows, n);
+    fclose(f);
+    return buf;
+}
+
 static void test_summary_table(void **state)
 {
     (void)state;
@@ -37,12 +50,7 @@ static void test_summary_table(void **state)
         row(&rows[i], "up", 1, th[i], 100, 1.5 * th[i]);
         row(&rows[4 + i], "smp-k2", 2, th[i], i ? 200 : 100, 0.75 * th[i]);
     }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    report_sweep_summary(f, rows, 8);
-    fclose(f);
+    char *buf = summary_of(rows, 8);
     printf("%s", buf);
     assert_non_null(strstr(buf, "p95 ms"));
     /* smp-k2 at 8 threads: 200 tps, ideal 200 (flat past 2 CPUs): 100%,
@@ -57,6 +65,25 @@ static void test_summary_table(void **state)
     assert_null(strstr(line, " 25%"));
     /* the peak line says the same against the fewest-CPUs variant */
     assert_non_null(strstr(buf, "vs 1 CPU: speedup 2.00, CPU efficiency 100%"));
+    /* a flat curve peaks at its first point and says how far the last fell */
+    assert_non_null(strstr(buf, "peak 100.0 tps at 1 thread (p95 1.500 ms); at 8 threads +0% "
+                                "from peak"));
+    free(buf);
+}
+
+/* A curve still rising at its last point: its peak is the most threads
+ * measured, never "at 4 threads +0% from peak". */
+static void test_peak_at_the_end(void **state)
+{
+    (void)state;
+    struct result_row rows[3];
+    int th[] = {1, 2, 4};
+    for (int i = 0; i < 3; i++)
+        row(&rows[i], "smp-k2", 2, th[i], 100 * (i + 1), 1);
+    char *buf = summary_of(rows, 3);
+    assert_non_null(strstr(buf, "peak 300.0 tps at 4 threads (p95 1.000 ms), the most threads "
+                                "measured\n"));
+    assert_null(strstr(buf, "from peak"));
     free(buf);
 }
 
@@ -64,6 +91,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_summary_table),
+        cmocka_unit_test(test_peak_at_the_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,9 +2,10 @@
 -- scripts do; every check is an assert, so a wrong answer fails the run with
 -- this file's line. Used by lua_scripts.lib on both engines.
 local ffi = require("ffi")
+-- sb_counter_type is sysbench's own declaration, made before a script runs
+-- (declaring it again fails under sysbench too); the function is the
+-- script's to declare
 ffi.cdef[[
-typedef enum { SB_CNT_OTHER, SB_CNT_READ, SB_CNT_WRITE, SB_CNT_TRX, SB_CNT_ERROR,
-  SB_CNT_RECONNECT, SB_CNT_MAX } sb_counter_type;
 void sb_counter_inc(int thread_id, sb_counter_type type);
 ]]
 
