@@ -211,8 +211,12 @@ static void go_down(struct loop *l, struct conn *c, uint64_t now)
 static void txn_done(struct loop *l, struct conn *c, uint64_t end)
 {
     struct pool *p = l->pool;
+    if (!c->warm) { /* the ramp (worker.h): the window waits for every connection's first */
+        c->warm = 1;
+        atomic_fetch_add_explicit(&p->warm, 1, RLX);
+    }
     if (!in_window(p, end))
-        return; /* warmup, or finished off after the window */
+        return; /* warmup, ramp, or finished off after the window */
     if (p->cfg.events > 0) {
         if (!c->reserved)
             return; /* begun in the warmup */
@@ -237,7 +241,7 @@ static void txn_done(struct loop *l, struct conn *c, uint64_t end)
             l->caplog = l->caplog ? l->caplog * 2 : 4096;
             l->log = xrealloc(l->log, l->caplog * sizeof *l->log);
         }
-        l->log[l->nlog++] = (struct txn_rec){(uint32_t)c->idx, lat};
+        l->log[l->nlog++] = (struct txn_rec){(uint32_t)c->idx, lat, end - p->measure_start};
     }
 }
 

@@ -35,6 +35,7 @@ static void left_run(struct lloop_conn *c)
     if (!c->in_run)
         return;
     c->in_run = 0;
+    lrun_warm(c);
     struct lloop_run *run = c->run;
     int open = LLOOP_WIN_OPEN;
     if (atomic_fetch_sub(&run->in_run, 1) == 1 &&

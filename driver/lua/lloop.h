@@ -32,6 +32,7 @@ struct lloop_run {
      * known) are not counted */
     _Atomic uint64_t window;
     atomic_int loops_done; /* loops that have finished every connection */
+    atomic_int warm;       /* connections that finished an event, or their events */
     /* connections still in thread_run: the last one out ends the window
      * (ended_ns, ended_ru, lim->on_window), as a built-in level's ends
      * with its events; thread_done and the states' teardown come after
@@ -51,6 +52,9 @@ struct lloop_run {
 /* 1 when the run is ending (a stop, a failure, the deadline): an arrival
  * waited for is then no event. */
 int lrun_ending(struct lloop_run *run);
+struct lloop_conn;
+/* c finished an event, or its events are over: the ramp waits for no more. */
+void lrun_warm(struct lloop_conn *c);
 
 enum { LLOOP_INIT, LLOOP_READY, LLOOP_RUN, LLOOP_DONE, LLOOP_END };
 enum { LLOOP_WIN_SHUT, LLOOP_WIN_OPEN, LLOOP_WIN_CLOSED };
@@ -75,6 +79,7 @@ struct lloop_conn {
     int ncodes;
     int failed;
     int in_run;     /* counted in run->in_run */
+    int warm;       /* counted in run->warm */
     int unfinished; /* its event's reply was given up (lloop.c's grace) */
     /* the socket in the loop's epoll as last armed (lloop.c's arm) */
     int armed_fd;

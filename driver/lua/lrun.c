@@ -75,12 +75,21 @@ static void ev_start(struct lapi_thread *t)
     c->t0 = c->wake_at ? c->wake_at : now_ns();
 }
 
+void lrun_warm(struct lloop_conn *c)
+{
+    if (!c->warm) {
+        c->warm = 1;
+        atomic_fetch_add(&c->run->warm, 1);
+    }
+}
+
 static void ev_stop(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
+    lrun_warm(c);
     uint64_t now = now_ns(), w = atomic_load_explicit(&c->run->window, memory_order_relaxed);
     if (!w || now < w)
-        return; /* --warmup-time: run, not counted */
+        return; /* --warmup-time or the ramp: run, not counted */
     lapi_count(t, SB_CNT_TRX);
     uint64_t d = now - c->t0;
     hist_record(c->lat, d);
@@ -307,26 +316,48 @@ static void collect(struct lloop_conn *cs, int n, const struct lckpt *ck, struct
     set_counts(out, c, ck && ck->taken ? ck->c : NULL);
     if (ck && ck->taken)
         hist_diff(out->lat, out->lat, ck->h);
-    if (out->unfinished) {
-        out->disturbed = 1;
-        snprintf(out->disturbed_why, sizeof out->disturbed_why, "%llu unfinished",
-                 (unsigned long long)out->unfinished);
-    }
+    size_t w = 0, len = sizeof out->disturbed_why;
+    if (out->unfinished)
+        w += (size_t)snprintf(out->disturbed_why, len, "%llu unfinished",
+                              (unsigned long long)out->unfinished);
+    if (out->ramp_missing && w < len)
+        snprintf(out->disturbed_why + w, len - w,
+                 "%s%d connections without a first transaction after %.1fs", w ? "; " : "",
+                 out->ramp_missing, out->ramp_s);
+    out->disturbed = out->disturbed_why[0] != '\0';
     fairness(cs, n, ck, out);
 }
 
-/* --warmup-time: events run, uncounted, until it has passed (or the run
- * ends sooner); then the window opens and the counters so far become each
- * connection's baseline. Transactions count only inside the window
- * (ev_stop), so none is lost or doubled at the edge. */
-static void warm_up(struct lloop_run *run, struct lloop_conn *cs, int n, int nl)
+/* The ramp (lscript_limits.ramp_timeout_s): the window waits for every
+ * connection's first event. */
+static int ramps(const struct lscript_limits *lim)
 {
-    uint64_t until = now_ns() + (uint64_t)(run->lim->warmup_s * 1e9);
-    for (uint64_t now;
-         (now = now_ns()) < until && !lrun_ending(run) && atomic_load(&run->loops_done) < nl;) {
-        uint64_t w = until - now < 20000000 ? until - now : 20000000;
+    return lim->ramp_timeout_s > 0 && lim->events <= 0 && lim->rate <= 0;
+}
+
+/* --warmup-time and the ramp: events run, uncounted, until the warmup has
+ * passed and every connection has finished an event (or the ramp's
+ * timeout has passed, or the run ends sooner); then the window opens and
+ * the counters so far become each connection's baseline. Transactions
+ * count only inside the window (ev_stop), so none is lost or doubled at
+ * the edge. */
+static void warm_up(struct lloop_run *run, struct lloop_conn *cs, int n, int nl,
+                    struct level_result *out)
+{
+    uint64_t t0 = now_ns(), until = t0 + (uint64_t)(run->lim->warmup_s * 1e9);
+    uint64_t ramp_end = ramps(run->lim) ? t0 + (uint64_t)(run->lim->ramp_timeout_s * 1e9) : 0;
+    for (uint64_t now; !lrun_ending(run) && atomic_load(&run->loops_done) < nl;) {
+        now = now_ns();
+        int ramping = now < ramp_end && atomic_load(&run->warm) < n;
+        if (now >= until && !ramping)
+            break;
+        uint64_t w = now < until && until - now < 20000000 ? until - now : 20000000;
         struct timespec ts = {0, (long)w};
         nanosleep(&ts, NULL);
+    }
+    if (ramp_end) {
+        out->ramp_s = (double)(now_ns() - t0) / 1e9;
+        out->ramp_missing = n - atomic_load(&run->warm);
     }
     atomic_store(&run->window, now_ns());
     for (int i = 0; i < n; i++)
@@ -372,7 +403,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     pthread_barrier_init(&run.ready, NULL, (unsigned)nl + 1);
     pthread_mutex_init(&run.arrival_lock, NULL);
     rng_seed(&run.arrival_rng, s->seed, 0); /* connections use streams 1.., as worker.c */
-    if (lim->warmup_s <= 0)
+    if (lim->warmup_s <= 0 && !ramps(lim))
         atomic_store(&run.window, 1); /* every event counts */
     struct lloop_conn *cs = xcalloc((size_t)n, sizeof *cs);
     struct lloop *loops = xcalloc((size_t)nl, sizeof *loops);
@@ -406,8 +437,8 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
             die(EXIT_RUNTIME, "cannot start event loop %d", i);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     pthread_barrier_wait(&run.ready); /* every thread_init done: events start */
-    if (lim->warmup_s > 0)
-        warm_up(&run, cs, n, nl);
+    if (lim->warmup_s > 0 || ramps(lim))
+        warm_up(&run, cs, n, nl, out);
     if (lim->on_window)
         lim->on_window(1, lim->on_window_arg);
     uint64_t t0 = now_ns();

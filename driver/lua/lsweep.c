@@ -161,6 +161,7 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
         .on_window = on_window,
         .on_window_arg = cb_arg,
         .warmup_s = opts_num(o, "warmup-time"),
+        .ramp_timeout_s = opts_num(o, "ramp-timeout"),
         .loops = (int)opts_int(o, "client-loops"),
         .batch_from = x->batch_from,
         .client_cpus = client_cpus, /* the loops pin themselves */

@@ -187,6 +187,7 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         .on_interval_arg = &periods,
         .rate = st->wcfg.rate,
         .warmup_s = st->wcfg.warmup_s,
+        .ramp_timeout_s = st->wcfg.ramp_timeout_s,
         .loops = st->wcfg.loops,
         .batch_from = st->wcfg.batch_from,
         .client_cpus = st->wcfg.client_cpus,
