@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "safefile.h"
 
 enum bc_type { B_STR, B_INT, B_LL, B_NUM1, B_NUM2, B_NUM6 };
 
@@ -140,9 +141,9 @@ static int append(const struct btable *t, const char *dir, const struct sbuf *ro
                   size_t errlen)
 {
     char path[4096];
-    int e = mkdir_p(dir, 0755);
+    int e = dir_make_nofollow(dir, 0755);
     if (e < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", dir, strerror(-e));
+        snprintf(err, errlen, "cannot create %s: %s", dir, file_strerror(e));
         return -1;
     }
     snprintf(path, sizeof path, "%s/%s", dir, t->file);

@@ -30,6 +30,7 @@
 #include "meta.h"
 #include "plot_gp.h"
 #include "results.h"
+#include "safefile.h"
 #include "stats.h"
 
 /* ---- meta.json: the few fields a label shows ---- */
@@ -501,8 +502,12 @@ int plot_make(struct plot *p, const char *formats)
 {
     char gdir[700];
     snprintf(gdir, sizeof gdir, "%s/graphs", p->out);
-    if (mkdir_p(gdir, 0755) < 0) {
-        plot_fail(p, "cannot create %s: %s", gdir, strerror(errno));
+    const char *bad = p->out;
+    int e = dir_make_nofollow(p->out, 0755); /* never through a link planted there */
+    if (e == 0 && (e = dir_make_nofollow(gdir, 0755)) < 0)
+        bad = gdir;
+    if (e < 0) {
+        plot_fail(p, "cannot create %s: %s", bad, file_strerror(e));
         return -1;
     }
     plot_prepare(p);

@@ -48,6 +48,7 @@
 #include "cpulist.h"
 #include "cpuset.h"
 #include "server_engine.h"
+#include "safefile.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -105,11 +106,18 @@ int server_make_dir(const char *path, mode_t mode, const struct spawn_ident *id)
 {
     if (mkdir(path, mode) < 0 && errno != EEXIST)
         return -1;
-    if (chmod(path, mode) < 0)
+    /* through a descriptor opened without following a link: one planted
+     * under the name must not hand its target to the engine's user */
+    int fd = dir_open_nofollow(path);
+    if (fd < 0) {
+        errno = -fd;
         return -1;
-    if (id && id->drop && chown(path, id->uid, id->gid) < 0)
-        return -1;
-    return 0;
+    }
+    int rc = fchmod(fd, mode) < 0 || (id && id->drop && fchown(fd, id->uid, id->gid) < 0) ? -1 : 0;
+    int e = errno;
+    close(fd);
+    errno = e;
+    return rc;
 }
 
 /* Appends ": <last lines of D/log>" to err, so a failed start says why. */
