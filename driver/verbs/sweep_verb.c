@@ -370,6 +370,17 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
             rc = dr == -2 ? EXIT_USAGE : EXIT_RUNTIME;
             goto done;
         }
+        /* one sweep at a time in a directory, before the earlier run is read */
+        int lk = results_dir_lock(w.out, 0, err, sizeof err);
+        if (lk == 1) {
+            fprintf(stderr, "dbscale sweep: waiting for the other sweep writing %s...\n", w.out);
+            lk = results_dir_lock(w.out, 1, err, sizeof err);
+        }
+        if (lk < 0) {
+            fprintf(stderr, "dbscale sweep: %s\n", err);
+            rc = EXIT_RUNTIME;
+            goto done;
+        }
         if (append && load_earlier_run(&w, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale sweep: --append: %s\n", err);
             rc = EXIT_RUNTIME;
