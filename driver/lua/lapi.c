@@ -21,6 +21,7 @@
 #include "lapi_prelude.h"
 #include "lapi_sql.h"
 #include "lfind.h"
+#include "safefile.h"
 
 /* The thread the running Lua state belongs to, for the ffi symbols, which
  * sysbench declares without a state argument. */
@@ -169,6 +170,26 @@ int lapi_call(lua_State *L, const char *fn, int pass_tid, char *err, size_t errl
     return r;
 }
 
+/* luaL_loadfile, but only from a regular file: a FIFO named as the script
+ * would block the open, a device feed the parser without end. */
+static int load_script(lua_State *L, const char *path)
+{
+    struct sbuf b = {0};
+    int e = sbuf_read_file(&b, path);
+    if (e < 0) {
+        lua_pushfstring(L, "cannot open %s: %s", path, file_strerror(e));
+        return LUA_ERRFILE;
+    }
+    lua_pushfstring(L, "@%s", path);
+    const char *s = b.s ? b.s : "";
+    if (b.len > 0 && s[0] == '#') /* a #! line, as luaL_loadfile skips it */
+        s = memchr(s, '\n', b.len) ? memchr(s, '\n', b.len) : s + b.len;
+    int rc = luaL_loadbuffer(L, s, b.len - (size_t)(s - (b.s ? b.s : "")), lua_tostring(L, -1));
+    lua_remove(L, -2); /* the chunk name, under the function or the error */
+    sbuf_free(&b);
+    return rc;
+}
+
 lua_State *lapi_open(struct lapi_thread *t, char *err, size_t errlen)
 {
     lua_State *L = luaL_newstate();
@@ -189,7 +210,7 @@ lua_State *lapi_open(struct lapi_thread *t, char *err, size_t errlen)
         return NULL;
     }
     push_prims(L, t);
-    if (lapi_pcall(L, 1, err, errlen) < 0 || luaL_loadfile(L, t->s->path) != 0) {
+    if (lapi_pcall(L, 1, err, errlen) < 0 || load_script(L, t->s->path) != 0) {
         if (lua_gettop(L) > 0)
             snprintf(err, errlen, "%s", lua_tostring(L, -1));
         lua_close(L);

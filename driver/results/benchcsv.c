@@ -228,9 +228,9 @@ static int read_table(const struct btable *t, const char *path, void **rows, siz
         snprintf(file, sizeof file, "%s/%s", path, t->file);
     *rows = NULL;
     *n = 0;
-    FILE *f = fopen(file, "r");
+    FILE *f = fopen_regular(file); /* a FIFO would block, a device never end */
     if (!f) {
-        snprintf(err, errlen, "cannot read %s: %s", file, strerror(errno));
+        snprintf(err, errlen, "cannot read %s: %s", file, file_strerror(errno));
         return -1;
     }
     char *line = NULL, *fld[MAXF + 1];

@@ -8,6 +8,7 @@ printf 'threads = 4\nbogus = 1\n' >"$work/unknown.ini"
 printf 'threads = many\n' >"$work/badval.ini"
 printf 'this line has no equals sign\n' >"$work/malformed.ini"
 printf 'engine,variant\npgsql\n' >"$work/results.csv"
+mkfifo "$work/fifo.ini" # a FIFO with no writer: opening it to read would wait for ever
 n=0
 while IFS='|' read -r want word args; do
     [ -z "$want" ] && continue
@@ -51,6 +52,10 @@ done <<EOF2
 2|--config|micro getppid1 --config=$work
 2|--config|run oltp_read_only --config=/dev/zero
 2|--config|sweep oltp_read_only --config=/dev/zero
+2|not a regular file|run oltp_read_only --config=$work/fifo.ini
+2|not a regular file|sweep --config=$work/fifo.ini
+2|not a regular file|micro getppid1 --config=$work/fifo.ini
+2|not a regular file|fs --config=$work/fifo.ini
 2|--percentile|run oltp_read_only --percentile=
 2|--percentile|run oltp_read_only --percentile=95,,99
 2|--db-ignore-errors|run oltp_read_only --db-ignore-errors=abc
