@@ -136,12 +136,17 @@ static void progress(const struct sweep *w, int i, const char *variant, double e
 {
     (void)arg;
     const struct sweep_level *lv = &w->plan.levels[i];
-    double tps = w->rows[w->nrows - 1].tps;
+    const struct result_row *r = &w->rows[w->nrows - 1];
     int tty = isatty(2);
-    fprintf(stderr, "%s[%d/%d] %s cpus=%d threads=%d repeat %d/%d: %.1f tps  (ETA %dm%02ds)%s",
+    /* a disturbed level says so where the user looks, on a line of its own
+     * that the next level's does not overwrite */
+    char why[160] = "";
+    if (r->disturbed)
+        snprintf(why, sizeof why, "  DISTURBED: %s", r->disturbed_why[0] ? r->disturbed_why : "?");
+    fprintf(stderr, "%s[%d/%d] %s cpus=%d threads=%d repeat %d/%d: %.1f tps%s  (ETA %dm%02ds)%s",
             tty ? "\r\033[K" : "", i + 1, w->plan.nlevels, variant, w->plan.kcpus[lv->k],
-            lv->threads, lv->repeat, w->plan.repeats, tps, (int)eta / 60, (int)eta % 60,
-            tty ? "" : "\n");
+            lv->threads, lv->repeat, w->plan.repeats, r->tps, why, (int)eta / 60, (int)eta % 60,
+            tty && !r->disturbed ? "" : "\n");
     fflush(stderr);
 }
 
