@@ -383,8 +383,8 @@ static void disturbance(struct level_result *out, uint64_t max_gap)
     if (out->unfinished)
         WHY("%llu unfinished", (unsigned long long)out->unfinished);
     if (out->ramp_missing)
-        WHY("%d connections without a first transaction after %.1fs", out->ramp_missing,
-            out->ramp_s);
+        WHY("%d connection%s without a first transaction after %.1fs", out->ramp_missing,
+            out->ramp_missing == 1 ? "" : "s", out->ramp_s);
 #undef WHY
     out->disturbed = w[0] != '\0';
 }

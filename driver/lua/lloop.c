@@ -134,6 +134,7 @@ static void conn_main(void *arg)
 {
     struct lloop_conn *c = arg;
     if (call_fn(c, "thread_init") < 0) {
+        c->init_failed = 1;
         fail_lua(c);
         goto end;
     }
@@ -363,6 +364,7 @@ void *lloop_main(void *arg)
         /* the script's top level runs on the loop's own stack, so it blocks */
         c->L = lapi_open(&c->t, c->err, sizeof c->err);
         if (!c->L) {
+            c->init_failed = 1;
             fail(c, c->err);
             continue;
         }

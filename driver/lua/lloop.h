@@ -78,9 +78,10 @@ struct lloop_conn {
     struct err_count codes[WORKER_MAX_CODES]; /* ignored errors inside the window */
     int ncodes;
     int failed;
-    int in_run;     /* counted in run->in_run */
-    int warm;       /* counted in run->warm */
-    int unfinished; /* its event's reply was given up (lloop.c's grace) */
+    int init_failed; /* in thread_init (or opening its state): the run never began */
+    int in_run;      /* counted in run->in_run */
+    int warm;        /* counted in run->warm */
+    int unfinished;  /* its event's reply was given up (lloop.c's grace) */
     /* the socket in the loop's epoll as last armed (lloop.c's arm) */
     int armed_fd;
     unsigned armed_ev, armed_closes;

@@ -322,8 +322,8 @@ static void collect(struct lloop_conn *cs, int n, const struct lckpt *ck, struct
                               (unsigned long long)out->unfinished);
     if (out->ramp_missing && w < len)
         snprintf(out->disturbed_why + w, len - w,
-                 "%s%d connections without a first transaction after %.1fs", w ? "; " : "",
-                 out->ramp_missing, out->ramp_s);
+                 "%s%d connection%s without a first transaction after %.1fs", w ? "; " : "",
+                 out->ramp_missing, out->ramp_missing == 1 ? "" : "s", out->ramp_s);
     out->disturbed = out->disturbed_why[0] != '\0';
     fairness(cs, n, ck, out);
 }
@@ -356,8 +356,10 @@ static void warm_up(struct lloop_run *run, struct lloop_conn *cs, int n, int nl,
         nanosleep(&ts, NULL);
     }
     if (ramp_end) {
-        out->ramp_s = (double)(now_ns() - t0) / 1e9;
-        out->ramp_missing = n - atomic_load(&run->warm);
+        uint64_t now = now_ns();
+        out->ramp_s = (double)(now - t0) / 1e9;
+        if (now >= ramp_end) /* timed out (not a stop, nor the events over) */
+            out->ramp_missing = n - atomic_load(&run->warm);
     }
     atomic_store(&run->window, now_ns());
     for (int i = 0; i < n; i++)
@@ -490,6 +492,8 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
             snprintf(err, errlen, "connection %d (sysbench.tid %d): %s", i, i, cs[i].err);
             snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
             rc = -1;
+            if (cs[i].init_failed) /* as sysbench: threads that never began have no report */
+                out->time_s = 0;
         }
     collect(cs, n, &ck, out);
     free(ck.h);
