@@ -190,6 +190,22 @@ static int load_script(lua_State *L, const char *path)
     return rc;
 }
 
+/* os.exit() would end dbscale from inside a connection's loop: no report,
+ * no results kept, a sweep's levels and server left to chance, and exit 0
+ * for a run that never finished. It is an error naming the script's line
+ * instead, which ends the run (or command) as any other error does. */
+static int os_exit_refused(lua_State *L)
+{
+    const char *code = lua_type(L, 1) == LUA_TNUMBER || lua_type(L, 1) == LUA_TSTRING
+                           ? lua_tostring(L, 1)
+                       : lua_type(L, 1) == LUA_TBOOLEAN ? (lua_toboolean(L, 1) ? "true" : "false")
+                                                        : "";
+    luaL_where(L, 1);
+    lua_pushfstring(L, "%sos.exit(%s) called: dbscale ends the run here, as on an error",
+                    lua_tostring(L, -1), code);
+    return lua_error(L);
+}
+
 lua_State *lapi_open(struct lapi_thread *t, char *err, size_t errlen)
 {
     lua_State *L = luaL_newstate();
@@ -198,6 +214,10 @@ lua_State *lapi_open(struct lapi_thread *t, char *err, size_t errlen)
         return NULL;
     }
     luaL_openlibs(L);
+    lua_getglobal(L, "os");
+    lua_pushcfunction(L, os_exit_refused);
+    lua_setfield(L, -2, "exit");
+    lua_pop(L, 1);
     lua_pushlightuserdata(L, t);
     lua_setfield(L, LUA_REGISTRYINDEX, "dbscale.thread");
     lapi_sql_open(L);
