@@ -133,7 +133,8 @@ struct level_result {
     double fair_time_avg, fair_time_sd;     /* seconds busy per connection */
     double setup_s;                         /* dead time before the level (connects) */
     int interrupted;                        /* stopped by pool_stop() */
-    char fatal_msg[640];                    /* set when the run failed */
+    int abandoned;          /* a script's loop still runs (driver/lua/lwatch.h): end the process */
+    char fatal_msg[640];    /* set when the run failed */
     uint64_t unfinished;    /* in flight at the window's end, given up, not counted */
     double ramp_s;          /* from the level's start (its warmup's end) to its window's */
     int ramp_missing;       /* connections without a first transaction when it opened */

@@ -206,7 +206,12 @@ static int arm(int ep, struct lloop_conn *c, int force)
 static int resume(struct lloop *l, int ep, struct lloop_conn *c)
 {
     lapi_enter(&c->t);
+    unsigned long s = atomic_load_explicit(&l->steps, memory_order_relaxed);
+    atomic_store_explicit(&l->cur, c, memory_order_relaxed);
+    atomic_store_explicit(&l->steps, s + 1, memory_order_relaxed);
     fiber_switch(&l->self, &c->fib);
+    atomic_store_explicit(&l->cur, NULL, memory_order_relaxed);
+    atomic_store_explicit(&l->steps, s + 2, memory_order_relaxed);
     if (c->a.want == LAPI_WAIT_TIMER) {
         c->timer = 1;
         l->timers++;
@@ -388,7 +393,8 @@ void *lloop_main(void *arg)
         ready += c->in_run;
     }
     atomic_fetch_add(&run->in_run, ready); /* every loop's, before any event */
-    pthread_barrier_wait(&run->ready);     /* every loop's thread_init done: measuring starts */
+    atomic_fetch_add(&run->loops_ready, 1);
+    pthread_barrier_wait(&run->ready); /* every loop's thread_init done: measuring starts */
     sched_policy_apply_loop(run->lim->batch_from, l->n); /* as the built-in loops */
     active = 0;
     for (int i = 0; i < l->n; i++) {

@@ -19,7 +19,8 @@
 /* What every loop of one run shares. */
 struct lloop_run {
     const struct lscript_limits *lim;
-    pthread_barrier_t ready; /* every thread_init done: the loops and the caller */
+    pthread_barrier_t ready; /* every thread_init done: the loops */
+    atomic_int loops_ready;  /* loops past their thread_inits (the caller polls it) */
     atomic_int stop;         /* a connection failed */
     atomic_llong events;
     /* ns, 0 = none: set once every thread_init is done, while the loops may
@@ -52,6 +53,8 @@ struct lloop_run {
 /* 1 when the run is ending (a stop, a failure, the deadline): an arrival
  * waited for is then no event. */
 int lrun_ending(struct lloop_run *run);
+/* 1 when the run was stopped (a signal, a failure), not only over its time. */
+int lrun_stopped(struct lloop_run *run);
 struct lloop_conn;
 /* c finished an event, or its events are over: the ramp waits for no more. */
 void lrun_warm(struct lloop_conn *c);
@@ -101,6 +104,10 @@ struct lloop {
     int n, timers;
     pthread_t th;
     int started;
+    /* for the watchdog (lwatch.c): the connection whose Lua code runs now
+     * (NULL while the loop itself does), and a count of the switches */
+    struct lloop_conn *_Atomic cur;
+    _Atomic unsigned long steps;
 };
 
 /* The loop thread: open its connections' states, run every thread_init,
