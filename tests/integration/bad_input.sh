@@ -74,6 +74,10 @@ done <<EOF2
 2|unknown test|micro no_such_test
 2|--files|fs --files=lots
 2|engine|server start oracle
+2|not a setting the server knows|server start pgsql --dir=$work/s1 --conf 'bogus line'
+2|no value|server start pgsql --dir=$work/s2 --conf 'x='
+2|not a setting the server knows|server start mysql --dir=$work/s3 --conf x
+2|--server-conf|sweep oltp_read_only --db-driver=pgsql --out=$work/sw2 --server-conf='bogus line'
 2|--port|server start pgsql --port=70000
 2|results.csv|plot $work/results.csv
 2|no such|compare $work/nothere $work/nothere2
