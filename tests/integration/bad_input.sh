@@ -9,6 +9,7 @@ printf 'threads = many\n' >"$work/badval.ini"
 printf 'this line has no equals sign\n' >"$work/malformed.ini"
 printf 'engine,variant\npgsql\n' >"$work/results.csv"
 mkfifo "$work/fifo.ini" # a FIFO with no writer: opening it to read would wait for ever
+data=$(cd "$(dirname "$0")/../data" && pwd)
 n=0
 while IFS='|' read -r want word args; do
     [ -z "$want" ] && continue
@@ -64,6 +65,10 @@ done <<EOF2
 2|--mysql-ignore-errors|run oltp_read_only --mysql-ignore-errors=1213,x
 2|--report-interval|run oltp_read_only --report-interval=1e-12
 2|empty|micro ""
+2|empty test name|micro getppid1,,open1
+2|empty test name|sweep oltp_read_only --baseline=,
+2|--dir|micro getppid1 --dir=/nonexistent/x
+2|--label|plot $data/pgsql-sweep --out=$work/pl --label a --label b
 2|--out|sweep oltp_read_only --out=
 2|--server-conf|sweep oltp_read_only --db-driver=pgsql --out=$work/sw --server-conf=port=5999
 2|--out|micro getppid1 --out=
