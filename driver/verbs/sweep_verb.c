@@ -23,6 +23,7 @@
 #include "lsetup.h"
 #include "lsweep.h"
 #include "page.h"
+#include "ranks.h"
 #include "report.h"
 #include "resdir.h"
 #include "signals.h"
@@ -173,6 +174,18 @@ static int parse_plan(struct sweep *w, char *err, size_t errlen)
     return rc;
 }
 
+/* dbscale-mpi: every level's connections (and --rate) split over the ranks
+ * with some for each, checked on the plan before any server or directory
+ * is made (the ranks check it again as they open). */
+static int split_check(const struct sweep *w, int nranks, char *err, size_t errlen)
+{
+    long long least = -1;
+    for (int i = 0; i < w->plan.nlevels; i++)
+        if (least < 0 || w->plan.levels[i].threads < least)
+            least = w->plan.levels[i].threads;
+    return least < 0 ? 0 : ranks_check_split(least, w->s.wcfg.rate, nranks, err, errlen);
+}
+
 /* --append: the rows already in results.csv stay (rewritten with the new
  * ones after each level), new repeats are numbered after theirs, and the
  * earlier run's meta.json is kept as meta.N.json. */
@@ -304,6 +317,11 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
     if (oltp_setup(&w.s, &w.o, is_lua ? "oltp_read_write" : w.workload, err, sizeof err) < 0 ||
         parse_plan(&w, err, sizeof err) < 0) {
         fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (sh && split_check(&w, sh->nranks, err, sizeof err) < 0) { /* before anything starts */
+        fprintf(stderr, "dbscale-mpi sweep: %s\n", err);
         rc = EXIT_USAGE;
         goto done;
     }
