@@ -3,7 +3,8 @@
 # connect fails the whole run before the level, naming its rank and host; one
 # that leaves early does not leave the others waiting; a
 # rank SIGKILLed mid-level ends the job non-zero within 30 s, with no rank
-# process and no connection of theirs left behind. The same for `sweep`: a
+# process and no connection of theirs left behind, and one SIGSTOPped is
+# given up by rank 0, named, and the job ended. The same for `sweep`: a
 # rank that cannot connect fails it before the first level, naming its host;
 # a rank SIGKILLed mid-level ends it non-zero within 30 s with the finished
 # levels on disk, the managed server gone and no rank process left.
@@ -103,6 +104,44 @@ while [ "$(rank_conns)" != 0 ]; do
 done
 grep -q "rank 1" "$log" || fail "mpirun did not name rank 1: $(cat "$log")"
 echo "killed rank: job ended non-zero, no rank process or connection left"
+
+# 4b. run: rank 1 stops answering (SIGSTOP) in the level: mpirun sees nothing
+# die, so rank 0 gives up on it after DBSCALE_MPI_HANG_S, names it and ends
+# the job (it waited for ever)
+DBSCALE_MPI_HANG_S=3 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" \
+    --threads=6 --time=3 >"$log" 2>&1 &
+job=$!
+i=0
+while [ "$(rank_conns)" != 6 ]; do
+    i=$((i + 1))
+    [ $i -lt 100 ] || fail "4b: the ranks never held 6 connections: $(cat "$log")"
+    kill -0 $job 2>/dev/null || fail "4b: mpirun ended early: $(cat "$log")"
+    sleep 0.2
+done
+sleep 0.5 # into the level
+ranks=$(ps -o pid= --ppid $job | tr -d ' ')
+victim=""
+for p in $ranks; do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
+done
+[ -n "$victim" ] || fail "4b: no rank 1 among mpirun's children ($ranks)"
+kill -STOP "$victim"
+i=0
+while kill -0 $job 2>/dev/null; do
+    i=$((i + 1))
+    if [ $i -gt 60 ]; then
+        kill -CONT "$victim"
+        kill -KILL $job $ranks 2>/dev/null
+        fail "4b: mpirun still running 30 s after rank 1 stopped answering: $(cat "$log")"
+    fi
+    sleep 0.5
+done
+wait $job && fail "4b: the job exited 0 with rank 1 stopped: $(cat "$log")"
+grep -q "rank 1 on $(hostname) sent no result" "$log" || fail "4b: rank 0 did not name the silent rank: $(cat "$log")"
+for p in $ranks; do
+    alive "$p" && { kill -CONT "$p"; fail "4b: rank process $p left: $(ps -o pid,ppid,stat,args -p "$p")"; }
+done
+echo "run, silent rank: $(grep -o 'rank 1 on [^ ]* sent no result[^;]*' "$log" | head -n 1)"
 
 # 5. sweep: rank 2 cannot reach the server; no level may start
 work=$(mktemp -d)
