@@ -427,7 +427,7 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
         fprintf(stderr, "dbscale sweep: starting a throwaway %s server...\n", w.s.ops->name);
         if (sweep_start_managed(&w, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale sweep: %s\n", err);
-            rc = EXIT_RUNTIME;
+            rc = signals_caught() ? signals_exit_code() : EXIT_RUNTIME; /* a stop gave it up */
             goto done;
         }
     } else {

@@ -73,6 +73,8 @@ creation() { # ENGINE SIGNAL
         sleep 0.1
     done
     wait $sweep 2>/dev/null
+    rc=$?
+    [ "$2" = TERM ] && expect_eq "$1: exit after SIGTERM while the server was being made" $rc 143
     for i in $(seq 200); do
         [ -e "$srv" ] || procs_of "$srv" || break
         sleep 0.1
