@@ -374,6 +374,41 @@ static void warm_up(struct lloop_run *run, struct lloop_conn *cs, int n, int nl,
                 cs[i].base[j] = lapi_counter(&cs[i].t, j);
 }
 
+/* The run's shared parts, its n connections (into *cs) and the nl loops
+ * that carry them, round-robin. */
+static struct lloop *lay_out(struct lloop_run *run, const struct lapi_script *s, int n, int nl,
+                             struct lloop_conn **cs_out)
+{
+    const struct lscript_limits *lim = run->lim;
+    pthread_barrier_init(&run->ready, NULL, (unsigned)nl);
+    pthread_mutex_init(&run->arrival_lock, NULL);
+    rng_seed(&run->arrival_rng, s->seed, 0); /* connections use streams 1.., as worker.c */
+    if (lim->warmup_s <= 0 && !ramps(lim))
+        atomic_store(&run->window, 1); /* every event counts */
+    struct lloop_conn *cs = xcalloc((size_t)n, sizeof *cs);
+    struct lloop *loops = xcalloc((size_t)nl, sizeof *loops);
+    for (int i = 0; i < nl; i++) {
+        loops[i].run = run;
+        loops[i].conns = xcalloc((size_t)n / (size_t)nl + 1, sizeof *loops[i].conns);
+    }
+    for (int i = 0; i < n; i++) {
+        struct lloop_conn *c = &cs[i];
+        c->run = run;
+        lapi_thread_seed(&c->t, s, i);
+        c->t.run = c;
+        c->t.more = more;
+        c->t.ev_start = ev_start;
+        c->t.ev_stop = ev_stop;
+        c->t.on_ignored = on_ignored;
+        c->lat = xmalloc(sizeof *c->lat);
+        hist_init(c->lat);
+        struct lloop *l = &loops[i % nl];
+        l->conns[l->n++] = c;
+    }
+    *cs_out = cs;
+    return loops;
+}
+
 /* Where the script defines its functions, for the watchdog's message. */
 static void lines_of(lua_State *M, struct lwatch_lines *ln)
 {
@@ -438,31 +473,8 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     set_cpus(run, lim->client_cpus);
     int nl = loop_count(run, n);
     out->loops = nl;
-    pthread_barrier_init(&run->ready, NULL, (unsigned)nl);
-    pthread_mutex_init(&run->arrival_lock, NULL);
-    rng_seed(&run->arrival_rng, s->seed, 0); /* connections use streams 1.., as worker.c */
-    if (lim->warmup_s <= 0 && !ramps(lim))
-        atomic_store(&run->window, 1); /* every event counts */
-    struct lloop_conn *cs = xcalloc((size_t)n, sizeof *cs);
-    struct lloop *loops = xcalloc((size_t)nl, sizeof *loops);
-    for (int i = 0; i < nl; i++) {
-        loops[i].run = run;
-        loops[i].conns = xcalloc((size_t)n / (size_t)nl + 1, sizeof *loops[i].conns);
-    }
-    for (int i = 0; i < n; i++) {
-        struct lloop_conn *c = &cs[i];
-        c->run = run;
-        lapi_thread_seed(&c->t, s, i);
-        c->t.run = c;
-        c->t.more = more;
-        c->t.ev_start = ev_start;
-        c->t.ev_stop = ev_stop;
-        c->t.on_ignored = on_ignored;
-        c->lat = xmalloc(sizeof *c->lat);
-        hist_init(c->lat);
-        struct lloop *l = &loops[i % nl];
-        l->conns[l->n++] = c;
-    }
+    struct lloop_conn *cs;
+    struct lloop *loops = lay_out(run, s, n, nl, &cs);
     /* the stop signals stay with the caller's thread, as the built-in
      * loops leave them */
     sigset_t stopset, old;

@@ -58,24 +58,30 @@ timeout 60 $MPIRUN -n 2 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SER
     --threads=2 --time=5 --report-interval=1 >"$log" 2>&1 && fail "run --report-interval succeeded"
 grep -q "intervals.csv" "$log" || fail "run --report-interval: no reason given: $(cat "$log")"
 
+# hold_then_rank1 N WHAT: once the ranks of $job hold N connections and a
+# little more, $ranks are its rank processes and $victim rank 1's
+hold_then_rank1() {
+    i=0
+    while [ "$(rank_conns)" != "$1" ]; do
+        i=$((i + 1))
+        [ $i -lt 100 ] || fail "$2: the ranks never held $1 connections: $(cat "$log")"
+        kill -0 $job 2>/dev/null || fail "$2: mpirun ended early: $(cat "$log")"
+        sleep 0.2
+    done
+    sleep 1 # into the level
+    ranks=$(ps -o pid= --ppid $job | tr -d ' ')
+    victim=""
+    for p in $ranks; do
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
+    done
+    [ -n "$victim" ] || fail "$2: no rank 1 among mpirun's children ($ranks)"
+}
+
 # 4. SIGKILL rank 1 once every rank holds its connections
 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" --threads=7 --time=60 \
     >"$log" 2>&1 &
 job=$!
-i=0
-while [ "$(rank_conns)" != 7 ]; do
-    i=$((i + 1))
-    [ $i -lt 100 ] || fail "the ranks never held 7 connections: $(cat "$log")"
-    kill -0 $job 2>/dev/null || fail "mpirun ended early: $(cat "$log")"
-    sleep 0.2
-done
-sleep 1 # into the level
-ranks=$(ps -o pid= --ppid $job | tr -d ' ')
-victim=""
-for p in $ranks; do
-    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
-done
-[ -n "$victim" ] || fail "no rank 1 among mpirun's children ($ranks)"
+hold_then_rank1 7 "4"
 kill -KILL "$victim"
 i=0
 while kill -0 $job 2>/dev/null; do
@@ -111,20 +117,7 @@ echo "killed rank: job ended non-zero, no rank process or connection left"
 DBSCALE_MPI_HANG_S=3 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" \
     --threads=6 --time=3 >"$log" 2>&1 &
 job=$!
-i=0
-while [ "$(rank_conns)" != 6 ]; do
-    i=$((i + 1))
-    [ $i -lt 100 ] || fail "4b: the ranks never held 6 connections: $(cat "$log")"
-    kill -0 $job 2>/dev/null || fail "4b: mpirun ended early: $(cat "$log")"
-    sleep 0.2
-done
-sleep 0.5 # into the level
-ranks=$(ps -o pid= --ppid $job | tr -d ' ')
-victim=""
-for p in $ranks; do
-    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
-done
-[ -n "$victim" ] || fail "4b: no rank 1 among mpirun's children ($ranks)"
+hold_then_rank1 6 "4b"
 kill -STOP "$victim"
 i=0
 while kill -0 $job 2>/dev/null; do
