@@ -28,6 +28,12 @@
 #include "sched_policy.h"
 #include "util.h"
 
+/* The watchdog (lwatch.c) reads a connection's stage from its own thread. */
+static void set_stage(struct lloop_conn *c, int stage)
+{
+    __atomic_store_n(&c->stage, stage, __ATOMIC_RELAXED);
+}
+
 /* c's events are over (thread_run returned, failed or was given up); the
  * last connection out ends the window, if it is open. */
 static void left_run(struct lloop_conn *c)
@@ -51,7 +57,7 @@ static void fail(struct lloop_conn *c, const char *msg)
 {
     left_run(c);
     c->failed = 1;
-    c->stage = LLOOP_END;
+    set_stage(c, LLOOP_END);
     if (msg != c->err)
         snprintf(c->err, sizeof c->err, "%s", msg);
     atomic_store(&c->run->stop, 1);
@@ -138,7 +144,7 @@ static void conn_main(void *arg)
         fail_lua(c);
         goto end;
     }
-    c->stage = LLOOP_READY;
+    set_stage(c, LLOOP_READY);
     c->a.want = LSQL_DONE;
     park(c);
     if (c->stage != LLOOP_RUN)
@@ -152,14 +158,14 @@ static void conn_main(void *arg)
     }
     left_run(c);
     if (!c->a.abort && !c->failed) {
-        c->stage = LLOOP_DONE;
+        set_stage(c, LLOOP_DONE);
         if (call_fn(c, "thread_done") < 0 && !c->a.abort)
             fail_lua(c);
     }
 end:
     lua_settop(c->L, 0);
     left_run(c);
-    c->stage = LLOOP_END;
+    set_stage(c, LLOOP_END);
     c->fib_done = 1;
     for (;;) {
         c->a.want = LSQL_DONE;
@@ -382,7 +388,7 @@ void *lloop_main(void *arg)
         c->t.aio = &c->a;
         c->t.wait = conn_wait;
         c->armed_fd = -1;
-        c->stage = LLOOP_INIT;
+        set_stage(c, LLOOP_INIT);
         active += resume(l, ep, c);
     }
     drive(l, ep, active);
@@ -400,7 +406,7 @@ void *lloop_main(void *arg)
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];
         if (c->stage == LLOOP_READY && !c->failed) {
-            c->stage = LLOOP_RUN;
+            set_stage(c, LLOOP_RUN);
             active += resume(l, ep, c);
         }
     }

@@ -86,7 +86,7 @@ struct lwatch {
 static void say_stuck(struct lwatch *x, const struct lloop_conn *c, uint64_t now, uint64_t end,
                       int i)
 {
-    int st = c->stage;
+    int st = __atomic_load_n(&c->stage, __ATOMIC_RELAXED);
     const char *fn = st == LLOOP_INIT ? "thread_init" : st == LLOOP_DONE ? "thread_done" : "event";
     int line = st == LLOOP_INIT   ? x->ln.thread_init
                : st == LLOOP_DONE ? x->ln.thread_done
@@ -113,17 +113,20 @@ static int look(struct lwatch *x, uint64_t now)
         if (s != w->steps)
             w->steps = s, w->moved = now, w->hooked = 0;
         struct lloop_conn *c = atomic_load_explicit(&l->cur, memory_order_relaxed);
+        if (!c || !x->ended)
+            continue;
         /* thread_done runs after the end by design: only a stop cuts it short */
-        uint64_t end = c && c->stage == LLOOP_DONE ? x->stopped : x->ended;
-        if (!c || !end)
+        int stage = __atomic_load_n(&c->stage, __ATOMIC_RELAXED);
+        uint64_t end = stage == LLOOP_DONE ? x->stopped : x->ended;
+        if (!end)
             continue;
         uint64_t from = w->moved > end ? w->moved : end;
         if (now < from + LLOOP_GRACE_NS)
             continue;
-        if (!w->hooked) { /* interpreted code unwinds at its next instructions */
-            if (c->stage == LLOOP_RUN)
-                c->unfinished = 1; /* as an event whose reply was given up */
-            c->a.abort = 1;
+        if (!w->hooked) {           /* interpreted code unwinds at its next instructions */
+            if (stage == LLOOP_RUN) /* as an event whose reply was given up */
+                __atomic_store_n(&c->unfinished, 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&c->a.abort, 1, __ATOMIC_RELAXED);
             lua_sethook(c->L, watch_hook, LUA_MASKCOUNT, 1000);
             w->hooked = now;
         } else if (now - w->hooked >= LWATCH_HOOK_NS) {
