@@ -290,7 +290,12 @@ static int on_status(struct loop *l, struct conn *c, enum db_status st, struct d
             go_down(l, c, *now);
             return 1;
         }
-        loop_fail(l, e->msg);
+        char msg[sizeof e->msg + sizeof e->code + 16];
+        /* the code too: an error before the window (the ramp) is in no count */
+        snprintf(msg, sizeof msg, "%s%s%s", e->code[0] ? "[" : "", e->code[0] ? e->code : "",
+                 e->code[0] ? "] " : "");
+        snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%s", e->msg);
+        loop_fail(l, msg);
         park(l, c);
         return 0;
     }
