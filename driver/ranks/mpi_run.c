@@ -211,7 +211,9 @@ static int reduce(struct level_result *r, int status, void *arg)
     m.interrupted |= r->interrupted;
     level_result_free(r);
     *r = m;
-    MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Request rq; /* non-blocking as the others' (collectives must match) */
+    MPI_Ibcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
     c->agreed = 1;
     free(all);
     free(mine);
