@@ -77,7 +77,7 @@ grep -q "busy.lua:2: event() of connection .* past the run's end .*abandoned" "$
     fail "no script, function and line: $(tail -3 "$work/out")"
 "$DBSCALE" "$work/busy.lua" $SERVER_OPTS $R --time=60 run >"$work/out" 2>&1 &
 p=$!
-sleep 1.5
+sleep 1
 kill -INT $p
 i=0
 while kill -0 $p 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done

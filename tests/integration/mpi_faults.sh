@@ -114,8 +114,8 @@ echo "killed rank: job ended non-zero, no rank process or connection left"
 # 4b. run: rank 1 stops answering (SIGSTOP) in the level: mpirun sees nothing
 # die, so rank 0 gives up on it after DBSCALE_MPI_HANG_S, names it and ends
 # the job (it waited for ever)
-DBSCALE_MPI_HANG_S=3 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" \
-    --threads=6 --time=3 >"$log" 2>&1 &
+DBSCALE_MPI_HANG_S=2 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" \
+    --threads=6 --time=2.5 >"$log" 2>&1 &
 job=$!
 hold_then_rank1 6 "4b"
 kill -STOP "$victim"

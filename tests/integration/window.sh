@@ -95,9 +95,9 @@ run_levels() {
 }
 
 # The ramp: a level's window opens once every connection has finished a
-# transaction. Here each connection's first one is cold for 1.5 s (a view
+# transaction. Here each connection's first one is cold for 1 s (a view
 # whose filter sleeps once per session, as 1024 fresh backends take seconds
-# to answer their first statements): a 1 s window opened at the start saw
+# to answer their first statements): a 0.8 s window opened at the start saw
 # none of them finish and counted 0 transactions.
 ramp_case() {
     pg_sql "ALTER TABLE sbtest1 RENAME TO sbtest1_t" >/dev/null
@@ -105,23 +105,23 @@ ramp_case() {
         BEGIN
             IF current_setting('dbscale.warm', true) IS DISTINCT FROM '1' THEN
                 PERFORM set_config('dbscale.warm', '1', false);
-                PERFORM pg_sleep(1.5);
+                PERFORM pg_sleep(1);
             END IF;
             RETURN true;
         END \$\$" >/dev/null
     pg_sql "CREATE VIEW sbtest1 AS SELECT * FROM sbtest1_t WHERE cold()" >/dev/null
     rm -f "$work/log"
-    DBSCALE_TXN_LOG=$work/log "$DBSCALE" run oltp_point_select $C --threads=4 --time=1 \
+    DBSCALE_TXN_LOG=$work/log "$DBSCALE" run oltp_point_select $C --threads=4 --time=0.8 \
         --output=json >"$work/json" 2>"$work/err" || fail "ramp: $(cat "$work/err")"
     txns=$(json_num transactions "$work/json")
-    [ "${txns:-0}" -gt 0 ] || fail "ramp: a 1 s window counted ${txns:-0} transactions: $(cat "$work/json")"
+    [ "${txns:-0}" -gt 0 ] || fail "ramp: a 0.8 s window counted ${txns:-0} transactions: $(cat "$work/json")"
     busy=$(grep -v '^#' "$work/log" | cut -d' ' -f1 | sort -un | wc -l)
     expect_eq "ramp: connections with a counted transaction" "$busy" 4
     grep -q '"disturbed": false' "$work/json" || fail "ramp: disturbed: $(cat "$work/json")"
     # past --ramp-timeout the window opens anyway, and the level says why
-    "$DBSCALE" run oltp_point_select $C --threads=4 --time=2 --ramp-timeout=0.5 \
+    "$DBSCALE" run oltp_point_select $C --threads=4 --time=1 --ramp-timeout=0.3 \
         >"$work/out" 2>&1 || fail "ramp timeout: $(cat "$work/out")"
-    grep -q "level disturbed: .*4 connections without a first transaction after 0.5s" "$work/out" ||
+    grep -q "level disturbed: .*4 connections without a first transaction after 0.3s" "$work/out" ||
         fail "ramp timeout not marked: $(cat "$work/out")"
     pg_sql "DROP VIEW sbtest1; DROP FUNCTION cold(); ALTER TABLE sbtest1_t RENAME TO sbtest1" >/dev/null
     echo "ramp: the window opened after every connection's cold first transaction ($txns counted)"
