@@ -19,8 +19,10 @@
 /* What every loop of one run shares. */
 struct lloop_run {
     const struct lscript_limits *lim;
-    pthread_barrier_t ready; /* every thread_init done: the loops */
-    atomic_int loops_ready;  /* loops past their thread_inits (the caller polls it) */
+    pthread_barrier_t ready; /* every thread_init done: the loops and the caller */
+    /* loops past their thread_inits: the caller polls it (a thread_init
+     * that never returns cannot hold a stop) before its own wait */
+    atomic_int loops_ready;
     atomic_int stop;         /* a connection failed */
     atomic_llong events;
     /* ns, 0 = none: set once every thread_init is done, while the loops may

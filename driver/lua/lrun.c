@@ -380,7 +380,7 @@ static struct lloop *lay_out(struct lloop_run *run, const struct lapi_script *s,
                              struct lloop_conn **cs_out)
 {
     const struct lscript_limits *lim = run->lim;
-    pthread_barrier_init(&run->ready, NULL, (unsigned)nl);
+    pthread_barrier_init(&run->ready, NULL, (unsigned)nl + 1);
     pthread_mutex_init(&run->arrival_lock, NULL);
     rng_seed(&run->arrival_rng, s->seed, 0); /* connections use streams 1.., as worker.c */
     if (lim->warmup_s <= 0 && !ramps(lim))
@@ -493,6 +493,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
      * returns cannot hold a stop): events start */
     if (lwatch_join(wd, &run->loops_ready) < 0)
         return abandon(wd, out, err, errlen);
+    pthread_barrier_wait(&run->ready); /* every loop is in it by now: the events start */
     if (lim->warmup_s > 0 || ramps(lim))
         warm_up(run, cs, n, nl, out);
     if (lim->on_window)
