@@ -72,9 +72,9 @@ for eng in $ENGINES; do
                 esac
                 for tool in $order; do
                     case $tool in
-                    dbscale-lua) measure $tool "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" $SB/$wl.lua $conn $data --threads="$th" --time="$TIME" run ;;
+                    dbscale-lua) measure $tool "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" $SB/$wl.lua $conn $data --threads="$th" --time="$TIME" --ramp-timeout=0 run ;;
                     sysbench) measure $tool "$eng" "$wl" "$th" "$rep" -- sysbench $SB/$wl.lua $conn $data --threads="$th" --time="$TIME" run ;;
-                    c-mix) measure $tool "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" run "$wl" $conn $data --threads="$th" --time="$TIME" ;;
+                    c-mix) measure $tool "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" run "$wl" $conn $data --threads="$th" --time="$TIME" --ramp-timeout=0 ;;
                     esac
                 done
                 rep=$((rep + 1))

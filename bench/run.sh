@@ -31,6 +31,9 @@ SIZE=${SIZE:-10000}
 PGBENCH=${PGBENCH:-1}
 LONG_TIME=${LONG_TIME:-$((TIME * 3))}
 DBSCALE_ARGS=${DBSCALE_ARGS:-}
+# sysbench's and pgbench's windows open at once, cold backends and all, so
+# dbscale's does too here (the same ruler): --ramp-timeout=0 before the rest
+RAMP=--ramp-timeout=0
 # run_time THREADS: the run time at that connection count
 run_time() { if [ "$1" -ge 256 ]; then echo "$LONG_TIME"; else echo "$TIME"; fi; }
 command -v sysbench >/dev/null || { echo "bench: sysbench is not installed (make deps)" >&2; exit 1; }
@@ -100,7 +103,7 @@ for eng in $ENGINES; do
                 if [ $((rep % 2)) -eq 1 ]; then order="dbscale sysbench"; else order="sysbench dbscale"; fi
                 for tool in $order; do
                     if [ $tool = dbscale ]; then
-                        measure dbscale "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" run "$wl" $conn $data --threads="$th" --time="$(run_time "$th")" $DBSCALE_ARGS
+                        measure dbscale "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" run "$wl" $conn $data --threads="$th" --time="$(run_time "$th")" $RAMP $DBSCALE_ARGS
                     else
                         measure sysbench "$eng" "$wl" "$th" "$rep" -- sysbench "$wl" $conn $data --threads="$th" --time="$(run_time "$th")" run
                     fi
@@ -116,7 +119,7 @@ for eng in $ENGINES; do
                 if [ $((rep % 2)) -eq 1 ]; then order="dbscale pgbench"; else order="pgbench dbscale"; fi
                 for tool in $order; do
                     if [ $tool = dbscale ]; then
-                        measure dbscale pgsql point_select "$th" "$rep" -- "$DBSCALE" run oltp_point_select $conn $data --threads="$th" --time="$(run_time "$th")" $DBSCALE_ARGS
+                        measure dbscale pgsql point_select "$th" "$rep" -- "$DBSCALE" run oltp_point_select $conn $data --threads="$th" --time="$(run_time "$th")" $RAMP $DBSCALE_ARGS
                     else
                         measure pgbench pgsql point_select "$th" "$rep" -- pgbench -n -S -M prepared -h 127.0.0.1 -p "$port" -U sbtest -c "$th" -j "$th" -T "$(run_time "$th")" sbtest
                     fi

@@ -211,8 +211,12 @@ static void go_down(struct loop *l, struct conn *c, uint64_t now)
 static void txn_done(struct loop *l, struct conn *c, uint64_t end)
 {
     struct pool *p = l->pool;
+    if (!c->warm) { /* the ramp (worker.h): the window waits for every connection's first */
+        c->warm = 1;
+        atomic_fetch_add_explicit(&p->warm, 1, RLX);
+    }
     if (!in_window(p, end))
-        return; /* warmup, or finished off after the window */
+        return; /* warmup, ramp, or finished off after the window */
     if (p->cfg.events > 0) {
         if (!c->reserved)
             return; /* begun in the warmup */
@@ -237,7 +241,7 @@ static void txn_done(struct loop *l, struct conn *c, uint64_t end)
             l->caplog = l->caplog ? l->caplog * 2 : 4096;
             l->log = xrealloc(l->log, l->caplog * sizeof *l->log);
         }
-        l->log[l->nlog++] = (struct txn_rec){(uint32_t)c->idx, lat};
+        l->log[l->nlog++] = (struct txn_rec){(uint32_t)c->idx, lat, end - p->measure_start};
     }
 }
 
@@ -286,7 +290,12 @@ static int on_status(struct loop *l, struct conn *c, enum db_status st, struct d
             go_down(l, c, *now);
             return 1;
         }
-        loop_fail(l, e->msg);
+        char msg[sizeof e->msg + sizeof e->code + 16];
+        /* the code too: an error before the window (the ramp) is in no count */
+        snprintf(msg, sizeof msg, "%s%s%s", e->code[0] ? "[" : "", e->code[0] ? e->code : "",
+                 e->code[0] ? "] " : "");
+        snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%s", e->msg);
+        loop_fail(l, msg);
         park(l, c);
         return 0;
     }

@@ -199,6 +199,21 @@ static uint64_t last_done(struct loop *loops, int nl)
     return last;
 }
 
+/* The ramp (worker.h): 1 once every connection has finished a transaction
+ * this level, or the timeout has passed (out says how many had not), or
+ * there is none. */
+static int ramp_over(struct pool *p, uint64_t now, uint64_t ramp_end, struct level_result *out)
+{
+    if (!p->ramp)
+        return 1;
+    int warm = atomic_load_explicit(&p->warm, RLX);
+    if (warm < p->threads && now < ramp_end)
+        return 0;
+    out->ramp_missing = p->threads - warm;
+    out->ramp_s = (double)(now - p->t0) / 1e9;
+    return 1;
+}
+
 void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_result *out)
 {
     struct rusage ru0, ru1;
@@ -212,17 +227,21 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
     struct totals prev = {0};
     double ri = p->cfg.report_interval;
     uint64_t next_report = ri > 0 ? p->measure_start + (uint64_t)(ri * 1e9) : UINT64_MAX;
-    int tick = 0, gated = !p->cfg.before_window || p->window_gated;
+    /* gated: the window's start is fixed; else (start_loops) it waits for
+     * the warmup's end, the ramp and before_window */
+    int tick = 0, gated = (!p->cfg.before_window || p->window_gated) && !p->ramp;
     uint64_t warm_end = p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
+    uint64_t ramp_end = p->t0 + (uint64_t)(p->cfg.ramp_timeout_s * 1e9);
     const int nck = p->cfg.on_checkpoint ? p->cfg.ncheckpoints : 0;
     for (;;) {
         uint64_t now = now_ns();
-        if (!gated && now >= warm_end) {
+        if (!gated && now >= warm_end && ramp_over(p, now, ramp_end, out)) {
             /* till now measure_start was UINT64_MAX and end 0 (start_loops):
              * nothing counted and no --time ran out; the window starts
              * from before_window's return */
             gated = 1;
-            p->cfg.before_window(p->cfg.before_window_arg);
+            if (p->cfg.before_window && !p->window_gated)
+                p->cfg.before_window(p->cfg.before_window_arg);
             now = now_ns();
             if (p->cfg.time_s > 0)
                 atomic_store(&p->end, now + (uint64_t)(p->cfg.time_s * 1e9));
@@ -287,8 +306,9 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
         struct timespec ts = {(time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull)};
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
     }
-    if (!gated) /* stopped in the warmup: the other ranks still wait for us */
-        p->cfg.before_window(p->cfg.before_window_arg);
+    if (!gated && p->cfg.before_window && !p->window_gated)
+        p->cfg.before_window(p->cfg.before_window_arg); /* stopped in the warmup: the other
+                                                           ranks still wait for us */
     if (win == 1) {
         /* the loops ended on their own (--events, or nothing could run) */
         getrusage(RUSAGE_SELF, &ru1);
@@ -325,7 +345,8 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
         free(h[i]);
 }
 
-/* The debug transaction log: "connection latency_ns" per counted one,
+/* The debug transaction log: "connection latency_ns end_ns" (the end since
+ * the window's start) per counted one,
  * appended level after level. */
 static void write_log(struct pool *p, struct loop *loops, int nl)
 {
@@ -335,8 +356,9 @@ static void write_log(struct pool *p, struct loop *loops, int nl)
     fprintf(f, "# level threads=%d\n", p->threads);
     for (int i = 0; i < nl; i++)
         for (size_t k = 0; k < loops[i].nlog; k++)
-            fprintf(f, "%u %llu\n", loops[i].log[k].conn + 1,
-                    (unsigned long long)loops[i].log[k].lat_ns);
+            fprintf(f, "%u %llu %llu\n", loops[i].log[k].conn + 1,
+                    (unsigned long long)loops[i].log[k].lat_ns,
+                    (unsigned long long)loops[i].log[k].end_ns);
     fclose(f);
 }
 
@@ -360,6 +382,9 @@ static void disturbance(struct level_result *out, uint64_t max_gap)
         WHY("%llu lost", (unsigned long long)out->lost);
     if (out->unfinished)
         WHY("%llu unfinished", (unsigned long long)out->unfinished);
+    if (out->ramp_missing)
+        WHY("%d connection%s without a first transaction after %.1fs", out->ramp_missing,
+            out->ramp_missing == 1 ? "" : "s", out->ramp_s);
 #undef WHY
     out->disturbed = w[0] != '\0';
 }

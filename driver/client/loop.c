@@ -102,6 +102,7 @@ void *loop_main(void *arg)
         c->on_timer = 0;
         c->runnable = 0;
         c->rolling_back = 0;
+        c->warm = 0;
         if (c->db) {
             c->st = CS_BEGIN;
         } else {

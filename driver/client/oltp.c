@@ -34,6 +34,7 @@ const struct optdef oltp_optdefs[] = {
     {"events", OPT_SIZE, "0", "stop after this many transactions (0 = no limit; K/M/G/T x1024)", NULL, 0, 1e15},
     {"time", OPT_NUM, "10", "measured seconds (0 = no limit)", NULL, 0, 1e9},
     {"warmup-time", OPT_NUM, "0", "seconds run before measuring, excluded from all figures", NULL, 0, 1e9},
+    {"ramp-timeout", OPT_NUM, "10", "a level's window opens once every connection has finished a transaction (uncounted, as a warmup: cold server backends take seconds at 1000 connections), or after this many seconds, when the level is marked disturbed (0 = at once; --events and --rate open theirs at once)", NULL, 0, 1e6},
     {"rate", OPT_NUM, "0", "average transactions/s, Poisson arrivals (0 = unlimited)", NULL, 0, 1e9},
     {"report-interval", OPT_NUM, "0", "print interim figures every N seconds (fractions down to 0.01 allowed; 0 = off)", NULL, 0, 1e6},
     {"percentile", OPT_LIST, "95", "latency percentile in sysbench's report line (0 = disabled, as sysbench); more (a list, or repeated) are shown in dbscale's figures"},
@@ -403,6 +404,7 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     }
     w->reconnect_timeout = opts_num(o, "reconnect-timeout");
     w->init_timeout_s = opts_num(o, "thread-init-timeout");
+    w->ramp_timeout_s = opts_num(o, "ramp-timeout");
     /* sweep's table leaves out what only a run's report uses */
     s->verbosity = has_opt(o, "verbosity") ? (int)opts_int(o, "verbosity") : 3;
     const char *fs = opts_str(o, "forced-shutdown");

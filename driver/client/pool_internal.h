@@ -54,6 +54,7 @@ struct conn {
     int reserved; /* --events: this transaction holds one of the N */
     int runnable; /* yielded between transactions: the loop resumes it */
     int in_txn;   /* --rate: counted in pool.concurrency */
+    int warm;     /* finished a transaction this level (the ramp, worker.h) */
     enum db_status wait;
     uint64_t wake_at; /* CS_ARRIVAL / CS_DOWN: when the timer fires */
     struct wl_state ws;
@@ -67,10 +68,11 @@ struct conn {
 };
 
 /* The transaction log (worker_cfg.txn_log, DBSCALE_TXN_LOG): (connection,
- * latency) of every counted transaction, kept per loop until the level ends. */
+ * latency, end in the window) of every counted transaction, kept per loop until the level ends. */
 struct txn_rec {
     uint32_t conn;
     uint64_t lat_ns;
+    uint64_t end_ns; /* its completion, since the window's start */
 };
 
 struct loop {
@@ -107,6 +109,8 @@ struct pool {
     _Atomic uint64_t end;       /* the window's end: --time, or the --events-th completion */
     _Atomic uint64_t completed; /* --events: transactions counted so far */
     _Atomic uint64_t started;   /* --events: transactions begun in the window */
+    _Atomic int warm;           /* connections that finished a transaction this level */
+    int ramp;                   /* this level's window waits for them (worker.h) */
     uint64_t t0;                /* this level, monotonic ns */
     /* the window's start, monotonic ns; atomic because before_window moves
      * it while the loops read it */
@@ -144,6 +148,13 @@ static inline uint64_t pool_window_end(struct pool *p)
 {
     uint64_t e = atomic_load_explicit(&p->end, RLX), s = atomic_load_explicit(&p->stop_at, RLX);
     return s && (!e || s < e) ? s : e;
+}
+
+/* The level's window waits for every connection's first transaction
+ * (worker_cfg.ramp_timeout_s). */
+static inline int pool_ramps(const struct pool *p)
+{
+    return p->cfg.ramp_timeout_s > 0 && p->cfg.events <= 0 && p->cfg.rate <= 0;
 }
 
 /* Connect and prepare every statement of the workload; again: a reconnect

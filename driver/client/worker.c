@@ -217,7 +217,9 @@ static struct loop *start_loops(struct pool *p, int nl, char *err, size_t errlen
     while (rc == 0 && p->gate_ready < started)
         pthread_cond_wait(&p->gate_cond, &p->gate_lock);
     p->window_gated = 0;
-    if (p->cfg.before_window && (p->cfg.warmup_s <= 0 || rc != 0)) {
+    p->ramp = pool_ramps(p);
+    atomic_store(&p->warm, 0);
+    if (p->cfg.before_window && ((p->cfg.warmup_s <= 0 && !p->ramp) || rc != 0)) {
         /* no warmup: the loops wait at the start gate until every rank is
          * here, so nothing runs uncounted (with --events the server would
          * see more than N); the loops only sleep on gate_cond meanwhile */
@@ -230,7 +232,8 @@ static struct loop *start_loops(struct pool *p, int nl, char *err, size_t errlen
     p->measure_start = p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
     atomic_store(&p->end,
                  p->cfg.time_s > 0 ? p->measure_start + (uint64_t)(p->cfg.time_s * 1e9) : 0);
-    if (p->cfg.before_window && !p->window_gated) { /* fixed when it returns (level.c) */
+    /* fixed when the ramp is over and before_window returns (level.c) */
+    if ((p->cfg.before_window && !p->window_gated) || p->ramp) {
         p->measure_start = UINT64_MAX;
         atomic_store(&p->end, 0);
     }

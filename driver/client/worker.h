@@ -57,6 +57,14 @@ struct worker_cfg {
     /* sysbench's --thread-init-timeout: seconds a level's new connections
      * may take to open, all together; 0 = no limit beyond each connect's own */
     double init_timeout_s;
+    /* --ramp-timeout: the window opens only once every connection of the
+     * level has finished a transaction (uncounted: a cold backend's first
+     * statements take seconds at 1000 connections), or this many seconds
+     * after the level's start, when the level is marked disturbed with the
+     * connections that had not. 0 = at once. Not with --events or --rate,
+     * whose windows open at once (exactly N run; arrivals go to whichever
+     * connection is free). */
+    double ramp_timeout_s;
     /* after the window's end, how long transactions still running may take
      * before they are given up (--forced-shutdown): 0 = POOL's 1 s, < 0 = as
      * long as they take. A stop (a signal) gives up after 1 s regardless. */
@@ -86,7 +94,8 @@ struct worker_cfg {
      * stopped during the warmup, so every rank calls it once a level. */
     void (*before_window)(void *arg);
     void *before_window_arg;
-    /* debug: append "connection latency_ns" of every counted transaction
+    /* debug: append "connection latency_ns end_ns" (end_ns since the
+     * window's start) of every counted transaction
      * to this file after each level; NULL = the DBSCALE_TXN_LOG variable */
     const char *txn_log;
 };
@@ -124,8 +133,11 @@ struct level_result {
     double fair_time_avg, fair_time_sd;     /* seconds busy per connection */
     double setup_s;                         /* dead time before the level (connects) */
     int interrupted;                        /* stopped by pool_stop() */
-    char fatal_msg[640];                    /* set when the run failed */
+    int abandoned;          /* a script's loop still runs (driver/lua/lwatch.h): end the process */
+    char fatal_msg[640];    /* set when the run failed */
     uint64_t unfinished;    /* in flight at the window's end, given up, not counted */
+    double ramp_s;          /* from the level's start (its warmup's end) to its window's */
+    int ramp_missing;       /* connections without a first transaction when it opened */
     int disturbed;          /* stall, reconnects, lost connections or unfinished work */
     char disturbed_why[96]; /* short reason, e.g. "stall 20.1s; 3 reconnects" */
 };

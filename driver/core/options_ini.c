@@ -9,6 +9,7 @@
  * forever) is refused here first. It never reads the command line.
  */
 #include "options.h"
+#include "safefile.h"
 
 #include <errno.h>
 #include <ini.h>
@@ -79,9 +80,10 @@ static int ini_cb(void *user, const char *section, const char *key, const char *
 
 int opts_parse_ini(struct opts *o, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen_regular(path); /* a FIFO would block the open itself */
     if (!f) {
-        snprintf(err, errlen, "--config: cannot read config '%s': %s", path, strerror(errno));
+        snprintf(err, errlen, "--config: cannot read config '%s': %s", path,
+                 errno == EINVAL ? "not a regular file" : strerror(errno));
         return -1;
     }
     struct stat st;

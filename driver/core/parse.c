@@ -124,3 +124,15 @@ int parse_size(const char *s, long long *out)
     *out = v;
     return 0;
 }
+
+int parse_list_has_empty(const char *s)
+{
+    for (const char *p = s;; p++) {
+        size_t n = strcspn(p, ",");
+        if (strspn(p, " \t") >= n) /* nothing but blanks before the comma or the end */
+            return 1;
+        p += n;
+        if (!*p)
+            return 0;
+    }
+}

@@ -15,5 +15,8 @@ int parse_size(const char *s, long long *out);
  * Values are >= 0 (a doubling range must start at 1 or more to grow).
  * Returns count (<= max) or -1 on a malformed list. */
 int parse_int_list(const char *s, long long *out, int max);
+/* 1 when a comma list of names has an empty item (",", "a,,b", "a,", " ,b"):
+ * strtok would skip it, and "--baseline=," would mean no list at all. */
+int parse_list_has_empty(const char *s);
 
 #endif

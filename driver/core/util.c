@@ -5,6 +5,7 @@
  * old file or the new one, never half of one.
  */
 #include "util.h"
+#include "safefile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -193,7 +194,7 @@ void sbuf_json(struct sbuf *b, const char *s)
 
 int sbuf_read_file(struct sbuf *b, const char *path)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen_regular(path); /* never a FIFO (blocks) or a device (endless) */
     if (!f)
         return -errno;
     char chunk[4096];

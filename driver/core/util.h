@@ -40,7 +40,8 @@ void sbuf_free(struct sbuf *b);
 /* Append s as a JSON string: quoted, with quotes, backslashes and control
  * characters escaped. */
 void sbuf_json(struct sbuf *b, const char *s);
-/* Append the whole file at path. 0 or -errno. */
+/* Append the whole file at path, a regular file (-EINVAL for anything
+ * else: safefile.h). 0 or -errno. */
 int sbuf_read_file(struct sbuf *b, const char *path);
 
 /* mkdir -p; 0 or -errno. */

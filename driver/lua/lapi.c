@@ -22,6 +22,7 @@
 #include "lapi_sbdecl.h"
 #include "lapi_sql.h"
 #include "lfind.h"
+#include "safefile.h"
 
 /* The thread the running Lua state belongs to, for the ffi symbols, which
  * sysbench declares without a state argument. */
@@ -197,6 +198,42 @@ int lapi_call(lua_State *L, const char *fn, int pass_tid, char *err, size_t errl
     return r;
 }
 
+/* luaL_loadfile, but only from a regular file: a FIFO named as the script
+ * would block the open, a device feed the parser without end. */
+static int load_script(lua_State *L, const char *path)
+{
+    struct sbuf b = {0};
+    int e = sbuf_read_file(&b, path);
+    if (e < 0) {
+        lua_pushfstring(L, "cannot open %s: %s", path, file_strerror(e));
+        return LUA_ERRFILE;
+    }
+    lua_pushfstring(L, "@%s", path);
+    const char *s = b.s ? b.s : "";
+    if (b.len > 0 && s[0] == '#') /* a #! line, as luaL_loadfile skips it */
+        s = memchr(s, '\n', b.len) ? memchr(s, '\n', b.len) : s + b.len;
+    int rc = luaL_loadbuffer(L, s, b.len - (size_t)(s - (b.s ? b.s : "")), lua_tostring(L, -1));
+    lua_remove(L, -2); /* the chunk name, under the function or the error */
+    sbuf_free(&b);
+    return rc;
+}
+
+/* os.exit() would end dbscale from inside a connection's loop: no report,
+ * no results kept, a sweep's levels and server left to chance, and exit 0
+ * for a run that never finished. It is an error naming the script's line
+ * instead, which ends the run (or command) as any other error does. */
+static int os_exit_refused(lua_State *L)
+{
+    const char *code = lua_type(L, 1) == LUA_TNUMBER || lua_type(L, 1) == LUA_TSTRING
+                           ? lua_tostring(L, 1)
+                       : lua_type(L, 1) == LUA_TBOOLEAN ? (lua_toboolean(L, 1) ? "true" : "false")
+                                                        : "";
+    luaL_where(L, 1);
+    lua_pushfstring(L, "%sos.exit(%s) called: dbscale ends the run here, as on an error",
+                    lua_tostring(L, -1), code);
+    return lua_error(L);
+}
+
 lua_State *lapi_open(struct lapi_thread *t, char *err, size_t errlen)
 {
     lua_State *L = luaL_newstate();
@@ -205,6 +242,10 @@ lua_State *lapi_open(struct lapi_thread *t, char *err, size_t errlen)
         return NULL;
     }
     luaL_openlibs(L);
+    lua_getglobal(L, "os");
+    lua_pushcfunction(L, os_exit_refused);
+    lua_setfield(L, -2, "exit");
+    lua_pop(L, 1);
     lua_pushlightuserdata(L, t);
     lua_setfield(L, LUA_REGISTRYINDEX, "dbscale.thread");
     lapi_sql_open(L);
@@ -224,7 +265,7 @@ lua_State *lapi_open(struct lapi_thread *t, char *err, size_t errlen)
         return NULL;
     }
     push_prims(L, t);
-    if (lapi_pcall(L, 1, err, errlen) < 0 || luaL_loadfile(L, t->s->path) != 0) {
+    if (lapi_pcall(L, 1, err, errlen) < 0 || load_script(L, t->s->path) != 0) {
         if (lua_gettop(L) > 0)
             snprintf(err, errlen, "%s", lua_tostring(L, -1));
         lua_close(L);

@@ -28,6 +28,12 @@
 #include "sched_policy.h"
 #include "util.h"
 
+/* The watchdog (lwatch.c) reads a connection's stage from its own thread. */
+static void set_stage(struct lloop_conn *c, int stage)
+{
+    __atomic_store_n(&c->stage, stage, __ATOMIC_RELAXED);
+}
+
 /* c's events are over (thread_run returned, failed or was given up); the
  * last connection out ends the window, if it is open. */
 static void left_run(struct lloop_conn *c)
@@ -35,6 +41,7 @@ static void left_run(struct lloop_conn *c)
     if (!c->in_run)
         return;
     c->in_run = 0;
+    lrun_warm(c);
     struct lloop_run *run = c->run;
     int open = LLOOP_WIN_OPEN;
     if (atomic_fetch_sub(&run->in_run, 1) == 1 &&
@@ -50,7 +57,7 @@ static void fail(struct lloop_conn *c, const char *msg)
 {
     left_run(c);
     c->failed = 1;
-    c->stage = LLOOP_END;
+    set_stage(c, LLOOP_END);
     if (msg != c->err)
         snprintf(c->err, sizeof c->err, "%s", msg);
     atomic_store(&c->run->stop, 1);
@@ -133,10 +140,11 @@ static void conn_main(void *arg)
 {
     struct lloop_conn *c = arg;
     if (call_fn(c, "thread_init") < 0) {
+        c->init_failed = 1;
         fail_lua(c);
         goto end;
     }
-    c->stage = LLOOP_READY;
+    set_stage(c, LLOOP_READY);
     c->a.want = LSQL_DONE;
     park(c);
     if (c->stage != LLOOP_RUN)
@@ -150,14 +158,14 @@ static void conn_main(void *arg)
     }
     left_run(c);
     if (!c->a.abort && !c->failed) {
-        c->stage = LLOOP_DONE;
+        set_stage(c, LLOOP_DONE);
         if (call_fn(c, "thread_done") < 0 && !c->a.abort)
             fail_lua(c);
     }
 end:
     lua_settop(c->L, 0);
     left_run(c);
-    c->stage = LLOOP_END;
+    set_stage(c, LLOOP_END);
     c->fib_done = 1;
     for (;;) {
         c->a.want = LSQL_DONE;
@@ -204,7 +212,12 @@ static int arm(int ep, struct lloop_conn *c, int force)
 static int resume(struct lloop *l, int ep, struct lloop_conn *c)
 {
     lapi_enter(&c->t);
+    unsigned long s = atomic_load_explicit(&l->steps, memory_order_relaxed);
+    atomic_store_explicit(&l->cur, c, memory_order_relaxed);
+    atomic_store_explicit(&l->steps, s + 1, memory_order_relaxed);
     fiber_switch(&l->self, &c->fib);
+    atomic_store_explicit(&l->cur, NULL, memory_order_relaxed);
+    atomic_store_explicit(&l->steps, s + 2, memory_order_relaxed);
     if (c->a.want == LAPI_WAIT_TIMER) {
         c->timer = 1;
         l->timers++;
@@ -362,6 +375,7 @@ void *lloop_main(void *arg)
         /* the script's top level runs on the loop's own stack, so it blocks */
         c->L = lapi_open(&c->t, c->err, sizeof c->err);
         if (!c->L) {
+            c->init_failed = 1;
             fail(c, c->err);
             continue;
         }
@@ -374,7 +388,7 @@ void *lloop_main(void *arg)
         c->t.aio = &c->a;
         c->t.wait = conn_wait;
         c->armed_fd = -1;
-        c->stage = LLOOP_INIT;
+        set_stage(c, LLOOP_INIT);
         active += resume(l, ep, c);
     }
     drive(l, ep, active);
@@ -385,13 +399,14 @@ void *lloop_main(void *arg)
         ready += c->in_run;
     }
     atomic_fetch_add(&run->in_run, ready); /* every loop's, before any event */
-    pthread_barrier_wait(&run->ready);     /* every loop's thread_init done: measuring starts */
+    atomic_fetch_add(&run->loops_ready, 1);
+    pthread_barrier_wait(&run->ready); /* every loop's thread_init done: measuring starts */
     sched_policy_apply_loop(run->lim->batch_from, l->n); /* as the built-in loops */
     active = 0;
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];
         if (c->stage == LLOOP_READY && !c->failed) {
-            c->stage = LLOOP_RUN;
+            set_stage(c, LLOOP_RUN);
             active += resume(l, ep, c);
         }
     }

@@ -20,7 +20,10 @@
 struct lloop_run {
     const struct lscript_limits *lim;
     pthread_barrier_t ready; /* every thread_init done: the loops and the caller */
-    atomic_int stop;         /* a connection failed */
+    /* loops past their thread_inits: the caller polls it (a thread_init
+     * that never returns cannot hold a stop) before its own wait */
+    atomic_int loops_ready;
+    atomic_int stop; /* a connection failed */
     atomic_llong events;
     /* ns, 0 = none: set once every thread_init is done, while the loops may
      * already run events (a deadline from before the connects would end
@@ -32,6 +35,7 @@ struct lloop_run {
      * known) are not counted */
     _Atomic uint64_t window;
     atomic_int loops_done; /* loops that have finished every connection */
+    atomic_int warm;       /* connections that finished an event, or their events */
     /* connections still in thread_run: the last one out ends the window
      * (ended_ns, ended_ru, lim->on_window), as a built-in level's ends
      * with its events; thread_done and the states' teardown come after
@@ -51,6 +55,11 @@ struct lloop_run {
 /* 1 when the run is ending (a stop, a failure, the deadline): an arrival
  * waited for is then no event. */
 int lrun_ending(struct lloop_run *run);
+/* 1 when the run was stopped (a signal, a failure), not only over its time. */
+int lrun_stopped(struct lloop_run *run);
+struct lloop_conn;
+/* c finished an event, or its events are over: the ramp waits for no more. */
+void lrun_warm(struct lloop_conn *c);
 
 enum { LLOOP_INIT, LLOOP_READY, LLOOP_RUN, LLOOP_DONE, LLOOP_END };
 enum { LLOOP_WIN_SHUT, LLOOP_WIN_OPEN, LLOOP_WIN_CLOSED };
@@ -74,8 +83,10 @@ struct lloop_conn {
     struct err_count codes[WORKER_MAX_CODES]; /* ignored errors inside the window */
     int ncodes;
     int failed;
-    int in_run;     /* counted in run->in_run */
-    int unfinished; /* its event's reply was given up (lloop.c's grace) */
+    int init_failed; /* in thread_init (or opening its state): the run never began */
+    int in_run;      /* counted in run->in_run */
+    int warm;        /* counted in run->warm */
+    int unfinished;  /* its event's reply was given up (lloop.c's grace) */
     /* the socket in the loop's epoll as last armed (lloop.c's arm) */
     int armed_fd;
     unsigned armed_ev, armed_closes;
@@ -95,6 +106,10 @@ struct lloop {
     int n, timers;
     pthread_t th;
     int started;
+    /* for the watchdog (lwatch.c): the connection whose Lua code runs now
+     * (NULL while the loop itself does), and a count of the switches */
+    struct lloop_conn *_Atomic cur;
+    _Atomic unsigned long steps;
 };
 
 /* The loop thread: open its connections' states, run every thread_init,

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "lloop.h"
+#include "lwatch.h"
 #include "util.h"
 
 static volatile sig_atomic_t stop_asked;
@@ -27,6 +28,11 @@ static volatile sig_atomic_t stop_asked;
 void lscript_stop(void)
 {
     stop_asked = 1;
+}
+
+int lrun_stopped(struct lloop_run *sh)
+{
+    return stop_asked || atomic_load_explicit(&sh->stop, memory_order_relaxed);
 }
 
 int lrun_ending(struct lloop_run *sh)
@@ -75,12 +81,21 @@ static void ev_start(struct lapi_thread *t)
     c->t0 = c->wake_at ? c->wake_at : now_ns();
 }
 
+void lrun_warm(struct lloop_conn *c)
+{
+    if (!c->warm) {
+        c->warm = 1;
+        atomic_fetch_add(&c->run->warm, 1);
+    }
+}
+
 static void ev_stop(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
+    lrun_warm(c);
     uint64_t now = now_ns(), w = atomic_load_explicit(&c->run->window, memory_order_relaxed);
     if (!w || now < w)
-        return; /* --warmup-time: run, not counted */
+        return; /* --warmup-time or the ramp: run, not counted */
     lapi_count(t, SB_CNT_TRX);
     uint64_t d = now - c->t0;
     hist_record(c->lat, d);
@@ -321,32 +336,119 @@ static void collect(struct lloop_conn *cs, int n, const struct lckpt *ck, struct
     set_counts(out, c, ck && ck->taken ? ck->c : NULL);
     if (ck && ck->taken)
         hist_diff(out->lat, out->lat, ck->h);
-    if (out->unfinished) {
-        out->disturbed = 1;
-        snprintf(out->disturbed_why, sizeof out->disturbed_why, "%llu unfinished",
-                 (unsigned long long)out->unfinished);
-    }
+    size_t w = 0, len = sizeof out->disturbed_why;
+    if (out->unfinished)
+        w += (size_t)snprintf(out->disturbed_why, len, "%llu unfinished",
+                              (unsigned long long)out->unfinished);
+    if (out->ramp_missing && w < len)
+        snprintf(out->disturbed_why + w, len - w,
+                 "%s%d connection%s without a first transaction after %.1fs", w ? "; " : "",
+                 out->ramp_missing, out->ramp_missing == 1 ? "" : "s", out->ramp_s);
+    out->disturbed = out->disturbed_why[0] != '\0';
     fairness(cs, n, ck, out);
 }
 
-/* --warmup-time: events run, uncounted, until it has passed (or the run
- * ends sooner); then the window opens and the counters so far become each
- * connection's baseline. Transactions count only inside the window
- * (ev_stop), so none is lost or doubled at the edge. */
-static void warm_up(struct lloop_run *run, struct lloop_conn *cs, int n, int nl)
+/* The ramp (lscript_limits.ramp_timeout_s): the window waits for every
+ * connection's first event. */
+static int ramps(const struct lscript_limits *lim)
 {
-    uint64_t until = now_ns() + (uint64_t)(run->lim->warmup_s * 1e9);
-    for (uint64_t now;
-         (now = now_ns()) < until && !lrun_ending(run) && atomic_load(&run->loops_done) < nl;) {
-        uint64_t w = until - now < 20000000 ? until - now : 20000000;
+    return lim->ramp_timeout_s > 0 && lim->events <= 0 && lim->rate <= 0;
+}
+
+/* --warmup-time and the ramp: events run, uncounted, until the warmup has
+ * passed and every connection has finished an event (or the ramp's
+ * timeout has passed, or the run ends sooner); then the window opens and
+ * the counters so far become each connection's baseline. Transactions
+ * count only inside the window (ev_stop), so none is lost or doubled at
+ * the edge. */
+static void warm_up(struct lloop_run *run, struct lloop_conn *cs, int n, int nl,
+                    struct level_result *out)
+{
+    uint64_t t0 = now_ns(), until = t0 + (uint64_t)(run->lim->warmup_s * 1e9);
+    uint64_t ramp_end = ramps(run->lim) ? t0 + (uint64_t)(run->lim->ramp_timeout_s * 1e9) : 0;
+    for (uint64_t now; !lrun_ending(run) && atomic_load(&run->loops_done) < nl;) {
+        now = now_ns();
+        int ramping = now < ramp_end && atomic_load(&run->warm) < n;
+        if (now >= until && !ramping)
+            break;
+        uint64_t w = now < until && until - now < 20000000 ? until - now : 20000000;
         struct timespec ts = {0, (long)w};
         nanosleep(&ts, NULL);
+    }
+    if (ramp_end) {
+        uint64_t now = now_ns();
+        out->ramp_s = (double)(now - t0) / 1e9;
+        if (now >= ramp_end) /* timed out (not a stop, nor the events over) */
+            out->ramp_missing = n - atomic_load(&run->warm);
     }
     atomic_store(&run->window, now_ns());
     for (int i = 0; i < n; i++)
         for (int j = 0; j < SB_CNT_MAX; j++)
             if (j != SB_CNT_TRX)
                 cs[i].base[j] = lapi_counter(&cs[i].t, j);
+}
+
+/* The run's shared parts, its n connections (into *cs) and the nl loops
+ * that carry them, round-robin. */
+static struct lloop *lay_out(struct lloop_run *run, const struct lapi_script *s, int n, int nl,
+                             struct lloop_conn **cs_out)
+{
+    const struct lscript_limits *lim = run->lim;
+    pthread_barrier_init(&run->ready, NULL, (unsigned)nl + 1);
+    pthread_mutex_init(&run->arrival_lock, NULL);
+    rng_seed(&run->arrival_rng, s->seed, 0); /* connections use streams 1.., as worker.c */
+    if (lim->warmup_s <= 0 && !ramps(lim))
+        atomic_store(&run->window, 1); /* every event counts */
+    struct lloop_conn *cs = xcalloc((size_t)n, sizeof *cs);
+    struct lloop *loops = xcalloc((size_t)nl, sizeof *loops);
+    for (int i = 0; i < nl; i++) {
+        loops[i].run = run;
+        loops[i].conns = xcalloc((size_t)n / (size_t)nl + 1, sizeof *loops[i].conns);
+    }
+    for (int i = 0; i < n; i++) {
+        struct lloop_conn *c = &cs[i];
+        c->run = run;
+        lapi_thread_seed(&c->t, s, i);
+        c->t.run = c;
+        c->t.more = more;
+        c->t.ev_start = ev_start;
+        c->t.ev_stop = ev_stop;
+        c->t.on_ignored = on_ignored;
+        c->lat = xmalloc(sizeof *c->lat);
+        hist_init(c->lat);
+        struct lloop *l = &loops[i % nl];
+        l->conns[l->n++] = c;
+    }
+    *cs_out = cs;
+    return loops;
+}
+
+/* Where the script defines its functions, for the watchdog's message. */
+static void lines_of(lua_State *M, struct lwatch_lines *ln)
+{
+    static const char *const fn[] = {"thread_init", "event", "thread_done"};
+    int *at[] = {&ln->thread_init, &ln->event, &ln->thread_done};
+    for (int i = 0; i < 3; i++) {
+        lua_Debug ar;
+        lua_getglobal(M, fn[i]);
+        if (lua_isfunction(M, -1) && lua_getinfo(M, ">S", &ar))
+            *at[i] = ar.linedefined;
+        else
+            lua_pop(M, 1);
+    }
+}
+
+/* The watchdog gave up on a loop (lwatch.h): its thread still runs and
+ * uses the run's memory, so nothing is freed; the caller reports and the
+ * process ends. */
+static int abandon(struct lwatch *wd, struct level_result *out, char *err, size_t errlen)
+{
+    const char *why = lwatch_stop(wd);
+    snprintf(err, errlen, "%s", why ? why : "a scripted connection's loop was abandoned");
+    snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", why);
+    out->interrupted = stop_asked != 0;
+    out->abandoned = 1;
+    return -1;
 }
 
 int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
@@ -379,35 +481,14 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
         return -1;
     }
     int n = s->threads;
-    struct lloop_run run = {.lim = lim};
-    set_cpus(&run, lim->client_cpus);
-    int nl = loop_count(&run, n);
+    /* on the heap: an abandoned loop (lwatch.h) may still use it after the return */
+    struct lloop_run *run = xcalloc(1, sizeof *run);
+    run->lim = lim;
+    set_cpus(run, lim->client_cpus);
+    int nl = loop_count(run, n);
     out->loops = nl;
-    pthread_barrier_init(&run.ready, NULL, (unsigned)nl + 1);
-    pthread_mutex_init(&run.arrival_lock, NULL);
-    rng_seed(&run.arrival_rng, s->seed, 0); /* connections use streams 1.., as worker.c */
-    if (lim->warmup_s <= 0)
-        atomic_store(&run.window, 1); /* every event counts */
-    struct lloop_conn *cs = xcalloc((size_t)n, sizeof *cs);
-    struct lloop *loops = xcalloc((size_t)nl, sizeof *loops);
-    for (int i = 0; i < nl; i++) {
-        loops[i].run = &run;
-        loops[i].conns = xcalloc((size_t)n / (size_t)nl + 1, sizeof *loops[i].conns);
-    }
-    for (int i = 0; i < n; i++) {
-        struct lloop_conn *c = &cs[i];
-        c->run = &run;
-        lapi_thread_seed(&c->t, s, i);
-        c->t.run = c;
-        c->t.more = more;
-        c->t.ev_start = ev_start;
-        c->t.ev_stop = ev_stop;
-        c->t.on_ignored = on_ignored;
-        c->lat = xmalloc(sizeof *c->lat);
-        hist_init(c->lat);
-        struct lloop *l = &loops[i % nl];
-        l->conns[l->n++] = c;
-    }
+    struct lloop_conn *cs;
+    struct lloop *loops = lay_out(run, s, n, nl, &cs);
     /* the stop signals stay with the caller's thread, as the built-in
      * loops leave them */
     sigset_t stopset, old;
@@ -418,20 +499,27 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     for (int i = 0; i < nl; i++)
         if (pthread_create(&loops[i].th, NULL, lloop_main, &loops[i]) != 0)
             die(EXIT_RUNTIME, "cannot start event loop %d", i);
+    struct lwatch_lines ln = {.path = s->path};
+    lines_of(M, &ln);
+    struct lwatch *wd = lwatch_start(run, loops, nl, &ln); /* (lwatch.h) */
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-    pthread_barrier_wait(&run.ready); /* every thread_init done: events start */
-    if (lim->warmup_s > 0)
-        warm_up(&run, cs, n, nl);
+    /* every thread_init done (the watchdog's wait, lwatch.c: one that never
+     * returns cannot hold a stop): events start */
+    if (lwatch_join(wd, &run->loops_ready) < 0)
+        return abandon(wd, out, err, errlen);
+    pthread_barrier_wait(&run->ready); /* every loop is in it by now: the events start */
+    if (lim->warmup_s > 0 || ramps(lim))
+        warm_up(run, cs, n, nl, out);
     if (lim->on_window)
         lim->on_window(1, lim->on_window_arg);
     uint64_t t0 = now_ns();
     struct rusage ru0, ru1; /* over the window, as a built-in level's: not the connects */
     getrusage(RUSAGE_SELF, &ru0);
-    atomic_store(&run.window_state, LLOOP_WIN_OPEN);
+    atomic_store(&run->window_state, LLOOP_WIN_OPEN);
     if (lim->time_s > 0)
-        atomic_store(&run.deadline, t0 + (uint64_t)(lim->time_s * 1e9));
+        atomic_store(&run->deadline, t0 + (uint64_t)(lim->time_s * 1e9));
     struct lckpt ck = {0};
-    struct ticker tk = {.lim = lim, .run = &run, .cs = cs, .n = n, .nl = nl, .t0 = t0, .ru0 = ru0};
+    struct ticker tk = {.lim = lim, .run = run, .cs = cs, .n = n, .nl = nl, .t0 = t0, .ru0 = ru0};
     if (lim->ncheckpoints > 0 && lim->on_checkpoint) {
         ck.h = xmalloc(sizeof *ck.h);
         hist_init(ck.h);
@@ -441,24 +529,26 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     }
     int ticking = ((lim->interval_s > 0 && lim->on_interval) || tk.ck) &&
                   pthread_create(&tk.th, NULL, tick_main, &tk) == 0;
-    for (int i = 0; i < nl; i++)
-        pthread_join(loops[i].th, NULL);
+    int joined = lwatch_join(wd, NULL);
     if (ticking) {
         atomic_store(&tk.done, 1);
         pthread_join(tk.th, NULL);
     }
+    if (joined < 0) /* a loop still runs: touch nothing of the run */
+        return abandon(wd, out, err, errlen);
+    const char *why = lwatch_stop(wd); /* stopped for memory, or a stuck event given up */
     /* the window ended where the last connection's events did (lloop.c),
      * before thread_done and the teardown; if they were over before it
      * opened, it ends now */
-    uint64_t t1 = run.ended_ns;
+    uint64_t t1 = run->ended_ns;
     int open = LLOOP_WIN_OPEN;
-    if (atomic_compare_exchange_strong(&run.window_state, &open, LLOOP_WIN_CLOSED)) {
+    if (atomic_compare_exchange_strong(&run->window_state, &open, LLOOP_WIN_CLOSED)) {
         t1 = now_ns();
         getrusage(RUSAGE_SELF, &ru1);
         if (lim->on_window)
             lim->on_window(0, lim->on_window_arg);
     } else {
-        ru1 = run.ended_ru;
+        ru1 = run->ended_ru;
     }
     out->time_s = (double)(t1 - t0) / 1e9;
     level_result_cpu(out, &ru0, &ru1);
@@ -468,11 +558,18 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
         level_result_cpu(out, t1 > ck.at ? &ck.ru : &ru1, &ru1); /* one as the events ended: none */
     }
     int rc = 0;
+    if (why) { /* stopped for memory: every loop came back */
+        snprintf(err, errlen, "%s", why);
+        snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
+        rc = -1;
+    }
     for (int i = 0; i < n && rc == 0; i++)
         if (cs[i].failed) {
             snprintf(err, errlen, "connection %d (sysbench.tid %d): %s", i, i, cs[i].err);
             snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
             rc = -1;
+            if (cs[i].init_failed) /* as sysbench: threads that never began have no report */
+                out->time_s = 0;
         }
     collect(cs, n, &ck, out);
     free(ck.h);
@@ -485,10 +582,12 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
         free(loops[i].conns);
     free(loops);
     free(cs);
-    if (run.pinned)
-        cpulist_free(&run.cpus);
-    pthread_barrier_destroy(&run.ready);
-    pthread_mutex_destroy(&run.arrival_lock);
+    if (run->pinned)
+        cpulist_free(&run->cpus);
+    pthread_barrier_destroy(&run->ready);
+    pthread_mutex_destroy(&run->arrival_lock);
+    free(run);
+    lwatch_free(wd);
     lapi_enter(&mt);
     if (lapi_call(M, "done", 0, rc ? NULL : err, rc ? 0 : errlen) < 0 && rc == 0)
         rc = -1;

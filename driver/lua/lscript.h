@@ -48,6 +48,8 @@ struct lscript_limits {
     void *on_interval_arg;
     double rate;             /* --rate: events/s, Poisson arrivals, one queue; 0 = off */
     double warmup_s;         /* --warmup-time: run uncounted first */
+    double ramp_timeout_s;   /* --ramp-timeout: the window waits for every connection's
+                                first event, as worker_cfg's (not with events or rate) */
     int loops;               /* event-loop threads; 0 = one per client CPU */
     int batch_from;          /* the loops' policy (worker_cfg.batch_from) */
     const char *client_cpus; /* CPU list the loops run on; NULL = anywhere */

@@ -18,6 +18,7 @@
 #include "cpulist.h"
 #include "lfind.h"
 #include "lsweep.h"
+#include "safefile.h"
 #include "workload.h"
 
 static int builtin(const char *name)
@@ -92,10 +93,12 @@ int lsweep_find_workload(int argc, char **argv, char *path, size_t len)
     const char *cfg = arg_value(argc, argv, "config");
     struct ini_pick p = {""};
     struct stat st; /* a config that is no small regular file is the options' to refuse */
-    if (cfg && stat(cfg, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 20) &&
-        ini_parse(cfg, pick_workload, &p) >= 0 && p.value[0])
-        return script_of(p.value, lp, path, len);
-    return 0;
+    FILE *f = cfg ? fopen_regular(cfg) : NULL;
+    int found = f && fstat(fileno(f), &st) == 0 && st.st_size < (1 << 20) &&
+                ini_parse_file(f, pick_workload, &p) >= 0 && p.value[0];
+    if (f)
+        fclose(f);
+    return found ? script_of(p.value, lp, path, len) : 0;
 }
 
 void lsweep_init(struct lsweep *x)
@@ -161,6 +164,7 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
         .on_window = on_window,
         .on_window_arg = cb_arg,
         .warmup_s = opts_num(o, "warmup-time"),
+        .ramp_timeout_s = opts_num(o, "ramp-timeout"),
         .loops = (int)opts_int(o, "client-loops"),
         .batch_from = x->batch_from,
         .client_cpus = client_cpus, /* the loops pin themselves */

@@ -20,6 +20,7 @@
 
 #include "benchcsv.h"
 #include "options.h"
+#include "parse.h"
 #include "signals.h"
 
 #define MAX_LEVELS 64
@@ -67,6 +68,10 @@ static int pick_tests(char **words, int nwords, const struct micro_test **out, i
         return n;
     }
     for (int w = 0; w < nwords; w++) {
+        if (parse_list_has_empty(words[w])) {
+            snprintf(err, errlen, "'%s' has an empty test name", words[w]);
+            return -1;
+        }
         char *dup = xstrdup(words[w]), *save = NULL;
         for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             tok += strspn(tok, " \t"); /* "getppid1, open1" from a config file */

@@ -7,7 +7,9 @@
  * of --threads/--rate/seed per rank, one gather after the connections open
  * (a rank that cannot connect fails the run before the level, with its host
  * named), a barrier before the warmup and one before the measured window
- * (worker_cfg.before_window), one gather of the results after it.
+ * (worker_cfg.before_window), one gather of the results after it. Those
+ * after the connections open wait with a deadline (mpi_wait.c): a rank that
+ * stops answering is named by rank 0 and the job is ended, not waited for.
  * Nothing here talks MPI while a level runs: the measured window has no MPI
  * traffic. Never built into the plain dbscale.
  */
@@ -25,15 +27,19 @@
 struct mpi_ctx {
     int rank, nranks;
     char host[64];
-    char app[32]; /* dbscale-rank-N: counted at the server by the tests */
-    int agreed;   /* every rank knows how the run ended (a collective said so) */
+    char (*hosts)[64]; /* every rank's host */
+    char app[32];      /* dbscale-rank-N: counted at the server by the tests */
+    int agreed;        /* every rank knows how the run ended (a collective said so) */
+    double hang_s;     /* a rank silent this long (plus the level) is given up */
+    double level_t0;   /* when the level started, monotonic s */
 };
 
-/* worker_cfg.before_window: the measured windows start together too */
+/* worker_cfg.before_window: the measured windows start together too. A
+ * rank that never comes (stopped) is named after the level, in reduce. */
 static void window_barrier(void *arg)
 {
-    (void)arg;
-    MPI_Barrier(MPI_COMM_WORLD);
+    struct mpi_ctx *c = arg;
+    ranks_mpi_barrier(c->hang_s);
 }
 
 static int slice_mine(struct mpi_ctx *c, struct oltp_setup *s, int *threads, char *err,
@@ -66,6 +72,7 @@ static int slice_mine(struct mpi_ctx *c, struct oltp_setup *s, int *threads, cha
     for (int i = 0; i < s->ntargets; i++)
         s->targets[i].app_name = c->app;
     s->wcfg.before_window = window_barrier;
+    s->wcfg.before_window_arg = c;
     return 0;
 }
 
@@ -122,8 +129,49 @@ static int all_open(int ok, char *err, size_t errlen, void *arg)
 
 static void start(void *arg)
 {
-    (void)arg;
-    MPI_Barrier(MPI_COMM_WORLD); /* before the warmup */
+    struct mpi_ctx *c = arg;
+    c->level_t0 = ranks_mpi_mono_s();
+    ranks_mpi_barrier(c->hang_s); /* before the warmup; one missing is named in reduce */
+}
+
+enum { TAG_PART = 8 };
+
+/* Rank 0: every other rank's part, until a deadline (a rank stopped or cut
+ * off sends none: mpirun sees nothing die). 0, or -1 naming the missing in
+ * r->fatal_msg (the figures are then rank 0's own part alone). */
+static int gather_parts(struct mpi_ctx *c, struct rank_part *all, struct level_result *r)
+{
+    int n = c->nranks, *got = xcalloc((size_t)n, sizeof *got), have = 1;
+    /* the others end their windows when rank 0 does (one barrier started
+     * them); with --events a slower rank may need as long again */
+    double now = ranks_mpi_mono_s(), until = now + c->hang_s + (now - c->level_t0);
+    while (have < n) {
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_PART, MPI_COMM_WORLD, &flag, &st);
+        if (!flag) {
+            if (ranks_mpi_mono_s() > until)
+                break;
+            ranks_mpi_nap();
+            continue;
+        }
+        MPI_Recv(&all[st.MPI_SOURCE], (int)sizeof *all, MPI_BYTE, st.MPI_SOURCE, TAG_PART,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        have += !got[st.MPI_SOURCE];
+        got[st.MPI_SOURCE] = 1;
+    }
+    struct sbuf missing = {0};
+    for (int k = 1; k < n; k++)
+        if (!got[k])
+            sbuf_printf(&missing, "%srank %d on %s", missing.len ? ", " : "", k, c->hosts[k]);
+    if (missing.len)
+        snprintf(r->fatal_msg, sizeof r->fatal_msg,
+                 "%s sent no result within %.0f s of the level's end (stopped answering: hung "
+                 "or cut off); the figures below are rank 0's alone",
+                 missing.s, until - now);
+    sbuf_free(&missing);
+    free(got);
+    return have == n ? 0 : -1;
 }
 
 static int reduce(struct level_result *r, int status, void *arg)
@@ -131,18 +179,41 @@ static int reduce(struct level_result *r, int status, void *arg)
     struct mpi_ctx *c = arg;
     struct rank_part *mine = xmalloc(sizeof *mine);
     ranks_pack(mine, r, c->rank, c->host, status);
-    struct rank_part *all = c->rank == 0 ? xmalloc(sizeof *all * (size_t)c->nranks) : NULL;
-    MPI_Gather(mine, (int)sizeof *mine, MPI_BYTE, all, (int)sizeof *mine, MPI_BYTE, 0,
-               MPI_COMM_WORLD);
     int merged = status;
-    if (c->rank == 0) {
-        struct level_result m;
-        merged = ranks_merge(&m, all, c->nranks);
-        m.interrupted |= r->interrupted;
-        level_result_free(r);
-        *r = m;
+    if (c->rank != 0) {
+        MPI_Send(mine, (int)sizeof *mine, MPI_BYTE, 0, TAG_PART, MPI_COMM_WORLD);
+        free(mine);
+        MPI_Request rq;
+        MPI_Ibcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+        /* rank 0 gives up on a silent rank and ends the job; if rank 0 is
+         * the silent one, this rank ends it */
+        if (ranks_mpi_wait(&rq, 2 * c->hang_s + (ranks_mpi_mono_s() - c->level_t0)) < 0) {
+            snprintf(r->fatal_msg, sizeof r->fatal_msg,
+                     "rank 0 on %s sent no outcome (stopped answering: hung or cut off)",
+                     c->hosts[0]);
+            fprintf(stderr, "dbscale-mpi run: rank %d: %s\n", c->rank, r->fatal_msg);
+            c->agreed = 0;
+            return -1;
+        }
+        c->agreed = 1;
+        return merged;
     }
-    MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    struct rank_part *all = xmalloc(sizeof *all * (size_t)c->nranks);
+    all[0] = *mine;
+    if (gather_parts(c, all, r) < 0) {
+        c->agreed = 0; /* no collective may follow: the job is aborted */
+        free(all);
+        free(mine);
+        return -1;
+    }
+    struct level_result m;
+    merged = ranks_merge(&m, all, c->nranks);
+    m.interrupted |= r->interrupted;
+    level_result_free(r);
+    *r = m;
+    MPI_Request rq; /* non-blocking as the others' (collectives must match) */
+    MPI_Ibcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
     c->agreed = 1;
     free(all);
     free(mine);
@@ -158,6 +229,10 @@ int ranks_run_main(const char *verb, int argc, char **argv, int *agreed)
     char name[MPI_MAX_PROCESSOR_NAME];
     MPI_Get_processor_name(name, &len);
     snprintf(c.host, sizeof c.host, "%.*s", len, name);
+    c.hang_s = ranks_mpi_hang_s();
+    c.hosts = xcalloc((size_t)c.nranks, sizeof *c.hosts);
+    MPI_Allgather(c.host, (int)sizeof c.host, MPI_CHAR, c.hosts, (int)sizeof c.host, MPI_CHAR,
+                  MPI_COMM_WORLD);
     struct run_share sh = {
         .rank = c.rank,
         .nranks = c.nranks,
@@ -169,5 +244,6 @@ int ranks_run_main(const char *verb, int argc, char **argv, int *agreed)
     };
     int rc = oltp_run_shared(verb, argc, argv, &sh);
     *agreed = c.agreed;
+    free(c.hosts);
     return rc;
 }

@@ -78,38 +78,17 @@ static void slice_cfg(struct sctx *c, struct oltp_setup *s)
  * waits with a deadline at the level's barriers and for the ranks' results
  * (never inside a window), names the missing ranks, and the job is ended
  * with MPI_Abort after rank 0 has kept what it has. */
-#define HANG_S 20.0 /* DBSCALE_MPI_HANG_S overrides it (the tests' short wait) */
-static double hang_s = HANG_S;
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void nap(void)
-{
-    struct timespec ts = {0, 1000000}; /* 1 ms: a wait between levels, not in a window */
-    nanosleep(&ts, NULL);
-}
+static double hang_s; /* ranks_mpi_hang_s() */
+#define mono_s ranks_mpi_mono_s
+#define nap    ranks_mpi_nap
 
 /* A barrier that gives up after secs: 0, or -1 (c->hung set). */
 static int barrier(struct sctx *c, double secs)
 {
-    MPI_Request rq;
-    MPI_Ibarrier(MPI_COMM_WORLD, &rq);
-    double until = mono_s() + secs;
-    for (int done = 0;;) {
-        MPI_Test(&rq, &done, MPI_STATUS_IGNORE);
-        if (done)
-            return 0;
-        if (mono_s() > until) {
-            c->hung = 1; /* the request stays pending: the job is aborted */
-            return -1;
-        }
-        nap();
-    }
+    if (ranks_mpi_barrier(secs) == 0)
+        return 0;
+    c->hung = 1; /* the request stays pending: the job is aborted */
+    return -1;
 }
 
 /* worker_cfg.before_window: every rank's window starts after the last
@@ -427,9 +406,7 @@ int ranks_sweep_main(int argc, char **argv, int *agreed)
     MPI_Get_processor_name(name, &len);
     snprintf(c.host, sizeof c.host, "%.*s", len, name);
     c.hosts = xcalloc((size_t)c.nranks, sizeof *c.hosts);
-    const char *hs = getenv("DBSCALE_MPI_HANG_S");
-    if (hs && atof(hs) > 0)
-        hang_s = atof(hs);
+    hang_s = ranks_mpi_hang_s();
     MPI_Allgather(c.host, (int)sizeof c.host, MPI_CHAR, c.hosts, (int)sizeof c.host, MPI_CHAR,
                   MPI_COMM_WORLD);
     int rc;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "safefile.h"
 
 enum bc_type { B_STR, B_INT, B_LL, B_NUM1, B_NUM2, B_NUM6 };
 
@@ -140,9 +141,9 @@ static int append(const struct btable *t, const char *dir, const struct sbuf *ro
                   size_t errlen)
 {
     char path[4096];
-    int e = mkdir_p(dir, 0755);
+    int e = dir_make_nofollow(dir, 0755);
     if (e < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", dir, strerror(-e));
+        snprintf(err, errlen, "cannot create %s: %s", dir, file_strerror(e));
         return -1;
     }
     snprintf(path, sizeof path, "%s/%s", dir, t->file);
@@ -227,9 +228,9 @@ static int read_table(const struct btable *t, const char *path, void **rows, siz
         snprintf(file, sizeof file, "%s/%s", path, t->file);
     *rows = NULL;
     *n = 0;
-    FILE *f = fopen(file, "r");
+    FILE *f = fopen_regular(file); /* a FIFO would block, a device never end */
     if (!f) {
-        snprintf(err, errlen, "cannot read %s: %s", file, strerror(errno));
+        snprintf(err, errlen, "cannot read %s: %s", file, file_strerror(errno));
         return -1;
     }
     char *line = NULL, *fld[MAXF + 1];

@@ -133,6 +133,11 @@ static int load_results(struct compare_sets *ss, const char *path, char *err, si
     struct result_set rs;
     if (results_read(path, &rs, err, errlen) < 0)
         return -1;
+    if (rs.n == 0) { /* as plot and report: nothing to compare is no comparison */
+        snprintf(err, errlen, "%s: no result rows in results.csv", path);
+        results_free(&rs);
+        return -1;
+    }
     char name[64];
     name_from_path(path, name, sizeof name);
     struct compare_set *s = new_set(ss, name, path, COMPARE_RESULTS);
@@ -364,10 +369,11 @@ out:
     return rc;
 }
 
-static int is_file(const char *p)
+/* Something by that name, whatever it is (a dangling link too). */
+static int exists(const char *p)
 {
     struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+    return lstat(p, &st) == 0;
 }
 
 int compare_load(struct compare_sets *ss, const char *arg, char *err, size_t errlen)
@@ -381,13 +387,15 @@ int compare_load(struct compare_sets *ss, const char *arg, char *err, size_t err
         char r[1024], m[1024];
         snprintf(r, sizeof r, "%s/results.csv", arg);
         snprintf(m, sizeof m, "%s/micro.csv", arg);
-        if (!is_file(r) && !is_file(m)) {
+        if (!exists(r) && !exists(m)) {
             snprintf(err, errlen, "%s: no results.csv or micro.csv in this directory", arg);
             return -1;
         }
-        if (is_file(r) && load_results(ss, arg, err, errlen) < 0)
+        /* one that is there but unreadable (a FIFO, a link to a device, a
+         * directory) is an error, never skipped for the other */
+        if (exists(r) && load_results(ss, arg, err, errlen) < 0)
             return -1;
-        if (is_file(m) && load_micro(ss, m, arg, err, errlen) < 0)
+        if (exists(m) && load_micro(ss, m, arg, err, errlen) < 0)
             return -1;
         return 0;
     }

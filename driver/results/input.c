@@ -12,6 +12,7 @@
  * would feed a line reader without end.
  */
 #include "input.h"
+#include "safefile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -22,22 +23,18 @@
 
 FILE *results_input_open(const char *path, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    int fd = file_open_regular(path); /* safefile.h: the checks on the descriptor */
     if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: %s", path,
+                 errno == EINVAL ? "not a regular file" : strerror(errno));
         return NULL;
     }
     struct stat st;
     const char *why = NULL;
     if (fstat(fd, &st) < 0)
         why = strerror(errno);
-    else if (!S_ISREG(st.st_mode))
-        why = "not a regular file";
     else if ((long long)st.st_size > RESULTS_INPUT_MAX)
         why = "too large for a results file";
-    int fl = why ? 0 : fcntl(fd, F_GETFL);
-    if (!why && (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0))
-        why = strerror(errno);
     FILE *f = why ? NULL : fdopen(fd, "r");
     if (!f) {
         snprintf(err, errlen, "%s: %s", path, why ? why : strerror(errno));

@@ -111,8 +111,11 @@ static void cell_speedup(const struct plot_curve *c, size_t t, char *buf, size_t
 
 static void cell_latency(const struct plot_curve *c, size_t t, char *buf, size_t len)
 {
-    snprintf(buf, len, "%.3f<br><small>p50 %.3f, p99 %.3f</small>", c->p95[t], c->p50[t],
-             c->p99[t]);
+    if (isnan(c->p95[t])) /* results.h: not measured, never 0 */
+        snprintf(buf, len, "not measured");
+    else
+        snprintf(buf, len, "%.3f<br><small>p50 %.3f, p99 %.3f</small>", c->p95[t], c->p50[t],
+                 c->p99[t]);
 }
 
 void page_table_tps(const struct plot *p, struct sbuf *b)

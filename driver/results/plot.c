@@ -30,6 +30,7 @@
 #include "meta.h"
 #include "plot_gp.h"
 #include "results.h"
+#include "safefile.h"
 #include "stats.h"
 
 /* ---- meta.json: the few fields a label shows ---- */
@@ -48,10 +49,11 @@ static const char *kernel_release(const char *k)
 }
 
 /* Through meta.json's one owner (results/meta.c). A missing file or bad
- * JSON leaves "" (a label without a host is still a graph). The parsed
- * object stays in d->meta for the page (page.c), which shows more of it;
- * plot_free() frees it. */
-static void read_meta(struct plot_dir *d)
+ * JSON leaves "" (a label without a host is still a graph); one that is
+ * there but unreadable is said (a warning), never dropped silently. The
+ * parsed object stays in d->meta for the page (page.c), which shows more
+ * of it; plot_free() frees it. */
+static void read_meta(struct plot *p, struct plot_dir *d)
 {
     struct meta m;
     char path[600], err[600];
@@ -60,8 +62,16 @@ static void read_meta(struct plot_dir *d)
     d->time_s = d->warmup_s = 0;
     d->repeats = 0;
     d->meta = NULL;
-    if (access(path, F_OK) < 0 || meta_load(path, &m, err, sizeof err) < 0)
+    struct stat st;
+    if (lstat(path, &st) < 0)
         return;
+    if (meta_load(path, &m, err, sizeof err) < 0) {
+        sbuf_printf(&p->log->warn,
+                    "meta.json left out (no machine, server, study or reproduce command for "
+                    "%s): %s\n",
+                    d->path, err);
+        return;
+    }
     snprintf(d->host, sizeof d->host, "%s", m.host);
     snprintf(d->kernel, sizeof d->kernel, "%s", kernel_release(m.kernel));
     plot_server_name(m.engine, m.server_version, d->server, sizeof d->server);
@@ -114,10 +124,11 @@ static void build_curve(struct plot_curve *c, const struct row_ref *ref, size_t 
     size_t t = 0;
     for (size_t i = 0; i < n && t < PLOT_MAXPTS;) {
         size_t m = 0, ni = 0;
-        int th = ref[i].r->threads;
+        int th = ref[i].r->threads, unmeasured = 0;
         for (; i < n && ref[i].r->threads == th; i++) {
             const struct result_row *r = ref[i].r;
             v[m] = r->tps, l50[m] = r->lat_p50_ms, l95[m] = r->lat_p95_ms;
+            unmeasured |= isnan(r->lat_p50_ms) || isnan(r->lat_p95_ms) || isnan(r->lat_p99_ms);
             l99[m++] = r->lat_p99_ms;
             if (r->idle_pct > 0 || r->server_cpu_s > 0)
                 idle[ni++] = r->idle_pct;
@@ -125,9 +136,10 @@ static void build_curve(struct plot_curve *c, const struct row_ref *ref, size_t 
         c->n[t] = th;
         stats_summarize(v, m, &c->tp[t]);
         c->x[t] = c->tp[t].median;
-        c->p50[t] = stats_median(l50, m);
-        c->p95[t] = stats_median(l95, m);
-        c->p99[t] = stats_median(l99, m);
+        /* a repeat without latencies (results.h's NAN): the point has none */
+        c->p50[t] = unmeasured ? NAN : stats_median(l50, m);
+        c->p95[t] = unmeasured ? NAN : stats_median(l95, m);
+        c->p99[t] = unmeasured ? NAN : stats_median(l99, m);
         c->idle[t] = ni ? stats_median(idle, ni) : -1;
         t++;
     }
@@ -247,6 +259,15 @@ static void fmt_opt(char *b, size_t len, const char *fmt, double v)
         snprintf(b, len, fmt, v);
 }
 
+/* A latency, or "n/a" where the results hold none (NAN): never 0. */
+static void fmt_lat(char *b, size_t len, double v)
+{
+    if (isnan(v))
+        snprintf(b, len, "n/a");
+    else
+        snprintf(b, len, "%.3f", v);
+}
+
 /* Why point t of c beats its ideal, from what the results hold. */
 static void superlinear_reason(const struct plot_curve *c, size_t t, char *b, size_t len)
 {
@@ -329,10 +350,12 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
             snprintf(ef, sizeof ef, "%.0f%%%s", c->eff[t] * 100, c->superlinear[t] ? "!" : "");
             fmt_opt(xs, sizeof xs, "%.2f", c->cpu_speedup[t]);
             fmt_opt(ce, sizeof ce, "%.0f%%", c->cpu_eff[t] * 100);
-            sbuf_printf(txt, "c%-3zu %7g %10.1f %8.3f %23s %8.2f %6s %8s %6s %3zu\n", i + 1,
-                        c->n[t], s->median, c->p95[t], ci, sp, ef, xs, ce, s->n);
-            sbuf_printf(md, "| c%zu | %g | %.1f | %.3f | %s | %.2f | %s | %s | %s | %zu |\n", i + 1,
-                        c->n[t], s->median, c->p95[t], ci, sp, ef, xs, ce, s->n);
+            char l95[32];
+            fmt_lat(l95, sizeof l95, c->p95[t]);
+            sbuf_printf(txt, "c%-3zu %7g %10.1f %8s %23s %8.2f %6s %8s %6s %3zu\n", i + 1, c->n[t],
+                        s->median, l95, ci, sp, ef, xs, ce, s->n);
+            sbuf_printf(md, "| c%zu | %g | %.1f | %s | %s | %.2f | %s | %s | %s | %zu |\n", i + 1,
+                        c->n[t], s->median, l95, ci, sp, ef, xs, ce, s->n);
             sbuf_printf(csv, "c%zu,%s,%s,%s,%s,%d,%g,%zu,%.3f,%.3f,%.3f,", i + 1,
                         p->dirs[c->dir].name, c->engine, c->workload, c->variant, c->cpus, c->n[t],
                         s->n, s->median, s->mean, s->sd);
@@ -340,8 +363,11 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
                 sbuf_printf(csv, ",,");
             else
                 sbuf_printf(csv, "%.3f,%.3f,", s->ci_lo, s->ci_hi);
-            sbuf_printf(csv, "%.3f,%.3f,%.4f,%.4f,%.4f,%.4f,%.4f,", s->min, s->max, sp, c->eff[t],
-                        c->p50[t], c->p95[t], c->p99[t]);
+            sbuf_printf(csv, "%.3f,%.3f,%.4f,%.4f,", s->min, s->max, sp, c->eff[t]);
+            if (isnan(c->p95[t])) /* not measured: empty, never 0 */
+                sbuf_printf(csv, ",,,");
+            else
+                sbuf_printf(csv, "%.4f,%.4f,%.4f,", c->p50[t], c->p95[t], c->p99[t]);
             if (c->fit_ok)
                 sbuf_printf(csv, "%.6g,%.6g,%.6g,%.6g,%.6g,", c->usl.sigma, c->usl.kappa,
                             c->usl.lambda, c->usl.r2, c->usl.nstar);
@@ -390,10 +416,12 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
                          100 * c->x[c->peak] / bx / ((double)c->cpus / b->cpus));
             }
         }
-        sbuf_printf(txt, "c%-3zu %10.1f %8g %8.3f %10s %8s %6s\n", i + 1, c->x[c->peak],
-                    c->n[c->peak], c->p95[c->peak], vs, sp, ef);
-        sbuf_printf(md, "| c%zu | %.1f | %g | %.3f | %s | %s | %s |\n", i + 1, c->x[c->peak],
-                    c->n[c->peak], c->p95[c->peak], vs, sp, ef);
+        char l95[32];
+        fmt_lat(l95, sizeof l95, c->p95[c->peak]);
+        sbuf_printf(txt, "c%-3zu %10.1f %8g %8s %10s %8s %6s\n", i + 1, c->x[c->peak],
+                    c->n[c->peak], l95, vs, sp, ef);
+        sbuf_printf(md, "| c%zu | %.1f | %g | %s | %s | %s | %s |\n", i + 1, c->x[c->peak],
+                    c->n[c->peak], l95, vs, sp, ef);
     }
     if (notes.len) {
         sbuf_printf(txt, "\n%s", notes.s);
@@ -474,7 +502,7 @@ int plot_load(struct plot *p, char **paths, size_t n)
         snprintf(d->name, sizeof d->name, "%.63s", base ? base + 1 : tmp);
         nth_label(p->labels, i, d->name, sizeof d->name);
         if (kernel_only(d->path)) { /* a `micro` or `fs` directory: its own graph */
-            read_meta(d);
+            read_meta(p, d);
             continue;
         }
         if (results_read(paths[i], &d->rs, p->log->err, sizeof p->log->err) < 0)
@@ -483,7 +511,7 @@ int plot_load(struct plot *p, char **paths, size_t n)
             plot_fail(p, "%s: no result rows", paths[i]);
             return -1;
         }
-        read_meta(d);
+        read_meta(p, d);
         read_intervals(p, d);
     }
     return 0;
@@ -501,8 +529,12 @@ int plot_make(struct plot *p, const char *formats)
 {
     char gdir[700];
     snprintf(gdir, sizeof gdir, "%s/graphs", p->out);
-    if (mkdir_p(gdir, 0755) < 0) {
-        plot_fail(p, "cannot create %s: %s", gdir, strerror(errno));
+    const char *bad = p->out;
+    int e = dir_make_nofollow(p->out, 0755); /* never through a link planted there */
+    if (e == 0 && (e = dir_make_nofollow(gdir, 0755)) < 0)
+        bad = gdir;
+    if (e < 0) {
+        plot_fail(p, "cannot create %s: %s", bad, file_strerror(e));
         return -1;
     }
     plot_prepare(p);

@@ -17,12 +17,14 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "safefile.h"
 #include "util.h"
 
 void plot_files_add(struct plot_files *w, const char *name)
@@ -96,9 +98,17 @@ static int prune_one(const char *dir, const char *sub, const struct plot_files *
 {
     char path[1200];
     snprintf(path, sizeof path, "%s%s%s", dir, sub[0] ? "/" : "", sub);
-    DIR *d = opendir(path);
-    if (!d)
-        return errno == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1);
+    /* the directory itself is opened without following a link (a planted
+     * DIR/plots link would point the removal anywhere), its files removed
+     * through that descriptor */
+    int dfd = dir_open_nofollow(path);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        int e = dfd >= 0 ? errno : -dfd;
+        if (dfd >= 0)
+            close(dfd);
+        return e == ENOENT ? 0 : (snprintf(err, errlen, "%s: %s", path, file_strerror(e)), -1);
+    }
     int rc = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
@@ -108,9 +118,10 @@ static int prune_one(const char *dir, const char *sub, const struct plot_files *
             continue;
         snprintf(full, sizeof full, "%s/%s", dir, rel);
         struct stat st;
-        if (lstat(full, &st) < 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+            !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)))
             continue;
-        if (unlink(full) < 0 && errno != ENOENT && rc == 0) {
+        if (unlinkat(dirfd(d), e->d_name, 0) < 0 && errno != ENOENT && rc == 0) {
             snprintf(err, errlen, "cannot remove the stale %s: %s", full, strerror(errno));
             rc = -1;
         }

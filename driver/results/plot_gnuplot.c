@@ -11,6 +11,7 @@
  * the validated format name.
  */
 #include "plot_gp.h"
+#include "safefile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,7 +42,8 @@ int plot_gp_run(const char *dir, const char *script, const char *format, struct 
         dup2(null, 1);
         dup2(fd[1], 2);
         close(fd[0]);
-        if (chdir(dir) < 0)
+        int dfd = dir_open_nofollow(dir); /* gnuplot writes its images here: no link */
+        if (dfd < 0 || fchdir(dfd) < 0)
             _exit(126);
         execlp("gnuplot", "gnuplot", "-e", fmt, script, (char *)NULL);
         _exit(127);

@@ -486,17 +486,21 @@ kernel:
         char *save = NULL;
         snprintf(fmts, sizeof fmts, "%s", formats);
         for (char *f = strtok_r(fmts, ",", &save); f && rc == 0; f = strtok_r(NULL, ",", &save)) {
-            char script[64];
+            char script[64], img[1024];
             snprintf(script, sizeof script, "%s.gp", g[i].name);
+            snprintf(img, sizeof img, "%s/%s.%s", p->out, g[i].name, f);
+            /* gnuplot opens its output by name and follows a link planted
+             * there; an old image would pass for a new one below: neither
+             * stays */
+            struct stat st;
+            if (lstat(img, &st) == 0 && !S_ISDIR(st.st_mode))
+                unlink(img);
             if (plot_gp_run(p->out, script, f, &p->log->warn, err, sizeof err) < 0) {
                 plot_fail(p, "%s", err);
                 rc = -1;
                 break;
             }
-            char img[1024];
-            struct stat st;
-            snprintf(img, sizeof img, "%s/%s.%s", p->out, g[i].name, f);
-            if (stat(img, &st) < 0 || st.st_size == 0) {
+            if (lstat(img, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
                 plot_fail(p, "gnuplot made no %s", img);
                 rc = -1;
                 break;

@@ -121,6 +121,8 @@ static void extras(FILE *f, const struct level_result *r, const struct report_ru
      * so `grep transactions` still finds sysbench's one line */
     if (r->unfinished)
         fprintf(f, "    unfinished txns (given up):          %llu\n", (ull)r->unfinished);
+    if (r->ramp_s >= 1) /* the ramp (worker.h), when it took long enough to matter */
+        fprintf(f, "    ramp before the window (s):          %.1f\n", r->ramp_s);
     if (r->disturbed)
         fprintf(f, "    level disturbed:                     %s\n", r->disturbed_why);
     fprintf(f, "\n");
@@ -284,6 +286,7 @@ void report_json(FILE *f, const struct level_result *r, const struct report_run_
         r->fair_events_sd, r->fair_time_avg, r->fair_time_sd, (ull)r->unfinished,
         r->disturbed ? "true" : "false");
     sbuf_json(&b, r->disturbed_why);
+    sbuf_printf(&b, ", \"ramp_s\": %.3f", r->ramp_s);
     sbuf_add(&b, "}\n", 2);
     fwrite(b.s, 1, b.len, f);
     sbuf_free(&b);

@@ -14,9 +14,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "safefile.h"
 #include "util.h"
 
 /* 1 empty, 0 not, -errno */
@@ -67,6 +70,11 @@ int results_dir_create(const char *path, const char *default_base, int append, c
             return -1;
         }
         struct stat st;
+        if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) { /* results never go through one */
+            snprintf(err, errlen, "--out %s is a symbolic link (not followed): name the directory",
+                     path);
+            return -2;
+        }
         if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode)) {
             snprintf(err, errlen, "--out %s exists and is not a directory", path);
             return -2;
@@ -102,6 +110,34 @@ int results_dir_create(const char *path, const char *default_base, int append, c
     snprintf(err, errlen, "cannot create results directory %s: 999 of that name exist",
              default_base);
     return -1;
+}
+
+/* The lock's descriptor: held until the process ends, which releases it. */
+static int lock_fd = -1;
+
+int results_dir_lock(const char *dir, int wait, char *err, size_t errlen)
+{
+    if (lock_fd < 0) {
+        lock_fd = dir_open_nofollow(dir);
+        if (lock_fd < 0) {
+            snprintf(err, errlen, "cannot open results directory %s: %s", dir,
+                     file_strerror(lock_fd));
+            lock_fd = -1;
+            return -1;
+        }
+    }
+    /* polled, not a blocking flock: a stop signal ends the wait */
+    while (flock(lock_fd, LOCK_EX | LOCK_NB) < 0) {
+        if (errno != EWOULDBLOCK && errno != EINTR) {
+            snprintf(err, errlen, "cannot lock results directory %s: %s", dir, strerror(errno));
+            return -1;
+        }
+        if (!wait)
+            return 1;
+        struct timespec ts = {0, 100000000};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
 }
 
 int results_dir_keep_meta(const char *dir, char *err, size_t errlen)

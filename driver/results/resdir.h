@@ -18,6 +18,14 @@
 int results_dir_create(const char *path, const char *default_base, int append, char *out,
                        size_t outlen, char *err, size_t errlen);
 
+/* Lock the results directory for this process (flock on the directory,
+ * released when the process ends): two sweeps appending to one directory
+ * would each rewrite results.csv from what they read and lose the other's
+ * levels. 0 locked; 1 another process holds it (wait 0); with wait, polls
+ * until it is free (a stop signal ends the process meanwhile, nothing
+ * started). -1 with err. */
+int results_dir_lock(const char *dir, int wait, char *err, size_t errlen);
+
 /* Before an appended run writes its own meta.json: the previous run's is
  * moved to meta.N.json (the first free N, never over a file). 0 (also when
  * there is none), or -1 with err. */

@@ -29,6 +29,7 @@ struct col {
     enum col_type type;
     size_t off, size; /* size: C_STR buffer length */
     int required;
+    int unmeasured; /* C_NUM: absent or empty is NAN (not measured), not 0 */
 };
 
 #define S(f, req)                                                                                  \
@@ -45,7 +46,11 @@ struct col {
     }
 #define D(f, req)                                                                                  \
     {                                                                                              \
-#f, C_NUM, offsetof(struct result_row, f), 0, req                                          \
+#f, C_NUM, offsetof(struct result_row, f), 0, req, 0                                       \
+    }
+#define LAT(f)                                                                                     \
+    {                                                                                              \
+#f, C_NUM, offsetof(struct result_row, f), 0, 0, 1                                         \
     }
 
 static const struct col cols[] = {
@@ -61,12 +66,12 @@ static const struct col cols[] = {
     D(qps_read, 0),
     D(qps_write, 0),
     D(qps_other, 0),
-    D(lat_min_ms, 0),
-    D(lat_avg_ms, 0),
-    D(lat_p50_ms, 0),
-    D(lat_p95_ms, 0),
-    D(lat_p99_ms, 0),
-    D(lat_max_ms, 0),
+    LAT(lat_min_ms),
+    LAT(lat_avg_ms),
+    LAT(lat_p50_ms),
+    LAT(lat_p95_ms),
+    LAT(lat_p99_ms),
+    LAT(lat_max_ms),
     L(errors),
     L(reconnects),
     S(error_codes, 0),
@@ -103,8 +108,9 @@ static void put_rows(struct sbuf *b, const struct result_row *rows, size_t n)
             case C_LL:
                 sbuf_printf(b, "%lld", *(const long long *)p);
                 break;
-            case C_NUM:
-                sbuf_printf(b, "%.15g", *(const double *)p);
+            case C_NUM: /* not measured (NAN, results.h) is an empty cell */
+                if (!isnan(*(const double *)p))
+                    sbuf_printf(b, "%.15g", *(const double *)p);
                 break;
             }
         }
@@ -163,8 +169,9 @@ static int set_field(const struct col *c, char *row, const char *v)
     }
     case C_NUM: {
         /* Every figure is a count, rate, time or share: finite, >= 0 and
-         * below 1e15 (1e308 and inf reached gnuplot as "inf"). */
-        double x = *v ? strtod(v, &end) : 0;
+         * below 1e15 (1e308 and inf reached gnuplot as "inf"). A latency
+         * left empty was not measured: NAN, never 0. */
+        double x = *v ? strtod(v, &end) : c->unmeasured ? NAN : 0;
         if (*v && (*end || !isfinite(x) || x < 0 || x >= 1e15))
             return -1;
         *(double *)p = x;
@@ -227,6 +234,9 @@ int results_read(const char *path, struct result_set *out, char *err, size_t err
         struct result_row r0;
         struct result_row *r = &r0;
         memset(r, 0, sizeof *r);
+        for (size_t c = 0; c < NCOLS; c++) /* a column the file lacks: not measured */
+            if (cols[c].unmeasured && !have[c])
+                *(double *)((char *)r + cols[c].off) = NAN;
         for (int i = 0; i < nf; i++) {
             if (map[i] < 0)
                 continue;

@@ -45,6 +45,7 @@ struct result_row {
     char variant[32]; /* "smp-k2", "up", or a user's --variant label */
     int cpus, threads, repeat;
     double time_s, tps, qps, qps_read, qps_write, qps_other;
+    /* NAN when not measured (an empty cell, or a file without the column) */
     double lat_min_ms, lat_avg_ms, lat_p50_ms, lat_p95_ms, lat_p99_ms, lat_max_ms;
     long long errors, reconnects;
     char error_codes[128];

@@ -48,6 +48,8 @@
 #include "cpulist.h"
 #include "cpuset.h"
 #include "server_engine.h"
+#include "signals.h"
+#include "safefile.h"
 #include "spawn.h"
 #include "util.h"
 
@@ -105,11 +107,18 @@ int server_make_dir(const char *path, mode_t mode, const struct spawn_ident *id)
 {
     if (mkdir(path, mode) < 0 && errno != EEXIST)
         return -1;
-    if (chmod(path, mode) < 0)
+    /* through a descriptor opened without following a link: one planted
+     * under the name must not hand its target to the engine's user */
+    int fd = dir_open_nofollow(path);
+    if (fd < 0) {
+        errno = -fd;
         return -1;
-    if (id && id->drop && chown(path, id->uid, id->gid) < 0)
-        return -1;
-    return 0;
+    }
+    int rc = fchmod(fd, mode) < 0 || (id && id->drop && fchown(fd, id->uid, id->gid) < 0) ? -1 : 0;
+    int e = errno;
+    close(fd);
+    errno = e;
+    return rc;
 }
 
 /* Appends ": <last lines of D/log>" to err, so a failed start says why. */
@@ -294,6 +303,11 @@ static int launch(struct server *s, const struct spawn_ident *id, const char *bi
         }
         if (server_exists(s->pidfile) && ops->ping(s, id))
             return 0;
+        if (signals_caught()) { /* a stop ends the start at once (halt follows) */
+            snprintf(err, errlen, "%s start interrupted by signal %d", cmd.argv[0],
+                     signals_caught());
+            return -1;
+        }
         if (t >= SERVER_START_TIMEOUT_MS) {
             snprintf(err, errlen, "%s did not accept connections within %d s", cmd.argv[0],
                      SERVER_START_TIMEOUT_MS / 1000);
@@ -308,28 +322,38 @@ static int halt(struct server *s, char *err, size_t errlen)
 {
     if (s->pid <= 0)
         return 0;
-    if (!child_exited(s) && spawn_alive(s->pid) && is_ours(s)) {
+    /* not our child (server stop of another dbscale's server): its pid may
+     * be recycled once it exits, so it is watched and killed through a
+     * pidfd taken before it is checked to be the server */
+    int pfd = s->child ? -1 : spawn_pidfd(s->pid), rc = 0;
+    if (!child_exited(s) && spawn_alive_fd(s->pid, pfd) && is_ours(s)) {
         if (kill(s->pid, ops_of(s->engine)->stop_signal) < 0) {
             snprintf(err, errlen, "cannot signal server pid %ld: %s", (long)s->pid,
                      strerror(errno));
-            return -1;
+            rc = -1;
         }
         int t = 0;
-        for (; t < STOP_TIMEOUT_MS; t += 20) {
-            if (child_exited(s) || !spawn_alive(s->pid))
+        for (; rc == 0 && t < STOP_TIMEOUT_MS; t += 20) {
+            if (child_exited(s) || !spawn_alive_fd(s->pid, pfd))
                 break;
             spawn_sleep_ms(20);
         }
-        if (t >= STOP_TIMEOUT_MS) {
-            spawn_kill_session(s->pid); /* the server leads its session: all its processes */
-            for (t = 0; t < KILL_TIMEOUT_MS && !child_exited(s) && spawn_alive(s->pid); t += 20)
+        if (rc == 0 && t >= STOP_TIMEOUT_MS) {
+            /* the server leads its session: all its processes */
+            spawn_kill_session_fd(s->pid, pfd);
+            for (t = 0; t < KILL_TIMEOUT_MS && !child_exited(s) && spawn_alive_fd(s->pid, pfd);
+                 t += 20)
                 spawn_sleep_ms(20);
-            if (spawn_alive(s->pid)) {
+            if (spawn_alive_fd(s->pid, pfd)) {
                 snprintf(err, errlen, "server pid %ld did not stop", (long)s->pid);
-                return -1;
+                rc = -1;
             }
         }
     }
+    if (pfd >= 0)
+        close(pfd);
+    if (rc < 0)
+        return -1;
     child_exited(s);
     s->pid = 0;
     return 0;
@@ -380,6 +404,11 @@ static int reachable(const char *dir, const struct spawn_ident *id, char *err, s
         }
     }
     return 0;
+}
+
+static void tell_guard(pid_t pid, void *arg)
+{
+    server_guard_pid(arg, pid);
 }
 
 int server_start(struct server *s, enum server_engine e, const char *dir, int port,
@@ -443,6 +472,11 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
         goto fail_dir;
     }
     snprintf(s->dir, sizeof s->dir, "%s", real);
+    /* From here a guardian removes what is made if we die, and kills what
+     * is started for the server (spawn_on_start), before it is up too. */
+    if (server_guard(s, err, errlen) < 0)
+        goto fail_dir;
+    spawn_on_start(tell_guard, s);
     /* The engine's user must reach data/ and sock/ through dir. */
     if (id.drop && reachable(s->dir, &id, err, errlen) < 0)
         goto fail_dir;
@@ -496,10 +530,13 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
         halt(s, e2, sizeof e2);
         goto fail_dir;
     }
+    spawn_on_start(NULL, NULL);
     CPU_FREE(mask);
     return 0;
 fail_dir:
+    spawn_on_start(NULL, NULL);
     spawn_rm_rf(s->dir, !made);
+    server_unguard(s); /* what it guarded is gone */
 fail_early:
     if (mask)
         CPU_FREE(mask);

@@ -65,13 +65,17 @@ int server_check_request(enum server_engine e, const char *dir, const char *cpus
 int server_start(struct server *s, enum server_engine e, const char *dir, int port,
                  const char *cpus, const char *extra_conf, char *err, size_t errlen);
 /*
- * For a server that must not outlive us (the sweep's managed one): a
- * guardian process that, should we die without server_stop() (SIGKILL, a
+ * A guardian process that, should we die without server_stop() (SIGKILL, a
  * crash), kills the server's processes, removes our cpuset cgroup and the
- * directory. server_stop() dismisses it first; server_unguard() alone does
- * too. 0, or -1 with a message.
+ * directory. server_start() starts one as soon as the directory exists and
+ * keeps it: a server that must outlive us (dbscale server start) is
+ * dismissed with server_unguard(); server_stop() dismisses it first.
+ * server_guard() on a server that has one does nothing. 0, or -1 with a
+ * message. server_guard_pid(): one more process for it to kill (sent as a
+ * pidfd, so a recycled pid is never signalled).
  */
 int server_guard(struct server *s, char *err, size_t errlen);
+void server_guard_pid(struct server *s, pid_t pid);
 void server_unguard(struct server *s);
 /* Clean shutdown (SIGKILL after a timeout), then remove the directory. */
 int server_stop(struct server *s, char *err, size_t errlen);

@@ -28,6 +28,36 @@
 #define MAX_PIDS   512
 #define MAX_INODES 256
 
+/* After the key (from q to end): PostgreSQL's "key = value" or "key value"
+ * needs a value; a key alone is only MariaDB's boolean. */
+static int conf_value_bad(const struct server_engine_ops *ops, const char *q, const char *end)
+{
+    if (!ops->conf_needs_value)
+        return 0;
+    while (q < end && (*q == ' ' || *q == '\t'))
+        q++;
+    if (q < end && *q == '=')
+        q++;
+    while (q < end && (*q == ' ' || *q == '\t' || *q == '\r'))
+        q++;
+    return q == end || *q == '#';
+}
+
+/* A name the server does not know (server_settings.c): a dotted one is an
+ * extension's (PostgreSQL's custom settings), and MariaDB's boolean
+ * modifiers name the option after them. */
+static int conf_name_bad(enum server_engine e, const struct server_engine_ops *ops, const char *key)
+{
+    static const char *const mods[] = {"skip_", "disable_", "enable_", "maximum_", NULL};
+    if (strchr(key, '.'))
+        return 0;
+    int k = server_setting_known(e, key);
+    for (int i = 0; k == 0 && !ops->conf_needs_value && mods[i]; i++)
+        if (!strncmp(key, mods[i], strlen(mods[i])))
+            k = server_setting_known(e, key + strlen(mods[i]));
+    return k == 0;
+}
+
 int server_conf_check(enum server_engine e, const char *extra, char *err, size_t errlen)
 {
     for (const char *p = extra; p && *p;) {
@@ -61,6 +91,13 @@ int server_conf_check(enum server_engine e, const char *extra, char *err, size_t
                      "extra setting line '%.*s': '%s' is %s's '%s', managed by dbscale "
                      "(loopback and its own directory only)",
                      shown, p, key, ops->title, m);
+            return -1;
+        }
+        if (conf_value_bad(ops, q, p + l) || conf_name_bad(e, ops, key)) {
+            snprintf(err, errlen, "extra setting line '%.*s': %s", shown, p,
+                     conf_value_bad(ops, q, p + l)
+                         ? "no value (write key=value)"
+                         : "not a setting the server knows (it would refuse to start)");
             return -1;
         }
         p += l + (p[l] == '\n');

@@ -17,6 +17,7 @@
 
 #include "server.h"
 #include "spawn.h"
+#include "util.h"
 
 #define SERVER_START_TIMEOUT_MS 60000
 
@@ -62,6 +63,10 @@ struct server_engine_ops {
     /* The managed setting an extra conf key (lower case, '-' as '_') would
      * change, as the engine reads keys, or NULL if the key only tunes. */
     const char *(*conf_managed)(const char *key);
+    /* Every setting name the server knows (lower case, '_' for '-'), one a
+     * line, into out, from the server binary (server_settings.c). 0 or -1. */
+    int (*list_settings)(struct sbuf *out);
+    int conf_needs_value; /* 1: a key alone is no setting (MariaDB's booleans are) */
     /* Characters a directory path must not hold because the engine's config
      * files cannot carry them (what can be escaped is escaped instead). */
     const char *dir_refuse;
@@ -84,6 +89,12 @@ int server_put_secret(const struct server *s, const char *name, const char *text
 int server_read_small(const char *path, char *buf, size_t n);
 /* Value of "key=" at a line start in text, copied into out (n bytes). 0 or -1. */
 int server_kv(const char *text, const char *key, char *out, size_t n);
+
+/* server_settings.c: run path with argv, its stdout and stderr into out;
+ * 0 when it exited 0. 1 if the engine's server knows setting key (lower
+ * case, '_' for '-'), 0 if not, -1 when that cannot be told. */
+int server_capture(const char *path, char *const argv[], struct sbuf *out);
+int server_setting_known(enum server_engine e, const char *key);
 
 /* server_conf.c: extra config lines, and where the running server listens. */
 int server_conf_check(enum server_engine e, const char *extra, char *err, size_t errlen);

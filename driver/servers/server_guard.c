@@ -1,15 +1,22 @@
 /*
  * server_guard.c - a guardian process that outlives dbscale and removes a
- * managed server if dbscale dies without stopping it (SIGKILL, a crash).
+ * managed server if dbscale dies without stopping it (SIGKILL, a crash),
+ * from the moment its directory exists: while initdb or
+ * mariadb-install-db still run, and after the server is up.
  *
- * The one idea: a pipe (a socket pair). dbscale holds one end, the guardian
- * blocks in read() on the other. A clean server_stop() writes "d" (done) and the
- * guardian exits; any death of dbscale closes the pipe, read() returns 0, and
- * the guardian kills the server's whole session (SIGKILL: the data is thrown
- * away anyway, and postgres' children die with their process group, which
- * PR_SET_PDEATHSIG on the postmaster alone would not reach), removes the
- * sweep's cpuset cgroup (the name machine/cpuset.c gives it, under the root
- * cpuset_find_root finds) and then execs rm -rf on the directory.
+ * The one idea: a socket pair. dbscale holds one end, the guardian blocks
+ * in recvmsg() on the other. Every process started for the server (the
+ * install tool, the daemon) is told to it as a pidfd (SCM_RIGHTS), opened
+ * while that process was still dbscale's unreaped child, so the guardian
+ * can never signal a recycled pid. A clean server_stop() (or a start that
+ * failed and cleaned up) writes "d" (done) and the guardian exits; any
+ * death of dbscale closes the socket, recvmsg() returns 0, and the
+ * guardian kills the sessions of those processes that are still alive
+ * (SIGKILL: the data is thrown away anyway, and postgres' children die
+ * with their process group; a leader still alive means its group id is
+ * still its own), removes the sweep's cpuset cgroup (the name
+ * machine/cpuset.c gives it, under the root cpuset_find_root finds) and
+ * then execs rm -rf on the directory.
  *
  * It must never do anything between fork and exec that is not
  * async-signal-safe (dbscale may have threads), never hold our stdout or
@@ -21,6 +28,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,26 +44,58 @@ static void nap_ms(long ms)
         ;
 }
 
+#define GUARD_MAX 16 /* processes told: install tool, daemon, a few port retries */
+
 /* The guardian's whole life; async-signal-safe calls only. */
-static void guard_main(int rfd, pid_t server, const char *cgroup, char *const rm_argv[])
+static void guard_main(int rfd, const char *cgroup, char *const rm_argv[])
 {
-    char c;
+    pid_t pid[GUARD_MAX];
+    int pfd[GUARD_MAX], n = 0;
     for (;;) {
-        ssize_t r = read(rfd, &c, 1);
-        if (r == 1 && c == 'd')
-            _exit(0);
-        if (r == 0 || (r < 0 && errno != EINTR))
+        char msg[1 + sizeof(pid_t)];
+        union {
+            char buf[CMSG_SPACE(sizeof(int))];
+            struct cmsghdr align;
+        } ctl;
+        struct iovec iov = {msg, sizeof msg};
+        struct msghdr mh = {.msg_iov = &iov,
+                            .msg_iovlen = 1,
+                            .msg_control = ctl.buf,
+                            .msg_controllen = sizeof ctl.buf};
+        ssize_t r = recvmsg(rfd, &mh, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
             break;
+        if (msg[0] == 'd')
+            _exit(0);
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+        int fd = cm && cm->cmsg_type == SCM_RIGHTS ? *(int *)CMSG_DATA(cm) : -1;
+        if (msg[0] != 'p' || r != (ssize_t)sizeof msg || n == GUARD_MAX) {
+            if (fd >= 0)
+                close(fd);
+            continue;
+        }
+        memcpy(&pid[n], msg + 1, sizeof(pid_t));
+        pfd[n++] = fd;
     }
-    kill(-server, SIGKILL); /* the server leads its session: every process of it */
-    kill(server, SIGKILL);
+    for (int i = n - 1; i >= 0; i--) {
+        if (pfd[i] < 0) { /* no pidfd (a kernel before 5.3): the pid as it was */
+            kill(-pid[i], SIGKILL);
+            kill(pid[i], SIGKILL);
+        } else if (pidfd_send_signal(pfd[i], 0, NULL, 0) == 0) {
+            kill(-pid[i], SIGKILL); /* alive, so its session id is still its own */
+            pidfd_send_signal(pfd[i], SIGKILL, NULL, 0);
+        }
+    }
     for (int t = 0; cgroup[0] && t < 50; t++) { /* empty once its tasks are gone */
         if (rmdir(cgroup) == 0 || errno == ENOENT)
             break;
         nap_ms(100);
     }
-    for (int t = 0; t < 30 && kill(server, 0) == 0; t++)
-        nap_ms(100);
+    for (int i = 0; i < n; i++) /* gone before their directory is */
+        for (int t = 0; t < 30 && pfd[i] >= 0 && pidfd_send_signal(pfd[i], 0, NULL, 0) == 0; t++)
+            nap_ms(100);
     char *envp[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", NULL};
     execve("/bin/rm", rm_argv, envp);
     execve("/usr/bin/rm", rm_argv, envp);
@@ -64,7 +104,7 @@ static void guard_main(int rfd, pid_t server, const char *cgroup, char *const rm
 
 int server_guard(struct server *s, char *err, size_t errlen)
 {
-    if (s->guard_pid > 0 || s->pid <= 0)
+    if (s->guard_pid > 0 || !s->dir[0])
         return 0;
     /* Everything the guardian needs is made before fork. */
     char root[PATH_MAX] = "", cgroup[PATH_MAX + 32] = "";
@@ -113,13 +153,45 @@ int server_guard(struct server *s, char *err, size_t errlen)
         if (rfd != 3 && dup2(rfd, 3) < 0)
             _exit(1);
         close_range(4, ~0U, 0);
-        guard_main(3, s->pid, cgroup, rm_argv);
+        guard_main(3, cgroup, rm_argv);
     }
     close(p[0]);
     close(devnull);
     s->guard_fd = p[1];
     s->guard_pid = g;
+    if (s->pid > 0) /* a server started before its guardian */
+        server_guard_pid(s, s->pid);
     return 0;
+}
+
+void server_guard_pid(struct server *s, pid_t pid)
+{
+    if (s->guard_pid <= 0 || pid <= 0)
+        return;
+    char msg[1 + sizeof(pid_t)] = {'p'};
+    memcpy(msg + 1, &pid, sizeof pid);
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } ctl;
+    memset(&ctl, 0, sizeof ctl);
+    struct iovec iov = {msg, sizeof msg};
+    struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+    /* opened now, while pid is our unreaped child: it is that process */
+    int fd = pidfd_open(pid, 0);
+    if (fd >= 0) {
+        mh.msg_control = ctl.buf;
+        mh.msg_controllen = sizeof ctl.buf;
+        struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+        cm->cmsg_level = SOL_SOCKET;
+        cm->cmsg_type = SCM_RIGHTS;
+        cm->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(cm), &fd, sizeof fd);
+    }
+    while (sendmsg(s->guard_fd, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
+        ;
+    if (fd >= 0)
+        close(fd);
 }
 
 void server_unguard(struct server *s)

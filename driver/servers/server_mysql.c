@@ -282,6 +282,28 @@ static int my_read_password(struct server *s, char *path, size_t pathlen)
     return p ? server_kv(p + 1, "password", s->password, sizeof s->password) : -1;
 }
 
+/* mariadbd --verbose --help: a line "  --name[=...]  help" per option. */
+static int my_list_settings(struct sbuf *out)
+{
+    static const char *const mariadbd[] = {"/usr/sbin/mariadbd", "/usr/sbin/mysqld",
+                                           "/usr/local/sbin/mariadbd", NULL};
+    const char *bin = first_existing(mariadbd);
+    char *argv[] = {"mariadbd", "--no-defaults", "--verbose", "--help", NULL};
+    struct sbuf raw = {0};
+    int rc = bin ? server_capture(bin, argv, &raw) : -1;
+    for (const char *l = raw.s; rc == 0 && l && *l;) {
+        if (!strncmp(l, "  --", 4)) {
+            for (const char *c = l + 4; *c && !strchr("=[ \t\n", *c); c++)
+                sbuf_add(out, *c == '-' ? "_" : c, 1);
+            sbuf_add(out, "\n", 1);
+        }
+        l = strchr(l, '\n');
+        l = l ? l + 1 : NULL;
+    }
+    sbuf_free(&raw);
+    return rc;
+}
+
 const struct server_engine_ops server_mysql_ops = {
     .engine = SERVER_MYSQL,
     .name = "mysql",
@@ -301,6 +323,7 @@ const struct server_engine_ops server_mysql_ops = {
     .write_credentials = my_write_credentials,
     .read_password = my_read_password,
     .conf_managed = my_conf_managed,
+    .list_settings = my_list_settings,
     .client_opts_fmt = " --mysql-defaults-file=%s/client.cnf",
     .client_pw_fmt = "in %s/client.cnf   (mariadb --defaults-extra-file=DIR/client.cnf)",
     .dir_refuse = "\\'\"#;", /* option files read escapes, quotes and comments in values */

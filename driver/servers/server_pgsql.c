@@ -331,6 +331,27 @@ static int pg_read_password(struct server *s, char *path, size_t pathlen)
     return 0;
 }
 
+/* postgres --describe-config: a line per setting, its name first. */
+static int pg_list_settings(struct sbuf *out)
+{
+    char bindir[PATH_MAX], path[PATH_MAX + 16], err[256];
+    if (pg_bindir(bindir, sizeof bindir, err, sizeof err) < 0 ||
+        server_fmt(path, sizeof path, "%s/postgres", bindir) < 0)
+        return -1;
+    char *argv[] = {"postgres", "--describe-config", NULL}; /* runs as root too */
+    struct sbuf raw = {0};
+    int rc = server_capture(path, argv, &raw);
+    for (const char *l = raw.s; rc == 0 && l && *l;) {
+        size_t n = strcspn(l, "\t\n");
+        sbuf_add(out, l, n);
+        sbuf_add(out, "\n", 1);
+        l = strchr(l, '\n');
+        l = l ? l + 1 : NULL;
+    }
+    sbuf_free(&raw);
+    return rc;
+}
+
 const struct server_engine_ops server_pgsql_ops = {
     .engine = SERVER_PGSQL,
     .name = "pgsql",
@@ -350,6 +371,8 @@ const struct server_engine_ops server_pgsql_ops = {
     .write_credentials = pg_write_credentials,
     .read_password = pg_read_password,
     .conf_managed = pg_conf_managed,
+    .list_settings = pg_list_settings,
+    .conf_needs_value = 1,
     .client_opts_fmt = "",
     .client_pw_fmt = "export PGPASSFILE=%s/pgpass   (psql and libpq read it)",
     .dir_refuse = ",\"", /* unix_socket_directories is a list: comma-split, double-quoted */

@@ -16,6 +16,7 @@
 #include "spawn.h"
 
 #include "procfs.h"
+#include "signals.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +26,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/pidfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -43,6 +46,15 @@ void spawn_sleep_ms(int ms)
  * child gets its own session (Ctrl-C on our terminal is ours to handle),
  * default signals, the CPU mask, the engine's user, and no inherited fds.
  */
+static void (*on_start)(pid_t pid, void *arg);
+static void *on_start_arg;
+
+void spawn_on_start(void (*fn)(pid_t pid, void *arg), void *arg)
+{
+    on_start = fn;
+    on_start_arg = arg;
+}
+
 pid_t spawn_start(const struct spawn_cmd *c, const char *home)
 {
     char homeenv[PATH_MAX + 8];
@@ -57,6 +69,8 @@ pid_t spawn_start(const struct spawn_cmd *c, const char *home)
     pid_t pid = fork();
     if (pid != 0) {
         close(devnull);
+        if (pid > 0 && on_start)
+            on_start(pid, on_start_arg);
         return pid;
     }
     /* child */
@@ -89,6 +103,31 @@ void spawn_kill_session(pid_t pid)
     kill(pid, SIGKILL);
 }
 
+int spawn_pidfd(pid_t pid)
+{
+    return pid > 0 ? pidfd_open(pid, 0) : -1;
+}
+
+int spawn_alive_fd(pid_t pid, int pidfd)
+{
+    if (pidfd < 0)
+        return spawn_alive(pid);
+    struct pollfd p = {pidfd, POLLIN, 0}; /* readable once it has exited */
+    return poll(&p, 1, 0) == 0 && spawn_alive(pid);
+}
+
+void spawn_kill_session_fd(pid_t pid, int pidfd)
+{
+    if (pidfd < 0) {
+        spawn_kill_session(pid);
+        return;
+    }
+    if (pidfd_send_signal(pidfd, 0, NULL, 0) < 0)
+        return;          /* gone: pid may name another process by now */
+    kill(-pid, SIGKILL); /* the leader lives, so the session id is still its own */
+    pidfd_send_signal(pidfd, SIGKILL, NULL, 0);
+}
+
 int spawn_wait(pid_t pid, const char *what, int timeout_ms, char *err, size_t errlen)
 {
     int st = 0;
@@ -98,10 +137,14 @@ int spawn_wait(pid_t pid, const char *what, int timeout_ms, char *err, size_t er
             break;
         if (r < 0 && errno == ECHILD)
             return 0; /* someone else reaped it (SIGCHLD ignored): judged by what follows */
-        if (t >= timeout_ms) {
+        if (t >= timeout_ms || signals_caught()) {
             spawn_kill_session(pid); /* install-db runs mariadbd --bootstrap */
             waitpid(pid, &st, 0);
-            snprintf(err, errlen, "%s did not finish in %d s", what, timeout_ms / 1000);
+            if (signals_caught()) /* a stop ends a server's making at once */
+                snprintf(err, errlen, "%s stopped: interrupted by signal %d", what,
+                         signals_caught());
+            else
+                snprintf(err, errlen, "%s did not finish in %d s", what, timeout_ms / 1000);
             return -1;
         }
         spawn_sleep_ms(20);

@@ -19,6 +19,7 @@
 #include "cpuset.h"
 #include "micro/fsbench.h"
 #include "micro/micro.h"
+#include "parse.h"
 #include "util.h"
 
 static const char DEFAULT_BASELINE[] =
@@ -79,6 +80,10 @@ int baseline_check(const char *list, char *err, size_t errlen)
     if (!list || !strcmp(list, "default") || !strcmp(list, "on") || !strcmp(list, "none") ||
         !strcmp(list, "off"))
         return 0;
+    if (parse_list_has_empty(list)) {
+        snprintf(err, errlen, "--baseline: '%s' has an empty test name", list);
+        return -1;
+    }
     char copy[512];
     snprintf(copy, sizeof copy, "%s", list);
     for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))

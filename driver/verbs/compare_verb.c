@@ -16,6 +16,7 @@
 
 #include "compare.h"
 #include "options.h"
+#include "safefile.h"
 #include "util.h"
 #include "verb_args.h"
 #include "verbs.h"
@@ -70,8 +71,9 @@ int compare_main(int argc, char **argv)
         }
     compare_name_sets(&ss);
     const char *out = opts_str(&o, "out");
-    if (out && mkdir_p(out, 0755) < 0) {
-        warnx_("cannot create %s: %s", out, strerror(errno));
+    int me = out ? dir_make_nofollow(out, 0755) : 0;
+    if (me < 0) {
+        warnx_("cannot create %s: %s", out, file_strerror(me));
         rc = EXIT_RUNTIME;
     }
     struct sbuf md = {0};

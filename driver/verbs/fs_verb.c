@@ -19,6 +19,7 @@
 #include "options.h"
 #include "results/kerneljson.h"
 #include "signals.h"
+#include "safefile.h"
 #include "util.h"
 #include "verbs.h"
 
@@ -141,12 +142,12 @@ int fs_main(int argc, char **argv)
         }
     if (out && rc < 128) {
         char path[4096];
-        int e = mkdir_p(out, 0755);
+        int e = dir_make_nofollow(out, 0755);
         snprintf(path, sizeof path, "%s/fs.csv", out);
         if (e == 0)
             e = write_file_atomic(path, csv.s, csv.len);
         if (e < 0) {
-            warnx_("fs: cannot write %s: %s", path, strerror(-e));
+            warnx_("fs: cannot write %s: %s", path, file_strerror(e));
             rc = EXIT_RUNTIME;
         }
     }

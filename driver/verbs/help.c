@@ -41,6 +41,10 @@ const struct help_env help_env_table[] = {
      NULL},
     {"DBSCALE_TXN_LOG", "a file to log every transaction's start and end time to (debugging)",
      "run sweep"},
+    {"DBSCALE_LUA_MEM_MB",
+     "a scripted run is stopped when dbscale's memory reaches this many MB (default: half "
+     "the machine's)",
+     "run sweep"},
     {"DBSCALE_PGBIN",
      "the PostgreSQL bin directory for throwaway servers (default: the newest "
      "/usr/lib/postgresql/N/bin)",

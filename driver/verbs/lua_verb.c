@@ -87,9 +87,12 @@ static void usage(const char *script, const struct opts *o, size_t nbase, FILE *
     fprintf(f, "\n(every option of 'dbscale run --help' applies too)\n");
 }
 
+static volatile sig_atomic_t stop_sig; /* the signal that stopped the run */
+
 static void on_signal(int sig)
 {
-    (void)sig;
+    if (!stop_sig)
+        stop_sig = sig;
     lscript_stop();
 }
 
@@ -187,6 +190,7 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         .on_interval_arg = &periods,
         .rate = st->wcfg.rate,
         .warmup_s = st->wcfg.warmup_s,
+        .ramp_timeout_s = st->wcfg.ramp_timeout_s,
         .loops = st->wcfg.loops,
         .batch_from = st->wcfg.batch_from,
         .client_cpus = st->wcfg.client_cpus,
@@ -228,7 +232,9 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
     fflush(stdout);
     if (hooks.failed)
         fprintf(stderr, "dbscale run: %s\n", hooks.err);
-    int rc = r < 0 || hooks.failed ? EXIT_RUNTIME : res.interrupted ? 130 : 0;
+    /* a stop that the watchdog had to enforce (lwatch.h) is still the stop's */
+    int stopped = res.interrupted ? 128 + (stop_sig ? stop_sig : SIGINT) : 0;
+    int rc = res.abandoned && stopped ? stopped : r < 0 || hooks.failed ? EXIT_RUNTIME : stopped;
     if (report_interval_close(&sink, ipath, err, sizeof err) < 0) {
         fprintf(stderr, "dbscale run: %s\n", err);
         rc = rc ? rc : EXIT_RUNTIME;

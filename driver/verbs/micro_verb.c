@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "micro.h"
@@ -222,6 +223,9 @@ int micro_main(int argc, char **argv)
     micro_config_default(&c);
     c.cpus = opts_str(&o, "cpus");
     c.dir = opts_str(&o, "dir");
+    struct stat st; /* as fs: a scratch place that is not there is bad input, not N/A points */
+    if (c.dir && (stat(c.dir, &st) < 0 || !S_ISDIR(st.st_mode)))
+        die(EXIT_USAGE, "micro: --dir: '%s' is not a directory", c.dir);
     c.warmup = opts_num(&o, "warmup");
     c.interval = opts_num(&o, "interval");
     c.samples = (int)opts_int(&o, "samples");

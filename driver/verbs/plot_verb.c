@@ -75,6 +75,15 @@ int plot_main(int argc, char **argv)
     p.log = &log;
     p.written = &written;
     p.labels = opts_str(&o, "label");
+    size_t nlab = 0; /* one per directory, in order: more name nothing and are refused */
+    for (const char *l = p.labels; l; l = strchr(l, ','), l = l ? l + 1 : NULL)
+        nlab++;
+    if (nlab > (size_t)npos) {
+        warnx_("--label: %zu labels for %d results director%s (one per directory, in order)", nlab,
+               npos, npos == 1 ? "y" : "ies");
+        opts_free(&o);
+        return EXIT_USAGE;
+    }
     p.log_y = !opts_isset(&o, "log-y") ? 0 : opts_bool(&o, "log-y") ? 1 : -1;
     char outbuf[600];
     if (plot_load(&p, pos, (size_t)npos) < 0) {

@@ -70,6 +70,7 @@ static int verb_start(const struct opts *o, const char *engine)
         warnx_("server start %s: %s", engine, err);
         return EXIT_RUNTIME;
     }
+    server_unguard(&s); /* up: it outlives us, till `server stop` */
     const char *n = server_engine_name(s.engine);
     printf("%s %s running: pid %ld, 127.0.0.1:%d, socket %s\n", server_engine_title(s.engine),
            s.version, (long)s.pid, s.port, s.socket);

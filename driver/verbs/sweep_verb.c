@@ -23,6 +23,7 @@
 #include "lsetup.h"
 #include "lsweep.h"
 #include "page.h"
+#include "ranks.h"
 #include "report.h"
 #include "resdir.h"
 #include "results/kerneljson.h"
@@ -150,12 +151,17 @@ static void progress(const struct sweep *w, int i, const char *variant, double e
 {
     (void)arg;
     const struct sweep_level *lv = &w->plan.levels[i];
-    double tps = w->rows[w->nrows - 1].tps;
+    const struct result_row *r = &w->rows[w->nrows - 1];
     int tty = isatty(2);
-    fprintf(stderr, "%s[%d/%d] %s cpus=%d threads=%d repeat %d/%d: %.1f tps  (ETA %dm%02ds)%s",
+    /* a disturbed level says so where the user looks, on a line of its own
+     * that the next level's does not overwrite */
+    char why[160] = "";
+    if (r->disturbed)
+        snprintf(why, sizeof why, "  DISTURBED: %s", r->disturbed_why[0] ? r->disturbed_why : "?");
+    fprintf(stderr, "%s[%d/%d] %s cpus=%d threads=%d repeat %d/%d: %.1f tps%s  (ETA %dm%02ds)%s",
             tty ? "\r\033[K" : "", i + 1, w->plan.nlevels, variant, w->plan.kcpus[lv->k],
-            lv->threads, lv->repeat, w->plan.repeats, tps, (int)eta / 60, (int)eta % 60,
-            tty ? "" : "\n");
+            lv->threads, lv->repeat, w->plan.repeats, r->tps, why, (int)eta / 60, (int)eta % 60,
+            tty && !r->disturbed ? "" : "\n");
     fflush(stderr);
 }
 
@@ -180,6 +186,18 @@ static int parse_plan(struct sweep *w, char *err, size_t errlen)
         fprintf(stderr, "dbscale sweep: --cpus: %lld is more than the %d online; skipped\n",
                 w->plan.skipped[i], w->plan.nonline);
     return rc;
+}
+
+/* dbscale-mpi: every level's connections (and --rate) split over the ranks
+ * with some for each, checked on the plan before any server or directory
+ * is made (the ranks check it again as they open). */
+static int split_check(const struct sweep *w, int nranks, char *err, size_t errlen)
+{
+    long long least = -1;
+    for (int i = 0; i < w->plan.nlevels; i++)
+        if (least < 0 || w->plan.levels[i].threads < least)
+            least = w->plan.levels[i].threads;
+    return least < 0 ? 0 : ranks_check_split(least, w->s.wcfg.rate, nranks, err, errlen);
 }
 
 /* --append: the rows already in results.csv stay (rewritten with the new
@@ -317,6 +335,11 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
         rc = EXIT_USAGE;
         goto done;
     }
+    if (sh && split_check(&w, sh->nranks, err, sizeof err) < 0) { /* before anything starts */
+        fprintf(stderr, "dbscale-mpi sweep: %s\n", err);
+        rc = EXIT_USAGE;
+        goto done;
+    }
     if (is_lua) {
         lsw.ls.path = spath;
         lsw.ls.lua_path = opts_str(&w.o, "lua-path");
@@ -398,6 +421,17 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
             rc = dr == -2 ? EXIT_USAGE : EXIT_RUNTIME;
             goto done;
         }
+        /* one sweep at a time in a directory, before the earlier run is read */
+        int lk = results_dir_lock(w.out, 0, err, sizeof err);
+        if (lk == 1) {
+            fprintf(stderr, "dbscale sweep: waiting for the other sweep writing %s...\n", w.out);
+            lk = results_dir_lock(w.out, 1, err, sizeof err);
+        }
+        if (lk < 0) {
+            fprintf(stderr, "dbscale sweep: %s\n", err);
+            rc = EXIT_RUNTIME;
+            goto done;
+        }
         if (append && load_earlier_run(&w, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale sweep: --append: %s\n", err);
             rc = EXIT_RUNTIME;
@@ -432,7 +466,7 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
         fprintf(stderr, "dbscale sweep: starting a throwaway %s server...\n", w.s.ops->name);
         if (sweep_start_managed(&w, err, sizeof err) < 0) {
             fprintf(stderr, "dbscale sweep: %s\n", err);
-            rc = EXIT_RUNTIME;
+            rc = signals_caught() ? signals_exit_code() : EXIT_RUNTIME; /* a stop gave it up */
             goto done;
         }
     } else {

@@ -8,6 +8,8 @@ printf 'threads = 4\nbogus = 1\n' >"$work/unknown.ini"
 printf 'threads = many\n' >"$work/badval.ini"
 printf 'this line has no equals sign\n' >"$work/malformed.ini"
 printf 'engine,variant\npgsql\n' >"$work/results.csv"
+mkfifo "$work/fifo.ini" # a FIFO with no writer: opening it to read would wait for ever
+data=$(cd "$(dirname "$0")/../data" && pwd)
 n=0
 while IFS='|' read -r want word args; do
     [ -z "$want" ] && continue
@@ -51,6 +53,10 @@ done <<EOF2
 2|--config|micro getppid1 --config=$work
 2|--config|run oltp_read_only --config=/dev/zero
 2|--config|sweep oltp_read_only --config=/dev/zero
+2|not a regular file|run oltp_read_only --config=$work/fifo.ini
+2|not a regular file|sweep --config=$work/fifo.ini
+2|not a regular file|micro getppid1 --config=$work/fifo.ini
+2|not a regular file|fs --config=$work/fifo.ini
 2|--percentile|run oltp_read_only --percentile=
 2|--percentile|run oltp_read_only --percentile=95,,99
 2|--db-ignore-errors|run oltp_read_only --db-ignore-errors=abc
@@ -59,6 +65,10 @@ done <<EOF2
 2|--mysql-ignore-errors|run oltp_read_only --mysql-ignore-errors=1213,x
 2|--report-interval|run oltp_read_only --report-interval=1e-12
 2|empty|micro ""
+2|empty test name|micro getppid1,,open1
+2|empty test name|sweep oltp_read_only --baseline=,
+2|--dir|micro getppid1 --dir=/nonexistent/x
+2|--label|plot $data/pgsql-sweep --out=$work/pl --label a --label b
 2|--out|sweep oltp_read_only --out=
 2|--server-conf|sweep oltp_read_only --db-driver=pgsql --out=$work/sw --server-conf=port=5999
 2|--out|micro getppid1 --out=
@@ -69,6 +79,10 @@ done <<EOF2
 2|unknown test|micro no_such_test
 2|--files|fs --files=lots
 2|engine|server start oracle
+2|not a setting the server knows|server start pgsql --dir=$work/s1 --conf 'bogus line'
+2|no value|server start pgsql --dir=$work/s2 --conf 'x='
+2|not a setting the server knows|server start mysql --dir=$work/s3 --conf x
+2|--server-conf|sweep oltp_read_only --db-driver=pgsql --out=$work/sw2 --server-conf='bogus line'
 2|--port|server start pgsql --port=70000
 2|results.csv|plot $work/results.csv
 2|no such|compare $work/nothere $work/nothere2

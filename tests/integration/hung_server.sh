@@ -70,7 +70,8 @@ one_engine() {
         fail "$ENGINE: no unfinished count after SIGINT: $(tail -12 "$work/out")"
 
     # 3. a transaction much longer than --time is cut off at the deadline
-    "$DBSCALE" run oltp_read_only $C --threads=2 --time=1 --point-selects=1000000 \
+    # (the window opens after the ramp: --ramp-timeout, as none ever ends)
+    "$DBSCALE" run oltp_read_only $C --threads=2 --time=1 --ramp-timeout=1 --point-selects=1000000 \
         --simple-ranges=0 --sum-ranges=0 --order-ranges=0 --distinct-ranges=0 >"$work/out" 2>&1 &
     pid=$!
     wait_max $pid 6
@@ -82,7 +83,8 @@ one_engine() {
     # disturbed column of results.csv is filled by the sweep's side; the
     # sweep's own path is the same for both engines: pgsql only, for time)
     if [ "$ENGINE" = pgsql ]; then
-        "$DBSCALE" sweep oltp_point_select $C --server=external --cpus=all --threads=2,3 \
+        # (the second level waits out its ramp on the hung server: 2 s here, 10 by default)
+        "$DBSCALE" sweep oltp_point_select $C --server=external --cpus=all --threads=2,3 --ramp-timeout=2 \
             --repeats=1 --time=1.5 --out "$work/r" >"$work/out" 2>&1 &
         pid=$!
         i=0
@@ -95,6 +97,9 @@ one_engine() {
         expect_eq "$ENGINE: exit of a sweep whose server hung ($(tail -3 "$work/out"))" $rc 0
         rows=$(tail -n +2 "$work/r/results.csv" | wc -l)
         expect_eq "$ENGINE: levels of the hung sweep ($(tail -3 "$work/out"))" "$rows" 2
+        # a stalled level says so on its progress line, not only in results.csv
+        grep -q '^\[[12]/2\] .* tps  DISTURBED: ' "$work/out" ||
+            fail "$ENGINE: the stalled level looks normal on the console: $(grep '^\[' "$work/out")"
         rm -rf "$work/r"
     fi
 

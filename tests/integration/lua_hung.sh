@@ -1,7 +1,8 @@
 #!/bin/sh
 # A hung server (SIGSTOPped) cannot hold a scripted run past its --time:
 # the events still waiting for a reply a grace after the end are given up,
-# counted unfinished and the run is flagged disturbed (PostgreSQL).
+# counted unfinished and the run is flagged disturbed (PostgreSQL). Nor can
+# an event that never returns to dbscale (a loop without a database call).
 . "$(dirname "$0")/lib.sh" "$1"
 start_server pgsql
 S=$(dirname "$0")/lua/count.lua
@@ -35,3 +36,55 @@ thaw
 grep -q '"unfinished": 4' "$work/out" || fail "want 4 unfinished: $(cat "$work/out")"
 grep -q '"disturbed": true' "$work/out" || fail "not flagged disturbed: $(cat "$work/out")"
 echo "lua_hung: a hung server's 4 events given up, the run ended on time"
+
+# An event that never gives its loop back (compiled by LuaJIT, so no debug
+# hook runs in it) cannot hold the run past --time, a SIGINT, or the
+# machine's memory: the run is abandoned with the script, function and line.
+cat >"$work/busy.lua" <<'LUA'
+function thread_init() con = sysbench.sql.driver():connect() end
+function event()
+   while true do end
+end
+LUA
+cat >"$work/alloc.lua" <<'LUA'
+function thread_init() con = sysbench.sql.driver():connect() end
+function event()
+   local t = {}
+   while true do t[#t + 1] = {1, 2, 3} end
+end
+LUA
+# ends_within SECONDS CMD...: runs CMD in the background; its exit code
+ends_within() {
+    lim=$1
+    shift
+    "$@" >"$work/out" 2>&1 &
+    p=$!
+    i=0
+    while kill -0 $p 2>/dev/null && [ $i -lt $((lim * 10)) ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    if kill -0 $p 2>/dev/null; then
+        kill -KILL $p
+        fail "still running ${lim}s later: $*: $(tail -3 "$work/out")"
+    fi
+    wait $p
+}
+R="--threads=2 --ramp-timeout=0.5"
+ends_within 8 "$DBSCALE" "$work/busy.lua" $SERVER_OPTS $R --time=1 run
+expect_eq "an event that never returns: exit" $? 1
+grep -q "busy.lua:2: event() of connection .* past the run's end .*abandoned" "$work/out" ||
+    fail "no script, function and line: $(tail -3 "$work/out")"
+"$DBSCALE" "$work/busy.lua" $SERVER_OPTS $R --time=60 run >"$work/out" 2>&1 &
+p=$!
+sleep 1
+kill -INT $p
+i=0
+while kill -0 $p 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+kill -0 $p 2>/dev/null && { kill -KILL $p; fail "SIGINT did not end a never-returning event in 5 s"; }
+wait $p
+expect_eq "an event that never returns, SIGINT: exit" $? 130
+DBSCALE_LUA_MEM_MB=300 ends_within 10 "$DBSCALE" "$work/alloc.lua" $SERVER_OPTS $R --time=60 run
+expect_eq "an event that allocates without end: exit" $? 1
+grep -q "memory reached .* MB .*: the run was stopped" "$work/out" || fail "no memory message: $(tail -3 "$work/out")"
+echo "lua_hung: events that never return end on --time, SIGINT and the memory limit"

@@ -28,6 +28,11 @@ done
 wait $pid || fail "1024 connections: $(tail -5 "$work/out")"
 busy=$(pg_sql "SELECT count(DISTINCT tid) FROM lua_counts WHERE events > 0")
 expect_eq "scripted connections that counted events at the server" "$busy" 1024
+# the window opened once every connection had finished an event (the ramp):
+# a 1 s window opened at once counted 256 of them on a fresh server
+grep -q 'without a first transaction' "$work/out" && fail "the ramp timed out: $(tail -3 "$work/out")"
+counted=$(sed -n 's/.*"transactions": \([0-9]*\).*/\1/p' "$work/out")
+[ "${counted:-0}" -ge 1024 ] || fail "1024 scripted connections counted ${counted:-0} events in the window"
 [ "$max" -gt 0 ] || fail "never saw the run's thread count"
 # one loop per CPU, the ticker, the main thread; a thread per connection would be 1025
 [ "$max" -le $(($(nproc) + 4)) ] || fail "the run had $max threads for 1024 connections"

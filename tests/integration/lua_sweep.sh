@@ -2,7 +2,8 @@
 # A Lua script as a sweep's workload on a real throwaway PostgreSQL: every
 # level runs the script's run and gives a row like a built-in workload's
 # (results.csv; meta.json names the script's path); the same from a config
-# file's workload=; a script that fails at a level keeps the levels before it.
+# file's workload=; a script that fails at a level (an error, or os.exit)
+# keeps the levels before it.
 . "$(dirname "$0")/lib.sh" "$1"
 start_server pgsql
 work=$(mktemp -d)
@@ -75,6 +76,18 @@ set -e
 expect_eq "failing script: exit" "$rc" 1
 grep -q "mine.lua:24: too wide" "$work/log3" || fail "no script line in: $(cat "$work/log3")"
 expect_eq "failing script: levels kept" "$(awk -F, 'NR > 1' "$work/r3/results.csv" | wc -l)" 2
+
+# os.exit(0) in a level's event: not a quiet exit 0 with no rows, but the
+# level failing with the script's line, the levels before it kept
+printf 'function thread_init() con = sysbench.sql.driver():connect() end\nfunction event()\n  con:query("SELECT 1")\n  if sysbench.opt.threads > 1 then os.exit(0) end\nend\n' >"$work/exits.lua"
+set +e
+"$DBSCALE" sweep --workload="$work/exits.lua" $SERVER_OPTS --server=external --cpus=all --repeats=1 \
+    --time=0.5 --report=off --threads=1,2 --out "$work/rx" >"$work/logx" 2>&1
+rc=$?
+set -e
+expect_eq "os.exit(0) in a level: exit" "$rc" 1
+grep -q "exits.lua:4: os.exit(0) called" "$work/logx" || fail "os.exit(0): $(cat "$work/logx")"
+expect_eq "os.exit(0) in a level: levels kept" "$(awk -F, 'NR > 1' "$work/rx/results.csv" | wc -l)" 1
 
 # what a scripted level cannot honour yet is refused, not ignored (exit 2)
 for bad in --db-debug; do

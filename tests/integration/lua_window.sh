@@ -31,3 +31,24 @@ expect_eq "--events=200: transactions" "$(num transactions)" 200
 t=$(num time_s)
 awk -v t="$t" 'BEGIN { exit !(t > 0 && t < 1.4) }' || fail "--events=200 reported over $t s (thread_done sleeps 1.5 s)"
 echo "lua_window: --time=2 gave a $t s window, thread_done outside it"
+
+# The ramp: the window opens once every connection has finished an event
+# (each one's first here takes 1 s at the server, as 1024 fresh backends
+# take seconds to answer their first statements). A 0.8 s window opened at
+# once counted the 4 slow events and nothing else.
+cat >"$work/cold.lua" <<'LUA'
+function thread_init() con = sysbench.sql.driver():connect(); cold = true end
+function event()
+   if cold then cold = false; con:query("SELECT pg_sleep(1)") else con:query("SELECT 1") end
+end
+LUA
+"$DBSCALE" "$work/cold.lua" $SERVER_OPTS --threads=4 --time=0.8 --output=json run \
+    >"$work/out" 2>&1 || fail "ramp: $(cat "$work/out")"
+txns=$(num transactions)
+[ "${txns:-0}" -gt 50 ] || fail "ramp: a 0.8 s window after the cold events counted ${txns:-0}: $(cat "$work/out")"
+grep -q '"disturbed": false' "$work/out" || fail "ramp: disturbed: $(cat "$work/out")"
+"$DBSCALE" "$work/cold.lua" $SERVER_OPTS --threads=4 --time=1 --ramp-timeout=0.3 run \
+    >"$work/out" 2>&1 || fail "ramp timeout: $(cat "$work/out")"
+grep -q "level disturbed: .*4 connections without a first transaction after 0.3s" "$work/out" ||
+    fail "ramp timeout not marked: $(cat "$work/out")"
+echo "lua_window: the window opened after every connection's first event ($txns counted)"

@@ -3,7 +3,8 @@
 # connect fails the whole run before the level, naming its rank and host; one
 # that leaves early does not leave the others waiting; a
 # rank SIGKILLed mid-level ends the job non-zero within 30 s, with no rank
-# process and no connection of theirs left behind. The same for `sweep`: a
+# process and no connection of theirs left behind, and one SIGSTOPped is
+# given up by rank 0, named, and the job ended. The same for `sweep`: a
 # rank that cannot connect fails it before the first level, naming its host;
 # a rank SIGKILLed mid-level ends it non-zero within 30 s with the finished
 # levels on disk, the managed server gone and no rank process left.
@@ -57,24 +58,30 @@ timeout 60 $MPIRUN -n 2 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SER
     --threads=2 --time=5 --report-interval=1 >"$log" 2>&1 && fail "run --report-interval succeeded"
 grep -q "intervals.csv" "$log" || fail "run --report-interval: no reason given: $(cat "$log")"
 
+# hold_then_rank1 N WHAT: once the ranks of $job hold N connections and a
+# little more, $ranks are its rank processes and $victim rank 1's
+hold_then_rank1() {
+    i=0
+    while [ "$(rank_conns)" != "$1" ]; do
+        i=$((i + 1))
+        [ $i -lt 100 ] || fail "$2: the ranks never held $1 connections: $(cat "$log")"
+        kill -0 $job 2>/dev/null || fail "$2: mpirun ended early: $(cat "$log")"
+        sleep 0.2
+    done
+    sleep 1 # into the level
+    ranks=$(ps -o pid= --ppid $job | tr -d ' ')
+    victim=""
+    for p in $ranks; do
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
+    done
+    [ -n "$victim" ] || fail "$2: no rank 1 among mpirun's children ($ranks)"
+}
+
 # 4. SIGKILL rank 1 once every rank holds its connections
 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" --threads=7 --time=60 \
     >"$log" 2>&1 &
 job=$!
-i=0
-while [ "$(rank_conns)" != 7 ]; do
-    i=$((i + 1))
-    [ $i -lt 100 ] || fail "the ranks never held 7 connections: $(cat "$log")"
-    kill -0 $job 2>/dev/null || fail "mpirun ended early: $(cat "$log")"
-    sleep 0.2
-done
-sleep 1 # into the level
-ranks=$(ps -o pid= --ppid $job | tr -d ' ')
-victim=""
-for p in $ranks; do
-    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=$p
-done
-[ -n "$victim" ] || fail "no rank 1 among mpirun's children ($ranks)"
+hold_then_rank1 7 "4"
 kill -KILL "$victim"
 i=0
 while kill -0 $job 2>/dev/null; do
@@ -103,6 +110,31 @@ while [ "$(rank_conns)" != 0 ]; do
 done
 grep -q "rank 1" "$log" || fail "mpirun did not name rank 1: $(cat "$log")"
 echo "killed rank: job ended non-zero, no rank process or connection left"
+
+# 4b. run: rank 1 stops answering (SIGSTOP) in the level: mpirun sees nothing
+# die, so rank 0 gives up on it after DBSCALE_MPI_HANG_S, names it and ends
+# the job (it waited for ever)
+DBSCALE_MPI_HANG_S=2 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" \
+    --threads=6 --time=2.5 >"$log" 2>&1 &
+job=$!
+hold_then_rank1 6 "4b"
+kill -STOP "$victim"
+i=0
+while kill -0 $job 2>/dev/null; do
+    i=$((i + 1))
+    if [ $i -gt 60 ]; then
+        kill -CONT "$victim"
+        kill -KILL $job $ranks 2>/dev/null
+        fail "4b: mpirun still running 30 s after rank 1 stopped answering: $(cat "$log")"
+    fi
+    sleep 0.5
+done
+wait $job && fail "4b: the job exited 0 with rank 1 stopped: $(cat "$log")"
+grep -q "rank 1 on $(hostname) sent no result" "$log" || fail "4b: rank 0 did not name the silent rank: $(cat "$log")"
+for p in $ranks; do
+    alive "$p" && { kill -CONT "$p"; fail "4b: rank process $p left: $(ps -o pid,ppid,stat,args -p "$p")"; }
+done
+echo "run, silent rank: $(grep -o 'rank 1 on [^ ]* sent no result[^;]*' "$log" | head -n 1)"
 
 # 5. sweep: rank 2 cannot reach the server; no level may start
 work=$(mktemp -d)

@@ -87,3 +87,12 @@ grep -q "peak" "$work/log" || fail "no summary table: $(cat "$work/log")"
 ok "$DBSCALE" compare "$out" "$out"
 pgrep -f "$MPI_BIN" >/dev/null 2>&1 && fail "a rank is left running: $(pgrep -af "$MPI_BIN")"
 echo "3 ranks: $levels levels, $ranks rank rows, connections at 7 threads $split"
+
+# fewer connections than ranks at a level is bad input, refused (exit 2)
+# before a managed server or a results directory is made
+timeout 60 mpirun --allow-run-as-root --oversubscribe -n 3 "$MPI_BIN" sweep oltp_point_select \
+    --db-driver=pgsql --threads=2,7 --repeats=1 --time=1 --out "$work/split" >"$work/log2" 2>&1
+expect_eq "--threads=2 over 3 ranks: exit ($(tail -3 "$work/log2"))" $? 2
+grep -q "starting a throwaway" "$work/log2" && fail "a server was started first: $(cat "$work/log2")"
+[ -e "$work/split" ] && fail "a results directory was made first: $(ls "$work/split")"
+echo "--threads=2 over 3 ranks: refused before anything started"

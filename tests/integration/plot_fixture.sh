@@ -3,7 +3,9 @@
 # (a PostgreSQL and a MariaDB sweep, 2 variants x 4 thread counts x 3
 # repeats, with a kernel baseline): every graph must be a valid PNG/SVG of
 # the expected size, gnuplot must report no error, the scripts must re-run
-# by hand, and compare must write its tables. $1 = dbscale binary.
+# by hand, and compare must write its tables; inputs that are not what they
+# claim (a results.csv that is a FIFO or has no latency columns, a corrupt
+# meta.json) are refused or said, never a quiet wrong answer. $1 = binary.
 # Exit 0 pass, 77 skip (no gnuplot), anything else fail.
 set -u
 bin=$1
@@ -63,7 +65,13 @@ printf 'engine,variant,cpus,threads,tps\npgsql,up,1,1,100\npgsql,up,1,2,190\npgs
 DBSCALE_DATADIR=$root "$bin" plot "$out/thin" --out "$out/thin/plots" >"$out/thin.out" 2>&1 ||
     { cat "$out/thin.out"; fail "plot of a one-repeat sweep failed"; }
 grep -q "no fit: 3 points < 4" "$out/thin/plots/summary.md" || fail "a 3-point fit was not refused"
-grep -q '| c1 | 1 | 100.0 | 0.000 | - |' "$out/thin/plots/summary.md" || fail "a CI shown for n=1"
+# (and no latency columns: p95 not measured, never 0.000)
+grep -q '| c1 | 1 | 100.0 | n/a | - |' "$out/thin/plots/summary.md" || fail "a CI shown for n=1, or p95 not n/a"
+grep -q '^c1 .* 0\.000 ' "$out/thin.out" && fail "a latency the results do not hold shown as 0.000"
+grep -q '^c1,thin,pgsql,,up,1,1,1,100.000,100.000,0.000,,,100.000,100.000,1.0000,1.0000,,,,' \
+    "$out/thin/plots/summary.csv" || fail "summary.csv: p50/p95/p99 not empty: $(cat "$out/thin/plots/summary.csv")"
+DBSCALE_DATADIR=$root "$bin" report "$out/thin" --out "$out/thin/r.html" >/dev/null 2>&1 || fail "report of thin"
+grep -q "not measured" "$out/thin/r.html" || fail "the page shows a latency the results do not hold"
 grep -q "USL" "$out/thin/plots/throughput.gp" && fail "a meaningless fit reached the graph"
 
 # A user re-runs a script by hand.
@@ -97,6 +105,32 @@ grep -q "undefined function" "$out/broken.err" || fail "broken script: gnuplot's
 cat "$out/cmp.out"
 [ -s "$out/cmp/compare.md" ] && [ -s "$out/cmp/compare.csv" ] || fail "compare files missing"
 grep -q '+56\*' "$out/cmp.out" || fail "compare: expected a significant +56 at 8 threads"
+# ... and never quietly compares micro.csv when results.csv is there but is
+# no readable table: a FIFO, a link to /dev/zero, a directory, a header alone
+for kind in fifo zero dir header; do
+    b=$out/b-$kind
+    mkdir "$b"
+    cp "$data/pgsql-sweep/micro.csv" "$b/"
+    case $kind in
+    fifo) mkfifo "$b/results.csv" ;;
+    zero) ln -s /dev/zero "$b/results.csv" ;;
+    dir) mkdir "$b/results.csv" ;;
+    header) head -n 1 "$data/pgsql-sweep/results.csv" >"$b/results.csv" ;;
+    esac
+    timeout 20 "$bin" compare "$b" "$data/mysql-sweep" >"$out/b.out" 2>&1
+    rc=$?
+    [ $rc -eq 2 ] || fail "compare with results.csv a $kind: exit $rc: $(cat "$out/b.out")"
+    grep -q "results.csv" "$out/b.out" || fail "compare with results.csv a $kind: $(cat "$out/b.out")"
+done
+# A corrupt meta.json: plot and report say it was left out, not a word less
+mkdir "$out/cm"
+cp "$data/pgsql-sweep/results.csv" "$out/cm/"
+printf '{"host": ' >"$out/cm/meta.json"
+for verb in plot report; do
+    DBSCALE_DATADIR=$root "$bin" $verb "$out/cm" --out "$out/cm/$verb.x" >"$out/cm.out" 2>&1 ||
+        fail "$verb with a corrupt meta.json: $(cat "$out/cm.out")"
+    grep -q "meta.json left out.*meta.json:1" "$out/cm.out" || fail "$verb dropped a corrupt meta.json silently: $(cat "$out/cm.out")"
+done
 # Kernel baseline: every series (here 8 micro + 4 fs, more than the 8 once
 # kept), fs included, and one panel per CPU count, each database curve beside
 # the kernel figures measured at its own CPU count (micro at 1 and 2 CPUs).

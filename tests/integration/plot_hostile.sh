@@ -87,5 +87,39 @@ for g in throughput speedup efficiency cpus baseline timeseries latency-cdf; do
     [ -s "$top/out/$g.png" ] || fail "$g.png missing"
 done
 grep -q "gnuplot failed" "$top/stderr" && fail "gnuplot failed"
+
+# A results directory that holds a planted link where plot writes: its
+# plots (or plots/graphs) pointing elsewhere, or a graph's image pointing
+# at a file. Nothing is written or removed through a link: the plot is
+# refused (or, for an image, the link replaced), the targets untouched.
+v=$top/victim
+mkdir -p "$v/g"
+echo keep >"$v/curve09.dat"
+echo keep >"$v/kernel.png"
+echo keep >"$v/precious"
+h=$top/h1
+cp -r "$root/tests/data/pgsql-sweep" "$h"
+ln -s "$v" "$h/plots"
+DBSCALE_DATADIR=$root "$bin" plot "$h" >"$top/hout" 2>&1 && fail "plot through a planted plots link: $(cat "$top/hout")"
+grep -q "symbolic link" "$top/hout" || fail "plot through a link: no reason: $(cat "$top/hout")"
+h=$top/h2
+cp -r "$root/tests/data/pgsql-sweep" "$h"
+mkdir "$h/plots"
+ln -s "$v/g" "$h/plots/graphs"
+DBSCALE_DATADIR=$root "$bin" plot "$h" >"$top/hout" 2>&1 && fail "plot through a planted graphs link: $(cat "$top/hout")"
+rm "$h/plots/graphs"
+ln -s "$v/precious" "$h/plots/throughput.png"
+DBSCALE_DATADIR=$root "$bin" plot "$h" >"$top/hout" 2>&1 || fail "plot with a planted image link: $(cat "$top/hout")"
+[ -L "$h/plots/throughput.png" ] && fail "the planted throughput.png link is still there"
+for f in curve09.dat kernel.png precious; do
+    [ "$(cat "$v/$f" 2>/dev/null)" = keep ] || fail "plot wrote or removed $v/$f through a planted link"
+done
+[ -z "$(ls "$v/g")" ] || fail "plot wrote into a planted graphs link: $(ls "$v/g")"
+[ "$(ls "$v" | wc -l)" = 4 ] || fail "plot wrote through a planted link: $(ls "$v")"
+# compare's --out the same
+ln -s "$v" "$top/cmp"
+DBSCALE_DATADIR=$root "$bin" compare "$root/tests/data/pgsql-sweep" "$root/tests/data/mysql-sweep" \
+    --out "$top/cmp" >"$top/hout" 2>&1 && fail "compare --out a link: $(cat "$top/hout")"
+[ "$(ls "$v" | wc -l)" = 4 ] || fail "compare wrote through a link: $(ls "$v")"
 echo "plot_hostile: ok"
 exit 0

@@ -2,7 +2,8 @@
 # SIGKILL of a sweep with a managed server mid-level leaves nothing behind:
 # within 10 s no server process, no temporary directory and no cpuset cgroup
 # of that sweep remains (a guardian process that outlives dbscale removes
-# them).
+# them). The same while the server is still being made, and SIGTERM
+# then ends the sweep within a few seconds.
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
 work=$(mktemp -d)
@@ -44,3 +45,46 @@ if [ -n "$left" ]; then
     fail "10 s after SIGKILL of the sweep ($method), left behind:$left"
 fi
 echo "nothing left after SIGKILL ($method)"
+
+# While the managed server is still being made (initdb, mariadb-install-db,
+# its first start): SIGKILL leaves nothing (not its directory, nor the
+# superuser's password in initdb.pw, nor initdb), and SIGTERM ends the
+# sweep within a few seconds, the same way.
+procs_of() { ps -eo args | grep -F "$1" | grep -vq grep; } # a process naming $1
+creation() { # ENGINE SIGNAL
+    d=$work/c-$1-$2
+    mkdir -m 755 "$d"
+    TMPDIR=$d "$DBSCALE" sweep oltp_point_select --db-driver=$1 --threads=1 --repeats=1 --time=1 \
+        --out "$d/r" >"$d/out" 2>&1 &
+    sweep=$!
+    srv=
+    for i in $(seq 400); do
+        srv=$(ls -d "$d"/dbscale-$1-* 2>/dev/null | head -1)
+        [ -n "$srv" ] && break
+        sleep 0.02
+    done
+    [ -n "$srv" ] || fail "$1: no server directory under $d: $(cat "$d/out")"
+    [ -e "$srv/state" ] && fail "$1: the server was up before the signal: too slow to test"
+    kill -$2 $sweep
+    i=0
+    while kill -0 $sweep 2>/dev/null; do
+        i=$((i + 1))
+        [ $i -lt 50 ] || fail "$1: the sweep still ran 5 s after SIG$2: $(cat "$d/out")"
+        sleep 0.1
+    done
+    wait $sweep 2>/dev/null
+    rc=$?
+    [ "$2" = TERM ] && expect_eq "$1: exit after SIGTERM while the server was being made" $rc 143
+    for i in $(seq 200); do
+        [ -e "$srv" ] || procs_of "$srv" || break
+        sleep 0.1
+    done
+    [ -e "$srv" ] && fail "$1: 20 s after SIG$2 during its creation the server's directory is left: $(ls -la "$srv")"
+    procs_of "$srv" && fail "$1: a process of the half-made server is left: $(ps -eo pid,args | grep -F "$srv")"
+    echo "$1: nothing left after SIG$2 while the server was being made"
+}
+creation pgsql KILL
+creation pgsql TERM
+if (need_engine mysql) >/dev/null 2>&1; then
+    creation mysql KILL
+fi

@@ -20,9 +20,9 @@ sweep=$!
 i=0
 while [ $i -lt 100 ] && ! grep -q "levels" "$work/log1"; do sleep 0.1; i=$((i + 1)); done
 # sample until the server is seen held (a loaded machine holds it late) or
-# the 1-CPU part is over
+# the all-CPUs part has a level done (its progress line says cpus=N)
 masks=
-while kill -0 $sweep 2>/dev/null && ! grep -q "cpus=all\|cpus all\|CPUs: all" "$work/log1"; do
+while kill -0 $sweep 2>/dev/null && { [ "$ncpu" -eq 1 ] || ! grep -q "cpus=$ncpu " "$work/log1"; }; do
     masks=$(server_task_masks)
     [ "$masks" = 0 ] && break
     sleep 0.05

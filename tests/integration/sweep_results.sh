@@ -2,7 +2,8 @@
 # A sweep's results directory is never lost or mixed up: meta.json is
 # rewritten after every level (a SIGKILL leaves levels_done = the rows on
 # disk) and names the server actually used; an existing --out is refused
-# (exit 2) unless --append; two sweeps started in the same second get two
+# (exit 2) unless --append, and --append run three at once keeps every
+# level; a --out that is a link is refused; two sweeps started in the same second get two
 # directories; bad --variant labels and stray positionals are refused
 # (exit 2) before anything starts.
 . "$(dirname "$0")/lib.sh" "$1"
@@ -67,6 +68,26 @@ head -n "$((rows + 1))" "$out/results.csv" | cmp -s - "$work/before.csv" ||
     fail "--append changed the earlier rows"
 [ -s "$out/meta.1.json" ] || fail "--append lost the earlier meta.json"
 expect_eq "appended run's levels_done" "$(jq -r .levels_done "$out/meta.json")" 1
+# ... also three at once: one after the other (each waits for the directory),
+# every level kept and every run's meta.N.json whole
+rows=$(($(wc -l <"$out/results.csv") - 1))
+for i in 1 2 3; do
+    "$DBSCALE" sweep oltp_point_select $C --threads=1,2 --repeats=1 --time=0.2 --out "$out" \
+        --append >"$work/ap$i" 2>&1 &
+    eval "ap$i=\$!"
+done
+for i in 1 2 3; do
+    eval "wait \$ap$i" || fail "concurrent --append $i: $(cat "$work/ap$i")"
+done
+expect_eq "rows after three concurrent --append" "$(($(wc -l <"$out/results.csv") - 1))" $((rows + 6))
+expect_eq "meta.2.json levels_done" "$(jq -r .levels_done "$out/meta.2.json")" 1
+for m in meta.3.json meta.4.json meta.json; do
+    expect_eq "$m levels_done (concurrent --append)" "$(jq -r .levels_done "$out/$m")" 2
+done
+# a results directory is never written through a link named --out
+ln -s "$out" "$work/link"
+expect_rc2 "--out a symbolic link" "symbolic link" "$DBSCALE" sweep oltp_point_select $C \
+    --threads=1 --repeats=1 --time=0.2 --out "$work/link" --append
 
 # -- two sweeps in the same second: two directories, each whole
 mkdir "$work/cwd"

@@ -1,0 +1,91 @@
+/*
+ * safefile.c - see safefile.h. The one idea: look at what a path is from
+ * the open file itself (fstat of the descriptor, O_NOFOLLOW), never by a
+ * stat before an open, so what is checked is what is used.
+ */
+#include "safefile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+int dir_open_nofollow(const char *path)
+{
+    char buf[4096];
+    size_t l = strlen(path);
+    if (l >= sizeof buf)
+        return -ENAMETOOLONG;
+    memcpy(buf, path, l + 1);
+    while (l > 1 && buf[l - 1] == '/') /* "link/" is followed whatever O_NOFOLLOW says */
+        buf[--l] = '\0';
+    path = buf;
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0)
+        return fd;
+    int e = errno;
+    struct stat st;
+    /* O_NOFOLLOW|O_DIRECTORY on a link gives ENOTDIR on some kernels */
+    if (e == ENOTDIR && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        e = ELOOP;
+    return -e;
+}
+
+int file_open_regular(const char *path)
+{
+    /* O_NONBLOCK: opening a FIFO with no writer would wait for one */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    int e = fstat(fd, &st) < 0 ? errno : !S_ISREG(st.st_mode) ? EINVAL : 0;
+    if (e) {
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
+FILE *fopen_regular(const char *path)
+{
+    int fd = file_open_regular(path);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
+const char *file_strerror(int e)
+{
+    if (e < 0)
+        e = -e;
+    if (e == EINVAL)
+        return "not a regular file (a FIFO, a device or a directory)";
+    if (e == ELOOP)
+        return "a symbolic link (not followed)";
+    return strerror(e);
+}
+
+int dir_make_nofollow(const char *path, int mode)
+{
+    int e = mkdir_p(path, mode);
+    if (e < 0)
+        return e;
+    int fd = dir_open_nofollow(path);
+    if (fd < 0)
+        return fd;
+    close(fd);
+    return 0;
+}
