@@ -116,7 +116,8 @@ static void db_points(const struct plot *p, size_t nv, struct ktable *t)
             add_value(t, r->engine, r->workload, r->cpus, r->threads, (int)d, r->tps);
         }
     }
-    qsort(t->p, t->n, sizeof *t->p, kp_cmp);
+    if (t->n)
+        qsort(t->p, t->n, sizeof *t->p, kp_cmp);
 }
 
 /* The kernel tests of every variant: micro.csv rows that measured. */
@@ -134,7 +135,8 @@ static void micro_points(const struct plot *p, size_t nv, struct ktable *t)
                 add_value(t, rows[i].test, rows[i].mode, 0, rows[i].tasks, (int)d, rows[i].ops);
         free(rows);
     }
-    qsort(t->p, t->n, sizeof *t->p, kp_cmp);
+    if (t->n)
+        qsort(t->p, t->n, sizeof *t->p, kp_cmp);
 }
 
 static size_t load_vars(const struct plot *p, struct kvar *kv)
