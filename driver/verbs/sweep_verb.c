@@ -29,6 +29,7 @@
 #include "results/kerneljson.h"
 #include "signals.h"
 #include "sweep.h"
+#include "sweep_print.h"
 #include "util.h"
 #include "verbs.h"
 
@@ -121,50 +122,6 @@ static struct optdef *with_script_options(struct optdef *defs, size_t *n, const 
     return all;
 }
 
-static void baseline_note(const struct sweep *w, int k, void *arg)
-{
-    (void)arg;
-    char cl[1024] = "?";
-    struct cpulist set;
-    if (cpulist_init(&set) == 0) {
-        for (int i = 0; i < k; i++)
-            cpulist_add(&set, w->plan.online[i]);
-        cpulist_format(&set, cl, sizeof cl);
-    }
-    cpulist_free(&set);
-    if (isatty(2))
-        fputc('\n', stderr);
-    fprintf(stderr, "dbscale sweep: kernel baseline on CPUs %s (%s)\n", cl,
-            baseline_list(opts_str(&w->o, "baseline")));
-}
-
-/* A collector's sentence (a missing grant, perf not permitted, ...). */
-static void why_note_print(const char *msg, void *arg)
-{
-    (void)arg;
-    if (isatty(2))
-        fputc('\n', stderr);
-    fprintf(stderr, "dbscale sweep: why: %s\n", msg);
-}
-
-static void progress(const struct sweep *w, int i, const char *variant, double eta, void *arg)
-{
-    (void)arg;
-    const struct sweep_level *lv = &w->plan.levels[i];
-    const struct result_row *r = &w->rows[w->nrows - 1];
-    int tty = isatty(2);
-    /* a disturbed level says so where the user looks, on a line of its own
-     * that the next level's does not overwrite */
-    char why[160] = "";
-    if (r->disturbed)
-        snprintf(why, sizeof why, "  DISTURBED: %s", r->disturbed_why[0] ? r->disturbed_why : "?");
-    fprintf(stderr, "%s[%d/%d] %s cpus=%d threads=%d repeat %d/%d: %.1f tps%s  (ETA %dm%02ds)%s",
-            tty ? "\r\033[K" : "", i + 1, w->plan.nlevels, variant, w->plan.kcpus[lv->k],
-            lv->threads, lv->repeat, w->plan.repeats, r->tps, why, (int)eta / 60, (int)eta % 60,
-            tty && !r->disturbed ? "" : "\n");
-    fflush(stderr);
-}
-
 /* The plan from the options; the online CPUs are read here, the plan itself
  * is pure. */
 static int parse_plan(struct sweep *w, char *err, size_t errlen)
@@ -221,27 +178,6 @@ static int load_earlier_run(struct sweep *w, char *err, size_t errlen)
                 w->repeat_base = w->old_rows[i].repeat;
     }
     return results_dir_keep_meta(w->out, err, errlen);
-}
-
-/* The summary's figures include disturbed levels; say which they are. */
-static void print_disturbed(const struct result_row *rows, int n)
-{
-    int nd = 0;
-    for (int i = 0; i < n; i++)
-        nd += rows[i].disturbed != 0;
-    if (!nd)
-        return;
-    printf("\n%d disturbed level%s (marked in results.csv, column disturbed):\n", nd,
-           nd == 1 ? "" : "s");
-    for (int i = 0, shown = 0; i < n && shown < 10; i++)
-        if (rows[i].disturbed) {
-            printf("  %s cpus=%d threads=%d repeat %d: %s\n", rows[i].variant, rows[i].cpus,
-                   rows[i].threads, rows[i].repeat,
-                   rows[i].disturbed_why[0] ? rows[i].disturbed_why : "disturbed");
-            shown++;
-        }
-    if (nd > 10)
-        printf("  ... and %d more\n", nd - 10);
 }
 
 static void usage(const struct opts *o, FILE *f)
@@ -530,9 +466,9 @@ int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
             is_lua ? signals_on_stop(stop_script, NULL) : signals_on_stop(stop_pool, w.pool);
         fprintf(stderr, "dbscale sweep: %d levels (%d CPU count(s), %d repeat(s)), results in %s\n",
                 w.plan.nlevels, w.plan.nk, w.plan.repeats, w.out);
-        w.on_level = progress;
-        w.on_baseline = baseline_note;
-        w.on_note = why_note_print;
+        w.on_level = sweep_print_progress;
+        w.on_baseline = sweep_print_baseline;
+        w.on_note = sweep_print_why_note;
         int run = sweep_run(&w, err, sizeof err);
         if (run == 0 && isatty(2))
             fputc('\n', stderr);
@@ -563,7 +499,7 @@ cleanup:
     int saved = w.nsaved > w.nold ? w.nsaved - w.nold : 0;
     if (saved > 0) {
         report_sweep_summary(stdout, w.rows + w.nold, (size_t)saved);
-        print_disturbed(w.rows + w.nold, saved);
+        sweep_print_disturbed(w.rows + w.nold, saved);
         printf("\nresults: %s/results.csv (%d level%s%s)%s%s/meta.json\n", w.out, saved,
                saved == 1 ? "" : "s", w.nold ? " added" : "",
                meta_ok ? ", " : "; not written: ", w.out);
