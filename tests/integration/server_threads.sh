@@ -180,7 +180,9 @@ C
 # the library objects: not main.o, nor dbscale-mpi's (they need MPI and have a main)
 objs=$(find "$(dirname "$DBSCALE")/obj" -name '*.o' ! -name main.o ! -name 'mpi_*.o')
 inc=$(for d in "$src" "$src"/*/; do printf ' -I%s' "$d"; done)
-pkgs="libpq libmariadb inih jansson luajit"
+# the libraries the Makefile links, read from it so the two cannot drift
+pkgs=$(sed -n 's/^PKGS *:= *//p' "$(dirname "$src")/Makefile")
+[ -n "$pkgs" ] || fail "no PKGS line in the Makefile"
 # the objects are there, so a program that does not build is a failure, not a skip
 cc -std=c11 -D_GNU_SOURCE $inc $(pkg-config --cflags $pkgs) \
     -o "$work/t" "$work/t.c" $objs $(pkg-config --libs $pkgs) -rdynamic -lpthread -lm \
