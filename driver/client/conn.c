@@ -207,6 +207,18 @@ static void go_down(struct loop *l, struct conn *c, uint64_t now)
     c->backoff_ms = 50;
 }
 
+/* The ramp (worker.h), once the warmup is over: a connection that has
+ * finished its first transaction waits, polling every RAMP_HOLD_NS, until
+ * the window opens. Warm backends running on would take the CPU the cold
+ * ones need for their first statements: at 1024 connections on 2 CPUs
+ * the last few then took longer than the ramp's timeout. */
+#define RAMP_HOLD_NS 20000000ull
+static int ramp_hold(const struct pool *p, const struct conn *c, uint64_t now)
+{
+    return p->ramp && c->warm && p->measure_start == UINT64_MAX &&
+           now >= p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
+}
+
 /* A transaction completed at end (read from the clock just now). */
 static void txn_done(struct loop *l, struct conn *c, uint64_t end)
 {
@@ -399,6 +411,11 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
             now = now_ns();
             if (stopping(p, now)) {
                 park(l, c);
+                return;
+            }
+            if (ramp_hold(p, c, now)) {
+                c->wake_at = now + RAMP_HOLD_NS;
+                arm_timer(l, c);
                 return;
             }
             if (!reserve(p, c, now)) {

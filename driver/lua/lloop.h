@@ -34,6 +34,9 @@ struct lloop_run {
     /* --warmup-time: events completing before this (ns, 0 = not yet
      * known) are not counted */
     _Atomic uint64_t window;
+    /* the ramp: from this time (ns, 0 = no ramp) until the window opens, a
+     * connection that has finished an event waits for the others (lrun.c) */
+    _Atomic uint64_t hold_from;
     atomic_int loops_done; /* loops that have finished every connection */
     atomic_int warm;       /* connections that finished an event, or their events */
     /* connections still in thread_run: the last one out ends the window

@@ -57,11 +57,37 @@ static uint64_t next_arrival(struct lloop_run *sh)
     return t;
 }
 
+/* The ramp, once the warmup is over: a connection that has finished an
+ * event waits, polling every 20 ms, until the window opens, so the warm
+ * ones leave the CPU to the cold backends' first statements (as conn.c's
+ * ramp_hold). 0 when the run ends meanwhile. */
+static int ramp_hold(struct lapi_thread *t, struct lloop_conn *c, struct lloop_run *sh)
+{
+    for (;;) {
+        uint64_t from = atomic_load_explicit(&sh->hold_from, memory_order_relaxed), now = now_ns();
+        if (!c->warm || !from || now < from || atomic_load(&sh->window))
+            return 1;
+        if (t->aio) { /* back to the loop: its timer resumes this fiber */
+            c->wake_at = now + 20000000ull;
+            t->aio->want = LAPI_WAIT_TIMER;
+            if (!t->aio->abort)
+                t->wait(t);
+            if (t->aio->abort)
+                return 0;
+        } else {
+            struct timespec ts = {0, 20000000};
+            nanosleep(&ts, NULL);
+        }
+        if (lrun_ending(sh))
+            return 0;
+    }
+}
+
 static int more(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
     struct lloop_run *sh = c->run;
-    if (lrun_ending(sh))
+    if (lrun_ending(sh) || !ramp_hold(t, c, sh))
         return 0;
     if (sh->lim->events > 0 && atomic_fetch_add(&sh->events, 1) >= sh->lim->events)
         return 0;
@@ -366,6 +392,8 @@ static void warm_up(struct lloop_run *run, struct lloop_conn *cs, int n, int nl,
 {
     uint64_t t0 = now_ns(), until = t0 + (uint64_t)(run->lim->warmup_s * 1e9);
     uint64_t ramp_end = ramps(run->lim) ? t0 + (uint64_t)(run->lim->ramp_timeout_s * 1e9) : 0;
+    if (ramp_end)
+        atomic_store(&run->hold_from, until);
     for (uint64_t now; !lrun_ending(run) && atomic_load(&run->loops_done) < nl;) {
         now = now_ns();
         int ramping = now < ramp_end && atomic_load(&run->warm) < n;
