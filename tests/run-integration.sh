@@ -2,25 +2,96 @@
 # Runs every tests/integration/*.sh against real throwaway servers.
 # Each script gets the dbscale binary as $1 and exits 0 (pass), 77 (skip) or
 # anything else (fail). Set ONLY=name to run one.
+#
+# Most tests spend their time waiting (a server's start, a timeout they
+# provoke, a window), so they run IT_JOBS at a time (default 2). A test whose
+# header has the line
+#     # integration: alone
+# runs with nothing beside it: it changes what the whole machine sees (CPU
+# hotplug, cpusets), loads every CPU on purpose (1024 connections, qemu), or
+# asserts on timing that a neighbour would disturb. Those run first, one at
+# a time; then the rest, longest first where a header says
+#     # integration: long
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-pass=0 failn=0 skip=0 failed=""
+jobs=${IT_JOBS:-2}
+q=$(mktemp -d /tmp/dbscale-itq-XXXXXX) || exit 1
+trap 'rm -rf "$q"' EXIT
+: >"$q/alone"
+: >"$q/long"
+: >"$q/rest"
 for t in "$here"/integration/*.sh; do
     [ -e "$t" ] || continue
     name=$(basename "$t" .sh)
     [ "$name" = lib ] && continue # sourced by the tests, not one itself
     if [ -n "${ONLY:-}" ] && [ "$ONLY" != "$name" ]; then continue; fi
+    if grep -q '^# integration: alone' "$t"; then
+        echo "$t" >>"$q/alone"
+    elif grep -q '^# integration: long' "$t"; then
+        echo "$t" >>"$q/long"
+    else
+        echo "$t" >>"$q/rest"
+    fi
+done
+cat "$q/long" "$q/rest" >"$q/pool"
+echo 1 >"$q/next"
+
+# one test: its result line (and a failure's log) printed whole, under a
+# lock so two tests' reports do not interleave; the outcome kept for the sum
+run_one() {
+    t=$1
+    name=$(basename "$t" .sh)
     start=$(date +%s)
     log=$(mktemp /tmp/dbscale-it-XXXXXX.log)
     sh "$t" "$bin" >"$log" 2>&1
     rc=$?
-    secs=$(( $(date +%s) - start ))
+    secs=$(($(date +%s) - start))
     case $rc in
-    0) pass=$((pass + 1)); echo "PASS $name (${secs}s)" ;;
-    77) skip=$((skip + 1)); echo "SKIP $name: $(tail -n 1 "$log")" ;;
-    *) failn=$((failn + 1)); failed="$failed $name"; echo "FAIL $name (${secs}s, exit $rc)"; sed 's/^/    /' "$log" | tail -n 40 ;;
+    0) msg="PASS $name (${secs}s)" ;;
+    77) msg="SKIP $name: $(tail -n 1 "$log")" ;;
+    *) msg="FAIL $name (${secs}s, exit $rc)" ;;
     esac
-    rm -f "$log"
+    {
+        echo "$msg"
+        case $rc in 0 | 77) ;; *) sed 's/^/    /' "$log" | tail -n 40 ;; esac
+    } >"$log.msg"
+    flock "$q/print" cat "$log.msg"
+    echo "$rc $name" >>"$q/outcomes"
+    rm -f "$log" "$log.msg"
+}
+
+# a worker: takes the pool's next test until none is left
+worker() {
+    while :; do
+        n=$(flock "$q/next" sh -c 'n=$(cat "$1"); echo $((n + 1)) >"$1"; echo "$n"' sh "$q/next")
+        t=$(sed -n "${n}p" "$q/pool")
+        [ -n "$t" ] || return 0
+        run_one "$t"
+    done
+}
+
+while read -r t; do
+    run_one "$t"
+done <"$q/alone"
+i=0
+pids=
+while [ $i -lt "$jobs" ]; do
+    worker &
+    pids="$pids $!"
+    i=$((i + 1))
 done
-echo "integration: $pass passed, $failn failed, $skip skipped"
+# shellcheck disable=SC2086
+wait $pids
+
+pass=0 failn=0 skip=0 failed=""
+if [ -f "$q/outcomes" ]; then
+    while read -r rc name; do
+        case $rc in
+        0) pass=$((pass + 1)) ;;
+        77) skip=$((skip + 1)) ;;
+        *) failn=$((failn + 1)) failed="$failed $name" ;;
+        esac
+    done <"$q/outcomes"
+fi
+echo "integration: $pass passed, $failn failed, $skip skipped${failed:+ (failed:$failed)}"
 [ $failn -eq 0 ]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # --client-sched: by default (auto) an event loop runs as SCHED_BATCH once it
 # serves enough connections for the engine (MariaDB: 3, PostgreSQL: 2; a
 # smaller loop keeps the normal policy, see sched_policy.h), and as

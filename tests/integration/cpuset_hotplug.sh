@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # CPU hotplug for real: the hotplug tests of test_cpuset (DBSCALE_TEST_HOTPLUG=1)
 # take every CPU but 0 offline, in-process and from a child that is then
 # killed by SIGKILL, SIGINT and SIGTERM to its whole process group, and by

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: long
 # Deadlock-heavy load on both engines: oltp_read_write on one small table
 # with 32 threads. Every deadlock / serialization failure / lock wait is
 # rolled back and retried (counted by code, the run succeeds), and afterwards

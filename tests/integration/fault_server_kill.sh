@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: long
 # A server that dies mid-run: when PostgreSQL crashes (a backend SIGKILLed,
 # so the postmaster resets every connection) the clients count the failures,
 # reconnect with backoff and the run finishes; when the server stays away

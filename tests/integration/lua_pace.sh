@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # --warmup-time and --rate for scripts on the loop shape (lua/count.lua,
 # whose connections count every event they run at the server): warmup
 # events run but are not reported; --rate paces events from one Poisson

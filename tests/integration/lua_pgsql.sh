@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: long
 # sysbench's bundled Lua scripts through dbscale on a real throwaway
 # PostgreSQL (lua_scripts.lib): counts equal pg_stat_statements' and the
 # built-in mixes'; bad scripts name their line.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: long
 # A Lua script's server restarted under it (issue 14: "reconnect after a
 # server restart"), on both engines: the server is stopped (its clients'
 # sessions end, the port closes) and started again from the same data

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # 1024 scripted connections (lua/count.lua) against a throwaway PostgreSQL
 # configured for them: each did work (its own count, stored at the server),
 # the process stays at a few threads (the connections share event loops),

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # A scripted run's window ends with its events, as a built-in level's does
 # with its deadline: thread_done (here 1.5 s of blocking sleep, as a script's
 # os.execute would take) and the closing of the connections' states come

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: long
 # dbscale-mpi run over 3 MPI ranks on this machine, against a real throwaway
 # PostgreSQL and MariaDB: --threads=7 opens 3/2/2 connections per rank (each
 # rank names its connections dbscale-rank-N; counted at the server while the

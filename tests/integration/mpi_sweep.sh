@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # dbscale-mpi sweep over 3 MPI ranks on this machine against a real
 # throwaway PostgreSQL: rank 0 plans and holds the server to 1 CPU and then
 # all; every level's --threads are split over the ranks (7 = 3/2/2, seen at

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: long
 # Every workload on a real throwaway MariaDB: prepare/run/cleanup, and the
 # report's read/write/other counts equal the server's Com_* counters.
 . "$(dirname "$0")/lib.sh" "$1"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: long
 # Every workload on a real throwaway PostgreSQL: prepare/run/cleanup, and the
 # report's read/write/other counts equal what pg_stat_statements saw.
 . "$(dirname "$0")/lib.sh" "$1"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: long
 # plot_sweep.sh - a real short sweep on a throwaway PostgreSQL (the demo
 # config, cut to 3 thread counts x 2 repeats x 2 s), then plot and compare
 # over it: every graph a valid 1000x700 PNG, no gnuplot complaint, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: long
 # Scripts that parse sysbench's text read the same fields from dbscale's.
 # report_corpus/ holds real sysbench 1.0.20 reports (one per set of options
 # below) and parsers.txt the one-liners such scripts use; each one-liner must

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # 1024 client connections in one level against a throwaway PostgreSQL
 # configured for them: no crash, the window opened after every connection's
 # first transaction (the ramp), every connection did work in it, and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # SIGKILL of a sweep with a managed server mid-level leaves nothing behind:
 # within 10 s no server process, no temporary directory and no cpuset cgroup
 # of that sweep remains (a guardian process that outlives dbscale removes

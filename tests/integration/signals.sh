@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # SIGINT / SIGTERM end every verb with 128 + the signal (130 / 143), as the
 # README says: during a managed sweep's prepare the sweep finishes the load,
 # stops and removes its throwaway server and exits 143; during run's warmup

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # --cpu-method=hotplug takes CPUs offline for the 1-CPU part of a sweep and
 # puts every one back however the sweep ends: SIGINT, SIGTERM, and SIGKILL
 # (then a guardian process that outlives the sweep restores them).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # dbscale sweep on a managed (throwaway) MariaDB with cpus=1,all and a small
 # kernel baseline: results.csv has every level labelled, micro.csv holds the
 # baseline rows labelled with the same variants, meta.json names the server,

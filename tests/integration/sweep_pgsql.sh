@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # dbscale sweep on real PostgreSQL: a short sweep with cpus=1,all writes
 # complete results (rows, labels, metadata); while the 1-CPU part runs every
 # server task reads Cpus_allowed_list 0 in /proc; SIGINT keeps the finished

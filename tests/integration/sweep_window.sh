@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # Every per-level figure covers the same window: with a 3 s warmup before a
 # 1 s window, the server's CPU in results.csv must be what it used in that
 # second. Held to 1 CPU it cannot have used more than 1 CPU-second of it

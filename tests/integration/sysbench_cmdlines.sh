@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: long
 # A sysbench user's command line works after swapping the program name:
 # each line of sysbench_cmdlines/lines.txt (real sysbench 1.0.20 command
 # lines) runs through dbscale against a throwaway server of each engine and,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # why_pgsql.sh - the why collectors against a real PostgreSQL with a
 # bottleneck made on purpose: a 1-row table that 8 connections update
 # (oltp_update_non_index, --table-size=1). One server for the whole script.

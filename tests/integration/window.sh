@@ -1,4 +1,5 @@
 #!/bin/sh
+# integration: alone
 # The level's window and its figures, against real servers. Per level:
 #  - the minimum latency is above zero (every transaction's start and end
 #    are read from the clock; MariaDB once showed 0.00 ms with 2+ threads);
