@@ -43,7 +43,7 @@ run_one() {
     name=$(basename "$t" .sh)
     start=$(date +%s)
     log=$(mktemp /tmp/dbscale-it-XXXXXX.log)
-    sh "$t" "$bin" >"$log" 2>&1
+    sh "$t" "$bin" </dev/null >"$log" 2>&1
     rc=$?
     secs=$(($(date +%s) - start))
     case $rc in

@@ -164,7 +164,7 @@ static int has_opt(const struct opts *o, const char *name)
 
 /* --forced-shutdown=N|N%|off into the worker's grace (0 = its default,
  * < 0 = no limit); 0 with err when malformed. */
-static int forced_shutdown(const char *v, double time_s, double *grace, char *err, size_t errlen)
+int oltp_forced_shutdown(const char *v, double time_s, double *grace, char *err, size_t errlen)
 {
     if (!strcmp(v, "off")) {
         *grace = -1;
@@ -408,7 +408,7 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     /* sweep's table leaves out what only a run's report uses */
     s->verbosity = has_opt(o, "verbosity") ? (int)opts_int(o, "verbosity") : 3;
     const char *fs = opts_str(o, "forced-shutdown");
-    if (fs && !forced_shutdown(fs, w->time_s, &w->grace_s, err, errlen))
+    if (fs && !oltp_forced_shutdown(fs, w->time_s, &w->grace_s, err, errlen))
         return -1;
     s->forced = fs && w->grace_s > 0;
     const char *ck = has_opt(o, "report-checkpoints") ? opts_str(o, "report-checkpoints") : NULL;

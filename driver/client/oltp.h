@@ -48,6 +48,10 @@ const struct db_ops *oltp_engine(const struct opts *o, char *err, size_t errlen)
  * sent on time). */
 int oltp_client_sched(const struct opts *o, const struct db_ops *ops);
 
+/* --forced-shutdown=N|N%|off into a grace in seconds (0 = the loops'
+ * default of 1 s, < 0 = no limit); 0 with err when malformed. */
+int oltp_forced_shutdown(const char *v, double time_s, double *grace, char *err, size_t errlen);
+
 /* Build from options (the workload name is given separately). 0, or -1 with
  * a message naming the option at fault. */
 int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload, char *err,

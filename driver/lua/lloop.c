@@ -293,24 +293,39 @@ static int give_up(struct lloop *l, int ep)
     return n;
 }
 
+/* After the run's end, how long an event waiting for its reply may take:
+ * --forced-shutdown's grace (lscript_limits.grace_s), never more than
+ * LLOOP_GRACE_NS after a stop; UINT64_MAX = as long as it takes. */
+static uint64_t grace_ns(struct lloop_run *run)
+{
+    double g = run->lim->grace_s;
+    uint64_t ns = g > 0 ? (uint64_t)(g * 1e9) : g < 0 ? UINT64_MAX : LLOOP_GRACE_NS;
+    return lrun_stopped(run) && ns > LLOOP_GRACE_NS ? LLOOP_GRACE_NS : ns;
+}
+
 /* Until none of the loop's connections waits for a reply or an arrival. */
 static void drive(struct lloop *l, int ep, int active)
 {
     struct epoll_event evs[64];
-    uint64_t give_up_at = 0;
+    uint64_t ended = 0, give_up_at = UINT64_MAX;
+    int gave_up = 0;
     while (active > 0) {
         uint64_t next = l->timers ? run_timers(l, ep, &active) : 0;
         if (active <= 0)
             break;
-        if (!give_up_at && lrun_ending(l->run))
-            give_up_at = now_ns() + LLOOP_GRACE_NS;
-        if (give_up_at && now_ns() >= give_up_at) {
-            active -= give_up(l, ep);
-            give_up_at = UINT64_MAX; /* thread_done runs on, without a grace */
-            if (active <= 0)
-                break;
+        if (!gave_up && lrun_ending(l->run)) {
+            uint64_t now = now_ns(), g = grace_ns(l->run); /* a stop may shorten it */
+            if (!ended)
+                ended = now;
+            give_up_at = g == UINT64_MAX ? UINT64_MAX : ended + g;
+            if (now >= give_up_at) {
+                active -= give_up(l, ep);
+                gave_up = 1; /* thread_done runs on, without a grace */
+                if (active <= 0)
+                    break;
+            }
         }
-        if (give_up_at && give_up_at != UINT64_MAX && (!next || give_up_at < next))
+        if (!gave_up && give_up_at != UINT64_MAX && (!next || give_up_at < next))
             next = give_up_at;
         int n = wait_events(ep, evs, 64, next);
         if (n < 0 && errno != EINTR) {

@@ -46,10 +46,15 @@ struct lscript_limits {
     double pct;        /* the percentile shown */
     void (*on_interval)(const struct interval_stats *st, void *arg);
     void *on_interval_arg;
-    double rate;             /* --rate: events/s, Poisson arrivals, one queue; 0 = off */
-    double warmup_s;         /* --warmup-time: run uncounted first */
-    double ramp_timeout_s;   /* --ramp-timeout: the window waits for every connection's
-                                first event, as worker_cfg's (not with events or rate) */
+    double rate;           /* --rate: events/s, Poisson arrivals, one queue; 0 = off */
+    double warmup_s;       /* --warmup-time: run uncounted first */
+    double ramp_timeout_s; /* --ramp-timeout: the window waits for every connection's
+                              first event, as worker_cfg's (not with events or rate) */
+    /* --forced-shutdown: after the run's end, how long events waiting for
+     * a reply may take before they are given up (no thread_done for them),
+     * as worker_cfg.grace_s: 0 = 1 s (LLOOP_GRACE_NS), < 0 = as long as
+     * they take (sysbench's default) */
+    double grace_s;
     int loops;               /* event-loop threads; 0 = one per client CPU */
     int batch_from;          /* the loops' policy (worker_cfg.batch_from) */
     const char *client_cpus; /* CPU list the loops run on; NULL = anywhere */

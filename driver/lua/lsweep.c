@@ -18,6 +18,7 @@
 #include "cpulist.h"
 #include "lfind.h"
 #include "lsweep.h"
+#include "oltp.h"
 #include "safefile.h"
 #include "workload.h"
 
@@ -170,6 +171,11 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
         .client_cpus = client_cpus, /* the loops pin themselves */
     };
     char err[sizeof out->fatal_msg];
+    const char *fs = opts_str(o, "forced-shutdown"); /* checked by the sweep's setup */
+    if (fs && !oltp_forced_shutdown(fs, lim.time_s, &lim.grace_s, err, sizeof err)) {
+        snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
+        return -1;
+    }
     struct cpulist old;
     int pinned = pin(client_cpus, &old);
     int r = lscript_run(&ls, &lim, out, err, sizeof err);

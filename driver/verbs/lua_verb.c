@@ -191,6 +191,7 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         .rate = st->wcfg.rate,
         .warmup_s = st->wcfg.warmup_s,
         .ramp_timeout_s = st->wcfg.ramp_timeout_s,
+        .grace_s = st->wcfg.grace_s,
         .loops = st->wcfg.loops,
         .batch_from = st->wcfg.batch_from,
         .client_cpus = st->wcfg.client_cpus,

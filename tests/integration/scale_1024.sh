@@ -15,7 +15,7 @@ at_exit 'rm -rf "$work"'
 /usr/bin/time -f %M -o "$work/rss1" "$DBSCALE" run oltp_point_select $C --threads=1 --time=1 \
     >"$work/out1" 2>&1 || fail "1 thread: $(cat "$work/out1")"
 DBSCALE_TXN_LOG=$work/log /usr/bin/time -f %M -o "$work/rss" "$DBSCALE" run oltp_point_select $C \
-    --threads=1024 --time=3 --output=json >"$work/out" 2>&1 || fail "1024 threads: $(tail -5 "$work/out")"
+    --threads=1024 --time=6 --output=json >"$work/out" 2>&1 || fail "1024 threads: $(tail -5 "$work/out")"
 txns=$(sed -n 's/.*"transactions": \([0-9]*\).*/\1/p' "$work/out")
 sd=$(sed -n 's/.*"events_avg": \([0-9.]*\).*/\1/p' "$work/out")
 ramp=$(sed -n 's/.*"ramp_s": \([0-9.]*\).*/\1/p' "$work/out")
@@ -25,7 +25,9 @@ ramp=$(sed -n 's/.*"ramp_s": \([0-9.]*\).*/\1/p' "$work/out")
 [ -n "$ramp" ] || fail "no ramp in the report: $(tail -3 "$work/out")"
 grep -q 'without a first transaction' "$work/out" && fail "the ramp timed out: $(tail -3 "$work/out")"
 [ "${txns:-0}" -ge 1024 ] || fail "1024 connections did only $txns transactions"
-# every one of the 1024 did work, not only the total: the per-transaction
+# every one of the 1024 did work, not only the total (at 1024 connections
+# this machine's server does 500-1100 transactions a second, so a 6 s window
+# gives each about 3 to 6): the per-transaction
 # log names the connection (1..1024) of each counted transaction
 busy=$(grep -v '^#' "$work/log" | cut -d' ' -f1 | sort -un | wc -l)
 expect_eq "connections with a counted transaction" "$busy" 1024
