@@ -66,14 +66,28 @@ pid_t spawn_start(const struct spawn_cmd *c, const char *home)
     int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (devnull < 0)
         return -1;
+    /* the gate: the child execs only once on_start (the guardian's
+     * server_guard_pid) has its pidfd; if we die first, it reads EOF and
+     * exits, so no program runs that the guardian does not know of */
+    int gate[2];
+    if (pipe2(gate, O_CLOEXEC) < 0) {
+        close(devnull);
+        return -1;
+    }
     pid_t pid = fork();
     if (pid != 0) {
         close(devnull);
+        close(gate[0]);
         if (pid > 0 && on_start)
             on_start(pid, on_start_arg);
+        if (pid > 0)
+            while (write(gate[1], "g", 1) < 0 && errno == EINTR)
+                ;
+        close(gate[1]);
         return pid;
     }
     /* child */
+    close(gate[1]);
     sigset_t all;
     sigemptyset(&all);
     sigprocmask(SIG_SETMASK, &all, NULL);
@@ -81,6 +95,12 @@ pid_t spawn_start(const struct spawn_cmd *c, const char *home)
         struct sigaction sa = {.sa_handler = SIG_DFL};
         sigaction(sig, &sa, NULL); /* fails harmlessly for SIGKILL/SIGSTOP/RT internals */
     }
+    char g;
+    ssize_t got;
+    while ((got = read(gate[0], &g, 1)) < 0 && errno == EINTR)
+        ;
+    if (got != 1)
+        _exit(125); /* dbscale died before the guardian knew of us */
     setsid();
     if (c->cpus && sched_setaffinity(0, c->cpus_size, c->cpus) < 0)
         _exit(126);

@@ -30,7 +30,9 @@ struct spawn_cmd {
 
 /* fork + execve in a new session, as c->id, on c->cpus, HOME=home, stdin from
  * /dev/null, no other inherited fd. The child's pid, or -1. In the child,
- * exit 126 = cannot switch user or set the CPU affinity, 127 = cannot exec. */
+ * exit 125 = the caller died before it let the child go on (spawn_on_start's
+ * callback runs first), 126 = cannot switch user or set the CPU affinity,
+ * 127 = cannot exec. */
 pid_t spawn_start(const struct spawn_cmd *c, const char *home);
 /* fn(pid, arg) in the parent after every spawn_start (NULL: none): the
  * server's guardian is told each process made for it. */
