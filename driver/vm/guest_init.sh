@@ -39,10 +39,14 @@ $B mount -t devtmpfs dev /newroot/dev
 $B mkdir -p /newroot/dev/shm /newroot/dev/pts
 $B mount -t tmpfs -o mode=1777 shm /newroot/dev/shm
 $B mount -t devpts devpts /newroot/dev/pts
+$B mount -t tmpfs -o mode=0755 run /newroot/run || fail "cannot mount a tmpfs on /run"
+# the host's /tmp and /var/tmp stay readable under /run/host before the
+# guest's own cover them: a dbscale built under /tmp runs from there
 for d in tmp var/tmp; do
+	$B mkdir -p "/newroot/run/host/$d"
+	$B mount -o bind "/newroot/$d" "/newroot/run/host/$d" 2>/dev/null
 	$B mount -t tmpfs -o mode=1777 "$d" "/newroot/$d" 2>/dev/null
 done
-$B mount -t tmpfs -o mode=0755 run /newroot/run || fail "cannot mount a tmpfs on /run"
 $B mkdir -p /newroot/run/dbscale
 $B mount -t 9p -o $o,cache=none study /newroot/run/dbscale ||
 	fail "cannot mount the study directory over 9p"

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -58,6 +59,17 @@ static void sh_quote(struct sbuf *b, const char *s)
     sbuf_printf(b, "'");
 }
 
+/* A host path as the guest sees it: its /tmp and /var/tmp are the guest's
+ * own, the host's are under /run/host (guest_init.sh). */
+static void guest_path(struct sbuf *b, const char *p)
+{
+    int hidden = !strncmp(p, "/tmp/", 5) || !strcmp(p, "/tmp") || !strncmp(p, "/var/tmp/", 9) ||
+                 !strcmp(p, "/var/tmp");
+    char g[PATH_MAX + 16];
+    snprintf(g, sizeof g, "%s%s", hidden ? "/run/host" : "", p);
+    sh_quote(b, g);
+}
+
 static int write_script(const struct study *s, const struct study_run *u, char *err, size_t errlen)
 {
     struct sbuf b = {0};
@@ -67,11 +79,11 @@ static int write_script(const struct study *s, const struct study_run *u, char *
                 "export HOME=/tmp TMPDIR=/tmp TZ=UTC LC_ALL=C\n"
                 "cd ",
                 u->id, s->k[u->kernel].label, s->b[u->boot].label, u->repeat + 1);
-    sh_quote(&b, s->cwd);
+    guest_path(&b, s->cwd);
     /* through a pipe, not the console's tty: the command prints the plain
      * line-per-level progress a log wants, not a line redrawn in place */
     sbuf_printf(&b, " 2>/dev/null || cd /tmp\n{ ");
-    sh_quote(&b, s->exe);
+    guest_path(&b, s->exe);
     for (int i = 0; i < s->ncmd; i++) {
         sbuf_printf(&b, " ");
         sh_quote(&b, s->cmd[i]);

@@ -22,6 +22,7 @@ function thread_init()
    stmt:bind_param(param)
    aborts, links = {}, {}
    jit.attach(function(what, tr, func, pc, code, info)
+      if done then return end
       if what == "stop" then
          local l = jutil.traceinfo(tr).linktype
          links[l] = (links[l] or 0) + 1
@@ -38,6 +39,9 @@ local function one()
 end
 function event() one() end
 function thread_done()
+   -- the events' traces only: thread_done's own loop below may be recorded
+   -- (a hot counter it shares by hash) and aborted (pairs is not compiled)
+   done = true
    -- one write per line: the two loops print at once
    local ls = {}
    for l, n in pairs(links) do ls[#ls + 1] = l .. "=" .. n end
