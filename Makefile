@@ -12,10 +12,10 @@ PKGS       := libpq libmariadb inih jansson luajit zlib libcrypto liblzma libzst
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmariadb -linih -ljansson -lluajit-5.1 -lz -lcrypto -llzma -lzstd) -lpthread -lm
 
-# The rooms of driver/ (see the README's layout). Headers are included by bare
-# name, so each room is on the include path.
+# The rooms of driver/ (see the README's layout). Headers are included by the
+# room they live in ("stats/hist.h"), so only driver/ is on the include path.
 ROOMS   := core stats engines client lua sweep machine servers results verbs micro ranks vm why
-INC     := -Idriver $(ROOMS:%=-Idriver/%)
+INC     := -Idriver
 
 # snprintf truncation is how this code bounds strings on purpose (messages,
 # labels); gcc's guess that it "may" truncate is noise, so that one is off.

@@ -21,8 +21,8 @@
 #include <string.h>
 #include <sys/epoll.h>
 
-#include "pool_internal.h"
-#include "util.h"
+#include "client/pool_internal.h"
+#include "core/util.h"
 
 static int stopping(struct pool *p, uint64_t now)
 {

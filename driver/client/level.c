@@ -21,8 +21,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "level.h"
-#include "util.h"
+#include "client/level.h"
+#include "core/util.h"
 
 /* Running totals over all loops, for interval deltas. */
 struct totals {

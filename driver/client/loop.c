@@ -18,9 +18,9 @@
 #include <sys/epoll.h>
 #include <time.h>
 
-#include "pool_internal.h"
-#include "sched_policy.h"
-#include "util.h"
+#include "client/pool_internal.h"
+#include "core/sched_policy.h"
+#include "core/util.h"
 
 /* Timers due: advance them. Returns the earliest timer still pending. When
  * the level is ending every timer is advanced, so its connection parks. */

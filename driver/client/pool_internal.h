@@ -12,8 +12,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "cpulist.h"
-#include "worker.h"
+#include "core/cpulist.h"
+#include "client/worker.h"
 
 #define RLX memory_order_relaxed
 

@@ -7,9 +7,9 @@
  * thread then keeps time and collects the figures (level.c). It must never
  * leave a loop thread running when it returns, and never print.
  */
-#include "worker.h"
+#include "client/worker.h"
 
-#include "cpulist.h"
+#include "core/cpulist.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -20,11 +20,11 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "level.h"
-#include "options.h"
-#include "pool_internal.h"
-#include "rng.h"
-#include "util.h"
+#include "client/level.h"
+#include "core/options.h"
+#include "client/pool_internal.h"
+#include "client/rng.h"
+#include "core/util.h"
 
 /* Connections given up at the end of the last level are reconnected before
  * this one's window, so its figures do not pay for the last one's trouble.

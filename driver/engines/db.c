@@ -2,7 +2,7 @@
  * db.c - engine lookup and the blocking wrapper over the async statement API.
  * Everything engine-specific lives in db_pgsql.c and db_mysql.c.
  */
-#include "db.h"
+#include "engines/db.h"
 
 #include <errno.h>
 #include <poll.h>

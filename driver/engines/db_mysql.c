@@ -20,9 +20,9 @@
  * It must never print, never block in start()/cont(), never leave result rows
  * unread on the socket after DB_DONE, and never put the password in a message.
  */
-#include "db.h"
-#include "db_mysql_conn.h"
-#include "util.h"
+#include "engines/db.h"
+#include "engines/db_mysql_conn.h"
+#include "core/util.h"
 
 #include <mysql.h>
 #include <mysqld_error.h>

@@ -12,7 +12,7 @@
 #include <mysql.h>
 #include <stddef.h>
 
-#include "db.h"
+#include "engines/db.h"
 
 /* A bulk INSERT statement is flushed once it is this big (capped at half of
  * the server's max_allowed_packet). */

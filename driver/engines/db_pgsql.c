@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db.h"
-#include "db_pgsql_conn.h"
-#include "util.h"
+#include "engines/db.h"
+#include "engines/db_pgsql_conn.h"
+#include "core/util.h"
 
 #define PG_MAX_PARAMS 256
 

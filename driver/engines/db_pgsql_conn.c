@@ -12,13 +12,13 @@
  *
  * Never report or classify a failed connection: that is each caller's.
  */
-#include "db_pgsql_conn.h"
+#include "engines/db_pgsql_conn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* An environment variable libpq reads, if set and not empty. */
 static const char *db_pgsql_env(const char *name)

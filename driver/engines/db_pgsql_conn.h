@@ -8,7 +8,7 @@
 #include <libpq-fe.h>
 #include <stddef.h>
 
-#include "db.h"
+#include "engines/db.h"
 
 /* PQconnectdbParams with t's fields as defaults and t->conninfo over them.
  * NULL with err set when the conninfo does not parse or memory runs out;

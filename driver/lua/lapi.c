@@ -17,12 +17,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lapi.h"
-#include "lapi_prelude.h"
-#include "lapi_sbdecl.h"
-#include "lapi_sql.h"
-#include "lfind.h"
-#include "safefile.h"
+#include "lua/lapi.h"
+#include "lua/lapi_prelude.h"
+#include "lua/lapi_sbdecl.h"
+#include "lua/lapi_sql.h"
+#include "lua/lfind.h"
+#include "core/safefile.h"
 
 /* The thread the running Lua state belongs to, for the ffi symbols, which
  * sysbench declares without a state argument. */

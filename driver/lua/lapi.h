@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lsql.h"
-#include "options.h"
-#include "rng.h"
+#include "lua/lsql.h"
+#include "core/options.h"
+#include "client/rng.h"
 
 /* sysbench's sb_counter_type, in its order */
 enum {

@@ -13,9 +13,9 @@
 #include <strings.h>
 #include <time.h>
 
-#include "lapi_sql.h"
-#include "lerrors.h"
-#include "util.h"
+#include "lua/lapi_sql.h"
+#include "lua/lerrors.h"
+#include "core/util.h"
 
 /* ---- connections ---- */
 

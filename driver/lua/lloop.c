@@ -24,9 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lloop.h"
-#include "sched_policy.h"
-#include "util.h"
+#include "lua/lloop.h"
+#include "core/sched_policy.h"
+#include "core/util.h"
 
 /* The watchdog (lwatch.c) reads a connection's stage from its own thread. */
 static void set_stage(struct lloop_conn *c, int stage)

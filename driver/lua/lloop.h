@@ -10,11 +10,11 @@
 #include <stdatomic.h>
 #include <sys/resource.h>
 
-#include "cpulist.h"
-#include "fiber.h"
-#include "hist.h"
-#include "lapi.h"
-#include "lscript.h"
+#include "core/cpulist.h"
+#include "core/fiber.h"
+#include "stats/hist.h"
+#include "lua/lapi.h"
+#include "lua/lscript.h"
 
 /* What every loop of one run shares. */
 struct lloop_run {

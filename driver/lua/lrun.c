@@ -19,9 +19,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lloop.h"
-#include "lwatch.h"
-#include "util.h"
+#include "lua/lloop.h"
+#include "lua/lwatch.h"
+#include "core/util.h"
 
 static volatile sig_atomic_t stop_asked;
 

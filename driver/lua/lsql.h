@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "db.h"
+#include "engines/db.h"
 
 #define LSQL_MAX_PARAMS 256
 /* Prepared statements one script connection may hold at once: a script that

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db_mysql_conn.h"
-#include "lsql_mysql_conn.h"
+#include "engines/db_mysql_conn.h"
+#include "lua/lsql_mysql_conn.h"
 
 void lsql_mysql_seterr(struct lsql_error *e, unsigned n, const char *msg)
 {

@@ -8,8 +8,8 @@
 
 #include <mysql.h>
 
-#include "lsql.h"
-#include "util.h"
+#include "lua/lsql.h"
+#include "core/util.h"
 
 struct lsql_conn {
     MYSQL *m;

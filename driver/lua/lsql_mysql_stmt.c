@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lsql_mysql_conn.h"
+#include "lua/lsql_mysql_conn.h"
 
 void lsql_mysql_stmt_err(struct lsql_conn *c, int id, struct lsql_error *e)
 {

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db_pgsql_conn.h"
-#include "lsql.h"
-#include "util.h"
+#include "engines/db_pgsql_conn.h"
+#include "lua/lsql.h"
+#include "core/util.h"
 
 struct lsql_conn {
     PGconn *pg;
