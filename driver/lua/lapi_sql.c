@@ -1,6 +1,6 @@
 /*
  * lapi_sql.c - the C half of sysbench.sql's objects (the Lua half is the
- * prelude, lapi_prelude.h): connections, the result set each one holds,
+ * prelude, lapi_prelude.lua): connections, the result set each one holds,
  * prepared statements, and the ffi entry points stmt:execute and con:query
  * go through. A statement in run's loops starts here and waits on the
  * connection's fiber (lloop.c); elsewhere it blocks.
@@ -330,7 +330,7 @@ static const char *format_int(char buf[24], double v)
  * Lua error (no unwinding through a trace): a failure is a code, and the
  * prelude asks C.last_error for its words. */
 /* the prelude's message for LAPI_MANY names the number */
-_Static_assert(LSQL_MAX_PARAMS == 256, "lapi_prelude.h says 'more than 256 parameters'");
+_Static_assert(LSQL_MAX_PARAMS == 256, "lapi_prelude.lua says 'more than 256 parameters'");
 enum {
     LAPI_OK,
     LAPI_FAILED = -1,

@@ -11,7 +11,7 @@
  * sockets of hundreds of connections with one epoll. A fiber rather than a
  * coroutine because the Lua code above the call is left as it is: LuaJIT's
  * trace of an event runs on past a statement instead of being left at
- * every yield and re-entered on every resume (lapi_prelude.h).
+ * every yield and re-entered on every resume (lapi_prelude.lua).
  *
  * Never prints. What still blocks a loop: connect and reconnect, prepare,
  * and anything the script itself does that blocks (os.execute, a blocking
