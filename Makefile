@@ -12,10 +12,10 @@ PKGS       := libpq libmariadb inih jansson luajit zlib libcrypto liblzma libzst
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmariadb -linih -ljansson -lluajit-5.1 -lz -lcrypto -llzma -lzstd) -lpthread -lm
 
-# The rooms of driver/ (see the README's layout). Headers are included by bare
-# name, so each room is on the include path.
-ROOMS   := core engines client lua sweep machine servers results verbs micro ranks vm why
-INC     := -Idriver $(ROOMS:%=-Idriver/%)
+# The rooms of driver/ (see the README's layout). Headers are included by the
+# room they live in ("stats/hist.h"), so only driver/ is on the include path.
+ROOMS   := core stats engines client lua sweep machine servers results verbs micro ranks vm why
+INC     := -Idriver
 
 # snprintf truncation is how this code bounds strings on purpose (messages,
 # labels); gcc's guess that it "may" truncate is noise, so that one is off.
@@ -75,13 +75,20 @@ $(MPI_OBJ): $(B)/obj/%.o: %.c
 	@$(MPICC) $(CFLAGS) -DDBSCALE_MPI -c -o $@ $<
 
 # Text files compiled in as C strings: driver/vm/guest_init.sh (a guest's
-# /init) becomes $(B)/gen/guest_init.inc, which initramfs.c includes.
+# /init) becomes $(B)/gen/guest_init.inc, which initramfs.c includes, and
+# driver/lua/lapi_prelude.lua (the Lua half of the sysbench API) becomes
+# $(B)/gen/lapi_prelude.inc, which lapi.c includes.
+TEXT_TO_C = @mkdir -p $(dir $@) && echo "  GEN $@" && \
+    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.tmp && mv $@.tmp $@
+
 $(B)/gen/%.inc: driver/vm/%.sh
-	@mkdir -p $(dir $@)
-	@echo "  GEN $@"
-	@sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.tmp && mv $@.tmp $@
+	$(TEXT_TO_C)
+
+$(B)/gen/%.inc: driver/lua/%.lua
+	$(TEXT_TO_C)
 
 $(B)/obj/driver/vm/initramfs.o: $(B)/gen/guest_init.inc
+$(B)/obj/driver/lua/lapi.o: $(B)/gen/lapi_prelude.inc
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

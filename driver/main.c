@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_path.h"
-#include "help.h"
-#include "lua_verb.h"
-#include "manpage.h"
-#include "oltp.h"
-#include "redact.h"
-#include "util.h"
-#include "verb_table.h"
-#include "verbs.h"
-#include "workload.h"
+#include "core/config_path.h"
+#include "verbs/help.h"
+#include "verbs/lua_verb.h"
+#include "verbs/manpage.h"
+#include "client/oltp.h"
+#include "core/redact.h"
+#include "core/util.h"
+#include "verbs/verb_table.h"
+#include "verbs/verbs.h"
+#include "client/workload.h"
 
 /* A password given on the command line (--pgsql-password=X, --mysql-password
  * X, or inside --pgsql-conninfo, keyword or URI) stays readable in ps and

@@ -21,8 +21,8 @@
 #include <string.h>
 #include <sys/epoll.h>
 
-#include "pool_internal.h"
-#include "util.h"
+#include "client/pool_internal.h"
+#include "core/util.h"
 
 static int stopping(struct pool *p, uint64_t now)
 {
@@ -131,40 +131,6 @@ static void arm_timer(struct loop *l, struct conn *c)
     conn_unwatch(l, c);
     c->on_timer = 1;
     l->timers++;
-}
-
-static double exp_draw(struct rng *r, double rate)
-{
-    return -log(1.0 - rng_double(r)) / rate;
-}
-
-/* --rate: the next arrival of the pool's one Poisson stream. A connection
- * takes one whenever it is free, so an arrival goes to the first connection
- * free for it and waits for one when all are busy: one queue served by
- * every connection (M/M/c), as sysbench's event queue is, rather than a
- * queue per connection behind its own slow transaction. */
-static uint64_t next_arrival(struct pool *p)
-{
-    pthread_mutex_lock(&p->arrival_lock);
-    p->arrival += (uint64_t)(exp_draw(&p->arrival_rng, p->cfg.rate) * 1e9);
-    uint64_t t = p->arrival;
-    pthread_mutex_unlock(&p->arrival_lock);
-    return t;
-}
-
-uint64_t conn_queue_length(struct pool *p, uint64_t now, uint64_t cap)
-{
-    uint64_t n = 0;
-    pthread_mutex_lock(&p->arrival_lock);
-    struct rng r = p->arrival_rng;
-    for (uint64_t t = p->arrival; n < cap;) {
-        t += (uint64_t)(exp_draw(&r, p->cfg.rate) * 1e9);
-        if (t > now)
-            break;
-        n++;
-    }
-    pthread_mutex_unlock(&p->arrival_lock);
-    return n;
 }
 
 /* --events, as sysbench: a transaction begun inside the window takes one of
@@ -404,7 +370,7 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                     park(l, c);
                     return;
                 }
-                c->wake_at = next_arrival(p);
+                c->wake_at = arrivals_next(&p->arrivals);
                 c->st = CS_ARRIVAL;
                 break;
             }

@@ -9,14 +9,14 @@
  * whole and written with one call, so lines from several loop threads never
  * interleave. It must never change what the inner engine returns.
  */
-#include "dbdebug.h"
+#include "client/dbdebug.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 static const struct db_ops *inner;
 static FILE *sink;

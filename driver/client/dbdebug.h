@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "db.h"
+#include "engines/db.h"
 
 /* The tracing table over inner, writing to sink. One per process (the last
  * call wins); the table keeps inner's name and capabilities. */

@@ -21,15 +21,11 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "level.h"
-#include "util.h"
+#include "client/level.h"
+#include "client/window.h"
+#include "core/util.h"
 
-/* Running totals over all loops, for interval deltas. */
-struct totals {
-    uint64_t txns, reads, writes, others, errors, reconnects;
-};
-
-static void sum_loops(struct loop *loops, int nl, struct totals *t, struct hist *h)
+static void sum_loops(struct loop *loops, int nl, struct window_counts *t, struct hist *h)
 {
     memset(t, 0, sizeof *t);
     hist_init(h);
@@ -44,94 +40,27 @@ static void sum_loops(struct loop *loops, int nl, struct totals *t, struct hist 
     }
 }
 
-/* --report-checkpoints: the counters at the last checkpoint (or the
- * window's start): what the next report, and the level's result, subtract. */
-struct level_ckpt {
-    int next, taken; /* the next checkpoint of cfg.checkpoints; reported */
-    uint64_t at;     /* when the last was taken (or the window began), ns */
-    struct totals tot;
-    struct rusage ru;
-    uint64_t *events, *busy; /* per connection */
-    struct hist h;
-};
-
-/* Thread fairness over connections, as sysbench reports per thread, from
- * each connection's counts less its baseline (none: NULL). */
-static void fairness(struct pool *p, const struct level_ckpt *ck, struct level_result *out)
+/* A connection's events and busy time, for window.c's fairness. */
+static void conn_figures(void *arg, int i, uint64_t *events, uint64_t *busy_ns)
 {
-    int threads = p->threads;
-    double se = 0, se2 = 0, st = 0, st2 = 0;
-    for (int i = 0; i < threads; i++) {
-        uint64_t ev = atomic_load_explicit(&p->conns[i]->events, RLX);
-        uint64_t busy = atomic_load_explicit(&p->conns[i]->busy_ns, RLX);
-        if (ck)
-            ev -= ck->events[i], busy -= ck->busy[i];
-        double e = (double)ev, t = (double)busy / 1e9;
-        se += e, se2 += e * e, st += t, st2 += t * t;
-    }
-    out->fair_events_avg = se / threads;
-    out->fair_events_sd =
-        sqrt(fmax(0, se2 / threads - out->fair_events_avg * out->fair_events_avg));
-    out->fair_time_avg = st / threads;
-    out->fair_time_sd = sqrt(fmax(0, st2 / threads - out->fair_time_avg * out->fair_time_avg));
-}
-
-static struct level_ckpt *ckpt_new(struct pool *p, const struct rusage *ru0)
-{
-    struct level_ckpt *ck = xcalloc(1, sizeof *ck);
-    ck->events = xcalloc((size_t)p->threads, sizeof *ck->events);
-    ck->busy = xcalloc((size_t)p->threads, sizeof *ck->busy);
-    hist_init(&ck->h);
-    ck->at = p->measure_start;
-    ck->ru = *ru0;
-    return ck;
-}
-
-static void ckpt_free(struct pool *p)
-{
-    if (!p->ckpt)
-        return;
-    free(p->ckpt->events);
-    free(p->ckpt->busy);
-    free(p->ckpt);
-    p->ckpt = NULL;
+    struct pool *p = arg;
+    *events = atomic_load_explicit(&p->conns[i]->events, RLX);
+    *busy_ns = atomic_load_explicit(&p->conns[i]->busy_ns, RLX);
 }
 
 /* A checkpoint at t s: the figures since the last one go to the callback,
- * and the counters as they are now become the baseline. */
+ * and the counters as they are now become the baseline (window.c). */
 static void checkpoint(struct pool *p, struct loop *loops, int nl, double t, struct hist *cur)
 {
-    struct level_ckpt *ck = p->ckpt;
-    uint64_t now = now_ns();
-    struct totals tot;
+    struct window_counts tot;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     sum_loops(loops, nl, &tot, cur);
     struct level_result r = {.threads = p->threads, .loops = nl};
-    r.txns = tot.txns - ck->tot.txns;
-    r.reads = tot.reads - ck->tot.reads;
-    r.writes = tot.writes - ck->tot.writes;
-    r.others = tot.others - ck->tot.others;
-    r.errors = tot.errors - ck->tot.errors;
-    r.reconnects = tot.reconnects - ck->tot.reconnects;
-    r.time_s = (double)(now - ck->at) / 1e9;
-    r.total_time_s = (double)(now - p->measure_start) / 1e9;
-    r.lat = xmalloc(sizeof(struct hist));
-    hist_diff(r.lat, cur, &ck->h);
-    level_result_cpu(&r, &ck->ru, &ru);
-    fairness(p, ck, &r);
+    window_checkpoint(p->ckpt, now_ns(), p->measure_start, &tot, cur, &ru, conn_figures, p, &r);
     if (p->cfg.on_checkpoint)
         p->cfg.on_checkpoint(t, &r, p->cfg.on_checkpoint_arg);
     free(r.lat);
-    for (int i = 0; i < p->threads; i++) {
-        ck->events[i] = atomic_load_explicit(&p->conns[i]->events, RLX);
-        ck->busy[i] = atomic_load_explicit(&p->conns[i]->busy_ns, RLX);
-    }
-    ck->tot = tot;
-    ck->ru = ru;
-    ck->at = now;
-    hist_copy(&ck->h, cur);
-    ck->taken++;
 }
 
 /* How long after the window's end what still runs may take: the
@@ -147,9 +76,9 @@ static uint64_t grace_ns(struct pool *p)
 
 /* One period's figures from the difference of two snapshots. */
 static void interval(struct pool *p, struct loop *loops, int nl, double t, double dt,
-                     struct totals *prev, struct hist *h[3])
+                     struct window_counts *prev, struct hist *h[3])
 {
-    struct totals now;
+    struct window_counts now;
     sum_loops(loops, nl, &now, h[1]);
     hist_diff(h[2], h[1], h[0]);
     struct interval_stats st = {
@@ -170,7 +99,7 @@ static void interval(struct pool *p, struct loop *loops, int nl, double t, doubl
          * and counting it holds the arrival lock */
         int64_t c = atomic_load_explicit(&p->concurrency, RLX);
         st.queue_known = 1;
-        st.queue_length = conn_queue_length(p, now_ns(), 10000000);
+        st.queue_length = arrivals_queued(&p->arrivals, now_ns(), 10000000);
         st.concurrency = c > 0 ? (uint64_t)c : 0;
     }
     if (p->cfg.on_interval)
@@ -224,7 +153,7 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
         h[i] = xmalloc(sizeof(struct hist));
         hist_init(h[i]);
     }
-    struct totals prev = {0};
+    struct window_counts prev = {0};
     double ri = p->cfg.report_interval;
     uint64_t next_report = ri > 0 ? p->measure_start + (uint64_t)(ri * 1e9) : UINT64_MAX;
     /* gated: the window's start is fixed; else (start_loops) it waits for
@@ -256,7 +185,7 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
                 p->cfg.on_window(1, p->cfg.on_window_arg);
             win = 1;
             if (nck > 0)
-                p->ckpt = ckpt_new(p, &ru0);
+                p->ckpt = window_ckpt_new(p->threads, p->measure_start, &ru0);
         }
         /* before the window closes: the period that ends with it is
          * reported too (--time=3 --report-interval=1 gives three lines) */
@@ -335,12 +264,7 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
         wend = last;
     out->time_s = wend > p->measure_start ? (double)(wend - p->measure_start) / 1e9 : 1e-9;
     level_result_cpu(out, &ru0, &ru1);
-    if (p->ckpt && p->ckpt->taken) {
-        /* the counters started again at the last checkpoint */
-        out->total_time_s = out->time_s;
-        out->time_s = wend > p->ckpt->at ? (double)(wend - p->ckpt->at) / 1e9 : 1e-9;
-        level_result_cpu(out, &p->ckpt->ru, &ru1);
-    }
+    window_since_ckpt_time(p->ckpt, wend, &ru1, out); /* counters restart at a checkpoint */
     for (int i = 0; i < 3; i++)
         free(h[i]);
 }
@@ -415,16 +339,8 @@ void level_collect(struct pool *p, struct loop *loops, int nl, struct level_resu
     if (p->txn_log)
         write_log(p, loops, nl);
     disturbance(out, max_gap);
-    struct level_ckpt *ck = p->ckpt && p->ckpt->taken ? p->ckpt : NULL;
-    if (ck) { /* only what came after the last checkpoint */
-        out->txns -= ck->tot.txns;
-        out->reads -= ck->tot.reads;
-        out->writes -= ck->tot.writes;
-        out->others -= ck->tot.others;
-        out->errors -= ck->tot.errors;
-        out->reconnects -= ck->tot.reconnects;
-        hist_diff(out->lat, out->lat, &ck->h);
-    }
-    fairness(p, ck, out);
-    ckpt_free(p);
+    window_since_ckpt_counts(p->ckpt, out); /* only what came after the last checkpoint */
+    window_fairness(p->threads, conn_figures, p, p->ckpt, out);
+    window_ckpt_free(p->ckpt);
+    p->ckpt = NULL;
 }

@@ -5,7 +5,7 @@
 #ifndef DBSCALE_LEVEL_H
 #define DBSCALE_LEVEL_H
 
-#include "pool_internal.h"
+#include "client/pool_internal.h"
 
 /* The timing thread while the loops run: the window's edges (rusage,
  * on_window), interval lines, the give-up after the grace; returns when

@@ -18,9 +18,10 @@
 #include <sys/epoll.h>
 #include <time.h>
 
-#include "pool_internal.h"
-#include "sched_policy.h"
-#include "util.h"
+#include "client/evloop.h"
+#include "client/pool_internal.h"
+#include "core/sched_policy.h"
+#include "core/util.h"
 
 /* Timers due: advance them. Returns the earliest timer still pending. When
  * the level is ending every timer is advanced, so its connection parks. */
@@ -52,22 +53,6 @@ static void run_ready(struct loop *l, uint64_t now)
         l->runnable--;
         conn_advance(l, c, now);
     }
-}
-
-/* epoll_pwait2 waits to the nanosecond (Poisson arrivals need better than
- * milliseconds); kernels before 5.11 and valgrind lack it, so fall back to
- * epoll_wait rounded up to the next millisecond. */
-static int wait_events(int ep, struct epoll_event *evs, int max, const struct timespec *ts)
-{
-    static _Atomic int no_pwait2;
-    if (!atomic_load_explicit(&no_pwait2, RLX)) {
-        int n = epoll_pwait2(ep, evs, max, ts, NULL);
-        if (n >= 0 || errno != ENOSYS)
-            return n;
-        atomic_store_explicit(&no_pwait2, 1, RLX);
-    }
-    long long ms = (long long)ts->tv_sec * 1000 + (ts->tv_nsec + 999999) / 1000000;
-    return epoll_wait(ep, evs, max, ms > 1000000 ? 1000000 : (int)ms);
 }
 
 static int ending(struct pool *p, uint64_t now)
@@ -144,13 +129,7 @@ void *loop_main(void *arg)
         uint64_t cap = now + 50000000ull;
         if (wake > cap)
             wake = cap;
-        struct timespec ts = {0, 0};
-        if (wake > now && !l->runnable) {
-            uint64_t d = wake - now;
-            ts.tv_sec = (time_t)(d / 1000000000ull);
-            ts.tv_nsec = (long)(d % 1000000000ull);
-        }
-        int n = wait_events(l->ep, evs, 64, &ts);
+        int n = evloop_wait(l->ep, evs, 64, wake > now && !l->runnable ? wake - now : 0);
         if (n < 0 && errno != EINTR) {
             loop_fail(l, strerror(errno));
             break;

@@ -10,11 +10,11 @@
  * turns options into a struct oltp_setup; it never prints and never decides
  * an exit code (verbs/oltp_verb.c does).
  */
-#include "oltp.h"
-#include "oltp_conn.h"
+#include "client/oltp.h"
+#include "client/oltp_conn.h"
 
-#include "cpulist.h"
-#include "sched_policy.h"
+#include "core/cpulist.h"
+#include "core/sched_policy.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* clang-format off */
 const struct optdef oltp_optdefs[] = {

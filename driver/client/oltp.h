@@ -7,10 +7,10 @@
 
 #include <stdio.h>
 
-#include "db.h"
-#include "options.h"
-#include "worker.h"
-#include "workload.h"
+#include "engines/db.h"
+#include "core/options.h"
+#include "client/worker.h"
+#include "client/workload.h"
 
 /* Workload, connection, timing and output options, in sysbench's names. */
 extern const struct optdef oltp_optdefs[];

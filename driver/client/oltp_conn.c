@@ -9,7 +9,7 @@
  * works here, and sysbench's localhost / sbtest apply only where nothing
  * else says. This room never prints and never connects.
  */
-#include "oltp_conn.h"
+#include "client/oltp_conn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "parse.h"
-#include "util.h"
+#include "core/parse.h"
+#include "core/util.h"
 
 static const char *given(const struct opts *o, const char *name)
 {

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "oltp.h"
+#include "client/oltp.h"
 
 /* s->targets / s->ntargets / s->hosts for engine s->ops (one target per
  * host of the comma list). 0, or -1 with a message naming the option. */

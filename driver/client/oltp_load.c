@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oltp.h"
-#include "util.h"
+#include "client/oltp.h"
+#include "core/util.h"
 
 struct table_job {
     const struct oltp_setup *s;

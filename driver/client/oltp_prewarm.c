@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oltp.h"
-#include "util.h"
+#include "client/oltp.h"
+#include "core/util.h"
 
 struct warm_job {
     const struct oltp_setup *s;

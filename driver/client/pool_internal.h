@@ -12,8 +12,9 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "cpulist.h"
-#include "worker.h"
+#include "client/arrivals.h"
+#include "core/cpulist.h"
+#include "client/worker.h"
 
 #define RLX memory_order_relaxed
 
@@ -115,18 +116,16 @@ struct pool {
     /* the window's start, monotonic ns; atomic because before_window moves
      * it while the loops read it */
     _Atomic uint64_t measure_start;
-    pthread_mutex_t arrival_lock; /* --rate: the pool's one Poisson stream */
+    struct arrivals arrivals; /* --rate: the level's one Poisson stream */
     /* the start gate: loops wait at it until all are running, so the clock
      * (t0, the window) starts with every loop ready, not with thread creation */
     pthread_mutex_t gate_lock;
     pthread_cond_t gate_cond;
     int gate_ready, gate_open;
     int window_gated; /* before_window was called at the start gate (no warmup) */
-    uint64_t arrival; /* its latest arrival handed out */
     /* --rate: connections inside a transaction (sysbench's "concurrency") */
     _Atomic int64_t concurrency;
-    struct level_ckpt *ckpt; /* level.c: the last --report-checkpoints baseline */
-    struct rng arrival_rng;
+    struct window_ckpt *ckpt;  /* level.c: the last --report-checkpoints baseline */
     struct cpulist client_set; /* where the loops run, when client_ncpus > 0 */
     int client_ncpus;
     const char *txn_log; /* path, or NULL */
@@ -170,9 +169,6 @@ void loop_fail(struct loop *l, const char *msg);
 void conn_advance(struct loop *l, struct conn *c, uint64_t now);
 /* Stop watching c's socket. */
 void conn_unwatch(struct loop *l, struct conn *c);
-/* --rate: arrivals due by now that no connection has taken yet (the queue
- * sysbench reports), counted on a copy of the stream, at most cap. */
-uint64_t conn_queue_length(struct pool *p, uint64_t now, uint64_t cap);
 /* Give up every connection of l still waiting for a reply. */
 void conn_give_up_all(struct loop *l);
 void *loop_main(void *arg);

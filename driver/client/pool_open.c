@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool_internal.h"
-#include "rng.h"
-#include "util.h"
+#include "client/pool_internal.h"
+#include "client/rng.h"
+#include "core/util.h"
 
 /* at most this many connects in flight: enough to keep a local server's
  * CPUs busy with the handshakes, few enough not to queue at its listener */

@@ -5,7 +5,7 @@
  * lock contention and cache hit rates in the database; the generator itself
  * differs (a run is reproducible within dbscale, not bit-for-bit with sysbench).
  */
-#include "rng.h"
+#include "client/rng.h"
 
 #include <math.h>
 #include <string.h>

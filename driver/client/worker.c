@@ -7,9 +7,9 @@
  * thread then keeps time and collects the figures (level.c). It must never
  * leave a loop thread running when it returns, and never print.
  */
-#include "worker.h"
+#include "client/worker.h"
 
-#include "cpulist.h"
+#include "core/cpulist.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -20,11 +20,12 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "level.h"
-#include "options.h"
-#include "pool_internal.h"
-#include "rng.h"
-#include "util.h"
+#include "client/evloop.h"
+#include "client/level.h"
+#include "core/options.h"
+#include "client/pool_internal.h"
+#include "client/rng.h"
+#include "core/util.h"
 
 /* Connections given up at the end of the last level are reconnected before
  * this one's window, so its figures do not pay for the last one's trouble.
@@ -86,7 +87,7 @@ struct pool *pool_open(const struct worker_cfg *cfg, int nconns, char *err, size
     p->txn_log = cfg->txn_log ? cfg->txn_log : getenv("DBSCALE_TXN_LOG");
     if (p->txn_log && !*p->txn_log)
         p->txn_log = NULL;
-    pthread_mutex_init(&p->arrival_lock, NULL);
+    arrivals_init(&p->arrivals);
     pthread_mutex_init(&p->gate_lock, NULL);
     pthread_cond_init(&p->gate_cond, NULL);
     pool_set_client_cpus(p, cfg->client_cpus);
@@ -108,7 +109,7 @@ void pool_close(struct pool *p)
     }
     free(p->conns);
     cpulist_free(&p->client_set);
-    pthread_mutex_destroy(&p->arrival_lock);
+    arrivals_destroy(&p->arrivals);
     pthread_mutex_destroy(&p->gate_lock);
     pthread_cond_destroy(&p->gate_cond);
     free(p);
@@ -121,27 +122,6 @@ void pool_stop(struct pool *p)
     uint64_t zero = 0;
     atomic_compare_exchange_strong(&p->stop_at, &zero, now_ns());
     atomic_store(&p->stop, 1);
-}
-
-static int loop_count(const struct pool *p, int threads)
-{
-    int nl = p->cfg.loops;
-    if (nl <= 0) {
-        /* One loop per client CPU (fewer with fewer connections). A loop
-         * per connection wakes once per reply; a loop shared by the
-         * connections of one CPU often serves several replies per wake-up,
-         * and its CPU is never idle while the others are. One loop for
-         * everything is worse: to the scheduler it is one task among the
-         * server's busy backends and all its connections stall while it
-         * waits its turn. Measured here (2 CPUs, oltp_read_only, 4
-         * connections, PostgreSQL): 2 loops 3530 TPS and 134-143 us of
-         * client CPU per transaction, 4 loops 3100 TPS and 163 us, 1 loop
-         * 2450-2530 TPS and 173-181 us. */
-        nl = p->client_ncpus ? p->client_ncpus : (int)sysconf(_SC_NPROCESSORS_ONLN);
-        if (nl < 1)
-            nl = 1;
-    }
-    return nl > threads ? threads : nl;
 }
 
 static void free_loops(struct loop *loops, int nl)
@@ -227,8 +207,7 @@ static struct loop *start_loops(struct pool *p, int nl, char *err, size_t errlen
         p->window_gated = 1;
     }
     p->t0 = now_ns();
-    p->arrival = p->t0;
-    rng_seed(&p->arrival_rng, p->cfg.seed, 0); /* connections use streams 1.. */
+    arrivals_start(&p->arrivals, p->cfg.rate, p->cfg.seed, p->t0);
     p->measure_start = p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
     atomic_store(&p->end,
                  p->cfg.time_s > 0 ? p->measure_start + (uint64_t)(p->cfg.time_s * 1e9) : 0);
@@ -273,7 +252,7 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
     revive(p, threads);
     out->setup_s = (double)(now_ns() - setup0) / 1e9;
     p->threads = threads;
-    int nl = loop_count(p, threads);
+    int nl = evloop_count(p->cfg.loops, p->client_ncpus, threads);
     out->loops = nl;
     struct loop *loops = start_loops(p, nl, err, sizeof err);
     if (!loops) {

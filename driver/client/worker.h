@@ -16,9 +16,9 @@
 
 #include <stdint.h>
 
-#include "db.h"
-#include "hist.h"
-#include "workload.h"
+#include "engines/db.h"
+#include "stats/hist.h"
+#include "client/workload.h"
 
 /* Figures of one --report-interval period, handed to worker_cfg.on_interval. */
 struct interval_stats {

@@ -7,7 +7,7 @@
  * Unique ids for oltp_insert with --auto-inc=off come from one atomic
  * counter pushed through a 32-bit bijection, so connections never collide.
  */
-#include "workload.h"
+#include "client/workload.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 const char WL_C_TEMPLATE[] = "###########-###########-###########-###########-###########-"
                              "###########-###########-###########-###########-###########";

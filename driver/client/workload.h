@@ -12,8 +12,8 @@
 
 #include <stdint.h>
 
-#include "db.h"
-#include "rng.h"
+#include "engines/db.h"
+#include "client/rng.h"
 
 enum wl_class { WL_READ, WL_WRITE, WL_OTHER };
 

@@ -8,7 +8,7 @@
  *
  * Never reads the file: the option parser does.
  */
-#include "config_path.h"
+#include "core/config_path.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "core/util.h"
 
 static int is_file(const char *p)
 {

@@ -12,7 +12,7 @@
  * sweep's signal path and the hotplug guardian read sysfs through them. This
  * room never prints and knows nothing of placement methods (machine/).
  */
-#include "cpulist.h"
+#include "core/cpulist.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "procfs.h"
+#include "core/procfs.h"
 
 #define DEFAULT_SYSFS "/sys"
 /* Ids beyond this are certainly a typo (Linux's NR_CPUS tops out at 8192). */

@@ -10,7 +10,7 @@
  * Never guess at a malformed line: an unterminated quote is returned as an
  * error for the caller to name with file and line, never half-read.
  */
-#include "csv.h"
+#include "core/csv.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* The next line of f that is neither blank nor a '#' comment, its line end
  * ("\n", "\r\n") cut off; *lineno counts every line read. Its length, or -1

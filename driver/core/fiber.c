@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "fiber.h"
+#include "core/fiber.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define FIBER_ASAN 1

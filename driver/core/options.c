@@ -8,7 +8,7 @@
  * --table-size, --table_size and "table_size=" in a config file; what is
  * stored and shown is always the table's spelling.
  */
-#include "options.h"
+#include "core/options.h"
 
 #include <errno.h>
 #include <math.h>

@@ -9,12 +9,12 @@
 #ifndef DBSCALE_OPTIONS_H
 #define DBSCALE_OPTIONS_H
 
-#include "parse.h" /* the value parsers the validators use, for verbs too */
+#include "core/parse.h" /* the value parsers the validators use, for verbs too */
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "util.h"
+#include "core/util.h"
 
 enum opt_type {
     OPT_INT,     /* whole number within [min, max] */

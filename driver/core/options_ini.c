@@ -8,8 +8,8 @@
  * overlong line, join an indented one to the line above, read /dev/zero
  * forever) is refused here first. It never reads the command line.
  */
-#include "options.h"
-#include "safefile.h"
+#include "core/options.h"
+#include "core/safefile.h"
 
 #include <errno.h>
 #include <ini.h>

@@ -4,7 +4,7 @@
  * (no trailing junk, no overflow, nothing non-finite), so the option table
  * and the verbs can trust what they get and say exactly which text was bad.
  */
-#include "parse.h"
+#include "core/parse.h"
 
 #include <errno.h>
 #include <limits.h>

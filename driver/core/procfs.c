@@ -8,7 +8,7 @@
  * the sweep's signal path and the hotplug guardian can call the file and
  * task helpers (the children walk uses opendir). It never prints.
  */
-#include "procfs.h"
+#include "core/procfs.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -10,7 +10,7 @@
  * It must never return any byte of a secret, nor any part of an input it
  * could not parse.
  */
-#include "redact.h"
+#include "core/redact.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>

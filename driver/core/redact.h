@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "options.h"
-#include "util.h"
+#include "core/options.h"
+#include "core/util.h"
 
 #define REDACT_MASK "xxxxx"
 

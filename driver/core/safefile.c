@@ -3,7 +3,7 @@
  * the open file itself (fstat of the descriptor, O_NOFOLLOW), never by a
  * stat before an open, so what is checked is what is used.
  */
-#include "safefile.h"
+#include "core/safefile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "core/util.h"
 
 int dir_open_nofollow(const char *path)
 {

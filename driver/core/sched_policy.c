@@ -4,7 +4,7 @@
  * sched_setscheduler(0, ...) to the calling thread, not the process, so
  * each loop sets its own and the timing and signal threads keep theirs.
  */
-#include "sched_policy.h"
+#include "core/sched_policy.h"
 
 #include <sched.h>
 #include <string.h>

@@ -10,7 +10,7 @@
  * they are; this room never prints, never exits, never restores handlers
  * mid-run (a signal between two stretches of work must not be lost).
  */
-#include "signals.h"
+#include "core/signals.h"
 
 #include <stdatomic.h>
 #include <stddef.h>

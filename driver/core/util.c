@@ -4,8 +4,8 @@
  * fsyncs it and renames it over, so a crash or a full disk leaves either the
  * old file or the new one, never half of one.
  */
-#include "util.h"
-#include "safefile.h"
+#include "core/util.h"
+#include "core/safefile.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,11 +1,13 @@
 /*
- * db.c - engine lookup and the blocking wrapper over the async statement API.
- * Everything engine-specific lives in db_pgsql.c and db_mysql.c.
+ * db.c - engine lookup, the one way an error is filled in, and the blocking
+ * wrapper over the async statement API. Everything engine-specific (which
+ * error is which class) lives in db_pgsql*.c and db_mysql*.c.
  */
-#include "db.h"
+#include "engines/db.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -19,6 +21,17 @@ const struct db_ops *db_find(const char *name)
     if (!strcasecmp(name, "mysql") || !strcasecmp(name, "mariadb"))
         return &db_mysql_ops;
     return NULL;
+}
+
+void db_error_set(struct db_error *e, enum db_errclass cls, const char *code, const char *msg)
+{
+    e->cls = cls;
+    e->rolled_back = 0;
+    snprintf(e->code, sizeof e->code, "%s", code ? code : "");
+    snprintf(e->msg, sizeof e->msg, "%s", msg ? msg : "");
+    size_t l = strlen(e->msg);
+    while (l && (e->msg[l - 1] == '\n' || e->msg[l - 1] == ' '))
+        e->msg[--l] = '\0';
 }
 
 enum db_status db_run(const struct db_ops *ops, struct db_conn *c, int id, const char *sql,

@@ -30,11 +30,18 @@ enum db_errclass {
     DB_ERR_FATAL,     /* anything else: the run stops with the server's message */
 };
 
+/* What a statement clears before it starts is in the first cache line
+ * (lua/lapi_sql.c's async_of): cls, rolled_back, code[0] and msg[0]. */
 struct db_error {
     enum db_errclass cls;
-    char code[16]; /* SQLSTATE (pgsql) or error number (mysql), as text */
-    char msg[512]; /* the server's or library's message; never holds a password */
+    int rolled_back; /* the engine sent a ROLLBACK after it (a script counts it as "other") */
+    char code[16];   /* SQLSTATE (pgsql) or error number (mysql), as text */
+    char msg[512];   /* the server's or library's message; never holds a password */
 };
+
+/* Fill e: cls, code and msg (NULL: ""), the message's trailing newlines and
+ * blanks cut (libpq ends its messages with one; reports add their own). */
+void db_error_set(struct db_error *e, enum db_errclass cls, const char *code, const char *msg);
 
 /* mysql --mysql-ssl: sysbench 1.0.20's on/off and later sysbench's modes */
 enum db_ssl {

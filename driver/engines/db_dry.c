@@ -12,8 +12,8 @@
  * It must never open a socket or pretend to have read a value: every query
  * answers "" (no rows), so a caller sees that nothing is known.
  */
-#include "db.h"
-#include "util.h"
+#include "engines/db.h"
+#include "core/util.h"
 
 #include <pthread.h>
 #include <stdlib.h>

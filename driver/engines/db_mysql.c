@@ -20,9 +20,9 @@
  * It must never print, never block in start()/cont(), never leave result rows
  * unread on the socket after DB_DONE, and never put the password in a message.
  */
-#include "db.h"
-#include "db_mysql_conn.h"
-#include "util.h"
+#include "engines/db.h"
+#include "engines/db_mysql_conn.h"
+#include "core/util.h"
 
 #include <mysql.h>
 #include <mysqld_error.h>
@@ -64,21 +64,24 @@ enum db_errclass dbm_class(unsigned e)
 
 void dbm_seterr(struct db_error *err, enum db_errclass cls, unsigned code, const char *msg)
 {
-    err->cls = cls;
-    snprintf(err->code, sizeof err->code, "%u", code);
-    snprintf(err->msg, sizeof err->msg, "%s", msg);
+    char num[16];
+    snprintf(num, sizeof num, "%u", code);
+    db_error_set(err, cls, num, msg);
+}
+
+void dbm_error(struct db_error *err, unsigned code, const char *msg)
+{
+    dbm_seterr(err, dbm_class(code), code, msg);
 }
 
 void dbm_conn_err(struct db_conn *c, struct db_error *err)
 {
-    unsigned e = mysql_errno(c->m);
-    dbm_seterr(err, dbm_class(e), e, mysql_error(c->m));
+    dbm_error(err, mysql_errno(c->m), mysql_error(c->m));
 }
 
 static void dbm_stmt_err(MYSQL_STMT *st, struct db_error *err)
 {
-    unsigned e = mysql_stmt_errno(st);
-    dbm_seterr(err, dbm_class(e), e, mysql_stmt_error(st));
+    dbm_error(err, mysql_stmt_errno(st), mysql_stmt_error(st));
 }
 
 /* Misuse of the interface by the caller, not a server error. */

@@ -6,9 +6,9 @@
  * The one idea of the bulk load: two buffers, so the next multi-row INSERT
  * is formatted while the server executes the previous one.
  */
-#include "db.h"
-#include "db_mysql_conn.h"
-#include "util.h"
+#include "engines/db.h"
+#include "engines/db_mysql_conn.h"
+#include "core/util.h"
 
 #include <errno.h>
 #include <poll.h>

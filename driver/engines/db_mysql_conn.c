@@ -15,9 +15,9 @@
  *
  * It must never print and never put the password in a message.
  */
-#include "db.h"
-#include "db_mysql_conn.h"
-#include "util.h"
+#include "engines/db.h"
+#include "engines/db_mysql_conn.h"
+#include "core/util.h"
 
 #include <mysql.h>
 

@@ -3,8 +3,9 @@
  * files: db_mysql_conn.c (connect), db_mysql.c (prepare, the statement state
  * machine) and db_mysql_bulk.c (the blocking paths: bulk load and admin
  * queries).
- * Private to the engine, but for db_mysql_open: the Lua scripts' blocking
- * connection opens through it too, so both follow the same conventions.
+ * Private to the engine, but for db_mysql_open and dbm_error: the Lua
+ * scripts' connection opens and classifies its errors through them too, so
+ * both follow the same conventions.
  */
 #ifndef DBSCALE_DB_MYSQL_CONN_H
 #define DBSCALE_DB_MYSQL_CONN_H
@@ -12,7 +13,7 @@
 #include <mysql.h>
 #include <stddef.h>
 
-#include "db.h"
+#include "engines/db.h"
 
 /* A bulk INSERT statement is flushed once it is this big (capped at half of
  * the server's max_allowed_packet). */
@@ -65,9 +66,11 @@ struct db_conn {
     int nstmts;
 };
 
-/* errors */
+/* errors: dbm_class is the one classifier of the engine and the Lua
+ * scripts' SQL; dbm_error fills err with code's class, code and msg */
 enum db_errclass dbm_class(unsigned e);
 void dbm_seterr(struct db_error *err, enum db_errclass cls, unsigned code, const char *msg);
+void dbm_error(struct db_error *err, unsigned code, const char *msg);
 void dbm_conn_err(struct db_conn *c, struct db_error *err);
 void dbm_usage(struct db_error *err, const char *msg);
 /* growing buffers */

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db.h"
-#include "db_pgsql_conn.h"
-#include "util.h"
+#include "engines/db.h"
+#include "engines/db_pgsql_conn.h"
+#include "core/util.h"
 
 #define PG_MAX_PARAMS 256
 
@@ -37,40 +37,10 @@ struct db_conn {
     char version[32];
 };
 
-static void seterr(struct db_error *e, enum db_errclass cls, const char *code, const char *msg)
-{
-    e->cls = cls;
-    snprintf(e->code, sizeof e->code, "%s", code ? code : "");
-    snprintf(e->msg, sizeof e->msg, "%s", msg ? msg : "");
-    /* libpq messages end with a newline; reports add their own */
-    size_t l = strlen(e->msg);
-    while (l && (e->msg[l - 1] == '\n' || e->msg[l - 1] == ' '))
-        e->msg[--l] = '\0';
-}
-
-/* The engine decides what an error is: SQLSTATE classes per the manual's
- * appendix A. Retried by default is exactly what sysbench's pgsql driver
- * ignores: deadlocks, serialization failures, and unique violations (its
- * delete/insert pairs collide under concurrency). Anything else, a lock
- * timeout (55P03) too, is retried only when --db-ignore-errors names it. */
-static enum db_errclass classify(const char *state, PGconn *pg)
-{
-    if (PQstatus(pg) == CONNECTION_BAD)
-        return DB_ERR_RECONNECT;
-    if (!state)
-        return DB_ERR_FATAL;
-    if (!strcmp(state, "40P01") || !strcmp(state, "40001") || !strcmp(state, "23505"))
-        return DB_ERR_RETRY;
-    if (!strncmp(state, "08", 2) || !strcmp(state, "57P01") || !strcmp(state, "57P02") ||
-        !strcmp(state, "57P03"))
-        return DB_ERR_RECONNECT;
-    return DB_ERR_FATAL;
-}
-
 static void conn_error(struct db_conn *c, struct db_error *err)
 {
     const char *state = PQstatus(c->pg) == CONNECTION_BAD ? "08006" : "";
-    seterr(err, classify(state, c->pg), state, PQerrorMessage(c->pg));
+    db_error_set(err, db_pgsql_classify(state, c->pg), state, PQerrorMessage(c->pg));
 }
 
 static void quiet_notice(void *arg, const char *msg)
@@ -84,7 +54,7 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
     char cerr[400];
     PGconn *pg = db_pgsql_connectdb(t, cerr, sizeof cerr);
     if (!pg) {
-        seterr(err, DB_ERR_FATAL, "", cerr);
+        db_error_set(err, DB_ERR_FATAL, "", cerr);
         return NULL;
     }
     if (PQstatus(pg) != CONNECTION_OK) {
@@ -99,7 +69,7 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
         /* bad password or database: retrying will not help */
         int fatal = strstr(msg, "password") || strstr(msg, "does not exist") ||
                     strstr(msg, "no pg_hba.conf");
-        seterr(err, fatal ? DB_ERR_FATAL : DB_ERR_RECONNECT, "08001", full);
+        db_error_set(err, fatal ? DB_ERR_FATAL : DB_ERR_RECONNECT, "08001", full);
         PQfinish(pg);
         return NULL;
     }
@@ -166,7 +136,7 @@ static const char *stmt_name(char buf[12], int id)
 static int pg_prepare(struct db_conn *c, int id, const char *sql, int nparams, struct db_error *err)
 {
     if (id < 0 || nparams > PG_MAX_PARAMS) {
-        seterr(err, DB_ERR_FATAL, "", "statement id or parameter count out of range");
+        db_error_set(err, DB_ERR_FATAL, "", "statement id or parameter count out of range");
         return -1;
     }
     if (id >= c->nstmts) {
@@ -183,7 +153,7 @@ static int pg_prepare(struct db_conn *c, int id, const char *sql, int nparams, s
     free(q);
     if (PQresultStatus(r) != PGRES_COMMAND_OK) {
         const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-        seterr(err, classify(st, c->pg), st, PQresultErrorMessage(r));
+        db_error_set(err, db_pgsql_classify(st, c->pg), st, PQresultErrorMessage(r));
         PQclear(r);
         return -1;
     }
@@ -258,7 +228,7 @@ static enum db_status pg_start(struct db_conn *c, int id, const char *sql, const
     int ok;
     c->failed = 0;
     if (id >= c->nstmts || (id >= 0 && !c->text[id])) {
-        seterr(err, DB_ERR_FATAL, "", "pgsql: start() of a statement that was not prepared");
+        db_error_set(err, DB_ERR_FATAL, "", "pgsql: start() of a statement that was not prepared");
         return DB_FAILED;
     }
     if (id < 0) {
@@ -306,7 +276,8 @@ static enum db_status pg_cont(struct db_conn *c, struct db_error *err)
         default:
             if (!c->failed) {
                 const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-                seterr(&c->pending, classify(st, c->pg), st, PQresultErrorMessage(r));
+                db_error_set(&c->pending, db_pgsql_classify(st, c->pg), st,
+                             PQresultErrorMessage(r));
                 c->failed = 1;
             }
         }
@@ -333,7 +304,7 @@ static int pg_bulk_begin(struct db_conn *c, const char *table, const char *cols,
     PGresult *r = PQexec(c->pg, sql);
     if (PQresultStatus(r) != PGRES_COPY_IN) {
         const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-        seterr(err, classify(st, c->pg), st, PQresultErrorMessage(r));
+        db_error_set(err, db_pgsql_classify(st, c->pg), st, PQresultErrorMessage(r));
         PQclear(r);
         if (PQsetnonblocking(c->pg, 1) != 0)
             conn_error(c, err);
@@ -383,7 +354,7 @@ static int pg_bulk_end(struct db_conn *c, struct db_error *err)
     while ((r = PQgetResult(c->pg)) != NULL) {
         if (PQresultStatus(r) != PGRES_COMMAND_OK && rc == 0) {
             const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-            seterr(err, classify(st, c->pg), st, PQresultErrorMessage(r));
+            db_error_set(err, db_pgsql_classify(st, c->pg), st, PQresultErrorMessage(r));
             rc = -1;
         }
         PQclear(r);
@@ -401,7 +372,7 @@ static char *pg_query_value(struct db_conn *c, const char *sql, struct db_error 
     ExecStatusType s = PQresultStatus(r);
     if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
         const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-        seterr(err, classify(st, c->pg), st, PQresultErrorMessage(r));
+        db_error_set(err, db_pgsql_classify(st, c->pg), st, PQresultErrorMessage(r));
         PQclear(r);
         return NULL;
     }

@@ -10,15 +10,19 @@
  * value would beat the service file. The built-in mixes and a Lua script
  * connect through here alike. Nothing is re-parsed here.
  *
- * Never report or classify a failed connection: that is each caller's.
+ * Beside it, db_pgsql_classify: what an error of a statement or a broken
+ * connection is (retry, reconnect, fatal), for the engine and the Lua
+ * scripts' SQL alike, so both restart and reconnect on the same errors.
+ *
+ * Never report or classify a failed connection attempt: that is each caller's.
  */
-#include "db_pgsql_conn.h"
+#include "engines/db_pgsql_conn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* An environment variable libpq reads, if set and not empty. */
 static const char *db_pgsql_env(const char *name)
@@ -114,4 +118,23 @@ PGconn *db_pgsql_connectdb(const struct db_target *t, char *err, size_t errlen)
     if (!pg)
         snprintf(err, errlen, "libpq: out of memory");
     return pg;
+}
+
+/* The engine decides what an error is: SQLSTATE classes per the manual's
+ * appendix A. Retried by default is exactly what sysbench's pgsql driver
+ * ignores: deadlocks, serialization failures, and unique violations (its
+ * delete/insert pairs collide under concurrency). Anything else, a lock
+ * timeout (55P03) too, is retried only when --db-ignore-errors names it. */
+enum db_errclass db_pgsql_classify(const char *state, PGconn *pg)
+{
+    if (PQstatus(pg) == CONNECTION_BAD)
+        return DB_ERR_RECONNECT;
+    if (!state)
+        return DB_ERR_FATAL;
+    if (!strcmp(state, "40P01") || !strcmp(state, "40001") || !strcmp(state, "23505"))
+        return DB_ERR_RETRY;
+    if (!strncmp(state, "08", 2) || !strcmp(state, "57P01") || !strcmp(state, "57P02") ||
+        !strcmp(state, "57P03"))
+        return DB_ERR_RECONNECT;
+    return DB_ERR_FATAL;
 }

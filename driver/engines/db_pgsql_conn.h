@@ -1,6 +1,7 @@
 /*
- * db_pgsql_conn.h - the one way a db_target becomes a libpq connection,
- * shared by the PostgreSQL backend and the Lua scripts' blocking connection.
+ * db_pgsql_conn.h - the one way a db_target becomes a libpq connection, and
+ * the one classifier of libpq's errors, shared by the PostgreSQL backend and
+ * the Lua scripts' connection.
  */
 #ifndef DBSCALE_DB_PGSQL_CONN_H
 #define DBSCALE_DB_PGSQL_CONN_H
@@ -8,11 +9,15 @@
 #include <libpq-fe.h>
 #include <stddef.h>
 
-#include "db.h"
+#include "engines/db.h"
 
 /* PQconnectdbParams with t's fields as defaults and t->conninfo over them.
  * NULL with err set when the conninfo does not parse or memory runs out;
  * otherwise the connection, whose PQstatus the caller checks. */
 PGconn *db_pgsql_connectdb(const struct db_target *t, char *err, size_t errlen);
+
+/* What an error is, from its SQLSTATE (NULL: none) and pg's state: the one
+ * classifier of the engine and the Lua scripts' SQL. */
+enum db_errclass db_pgsql_classify(const char *state, PGconn *pg);
 
 #endif

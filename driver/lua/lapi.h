@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lsql.h"
-#include "options.h"
-#include "rng.h"
+#include "lua/lsql.h"
+#include "core/options.h"
+#include "client/rng.h"
 
 /* sysbench's sb_counter_type, in its order */
 enum {
@@ -62,7 +62,7 @@ struct lapi_async {
     struct lsql_conn *c; /* the connection it runs on */
     void *owner;         /* lapi_sql.c's object for it, whose result set the reply fills */
     struct lsql_result res;
-    struct lsql_error e;
+    struct db_error e;
     int want;    /* LSQL_WAIT_READ / LSQL_WAIT_WRITE while in flight */
     int rc;      /* 0 / -1 once done */
     int arrived; /* LAPI_WAIT_TIMER's answer */
@@ -87,7 +87,7 @@ struct lapi_thread {
     void (*wait)(struct lapi_thread *t);
     /* the latest database error: C.last_error's words, and the code an
      * ignored one is counted as */
-    struct lsql_error last_err;
+    struct db_error last_err;
     unsigned closes; /* connections closed so far (a socket number may be reused) */
     /* an error the script ignored (restarting the event), by its code;
      * NULL = only counted */

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lapi.h"
-#include "util.h"
+#include "lua/lapi.h"
+#include "core/util.h"
 
 static struct lapi_thread *self(lua_State *L)
 {

@@ -1,6 +1,6 @@
 /*
  * lapi_sbdecl.h - what sysbench 1.0.20's internal Lua has set up by the
- * time a script runs, and the prelude (lapi_prelude.h) does not: every C
+ * time a script runs, and the prelude (lapi_prelude.lua) does not: every C
  * type, enum and function sysbench declares with ffi.cdef, the
  * sysbench.histogram API over them, sysbench.cmdline's ARG_* constants and
  * command helpers, and the compatibility globals (test, mysql_table_engine,

@@ -1,6 +1,6 @@
 /*
  * lapi_sql.c - the C half of sysbench.sql's objects (the Lua half is the
- * prelude, lapi_prelude.h): connections, the result set each one holds,
+ * prelude, lapi_prelude.lua): connections, the result set each one holds,
  * prepared statements, and the ffi entry points stmt:execute and con:query
  * go through. A statement in run's loops starts here and waits on the
  * connection's fiber (lloop.c); elsewhere it blocks.
@@ -13,9 +13,9 @@
 #include <strings.h>
 #include <time.h>
 
-#include "lapi_sql.h"
-#include "lerrors.h"
-#include "util.h"
+#include "lua/lapi_sql.h"
+#include "lua/lerrors.h"
+#include "core/util.h"
 
 /* ---- connections ---- */
 
@@ -125,7 +125,7 @@ static int c_connect(lua_State *L)
     if (!t->s->targets || t->s->ntargets < 1)
         return luaL_error(L, "no connection while the script's options are read (connect in "
                              "init, thread_init or a command)");
-    struct lsql_error e = {0};
+    struct db_error e = {0};
     struct lsql_conn *c = t->s->ops->connect(target_of(t), &e);
     if (!c)
         return luaL_error(L, "connection creation failed: %s", e.msg);
@@ -161,7 +161,7 @@ static int c_reconnect(lua_State *L)
     if (lc->c)
         close_conn(lc);
     lc->c = NULL;
-    struct lsql_error e = {0};
+    struct db_error e = {0};
     uint64_t until = now_ns() + 30ull * 1000000000ull;
     while (!(lc->c = ops->connect(target_of(lc->t), &e))) {
         if (now_ns() > until)
@@ -238,7 +238,7 @@ static int res_index(lua_State *L)
 
 /* A statement failed: what the report counts of it, and the error kept
  * for C.last_error and c_ignored. */
-static void note_error(struct lapi_thread *t, const struct lsql_error *e)
+static void note_error(struct lapi_thread *t, const struct db_error *e)
 {
     if (e->rolled_back)
         lapi_count(t, SB_CNT_OTHER);
@@ -246,17 +246,17 @@ static void note_error(struct lapi_thread *t, const struct lsql_error *e)
 }
 
 /* nil, class, errno, state, message: what con:_check needs. */
-static int push_error_only(lua_State *L, const struct lsql_error *e)
+static int push_error_only(lua_State *L, const struct db_error *e)
 {
     lua_pushnil(L);
-    lua_pushnumber(L, e->cls == LSQL_IGNORABLE ? 1 : e->cls == LSQL_LOST ? 3 : 2);
+    lua_pushnumber(L, e->cls == DB_ERR_RETRY ? 1 : e->cls == DB_ERR_RECONNECT ? 3 : 2);
     lua_pushnumber(L, atoi(e->code));
     lua_pushstring(L, e->code);
     lua_pushstring(L, e->msg);
     return 5;
 }
 
-static int push_error(lua_State *L, struct lapi_thread *t, const struct lsql_error *e)
+static int push_error(lua_State *L, struct lapi_thread *t, const struct db_error *e)
 {
     note_error(t, e);
     return push_error_only(L, e);
@@ -277,7 +277,7 @@ static struct lapi_async *async_of(struct lconn *lc)
         return NULL;
     memset(&a->res, 0, sizeof a->res);
     /* not the whole message buffer: 9 cache lines a statement */
-    a->e.cls = LSQL_OK;
+    a->e.cls = DB_ERR_NONE;
     a->e.rolled_back = 0;
     a->e.code[0] = a->e.msg[0] = '\0';
     a->rc = 0;
@@ -294,7 +294,7 @@ static int c_prepare(lua_State *L)
     if (id == LSQL_MAX_STMTS)
         return luaL_error(L, "more than %d prepared statements on one connection", LSQL_MAX_STMTS);
     int np = count_params(sql);
-    struct lsql_error e = {0};
+    struct db_error e = {0};
     if (lc->t->s->ops->prepare(lc->c, id, sql, np, &e) < 0)
         return push_error(L, lc->t, &e);
     lc->sql[id] = xstrdup(sql);
@@ -330,7 +330,7 @@ static const char *format_int(char buf[24], double v)
  * Lua error (no unwinding through a trace): a failure is a code, and the
  * prelude asks C.last_error for its words. */
 /* the prelude's message for LAPI_MANY names the number */
-_Static_assert(LSQL_MAX_PARAMS == 256, "lapi_prelude.h says 'more than 256 parameters'");
+_Static_assert(LSQL_MAX_PARAMS == 256, "lapi_prelude.lua says 'more than 256 parameters'");
 enum {
     LAPI_OK,
     LAPI_FAILED = -1,
@@ -404,7 +404,7 @@ __attribute__((visibility("default"))) int dbscale_execute(void *h, int id, int 
     if (a)
         return finish(lc, t->s->ops->send_execute(lc->c, id, args.v, np, &a->res, &a->e, &a->rc));
     struct lsql_result r = {0};
-    struct lsql_error e = {0};
+    struct db_error e = {0};
     if (t->s->ops->execute(lc->c, id, args.v, np, &r, &e) < 0) {
         note_error(t, &e);
         return LAPI_FAILED;
@@ -428,7 +428,7 @@ __attribute__((visibility("default"))) int dbscale_query(void *h, const char *sq
     if (a)
         return finish(lc, t->s->ops->send_query(lc->c, sql, &a->res, &a->e, &a->rc));
     struct lsql_result r = {0};
-    struct lsql_error e = {0};
+    struct db_error e = {0};
     if (t->s->ops->query(lc->c, sql, &r, &e) < 0) {
         note_error(t, &e);
         return LAPI_FAILED;

@@ -7,7 +7,7 @@
 
 #include <lauxlib.h>
 
-#include "lapi.h"
+#include "lua/lapi.h"
 
 /* The prelude's primitives for connections and statements: C functions
  * whose upvalues are the thread and the "dbscale.conn" metatable. */

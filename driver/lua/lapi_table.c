@@ -10,7 +10,7 @@
 #include <lauxlib.h>
 #include <stdio.h>
 
-#include "lapi.h"
+#include "lua/lapi.h"
 
 static void set_opt(lua_State *L, const struct opts *o)
 {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lerrors.h"
+#include "lua/lerrors.h"
 
 void lerrors_init(struct lerrors *x)
 {

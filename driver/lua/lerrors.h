@@ -8,7 +8,7 @@
 
 #include <pthread.h>
 
-#include "worker.h"
+#include "client/worker.h"
 
 struct lerrors {
     pthread_mutex_t mu; /* every connection's state counts here: errors are rare */

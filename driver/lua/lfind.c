@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lfind.h"
+#include "lua/lfind.h"
 
 const struct optdef lfind_optdefs[] = {
     {"lua-path", OPT_STR, NULL,

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "options.h"
+#include "core/options.h"
 
 /* --lua-path, for the verbs that run scripts (one entry) */
 extern const struct optdef lfind_optdefs[];

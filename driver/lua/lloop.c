@@ -11,7 +11,7 @@
  * sockets of hundreds of connections with one epoll. A fiber rather than a
  * coroutine because the Lua code above the call is left as it is: LuaJIT's
  * trace of an event runs on past a statement instead of being left at
- * every yield and re-entered on every resume (lapi_prelude.h).
+ * every yield and re-entered on every resume (lapi_prelude.lua).
  *
  * Never prints. What still blocks a loop: connect and reconnect, prepare,
  * and anything the script itself does that blocks (os.execute, a blocking
@@ -24,9 +24,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lloop.h"
-#include "sched_policy.h"
-#include "util.h"
+#include "client/evloop.h"
+#include "lua/lloop.h"
+#include "core/sched_policy.h"
+#include "core/util.h"
 
 /* The watchdog (lwatch.c) reads a connection's stage from its own thread. */
 static void set_stage(struct lloop_conn *c, int stage)
@@ -256,22 +257,13 @@ static uint64_t run_timers(struct lloop *l, int ep, int *active)
     return next;
 }
 
-/* epoll_pwait2 waits to the nanosecond (Poisson arrivals need better than
- * milliseconds); kernels before 5.11 and valgrind lack it. */
-static int wait_events(int ep, struct epoll_event *evs, int max, uint64_t until)
+/* The wait until `until` (0: a second, so a stop is seen by the connections). */
+static uint64_t wait_ns(uint64_t until)
 {
-    static _Atomic int no_pwait2;
-    uint64_t now = now_ns(), d = 1000000000u; /* a second: a stop is seen by the connections */
-    if (until)
-        d = until > now ? until - now : 0;
-    struct timespec ts = {(time_t)(d / 1000000000u), (long)(d % 1000000000u)};
-    if (!atomic_load_explicit(&no_pwait2, memory_order_relaxed)) {
-        int n = epoll_pwait2(ep, evs, max, &ts, NULL);
-        if (n >= 0 || errno != ENOSYS)
-            return n;
-        atomic_store_explicit(&no_pwait2, 1, memory_order_relaxed);
-    }
-    return epoll_wait(ep, evs, max, (int)((d + 999999) / 1000000));
+    uint64_t now = now_ns();
+    if (!until)
+        return 1000000000u;
+    return until > now ? until - now : 0;
 }
 
 /* The run ended a grace ago: events still waiting for their reply are
@@ -327,7 +319,7 @@ static void drive(struct lloop *l, int ep, int active)
         }
         if (!gave_up && give_up_at != UINT64_MAX && (!next || give_up_at < next))
             next = give_up_at;
-        int n = wait_events(ep, evs, 64, next);
+        int n = evloop_wait(ep, evs, 64, wait_ns(next));
         if (n < 0 && errno != EINTR) {
             for (int i = 0; i < l->n; i++)
                 if (l->conns[i]->a.want != LSQL_DONE && !l->conns[i]->failed)

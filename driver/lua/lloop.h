@@ -10,11 +10,12 @@
 #include <stdatomic.h>
 #include <sys/resource.h>
 
-#include "cpulist.h"
-#include "fiber.h"
-#include "hist.h"
-#include "lapi.h"
-#include "lscript.h"
+#include "client/arrivals.h"
+#include "core/cpulist.h"
+#include "core/fiber.h"
+#include "stats/hist.h"
+#include "lua/lapi.h"
+#include "lua/lscript.h"
 
 /* What every loop of one run shares. */
 struct lloop_run {
@@ -50,9 +51,7 @@ struct lloop_run {
     struct rusage ended_ru;
     /* --rate: the run's one Poisson stream of arrivals; a free connection
      * takes the next (sysbench's one queue served by every thread) */
-    pthread_mutex_t arrival_lock;
-    uint64_t arrival; /* the latest handed out; 0 = none yet */
-    struct rng arrival_rng;
+    struct arrivals arrivals;
 };
 
 /* 1 when the run is ending (a stop, a failure, the deadline): an arrival

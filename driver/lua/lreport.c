@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hist.h"
-#include "lreport.h"
+#include "stats/hist.h"
+#include "lua/lreport.h"
 
 static int has_hook(lua_State *L, const char *name)
 {

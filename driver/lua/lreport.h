@@ -10,8 +10,8 @@
 
 #include <lua.h>
 
-#include "lapi.h"
-#include "worker.h"
+#include "lua/lapi.h"
+#include "client/worker.h"
 
 struct lreport {
     lua_State *L; /* NULL when the script defines neither hook */

@@ -19,9 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lloop.h"
-#include "lwatch.h"
-#include "util.h"
+#include "client/evloop.h"
+#include "client/window.h"
+#include "lua/lloop.h"
+#include "lua/lwatch.h"
+#include "core/util.h"
 
 static volatile sig_atomic_t stop_asked;
 
@@ -41,20 +43,6 @@ int lrun_ending(struct lloop_run *sh)
         return 1;
     uint64_t dl = atomic_load_explicit(&sh->deadline, memory_order_relaxed);
     return dl && now_ns() >= dl;
-}
-
-/* --rate: the next arrival of the run's one Poisson stream; the stream
- * starts when the first connection asks. */
-static uint64_t next_arrival(struct lloop_run *sh)
-{
-    pthread_mutex_lock(&sh->arrival_lock);
-    if (!sh->arrival)
-        sh->arrival = now_ns();
-    double u = rng_double(&sh->arrival_rng);
-    sh->arrival += (uint64_t)(-log(1.0 - u) / sh->lim->rate * 1e9);
-    uint64_t t = sh->arrival;
-    pthread_mutex_unlock(&sh->arrival_lock);
-    return t;
 }
 
 /* The ramp, once the warmup is over: a connection that has finished an
@@ -92,7 +80,7 @@ static int more(struct lapi_thread *t)
     if (sh->lim->events > 0 && atomic_fetch_add(&sh->events, 1) >= sh->lim->events)
         return 0;
     if (sh->lim->rate > 0 && t->aio) {
-        c->wake_at = next_arrival(sh);
+        c->wake_at = arrivals_next(&sh->arrivals);
         return 2; /* the loop resumes the script when the arrival is due */
     }
     c->wake_at = 0;
@@ -141,60 +129,24 @@ static void on_ignored(struct lapi_thread *t, const char *code)
 
 /* ---- the ticker: --report-interval and --report-checkpoints ---- */
 
-static double sd(const double *v, int n, double *avg)
+/* The counters as a result's counts. */
+static void as_counts(const uint64_t c[SB_CNT_MAX], struct window_counts *w)
 {
-    double s = 0, q = 0;
-    for (int i = 0; i < n; i++)
-        s += v[i];
-    *avg = n ? s / n : 0;
-    for (int i = 0; i < n; i++)
-        q += (v[i] - *avg) * (v[i] - *avg);
-    return n ? sqrt(q / n) : 0;
+    w->txns = c[SB_CNT_TRX];
+    w->reads = c[SB_CNT_READ];
+    w->writes = c[SB_CNT_WRITE];
+    w->others = c[SB_CNT_OTHER];
+    w->errors = c[SB_CNT_ERROR];
+    w->reconnects = c[SB_CNT_RECONNECT];
 }
 
-/* --report-checkpoints: the figures at the last checkpoint (or none yet),
- * which the next report and the run's result subtract, as client/level.c
- * keeps them: differences, so the loops never reset anything. */
-struct lckpt {
-    int next, taken; /* the next of lim->checkpoints; one was reported */
-    uint64_t at;     /* when the last was taken, ns */
-    uint64_t c[SB_CNT_MAX];
-    struct rusage ru;
-    struct hist *h;
-    uint64_t *done, *busy; /* per connection */
-};
-
-/* The counters less base (NULL: none) as a result's counts. */
-static void set_counts(struct level_result *r, const uint64_t c[SB_CNT_MAX], const uint64_t *base)
+/* A connection's events and busy time, for window.c's fairness: read by
+ * the ticker's checkpoints while written, whole words. */
+static void lconn_figures(void *arg, int i, uint64_t *events, uint64_t *busy_ns)
 {
-    uint64_t d[SB_CNT_MAX];
-    for (int j = 0; j < SB_CNT_MAX; j++)
-        d[j] = c[j] - (base ? base[j] : 0);
-    r->txns = d[SB_CNT_TRX];
-    r->reads = d[SB_CNT_READ];
-    r->writes = d[SB_CNT_WRITE];
-    r->others = d[SB_CNT_OTHER];
-    r->errors = d[SB_CNT_ERROR];
-    r->reconnects = d[SB_CNT_RECONNECT];
-}
-
-/* sysbench's thread fairness: each connection's events and busy time since
- * the last checkpoint (ck NULL or none taken: since the start). */
-static void fairness(struct lloop_conn *cs, int n, const struct lckpt *ck, struct level_result *out)
-{
-    double *ev = xcalloc((size_t)n, sizeof *ev), *busy = xcalloc((size_t)n, sizeof *busy);
-    for (int i = 0; i < n; i++) {
-        uint64_t e = __atomic_load_n(&cs[i].done, __ATOMIC_RELAXED);
-        uint64_t b = __atomic_load_n(&cs[i].busy_ns, __ATOMIC_RELAXED);
-        if (ck && ck->taken)
-            e -= ck->done[i], b -= ck->busy[i];
-        ev[i] = (double)e;
-        busy[i] = (double)b / 1e9;
-    }
-    out->fair_events_sd = sd(ev, n, &out->fair_events_avg);
-    out->fair_time_sd = sd(busy, n, &out->fair_time_avg);
-    free(ev);
-    free(busy);
+    struct lloop_conn *cs = arg;
+    *events = __atomic_load_n(&cs[i].done, __ATOMIC_RELAXED);
+    *busy_ns = __atomic_load_n(&cs[i].busy_ns, __ATOMIC_RELAXED);
 }
 
 struct ticker {
@@ -203,8 +155,7 @@ struct ticker {
     struct lloop_conn *cs;
     int n, nl;
     uint64_t t0;
-    struct rusage ru0; /* at the window's start */
-    struct lckpt *ck;  /* NULL: no checkpoints */
+    struct window_ckpt *ck; /* NULL: no checkpoints */
     atomic_int done;
     pthread_t th;
 };
@@ -221,37 +172,19 @@ static void sum_counts(const struct ticker *k, uint64_t c[SB_CNT_MAX], struct hi
 }
 
 /* The checkpoint at t s: the figures since the last one to the callback,
- * then the counters as they are become the baseline. */
-static void checkpoint(struct ticker *k, double t, struct hist *cur)
+ * then the counters as they are become the baseline (client/window.c). */
+static void ticker_checkpoint(struct ticker *k, double t, struct hist *cur)
 {
-    struct lckpt *ck = k->ck;
-    uint64_t c[SB_CNT_MAX], now = now_ns();
+    uint64_t c[SB_CNT_MAX];
+    struct window_counts tot;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     sum_counts(k, c, cur);
+    as_counts(c, &tot);
     struct level_result r = {.threads = k->n, .loops = k->nl};
-    set_counts(&r, c, ck->taken ? ck->c : NULL);
-    uint64_t from = ck->taken ? ck->at : k->t0;
-    r.time_s = (double)(now - from) / 1e9;
-    r.total_time_s = (double)(now - k->t0) / 1e9;
-    r.lat = xmalloc(sizeof *r.lat);
-    if (ck->taken)
-        hist_diff(r.lat, cur, ck->h);
-    else
-        hist_copy(r.lat, cur);
-    level_result_cpu(&r, ck->taken ? &ck->ru : &k->ru0, &ru);
-    fairness(k->cs, k->n, ck, &r);
+    window_checkpoint(k->ck, now_ns(), k->t0, &tot, cur, &ru, lconn_figures, k->cs, &r);
     k->lim->on_checkpoint(t, &r, k->lim->on_checkpoint_arg);
     free(r.lat);
-    memcpy(ck->c, c, sizeof ck->c);
-    hist_copy(ck->h, cur);
-    ck->at = now;
-    ck->ru = ru;
-    for (int i = 0; i < k->n; i++) {
-        ck->done[i] = __atomic_load_n(&k->cs[i].done, __ATOMIC_RELAXED);
-        ck->busy[i] = __atomic_load_n(&k->cs[i].busy_ns, __ATOMIC_RELAXED);
-    }
-    ck->taken = 1;
 }
 
 /* One --report-interval period, from last to end, to on_interval. */
@@ -308,7 +241,7 @@ static void *tick_main(void *arg)
             double t = lim->checkpoints[k->ck->next++];
             if ((lim->time_s <= 0 || t < lim->time_s) &&
                 atomic_load(&k->run->window_state) == LLOOP_WIN_OPEN)
-                checkpoint(k, t, cur);
+                ticker_checkpoint(k, t, cur);
         }
         if (now < next)
             continue;
@@ -327,16 +260,6 @@ static void *tick_main(void *arg)
     return NULL;
 }
 
-static int loop_count(struct lloop_run *run, int n)
-{
-    int nl = run->lim->loops;
-    if (nl <= 0)
-        nl = run->pinned ? cpulist_count(&run->cpus) : (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (nl < 1)
-        nl = 1;
-    return nl > n ? n : nl;
-}
-
 static void set_cpus(struct lloop_run *run, const char *list)
 {
     char why[160];
@@ -348,7 +271,8 @@ static void set_cpus(struct lloop_run *run, const char *list)
 
 /* Sum the connections into out, once every loop is joined: after a
  * checkpoint (ck taken), only what came after it. */
-static void collect(struct lloop_conn *cs, int n, const struct lckpt *ck, struct level_result *out)
+static void collect(struct lloop_conn *cs, int n, const struct window_ckpt *ck,
+                    struct level_result *out)
 {
     uint64_t c[SB_CNT_MAX] = {0};
     for (int i = 0; i < n; i++) {
@@ -359,9 +283,10 @@ static void collect(struct lloop_conn *cs, int n, const struct lckpt *ck, struct
             err_count_add(out->codes, &out->ncodes, cs[i].codes[k].code, cs[i].codes[k].n);
         out->unfinished += (uint64_t)cs[i].unfinished;
     }
-    set_counts(out, c, ck && ck->taken ? ck->c : NULL);
-    if (ck && ck->taken)
-        hist_diff(out->lat, out->lat, ck->h);
+    struct window_counts tot;
+    as_counts(c, &tot);
+    window_set_counts(out, &tot, NULL);
+    window_since_ckpt_counts(ck, out);
     size_t w = 0, len = sizeof out->disturbed_why;
     if (out->unfinished)
         w += (size_t)snprintf(out->disturbed_why, len, "%llu unfinished",
@@ -371,7 +296,7 @@ static void collect(struct lloop_conn *cs, int n, const struct lckpt *ck, struct
                  "%s%d connection%s without a first transaction after %.1fs", w ? "; " : "",
                  out->ramp_missing, out->ramp_missing == 1 ? "" : "s", out->ramp_s);
     out->disturbed = out->disturbed_why[0] != '\0';
-    fairness(cs, n, ck, out);
+    window_fairness(n, lconn_figures, cs, ck, out);
 }
 
 /* The ramp (lscript_limits.ramp_timeout_s): the window waits for every
@@ -423,8 +348,8 @@ static struct lloop *lay_out(struct lloop_run *run, const struct lapi_script *s,
 {
     const struct lscript_limits *lim = run->lim;
     pthread_barrier_init(&run->ready, NULL, (unsigned)nl + 1);
-    pthread_mutex_init(&run->arrival_lock, NULL);
-    rng_seed(&run->arrival_rng, s->seed, 0); /* connections use streams 1.., as worker.c */
+    arrivals_init(&run->arrivals);
+    arrivals_start(&run->arrivals, lim->rate, s->seed, 0); /* at the first event */
     if (lim->warmup_s <= 0 && !ramps(lim))
         atomic_store(&run->window, 1); /* every event counts */
     struct lloop_conn *cs = xcalloc((size_t)n, sizeof *cs);
@@ -513,7 +438,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     struct lloop_run *run = xcalloc(1, sizeof *run);
     run->lim = lim;
     set_cpus(run, lim->client_cpus);
-    int nl = loop_count(run, n);
+    int nl = evloop_count(run->lim->loops, run->pinned ? cpulist_count(&run->cpus) : 0, n);
     out->loops = nl;
     struct lloop_conn *cs;
     struct lloop *loops = lay_out(run, s, n, nl, &cs);
@@ -546,15 +471,9 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     atomic_store(&run->window_state, LLOOP_WIN_OPEN);
     if (lim->time_s > 0)
         atomic_store(&run->deadline, t0 + (uint64_t)(lim->time_s * 1e9));
-    struct lckpt ck = {0};
-    struct ticker tk = {.lim = lim, .run = run, .cs = cs, .n = n, .nl = nl, .t0 = t0, .ru0 = ru0};
-    if (lim->ncheckpoints > 0 && lim->on_checkpoint) {
-        ck.h = xmalloc(sizeof *ck.h);
-        hist_init(ck.h);
-        ck.done = xcalloc((size_t)n, sizeof *ck.done);
-        ck.busy = xcalloc((size_t)n, sizeof *ck.busy);
-        tk.ck = &ck;
-    }
+    struct ticker tk = {.lim = lim, .run = run, .cs = cs, .n = n, .nl = nl, .t0 = t0};
+    if (lim->ncheckpoints > 0 && lim->on_checkpoint)
+        tk.ck = window_ckpt_new(n, t0, &ru0);
     int ticking = ((lim->interval_s > 0 && lim->on_interval) || tk.ck) &&
                   pthread_create(&tk.th, NULL, tick_main, &tk) == 0;
     int joined = lwatch_join(wd, NULL);
@@ -580,11 +499,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     }
     out->time_s = (double)(t1 - t0) / 1e9;
     level_result_cpu(out, &ru0, &ru1);
-    if (ck.taken) { /* the counters started again at the last checkpoint */
-        out->total_time_s = out->time_s;
-        out->time_s = t1 > ck.at ? (double)(t1 - ck.at) / 1e9 : 1e-9;
-        level_result_cpu(out, t1 > ck.at ? &ck.ru : &ru1, &ru1); /* one as the events ended: none */
-    }
+    window_since_ckpt_time(tk.ck, t1, &ru1, out); /* counters restart at a checkpoint */
     int rc = 0;
     if (why) { /* stopped for memory: every loop came back */
         snprintf(err, errlen, "%s", why);
@@ -599,10 +514,8 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
             if (cs[i].init_failed) /* as sysbench: threads that never began have no report */
                 out->time_s = 0;
         }
-    collect(cs, n, &ck, out);
-    free(ck.h);
-    free(ck.done);
-    free(ck.busy);
+    collect(cs, n, tk.ck, out);
+    window_ckpt_free(tk.ck);
     out->interrupted = stop_asked != 0;
     for (int i = 0; i < n; i++)
         free(cs[i].lat);
@@ -613,7 +526,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     if (run->pinned)
         cpulist_free(&run->cpus);
     pthread_barrier_destroy(&run->ready);
-    pthread_mutex_destroy(&run->arrival_lock);
+    arrivals_destroy(&run->arrivals);
     free(run);
     lwatch_free(wd);
     lapi_enter(&mt);

@@ -18,8 +18,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "lscript.h"
-#include "util.h"
+#include "lua/lscript.h"
+#include "core/util.h"
 
 static char *keep(struct lscript_opts *x, const char *s)
 {

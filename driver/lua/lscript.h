@@ -14,9 +14,9 @@
 
 #include <stdio.h>
 
-#include "lapi.h"
-#include "options.h"
-#include "worker.h"
+#include "lua/lapi.h"
+#include "core/options.h"
+#include "client/worker.h"
 
 /* The script's own options (sysbench.cmdline.options) that the base table
  * does not already have, as optdefs ('_' spelled '-'). */

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "lsetup.h"
+#include "lua/lsetup.h"
 
 void lsetup_fill(struct lapi_script *ls, const struct opts *o, const struct oltp_setup *st)
 {

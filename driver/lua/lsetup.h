@@ -6,8 +6,8 @@
 #ifndef DBSCALE_LSETUP_H
 #define DBSCALE_LSETUP_H
 
-#include "lapi.h"
-#include "oltp.h"
+#include "lua/lapi.h"
+#include "client/oltp.h"
 
 /* ls->path, command and lua_path stay as the caller set them; the rest
  * comes from o and st (threads from --threads when it is one number). */

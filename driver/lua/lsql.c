@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lsql.h"
+#include "lua/lsql.h"
 
 const struct lsql_ops *lsql_find(const char *engine)
 {

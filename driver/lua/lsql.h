@@ -5,35 +5,20 @@
  * db.h's engines return counts, never rows, and a script may read every
  * column of every row, so the Lua room talks to libpq and Connector/C's
  * blocking calls through this face of its own. One lsql_conn belongs to one
- * thread. Errors come back classified as sysbench classifies them.
+ * thread. Errors are the engines' (db.h's struct db_error), classified by
+ * the engines' own classifiers.
  */
 #ifndef DBSCALE_LSQL_H
 #define DBSCALE_LSQL_H
 
 #include <stddef.h>
 
-#include "db.h"
+#include "engines/db.h"
 
 #define LSQL_MAX_PARAMS 256
 /* Prepared statements one script connection may hold at once: a script that
  * prepares more gets an error naming the limit. */
 #define LSQL_MAX_STMTS 1024
-
-enum lsql_errclass {
-    LSQL_OK = 0,
-    LSQL_IGNORABLE, /* deadlock and kin: sysbench restarts the event */
-    LSQL_LOST,      /* the connection is gone: reconnect */
-    LSQL_FATAL,
-};
-
-/* What a statement clears before it starts is in the first cache line
- * (lapi.c's async_of): cls, rolled_back, code[0] and msg[0]. */
-struct lsql_error {
-    enum lsql_errclass cls;
-    int rolled_back; /* the backend sent a ROLLBACK (counted as an "other" statement) */
-    char code[16];   /* SQLSTATE or error number */
-    char msg[512];
-};
 
 /* Rows left where the client library put them (libpq's PGresult): read
  * in place when the script fetches them, so a statement whose rows nobody
@@ -62,16 +47,15 @@ struct lsql_conn;
 
 struct lsql_ops {
     const char *name; /* "pgsql", "mysql": what drv:name() says */
-    struct lsql_conn *(*connect)(const struct db_target *t, struct lsql_error *e);
+    struct lsql_conn *(*connect)(const struct db_target *t, struct db_error *e);
     void (*close)(struct lsql_conn *c);
     /* Plain SQL; res may be NULL. 0 or -1 with e. */
-    int (*query)(struct lsql_conn *c, const char *sql, struct lsql_result *res,
-                 struct lsql_error *e);
+    int (*query)(struct lsql_conn *c, const char *sql, struct lsql_result *res, struct db_error *e);
     /* Statement id (>= 0, caller's numbering) with '?' placeholders. */
-    int (*prepare)(struct lsql_conn *c, int id, const char *sql, int nparams, struct lsql_error *e);
+    int (*prepare)(struct lsql_conn *c, int id, const char *sql, int nparams, struct db_error *e);
     /* vals[i] NULL = SQL NULL; values are text. */
     int (*execute)(struct lsql_conn *c, int id, const char *const *vals, int np,
-                   struct lsql_result *res, struct lsql_error *e);
+                   struct lsql_result *res, struct db_error *e);
     void (*unprepare)(struct lsql_conn *c, int id);
 
     /* The same statements without blocking, for run's event loops
@@ -81,10 +65,10 @@ struct lsql_ops {
      * *rc 0 (res filled) or -1 (e filled), as query / execute would. The
      * strings passed need not outlive the call. */
     int (*send_query)(struct lsql_conn *c, const char *sql, struct lsql_result *res,
-                      struct lsql_error *e, int *rc);
+                      struct db_error *e, int *rc);
     int (*send_execute)(struct lsql_conn *c, int id, const char *const *vals, int np,
-                        struct lsql_result *res, struct lsql_error *e, int *rc);
-    int (*step)(struct lsql_conn *c, struct lsql_result *res, struct lsql_error *e, int *rc);
+                        struct lsql_result *res, struct db_error *e, int *rc);
+    int (*step)(struct lsql_conn *c, struct lsql_result *res, struct db_error *e, int *rc);
     int (*fd)(struct lsql_conn *c);
 };
 

@@ -9,49 +9,25 @@
  * (lsql_mysql_stmt.c), one without (BEGIN, COMMIT) is sent as text, as the
  * pgsql half does. Never prints.
  */
-#include <errmsg.h>
-#include <mysqld_error.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "db_mysql_conn.h"
-#include "lsql_mysql_conn.h"
+#include "engines/db_mysql_conn.h"
+#include "lua/lsql_mysql_conn.h"
 
-void lsql_mysql_seterr(struct lsql_error *e, unsigned n, const char *msg)
+static void seterr(struct db_error *e, MYSQL *m)
 {
-    switch (n) {
-    case ER_LOCK_DEADLOCK:       /* 1213 */
-    case ER_LOCK_WAIT_TIMEOUT:   /* 1205 */
-    case 1020:                   /* record changed since last read */
-        e->cls = LSQL_IGNORABLE; /* sysbench's default --mysql-ignore-errors */
-        break;
-    case CR_SERVER_GONE_ERROR: /* 2006 */
-    case CR_SERVER_LOST:       /* 2013 */
-    case CR_CONNECTION_ERROR:
-    case ER_CONNECTION_KILLED:
-    case ER_SERVER_SHUTDOWN:
-        e->cls = LSQL_LOST;
-        break;
-    default:
-        e->cls = LSQL_FATAL;
-    }
-    snprintf(e->code, sizeof e->code, "%u", n);
-    snprintf(e->msg, sizeof e->msg, "%s", msg);
+    dbm_error(e, mysql_errno(m), mysql_error(m));
 }
 
-static void seterr(struct lsql_error *e, MYSQL *m)
-{
-    lsql_mysql_seterr(e, mysql_errno(m), mysql_error(m));
-}
-
-static struct lsql_conn *myl_connect(const struct db_target *t, struct lsql_error *e)
+static struct lsql_conn *myl_connect(const struct db_target *t, struct db_error *e)
 {
     /* the engine's own setup: option files, MYSQL_* variables, TLS */
     unsigned code;
     MYSQL *m = db_mysql_open(t, 1, &code, e->msg, sizeof e->msg);
     if (!m) {
-        e->cls = LSQL_FATAL;
+        e->cls = DB_ERR_FATAL;
         snprintf(e->code, sizeof e->code, "%u", code);
         return NULL;
     }
@@ -76,7 +52,7 @@ static void myl_close(struct lsql_conn *c)
 }
 
 /* Copy a stored result (or the affected count when there is none) out. */
-static int fill(struct lsql_conn *c, MYSQL_RES *r, struct lsql_result *res, struct lsql_error *e)
+static int fill(struct lsql_conn *c, MYSQL_RES *r, struct lsql_result *res, struct db_error *e)
 {
     if (!r && mysql_field_count(c->m) != 0) {
         seterr(e, c->m);
@@ -113,7 +89,7 @@ static int fill(struct lsql_conn *c, MYSQL_RES *r, struct lsql_result *res, stru
 }
 
 static int run(struct lsql_conn *c, const char *sql, size_t len, struct lsql_result *res,
-               struct lsql_error *e)
+               struct db_error *e)
 {
     if (mysql_real_query(c->m, sql, len) != 0) {
         seterr(e, c->m);
@@ -123,13 +99,13 @@ static int run(struct lsql_conn *c, const char *sql, size_t len, struct lsql_res
 }
 
 static int myl_query(struct lsql_conn *c, const char *sql, struct lsql_result *res,
-                     struct lsql_error *e)
+                     struct db_error *e)
 {
     return run(c, sql, strlen(sql), res, e);
 }
 
 static int myl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams,
-                       struct lsql_error *e)
+                       struct db_error *e)
 {
     free(c->sql[id]);
     c->sql[id] = NULL;
@@ -144,7 +120,7 @@ static int myl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams
 }
 
 static int myl_execute(struct lsql_conn *c, int id, const char *const *vals, int np,
-                       struct lsql_result *res, struct lsql_error *e)
+                       struct lsql_result *res, struct db_error *e)
 {
     if (c->sql[id])
         return run(c, c->sql[id], strlen(c->sql[id]), res, e);
@@ -183,7 +159,7 @@ static int done(int rc, int *rcp)
 
 /* Go on from the phase that just finished a call (status 0) or wait for
  * what the library asks. err: that call's error flag. */
-static int advance(struct lsql_conn *c, int err, struct lsql_result *res, struct lsql_error *e,
+static int advance(struct lsql_conn *c, int err, struct lsql_result *res, struct db_error *e,
                    int *rc)
 {
     if (c->status)
@@ -220,7 +196,7 @@ static int advance(struct lsql_conn *c, int err, struct lsql_result *res, struct
     return done(lsql_mysql_stmt_take(c, c->cur, res, e), rc);
 }
 
-static int start(struct lsql_conn *c, struct lsql_result *res, struct lsql_error *e, int *rc)
+static int start(struct lsql_conn *c, struct lsql_result *res, struct db_error *e, int *rc)
 {
     int err = 0;
     c->phase = 1;
@@ -231,7 +207,7 @@ static int start(struct lsql_conn *c, struct lsql_result *res, struct lsql_error
 }
 
 static int mya_send_query(struct lsql_conn *c, const char *sql, struct lsql_result *res,
-                          struct lsql_error *e, int *rc)
+                          struct db_error *e, int *rc)
 {
     c->q.len = 0;
     sbuf_add(&c->q, sql, strlen(sql));
@@ -239,7 +215,7 @@ static int mya_send_query(struct lsql_conn *c, const char *sql, struct lsql_resu
 }
 
 static int mya_send_execute(struct lsql_conn *c, int id, const char *const *vals, int np,
-                            struct lsql_result *res, struct lsql_error *e, int *rc)
+                            struct lsql_result *res, struct db_error *e, int *rc)
 {
     if (c->sql[id])
         return mya_send_query(c, c->sql[id], res, e, rc);
@@ -252,7 +228,7 @@ static int mya_send_execute(struct lsql_conn *c, int id, const char *const *vals
     return advance(c, err, res, e, rc);
 }
 
-static int mya_step(struct lsql_conn *c, struct lsql_result *res, struct lsql_error *e, int *rc)
+static int mya_step(struct lsql_conn *c, struct lsql_result *res, struct db_error *e, int *rc)
 {
     /* hand back only the event waited for: a MYSQL_WAIT_TIMEOUT bit would
      * tell the library its timeout had passed */

@@ -8,8 +8,8 @@
 
 #include <mysql.h>
 
-#include "lsql.h"
-#include "util.h"
+#include "lua/lsql.h"
+#include "core/util.h"
 
 struct lsql_conn {
     MYSQL *m;
@@ -25,19 +25,15 @@ struct lsql_conn {
     MYSQL_RES *r; /* phase 2's result, once stored */
 };
 
-/* Classify error n as sysbench's mysql driver does. */
-void lsql_mysql_seterr(struct lsql_error *e, unsigned n, const char *msg);
-
 /* A server-side prepared statement as c->st[id]; 0 or -1 with e. */
 int lsql_mysql_stmt_prepare(struct lsql_conn *c, int id, const char *sql, int np,
-                            struct lsql_error *e);
+                            struct db_error *e);
 /* Bind vals (text, NULL = SQL NULL) to c->st[id], copied into c->q. */
 int lsql_mysql_stmt_bind(struct lsql_conn *c, int id, const char *const *vals, int np,
-                         struct lsql_error *e);
+                         struct db_error *e);
 /* After execute (and store_result when it has fields): the rows or the
  * affected count copied into res; 0 or -1 with e. */
-int lsql_mysql_stmt_take(struct lsql_conn *c, int id, struct lsql_result *res,
-                         struct lsql_error *e);
-void lsql_mysql_stmt_err(struct lsql_conn *c, int id, struct lsql_error *e);
+int lsql_mysql_stmt_take(struct lsql_conn *c, int id, struct lsql_result *res, struct db_error *e);
+void lsql_mysql_stmt_err(struct lsql_conn *c, int id, struct db_error *e);
 
 #endif

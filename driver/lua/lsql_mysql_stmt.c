@@ -13,22 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lsql_mysql_conn.h"
+#include "engines/db_mysql_conn.h"
+#include "lua/lsql_mysql_conn.h"
 
-void lsql_mysql_stmt_err(struct lsql_conn *c, int id, struct lsql_error *e)
+void lsql_mysql_stmt_err(struct lsql_conn *c, int id, struct db_error *e)
 {
     MYSQL_STMT *st = c->st[id];
-    lsql_mysql_seterr(e, mysql_stmt_errno(st), mysql_stmt_error(st));
+    dbm_error(e, mysql_stmt_errno(st), mysql_stmt_error(st));
 }
 
 int lsql_mysql_stmt_prepare(struct lsql_conn *c, int id, const char *sql, int np,
-                            struct lsql_error *e)
+                            struct db_error *e)
 {
     if (c->st[id])
         mysql_stmt_close(c->st[id]);
     MYSQL_STMT *st = c->st[id] = mysql_stmt_init(c->m);
     if (!st) {
-        lsql_mysql_seterr(e, mysql_errno(c->m), "mysql_stmt_init: out of memory");
+        dbm_error(e, mysql_errno(c->m), "mysql_stmt_init: out of memory");
         return -1;
     }
     if (mysql_stmt_prepare(st, sql, (unsigned long)strlen(sql)) != 0) {
@@ -39,7 +40,7 @@ int lsql_mysql_stmt_prepare(struct lsql_conn *c, int id, const char *sql, int np
     }
     if ((int)mysql_stmt_param_count(st) != np) {
         /* a '?' inside a string literal: sysbench counts them the same way */
-        lsql_mysql_seterr(e, 0, "the statement's placeholders do not match its '?' count");
+        dbm_error(e, 0, "the statement's placeholders do not match its '?' count");
         mysql_stmt_close(st);
         c->st[id] = NULL;
         return -1;
@@ -50,7 +51,7 @@ int lsql_mysql_stmt_prepare(struct lsql_conn *c, int id, const char *sql, int np
 }
 
 int lsql_mysql_stmt_bind(struct lsql_conn *c, int id, const char *const *vals, int np,
-                         struct lsql_error *e)
+                         struct db_error *e)
 {
     if (np > c->npb) {
         c->pb = xrealloc(c->pb, (size_t)np * sizeof *c->pb);
@@ -174,7 +175,7 @@ static void mrows_free(void *h)
 
 static const struct lsql_rows mysql_stmt_rows = {mrows_value, mrows_free};
 
-int lsql_mysql_stmt_take(struct lsql_conn *c, int id, struct lsql_result *res, struct lsql_error *e)
+int lsql_mysql_stmt_take(struct lsql_conn *c, int id, struct lsql_result *res, struct db_error *e)
 {
     (void)e;
     MYSQL_STMT *st = c->st[id];

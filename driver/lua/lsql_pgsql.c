@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db_pgsql_conn.h"
-#include "lsql.h"
-#include "util.h"
+#include "engines/db_pgsql_conn.h"
+#include "lua/lsql.h"
+#include "core/util.h"
 
 struct lsql_conn {
     PGconn *pg;
@@ -37,47 +37,36 @@ static void quiet(void *arg, const char *msg)
 
 /* Classify and word the error; roll back an aborted transaction after an
  * ignorable one when rollback is set (else the caller does, stepped). */
-static void classify(struct lsql_error *e, PGconn *pg, const PGresult *r, int rollback)
+static void classify(struct db_error *e, PGconn *pg, const PGresult *r, int rollback)
 {
     const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     const char *msg = r ? PQresultErrorMessage(r) : PQerrorMessage(pg);
-    if (PQstatus(pg) == CONNECTION_BAD)
-        e->cls = LSQL_LOST;
-    else if (st && (!strcmp(st, "40P01") || !strcmp(st, "40001") || !strcmp(st, "23505")))
-        e->cls = LSQL_IGNORABLE; /* sysbench's pgsql driver: deadlock, serialization, unique */
-    else
-        e->cls = LSQL_FATAL;
-    snprintf(e->code, sizeof e->code, "%s", st ? st : "");
-    snprintf(e->msg, sizeof e->msg, "%s", msg && *msg ? msg : "unknown libpq error");
-    size_t l = strlen(e->msg);
-    while (l && (e->msg[l - 1] == '\n' || e->msg[l - 1] == ' '))
-        e->msg[--l] = '\0';
+    db_error_set(e, db_pgsql_classify(st, pg), st, msg && *msg ? msg : "unknown libpq error");
     /* The event restarts with BEGIN, which an aborted transaction refuses
      * (25P02): roll it back here, as sysbench's pgsql driver does. */
-    e->rolled_back = 0;
-    if (rollback && e->cls == LSQL_IGNORABLE && PQtransactionStatus(pg) == PQTRANS_INERROR) {
+    if (rollback && e->cls == DB_ERR_RETRY && PQtransactionStatus(pg) == PQTRANS_INERROR) {
         PQclear(PQexec(pg, "ROLLBACK"));
         e->rolled_back = 1;
     }
 }
 
-static void seterr(struct lsql_error *e, PGconn *pg, const PGresult *r)
+static void seterr(struct db_error *e, PGconn *pg, const PGresult *r)
 {
     classify(e, pg, r, 1);
 }
 
-static struct lsql_conn *pgl_connect(const struct db_target *t, struct lsql_error *e)
+static struct lsql_conn *pgl_connect(const struct db_target *t, struct db_error *e)
 {
     char cerr[400];
     PGconn *pg = db_pgsql_connectdb(t, cerr, sizeof cerr);
     if (!pg) {
-        e->cls = LSQL_FATAL;
+        e->cls = DB_ERR_FATAL;
         snprintf(e->code, sizeof e->code, "08001");
         snprintf(e->msg, sizeof e->msg, "%s", cerr);
         return NULL;
     }
     if (PQstatus(pg) != CONNECTION_OK) {
-        e->cls = LSQL_FATAL;
+        e->cls = DB_ERR_FATAL;
         snprintf(e->code, sizeof e->code, "08001");
         /* where libpq really went: a service or PG* variable may have said */
         const char *where = PQhost(pg), *wport = PQport(pg);
@@ -121,7 +110,7 @@ static const struct lsql_rows pg_rows = {pg_value, pg_free};
 
 /* A command's result: its affected count. Rows stay in the PGresult, which
  * the result then owns (read when fetched: no copy per statement). */
-static int take(struct lsql_conn *c, PGresult *r, struct lsql_result *res, struct lsql_error *e)
+static int take(struct lsql_conn *c, PGresult *r, struct lsql_result *res, struct db_error *e)
 {
     ExecStatusType s = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
@@ -166,13 +155,13 @@ static const char *stmt_name(char name[16], int id)
 }
 
 static int pgl_query(struct lsql_conn *c, const char *sql, struct lsql_result *res,
-                     struct lsql_error *e)
+                     struct db_error *e)
 {
     return take(c, PQexec(c->pg, sql), res, e);
 }
 
 static int pgl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams,
-                       struct lsql_error *e)
+                       struct db_error *e)
 {
     /* BEGIN, COMMIT: nothing to bind, so plain text, as the built-in mixes
      * send them (pg_stat_statements then counts them the same way) */
@@ -204,7 +193,7 @@ static int pgl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams
 }
 
 static int pgl_execute(struct lsql_conn *c, int id, const char *const *vals, int np,
-                       struct lsql_result *res, struct lsql_error *e)
+                       struct lsql_result *res, struct db_error *e)
 {
     if (c->text[id])
         return take(c, PQexec(c->pg, c->text[id]), res, e);
@@ -226,14 +215,14 @@ static void pgl_unprepare(struct lsql_conn *c, int id)
 
 /* Read what came; once libpq holds the whole reply, the last result (as
  * PQexec would return it) is copied out. */
-static int pga_step(struct lsql_conn *c, struct lsql_result *res, struct lsql_error *e, int *rc)
+static int pga_step(struct lsql_conn *c, struct lsql_result *res, struct db_error *e, int *rc)
 {
     if (!PQconsumeInput(c->pg)) {
         PQclear(c->last);
         c->last = NULL;
         c->rolling = 0;
         classify(e, c->pg, NULL, 0);
-        e->cls = LSQL_LOST; /* the socket failed: nothing more will come */
+        e->cls = DB_ERR_RECONNECT; /* the socket failed: nothing more will come */
         *rc = -1;
         return LSQL_DONE;
     }
@@ -256,7 +245,7 @@ static int pga_step(struct lsql_conn *c, struct lsql_result *res, struct lsql_er
                 PQclear(r);
                 /* the event restarts with BEGIN, which an aborted
                  * transaction refuses: roll back first, without blocking */
-                if (e->cls == LSQL_IGNORABLE && PQtransactionStatus(c->pg) == PQTRANS_INERROR &&
+                if (e->cls == DB_ERR_RETRY && PQtransactionStatus(c->pg) == PQTRANS_INERROR &&
                     PQsendQuery(c->pg, "ROLLBACK")) {
                     c->rolling = 1;
                     return LSQL_WAIT_READ;
@@ -273,7 +262,7 @@ static int pga_step(struct lsql_conn *c, struct lsql_result *res, struct lsql_er
     return LSQL_WAIT_READ;
 }
 
-static int sent(struct lsql_conn *c, int ok, struct lsql_error *e, int *rc)
+static int sent(struct lsql_conn *c, int ok, struct db_error *e, int *rc)
 {
     if (ok)
         return LSQL_WAIT_READ;
@@ -286,14 +275,14 @@ static int sent(struct lsql_conn *c, int ok, struct lsql_error *e, int *rc)
  * socket's buffer is full (a bulk insert's 512 KiB), never for the server's
  * reply. */
 static int pga_send_query(struct lsql_conn *c, const char *sql, struct lsql_result *res,
-                          struct lsql_error *e, int *rc)
+                          struct db_error *e, int *rc)
 {
     (void)res;
     return sent(c, PQsendQuery(c->pg, sql), e, rc);
 }
 
 static int pga_send_execute(struct lsql_conn *c, int id, const char *const *vals, int np,
-                            struct lsql_result *res, struct lsql_error *e, int *rc)
+                            struct lsql_result *res, struct db_error *e, int *rc)
 {
     (void)res;
     if (c->text[id])

@@ -15,12 +15,12 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "cpulist.h"
-#include "lfind.h"
-#include "lsweep.h"
-#include "oltp.h"
-#include "safefile.h"
-#include "workload.h"
+#include "core/cpulist.h"
+#include "lua/lfind.h"
+#include "lua/lsweep.h"
+#include "client/oltp.h"
+#include "core/safefile.h"
+#include "client/workload.h"
 
 static int builtin(const char *name)
 {

@@ -7,9 +7,9 @@
 
 #include <stddef.h>
 
-#include "intervals.h"
-#include "lerrors.h"
-#include "lscript.h"
+#include "results/intervals.h"
+#include "lua/lerrors.h"
+#include "lua/lscript.h"
 
 struct lsweep {
     struct lapi_script ls; /* filled by lsetup_fill; threads set per level */

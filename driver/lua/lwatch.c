@@ -17,7 +17,7 @@
  * the memory limit (half the machine's, or DBSCALE_LUA_MEM_MB) the run is
  * stopped at once and the same follows. Never prints.
  */
-#include "lwatch.h"
+#include "lua/lwatch.h"
 
 #include <lauxlib.h>
 #include <stdio.h>
@@ -26,8 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "procfs.h"
-#include "util.h"
+#include "core/procfs.h"
+#include "core/util.h"
 
 /* After the hook, how long until the run is abandoned. */
 #define LWATCH_HOOK_NS 1000000000ull

@@ -10,7 +10,7 @@
 
 #include <stdatomic.h>
 
-#include "lloop.h"
+#include "lua/lloop.h"
 
 /* The script and where its functions are defined, for the message. */
 struct lwatch_lines {

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cpuset_internal.h"
-#include "procfs.h"
+#include "machine/cpuset_internal.h"
+#include "core/procfs.h"
 
 void cpuset_sleep_ms(long ms)
 {

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpuset_internal.h"
-#include "procfs.h"
+#include "machine/cpuset_internal.h"
+#include "core/procfs.h"
 
 #define CG_ROUND 100 /* rounds of moving tasks out of our cgroup on close */
 

@@ -17,14 +17,14 @@
  * harmless. It must never leave a CPU offline or a task narrowed after
  * close. It never prints and never asserts: failures come back as messages.
  */
-#include "cpuset.h"
+#include "machine/cpuset.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cpuset_internal.h"
-#include "hotplug.h"
+#include "machine/cpuset_internal.h"
+#include "machine/hotplug.h"
 
 #define NCTL 8
 

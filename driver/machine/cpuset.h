@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "cpulist.h"
+#include "core/cpulist.h"
 
 enum cpu_method { CPU_AFFINITY, CPU_CPUSET, CPU_HOTPLUG };
 

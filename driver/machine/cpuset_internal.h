@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "cpulist.h"
+#include "core/cpulist.h"
 
 /* The cpuset hierarchy's mount point (v1 preferred, else v2). 0, or -1. */
 int cpuset_find_root(char *root, size_t len, int *v2);

@@ -14,7 +14,7 @@
  * stdio, only open/read/write/send. It never prints: failures come back as
  * messages.
  */
-#include "hotplug.h"
+#include "machine/hotplug.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -30,8 +30,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cpuset_internal.h"
-#include "procfs.h"
+#include "machine/cpuset_internal.h"
+#include "core/procfs.h"
 
 #define WAIT_MS 5000 /* for the online list to settle, the guardian to start */
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "cpulist.h"
+#include "core/cpulist.h"
 
 struct hotplug {
     int fd;             /* socket to the guardian; -1 when none */

@@ -10,7 +10,7 @@
  *
  * Never guess: a fact that cannot be read stays empty or -1.
  */
-#include "kernelinfo.h"
+#include "machine/kernelinfo.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "procfs.h"
+#include "core/procfs.h"
 
 /* The first line of root/rel, trailing blanks cut; "" when unreadable. */
 static void read_line_at(const char *root, const char *rel, char *buf, size_t len)

@@ -2,10 +2,10 @@
  * sysinfo.c - reading /proc and /sys. Every reader tolerates a process that
  * exits under it (backends come and go): a vanished file counts as nothing.
  */
-#include "sysinfo.h"
+#include "machine/sysinfo.h"
 
-#include "cpulist.h"
-#include "procfs.h"
+#include "core/cpulist.h"
+#include "core/procfs.h"
 
 #include <ctype.h>
 #include <dirent.h>

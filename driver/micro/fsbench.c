@@ -12,7 +12,7 @@
  * workers are killed and reaped and the scratch directory removed. It never
  * prints: errors come back in the result.
  */
-#include "fsbench.h"
+#include "micro/fsbench.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,9 +25,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "benchcsv.h"
-#include "micro.h"
-#include "signals.h"
+#include "results/benchcsv.h"
+#include "micro/micro.h"
+#include "core/signals.h"
 
 void fs_hms(double s, char *buf, size_t len)
 {

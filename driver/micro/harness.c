@@ -13,12 +13,12 @@
  * It must never leave a task running or a file behind, even on SIGINT or
  * SIGTERM, and must never touch the counters from the parent.
  */
-#include "micro.h"
+#include "micro/micro.h"
 
-#include "cpulist.h"
-#include "procfs.h"
-#include "signals.h"
-#include "stats.h"
+#include "core/cpulist.h"
+#include "core/procfs.h"
+#include "core/signals.h"
+#include "stats/stats.h"
 
 #include <errno.h>
 #include <fcntl.h>

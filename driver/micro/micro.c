@@ -11,17 +11,17 @@
  * exit (errors come back in err), nor change the micro.csv columns that
  * compare reads (see micro.h).
  */
-#include "micro.h"
+#include "micro/micro.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "benchcsv.h"
-#include "options.h"
-#include "parse.h"
-#include "signals.h"
+#include "results/benchcsv.h"
+#include "core/options.h"
+#include "core/parse.h"
+#include "core/signals.h"
 
 #define MAX_LEVELS 64
 #define MAX_TASKS  4096

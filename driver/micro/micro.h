@@ -21,9 +21,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "benchcsv.h"
-#include "harness.h"
-#include "util.h"
+#include "results/benchcsv.h"
+#include "micro/harness.h"
+#include "core/util.h"
 
 #define MICRO_CSV_HEADER MICROCSV_HEADER /* micro.csv is results/benchcsv.c's */
 

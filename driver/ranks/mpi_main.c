@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ranks_mpi.h"
-#include "util.h"
-#include "verbs.h"
+#include "ranks/ranks_mpi.h"
+#include "core/util.h"
+#include "verbs/verbs.h"
 
 static void usage(FILE *f)
 {

@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oltp.h"
-#include "ranks.h"
-#include "ranks_mpi.h"
-#include "util.h"
-#include "verbs.h"
+#include "client/oltp.h"
+#include "ranks/ranks.h"
+#include "ranks/ranks_mpi.h"
+#include "core/util.h"
+#include "verbs/verbs.h"
 
 struct mpi_ctx {
     int rank, nranks;

@@ -21,14 +21,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "intervals.h"
-#include "oltp.h"
-#include "ranks.h"
-#include "ranks_mpi.h"
-#include "signals.h"
-#include "sweep.h"
-#include "util.h"
-#include "verbs.h"
+#include "results/intervals.h"
+#include "client/oltp.h"
+#include "ranks/ranks.h"
+#include "ranks/ranks_mpi.h"
+#include "core/signals.h"
+#include "sweep/sweep.h"
+#include "core/util.h"
+#include "verbs/verbs.h"
 
 enum { CMD_OPEN = 1, CMD_LEVEL, CMD_END };
 

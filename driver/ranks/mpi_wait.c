@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "ranks_mpi.h"
+#include "ranks/ranks_mpi.h"
 
 #define HANG_S 20.0 /* DBSCALE_MPI_HANG_S overrides it (the tests' short wait) */
 

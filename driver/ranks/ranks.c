@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ranks.h"
+#include "ranks/ranks.h"
 
-#include "intervals.h"
-#include "util.h"
+#include "results/intervals.h"
+#include "core/util.h"
 
 long long ranks_share(long long total, int nranks, int rank)
 {

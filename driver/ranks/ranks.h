@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hist.h"
-#include "worker.h"
+#include "stats/hist.h"
+#include "client/worker.h"
 
 /* total split over nranks, the remainder to the lowest ranks: 7 over 3 =
  * 3/2/2. */

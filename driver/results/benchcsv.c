@@ -8,15 +8,15 @@
  * marked "blank on error" is written empty when the row's error is set: a
  * failed point has no numbers, and an empty field says so where 0 would lie.
  */
-#include "benchcsv.h"
+#include "results/benchcsv.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "safefile.h"
+#include "core/csv.h"
+#include "core/safefile.h"
 
 enum bc_type { B_STR, B_INT, B_LL, B_NUM1, B_NUM2, B_NUM6 };
 

@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "core/util.h"
 
 #define MICROCSV_HEADER                                                                            \
     "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant,idle"

@@ -18,15 +18,15 @@
  * least two runs on each side ("no test (n=1)" otherwise), and "no
  * difference proven" is said out loud.
  */
-#include "compare.h"
+#include "results/compare.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "stats.h"
+#include "core/csv.h"
+#include "stats/stats.h"
 
 static const char *field_names[COMPARE_NKINDS][COMPARE_NF] = {
     {"engine", "workload", "variant", "cpus", "threads"},

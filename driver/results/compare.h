@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "compare_load.h"
-#include "util.h"
+#include "results/compare_load.h"
+#include "core/util.h"
 
 enum compare_col { CC_KEY, CC_VALUE, CC_REL, CC_SIG, CC_P };
 

@@ -13,7 +13,7 @@
  * Never guess at a malformed file: a bad header, field count or number is an
  * error naming file and line; never compute or print a comparison here.
  */
-#include "compare_load.h"
+#include "results/compare_load.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -22,11 +22,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "csv.h"
-#include "input.h"
-#include "options.h"
-#include "results.h"
-#include "stats.h"
+#include "core/csv.h"
+#include "results/input.h"
+#include "core/options.h"
+#include "results/results.h"
+#include "stats/stats.h"
 
 static struct compare_set *new_set(struct compare_sets *ss, const char *name, const char *path,
                                    enum compare_kind kind)

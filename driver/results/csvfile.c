@@ -9,13 +9,13 @@
  * Never interpret a field here: turning text into numbers and ranges is
  * each file's reader's.
  */
-#include "csvfile.h"
+#include "results/csvfile.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "input.h"
+#include "core/csv.h"
+#include "results/input.h"
 
 int csvfile_open(struct csvfile *c, const char *path, const char *name, const char *const *want,
                  int ncol, char *err, size_t errlen)

@@ -6,13 +6,13 @@
  * before it (spaces allowed) is the stack; a line that does not end in a
  * count is skipped rather than trusted. Files go through the results opener.
  */
-#include "folded.h"
+#include "results/folded.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
+#include "results/input.h"
 
 double folded_line(const char *line, size_t n, size_t *len)
 {

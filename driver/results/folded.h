@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "core/util.h"
 
 struct folded_fn {
     char name[128]; /* without the _[k] mark */

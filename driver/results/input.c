@@ -11,8 +11,8 @@
  * Never read here, and never accept a FIFO, device or socket: /dev/zero
  * would feed a line reader without end.
  */
-#include "input.h"
-#include "safefile.h"
+#include "results/input.h"
+#include "core/safefile.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -9,17 +9,17 @@
  *
  * Never print and never decide what a period means (that is the plot's).
  */
-#include "intervals.h"
+#include "results/intervals.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "csvfile.h"
-#include "options.h"
-#include "util.h"
+#include "core/csv.h"
+#include "results/csvfile.h"
+#include "core/options.h"
+#include "core/util.h"
 
 void intervals_add(struct intervals *iv, const struct interval_row *r)
 {

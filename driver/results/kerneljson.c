@@ -6,7 +6,7 @@
  * command line with quotes comes back as it went in; unknown keys are
  * ignored, so newer writers' files still load.
  */
-#include "kerneljson.h"
+#include "results/kerneljson.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -17,8 +17,8 @@
 
 #include <jansson.h>
 
-#include "input.h"
-#include "util.h"
+#include "results/input.h"
+#include "core/util.h"
 
 #define FSTR(k, f)                                                                                 \
     {                                                                                              \

@@ -10,17 +10,17 @@
  *
  * Never print and never summarise here (that is the plot's).
  */
-#include "latcsv.h"
+#include "results/latcsv.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "csvfile.h"
-#include "options.h"
-#include "util.h"
+#include "core/csv.h"
+#include "results/csvfile.h"
+#include "core/options.h"
+#include "core/util.h"
 
 void latcsv_add(struct latcsv *l, const struct latcsv_row *r)
 {

@@ -1,7 +1,7 @@
 /*
  * latcsv.h - latency.csv, a sweep's latency distributions: for every level
  * (variant, cpus, threads, repeat) the non-empty buckets of its merged
- * transaction-latency histogram (client/hist.h), as [lo_ms, hi_ms] and a
+ * transaction-latency histogram (stats/hist.h), as [lo_ms, hi_ms] and a
  * count, so a distribution (CDF, histogram) can be drawn afterwards, and
  * levels merged exactly by adding counts. One owner: latcsv_write writes the
  * whole file atomically (the sweep rewrites it with each level), latcsv_read

@@ -9,15 +9,15 @@
  * write in place (write_file_atomic) and never trust a file: a broken one is
  * an error naming it, never a crash.
  */
-#include "input.h"
-#include "meta.h"
+#include "results/input.h"
+#include "results/meta.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 enum field_type { F_STR, F_INT, F_LL, F_NUM, F_BOOL };
 

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redact.h"
-#include "meta_command.h"
-#include "util.h"
+#include "core/redact.h"
+#include "results/meta_command.h"
+#include "core/util.h"
 
 int meta_command_skips(const char *name)
 {

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "options.h"
+#include "core/options.h"
 
 /* The words for o (parsed) and workload (the built-in name, or the
  * script's path as given): a new JSON array of strings, "--NAME=VALUE"

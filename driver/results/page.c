@@ -12,21 +12,21 @@
  * Never compute statistics here, never print or exit (the verb does), and
  * never append a string from a file but through page_esc().
  */
-#include "page.h"
+#include "results/page.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "page_headline.h"
-#include "page_kernels.h"
-#include "page_html.h"
-#include "page_svg.h"
-#include "page_tables.h"
-#include "page_warn.h"
-#include "page_why.h"
-#include "stats.h"
+#include "results/page_headline.h"
+#include "results/page_kernels.h"
+#include "results/page_html.h"
+#include "results/page_svg.h"
+#include "results/page_tables.h"
+#include "results/page_warn.h"
+#include "results/page_why.h"
+#include "stats/stats.h"
 
 static const char css[] =
     "body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#222;"

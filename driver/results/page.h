@@ -7,8 +7,8 @@
 #ifndef DBSCALE_PAGE_H
 #define DBSCALE_PAGE_H
 
-#include "plot.h"
-#include "util.h"
+#include "results/plot.h"
+#include "core/util.h"
 
 /* Read the results directories as `plot` does (plot_load, then
  * plot_prepare: curves, CPU scaling, labels, kernel baseline) without

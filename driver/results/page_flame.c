@@ -8,13 +8,13 @@
  * are left out with their callees, which bounds the page's size whatever
  * the profile. Every name reaches the page through page_esc().
  */
-#include "page_flame.h"
+#include "results/page_flame.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "folded.h"
-#include "page_html.h"
+#include "results/folded.h"
+#include "results/page_html.h"
 
 #define W      1080.0
 #define ROW    16

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "core/util.h"
 
 /* Append the flame graph of the folded text (lines "a;b;c count") titled
  * title; frames under min_share of all samples are left out. Returns the

@@ -10,14 +10,14 @@
  *
  * Never compute a statistic here; never escape (the page does, once).
  */
-#include "page_headline.h"
+#include "results/page_headline.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 static const char *engine_name(const char *engine)
 {

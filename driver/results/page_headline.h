@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "plot.h"
+#include "results/plot.h"
 
 /* The sentence for curve i, plain text (the caller escapes it), e.g.
  * "PostgreSQL 15.8 oltp_read_only smp on 1 -> 2 CPUs: 1.3x at 8 threads;

@@ -8,7 +8,7 @@
  * Never decide layout here; never let a byte through unescaped that could
  * end a text node or an attribute value.
  */
-#include "page_html.h"
+#include "results/page_html.h"
 
 #include <stdarg.h>
 #include <stdio.h>

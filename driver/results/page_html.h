@@ -6,7 +6,7 @@
 #ifndef DBSCALE_PAGE_HTML_H
 #define DBSCALE_PAGE_HTML_H
 
-#include "util.h"
+#include "core/util.h"
 
 /* Append s escaped for HTML text and quoted attribute values: & < > " ' as
  * entities, other control characters as spaces. */

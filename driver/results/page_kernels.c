@@ -13,7 +13,7 @@
  * Never compute a figure the tables do not show, and never let a string
  * from a file reach the page but through page_esc().
  */
-#include "page_kernels.h"
+#include "results/page_kernels.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -24,11 +24,11 @@
 
 #include <jansson.h>
 
-#include "benchcsv.h"
-#include "input.h"
-#include "kerneljson.h"
-#include "page_html.h"
-#include "stats.h"
+#include "results/benchcsv.h"
+#include "results/input.h"
+#include "results/kerneljson.h"
+#include "results/page_html.h"
+#include "stats/stats.h"
 
 #define KV_MAX  26 /* variants are lettered A..Z */
 #define KP_MAXV 256

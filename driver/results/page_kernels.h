@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-#include "plot.h"
-#include "util.h"
+#include "results/plot.h"
+#include "core/util.h"
 
 /* At the top of the page: a warning when a variant ran under emulation
  * (TCG) or on unpinned vCPUs. Nothing otherwise. */

@@ -9,15 +9,15 @@
  * Self time (the function as the leaf) is what is compared: inclusive time
  * would count a caller for every callee that grew.
  */
-#include "page_prof.h"
+#include "results/page_prof.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "page_flame.h"
-#include "page_html.h"
+#include "results/page_flame.h"
+#include "results/page_html.h"
 
 /* A path with a ".." segment could leave the directory: not read. */
 static int escapes(const char *path)

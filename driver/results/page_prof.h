@@ -10,9 +10,9 @@
 #ifndef DBSCALE_PAGE_PROF_H
 #define DBSCALE_PAGE_PROF_H
 
-#include "folded.h"
-#include "util.h"
-#include "whycsv.h"
+#include "results/folded.h"
+#include "core/util.h"
+#include "results/whycsv.h"
 
 /* A profiled point: every profile of (variant, cpus, threads) merged. */
 struct prof_point {

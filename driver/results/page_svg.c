@@ -11,13 +11,13 @@
  * Never read results or decide what a chart shows (page.c does); every label
  * goes through page_esc().
  */
-#include "page_svg.h"
+#include "results/page_svg.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "page_html.h"
+#include "results/page_html.h"
 
 /* One chart a row, about 1000 px wide on screen and a page's width on
  * paper: the text sizes (page.c's CSS, 15-18 units) stay 13 px or more

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "core/util.h"
 
 #define PAGE_SVG_MAXPTS 64
 

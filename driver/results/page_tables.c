@@ -10,18 +10,18 @@
  * Never compute statistics here; never let a string from a file reach the
  * page but through page_esc().
  */
-#include "page_tables.h"
+#include "results/page_tables.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "page_headline.h"
-#include "meta_command.h"
-#include "page.h"
-#include "page_html.h"
-#include "stats.h"
+#include "results/page_headline.h"
+#include "results/meta_command.h"
+#include "results/page.h"
+#include "results/page_html.h"
+#include "stats/stats.h"
 
 static int cmp_double(const void *a, const void *b)
 {

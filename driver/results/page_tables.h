@@ -7,8 +7,8 @@
 #ifndef DBSCALE_PAGE_TABLES_H
 #define DBSCALE_PAGE_TABLES_H
 
-#include "plot.h"
-#include "util.h"
+#include "results/plot.h"
+#include "core/util.h"
 
 void page_table_tps(const struct plot *p, struct sbuf *b);
 void page_table_speedup(const struct plot *p, struct sbuf *b);

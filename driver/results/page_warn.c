@@ -11,7 +11,7 @@
  *
  * Never compute statistics (stats.c does), never write markup (page.c does).
  */
-#include "page_warn.h"
+#include "results/page_warn.h"
 
 #include <math.h>
 #include <stdio.h>

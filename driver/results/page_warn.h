@@ -6,8 +6,8 @@
 #ifndef DBSCALE_PAGE_WARN_H
 #define DBSCALE_PAGE_WARN_H
 
-#include "plot.h"
-#include "util.h"
+#include "results/plot.h"
+#include "core/util.h"
 
 #define PAGE_WARN_SPREAD 0.10 /* sd over mean above which a point is "wide spread" */
 #define PAGE_WARN_IDLE   50.0 /* server idle % above which a level was "mostly idle" */

@@ -12,16 +12,16 @@
  * Never computes statistics of its own and never appends a string from a
  * file but through page_esc().
  */
-#include "page_why.h"
+#include "results/page_why.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "page_html.h"
-#include "page_prof.h"
-#include "stats.h"
+#include "results/page_html.h"
+#include "results/page_prof.h"
+#include "stats/stats.h"
 
 /* ---- sentences ---- */
 

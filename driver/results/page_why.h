@@ -9,9 +9,9 @@
 #ifndef DBSCALE_PAGE_WHY_H
 #define DBSCALE_PAGE_WHY_H
 
-#include "plot.h"
-#include "util.h"
-#include "whypoint.h"
+#include "results/plot.h"
+#include "core/util.h"
+#include "results/whypoint.h"
 
 /* The section for what page_load() read (nothing when no directory has
  * why files). */

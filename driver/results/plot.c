@@ -16,7 +16,7 @@
  * (the verb, verbs/plot_verb.c, prints what p->log holds), and never
  * silently make a broken picture: an error from gnuplot fails the run.
  */
-#include "plot.h"
+#include "results/plot.h"
 
 #include <errno.h>
 #include <math.h>
@@ -26,12 +26,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "input.h"
-#include "meta.h"
-#include "plot_gp.h"
-#include "results.h"
-#include "safefile.h"
-#include "stats.h"
+#include "results/input.h"
+#include "results/meta.h"
+#include "results/plot_gp.h"
+#include "results/results.h"
+#include "core/safefile.h"
+#include "stats/stats.h"
 
 /* ---- meta.json: the few fields a label shows ---- */
 

@@ -16,12 +16,12 @@
 
 #include <jansson.h>
 
-#include "intervals.h"
-#include "latcsv.h"
-#include "plot_files.h"
-#include "results.h"
-#include "util.h"
-#include "stats.h"
+#include "results/intervals.h"
+#include "results/latcsv.h"
+#include "results/plot_files.h"
+#include "results/results.h"
+#include "core/util.h"
+#include "stats/stats.h"
 
 #define PLOT_MAXPTS 64
 

@@ -17,12 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare_load.h"
-#include "csv.h"
-#include "input.h"
-#include "options.h"
-#include "plot.h"
-#include "stats.h"
+#include "results/compare_load.h"
+#include "core/csv.h"
+#include "results/input.h"
+#include "core/options.h"
+#include "results/plot.h"
+#include "stats/stats.h"
 
 static struct plot_micro *series(struct plot *p, const char *label, int cpus, const char *test,
                                  const char *what)

@@ -12,7 +12,7 @@
  * Never remove a file whose name plot does not use (a user's notes, another
  * tool's output), never recurse, never follow a symlink to delete its target.
  */
-#include "plot_files.h"
+#include "results/plot_files.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -24,8 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "safefile.h"
-#include "util.h"
+#include "core/safefile.h"
+#include "core/util.h"
 
 void plot_files_add(struct plot_files *w, const char *name)
 {

@@ -10,8 +10,8 @@
  * Never print here, and never pass data on gnuplot's command line: only
  * the validated format name.
  */
-#include "plot_gp.h"
-#include "safefile.h"
+#include "results/plot_gp.h"
+#include "core/safefile.h"
 
 #include <errno.h>
 #include <fcntl.h>

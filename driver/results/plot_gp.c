@@ -13,7 +13,7 @@
  * picture: gnuplot's stderr is captured, an error in it fails the graph with
  * its message, and an image gnuplot did not make is an error too.
  */
-#include "plot_gp.h"
+#include "results/plot_gp.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 /* ---- files ---- */
 

@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "plot.h"
-#include "util.h"
+#include "results/plot.h"
+#include "core/util.h"
 
 /* Write b to p->out/NAME atomically and record NAME in p->written; 0, or
  * -errno with the path and reason in p->log->err. */

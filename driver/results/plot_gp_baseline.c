@@ -12,8 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "plot_gp.h"
-#include "stats.h"
+#include "results/plot_gp.h"
+#include "stats/stats.h"
 
 /* One panel per CPU count (database curves and kernel series alike), so
  * each curve is drawn beside the kernel figures measured at its own count:

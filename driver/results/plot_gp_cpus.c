@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot_gp.h"
+#include "results/plot_gp.h"
 
 static int cmp_double(const void *a, const void *b)
 {

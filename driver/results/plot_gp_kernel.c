@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot_gp.h"
+#include "results/plot_gp.h"
 
 int plot_gp_kernel_vars(const struct plot *p, struct sbuf *vars)
 {

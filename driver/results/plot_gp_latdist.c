@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot_gp.h"
+#include "results/plot_gp.h"
 
 struct bref {
     const struct latcsv_row *r;

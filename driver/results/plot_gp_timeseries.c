@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot_gp.h"
+#include "results/plot_gp.h"
 
 static int same_level(const struct interval_row *a, const struct interval_row *b)
 {

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot.h"
-#include "stats.h"
+#include "results/plot.h"
+#include "stats/stats.h"
 
 /* "smp-k2" at 2 CPUs and "up" at 1 already say the CPU count. */
 static int variant_says_cpus(const char *v, int cpus)

@@ -3,14 +3,14 @@
  * formatting lives in these two files so the worker only counts and the
  * verbs only decide what to print.
  */
-#include "report.h"
+#include "results/report.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "util.h"
+#include "stats/stats.h"
+#include "core/util.h"
 
 static int cmp_int(const void *a, const void *b)
 {

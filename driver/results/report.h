@@ -7,8 +7,8 @@
 
 #include <stdio.h>
 
-#include "report_run.h"
-#include "results.h"
+#include "results/report_run.h"
+#include "results/results.h"
 
 /* The end-of-sweep table: per variant and CPU count, per thread count the
  * median TPS with its spread over repeats, p95, speedup over the first

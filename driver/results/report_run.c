@@ -7,7 +7,7 @@
  * blank lines; what dbscale adds is placed where no such parser looks. This
  * file only formats: it never measures, never opens a file, never exits.
  */
-#include "report_run.h"
+#include "results/report_run.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,8 +15,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "csv.h"
-#include "util.h"
+#include "core/csv.h"
+#include "core/util.h"
 
 double report_cpu_per_txn_us(const struct level_result *r)
 {

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "worker.h"
+#include "client/worker.h"
 
 /* What the report says about a run besides its figures. */
 struct report_run_info {

@@ -8,7 +8,7 @@
  * results are never overwritten and two runs never mix by accident. This
  * file prints nothing; the verb reports.
  */
-#include "resdir.h"
+#include "results/resdir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "safefile.h"
-#include "util.h"
+#include "core/safefile.h"
+#include "core/util.h"
 
 /* 1 empty, 0 not, -errno */
 static int dir_empty(const char *path)

@@ -10,7 +10,7 @@
  * Never write in place (the whole file goes through write_file_atomic), and
  * never trust a file: a malformed line is an error naming file and line.
  */
-#include "results.h"
+#include "results/results.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,9 +18,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "csv.h"
-#include "input.h"
-#include "util.h"
+#include "core/csv.h"
+#include "results/input.h"
+#include "core/util.h"
 
 enum col_type { C_STR, C_INT, C_LL, C_NUM };
 

@@ -9,7 +9,7 @@
  * are rewritten whole through write_file_atomic; a file that does not parse
  * is an error naming file and line, never a crash.
  */
-#include "whycsv.h"
+#include "results/whycsv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "csv.h"
-#include "input.h"
-#include "util.h"
+#include "core/csv.h"
+#include "results/input.h"
+#include "core/util.h"
 
 const char *const why_cpu_field[WHY_NCPUF] = {"user",   "system", "irq", "softirq",
                                               "iowait", "steal",  "idle"};

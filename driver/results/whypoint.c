@@ -6,13 +6,13 @@
  * event missing from a repeat counts 0 there, so an event seen once in five
  * repeats does not pass for a typical one.
  */
-#include "whypoint.h"
+#include "results/whypoint.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "util.h"
+#include "stats/stats.h"
+#include "core/util.h"
 
 const char *const whypoint_cat[WP_N] = {
     "server user CPU",  "server kernel CPU", "irq+softirq", "idle CPU",     "steal",

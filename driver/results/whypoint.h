@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "whycsv.h"
+#include "results/whycsv.h"
 
 /* Categories, in microseconds per transaction. User and kernel CPU are the
  * server's tasks' (sched.csv; the held CPUs' when it is missing); irq,

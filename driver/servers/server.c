@@ -24,7 +24,7 @@
  * lives only in memory and in the 0600 files), and never remove a directory
  * that does not hold a server's state file.
  */
-#include "server.h"
+#include "servers/server.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -45,13 +45,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cpulist.h"
-#include "cpuset.h"
-#include "server_engine.h"
-#include "signals.h"
-#include "safefile.h"
-#include "spawn.h"
-#include "util.h"
+#include "core/cpulist.h"
+#include "machine/cpuset.h"
+#include "servers/server_engine.h"
+#include "core/signals.h"
+#include "core/safefile.h"
+#include "servers/spawn.h"
+#include "core/util.h"
 
 #define STOP_TIMEOUT_MS 30000
 #define KILL_TIMEOUT_MS 5000

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "db.h"
+#include "engines/db.h"
 
 enum server_engine { SERVER_PGSQL, SERVER_MYSQL };
 

@@ -21,9 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "procfs.h"
-#include "server_engine.h"
-#include "util.h"
+#include "core/procfs.h"
+#include "servers/server_engine.h"
+#include "core/util.h"
 
 #define MAX_PIDS   512
 #define MAX_INODES 256

@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "server.h"
-#include "spawn.h"
-#include "util.h"
+#include "servers/server.h"
+#include "servers/spawn.h"
+#include "core/util.h"
 
 #define SERVER_START_TIMEOUT_MS 60000
 

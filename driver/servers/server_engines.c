@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "procfs.h"
-#include "server_engine.h"
+#include "core/procfs.h"
+#include "servers/server_engine.h"
 
 const struct server_engine_ops *const server_engines[] = {&server_pgsql_ops, &server_mysql_ops,
                                                           NULL};

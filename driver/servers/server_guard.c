@@ -34,8 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cpuset_internal.h"
-#include "server_engine.h"
+#include "machine/cpuset_internal.h"
+#include "servers/server_engine.h"
 
 static void nap_ms(long ms)
 {

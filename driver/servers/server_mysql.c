@@ -19,8 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "server_engine.h"
-#include "util.h"
+#include "servers/server_engine.h"
+#include "core/util.h"
 
 static const char *first_existing(const char *const *paths)
 {

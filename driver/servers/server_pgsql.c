@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "server_engine.h"
-#include "util.h"
+#include "servers/server_engine.h"
+#include "core/util.h"
 
 /* Highest /usr/lib/postgresql/N/bin, or $DBSCALE_PGBIN. */
 static int pg_bindir(char *out, size_t n, char *err, size_t errlen)

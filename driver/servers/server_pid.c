@@ -18,9 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "procfs.h"
-#include "server_engine.h"
-#include "util.h"
+#include "core/procfs.h"
+#include "servers/server_engine.h"
+#include "core/util.h"
 
 #define MAX_INODES 1024
 

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cpulist.h"
-#include "server_engine.h"
+#include "core/cpulist.h"
+#include "servers/server_engine.h"
 
 static int dir_is_empty(const char *path)
 {

@@ -15,8 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "server_engine.h"
-#include "util.h"
+#include "servers/server_engine.h"
+#include "core/util.h"
 
 int server_capture(const char *path, char *const argv[], struct sbuf *out)
 {

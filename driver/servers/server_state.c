@@ -17,9 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "procfs.h"
-#include "server_engine.h"
-#include "util.h"
+#include "core/procfs.h"
+#include "servers/server_engine.h"
+#include "core/util.h"
 
 int server_read_small(const char *path, char *buf, size_t n)
 {

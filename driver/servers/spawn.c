@@ -13,10 +13,10 @@
  * as root when asked to drop (the child exits rather than stay root), and
  * never follow a symlink while removing a tree.
  */
-#include "spawn.h"
+#include "servers/spawn.h"
 
-#include "procfs.h"
-#include "signals.h"
+#include "core/procfs.h"
+#include "core/signals.h"
 
 #include <dirent.h>
 #include <errno.h>

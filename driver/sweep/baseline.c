@@ -6,21 +6,21 @@
  * micro.csv and fs.csv, labelled with the sweep's variant. Prints nothing:
  * errors come back in err, and the verb says what is running.
  */
-#include "baseline.h"
+#include "sweep/baseline.h"
 
-#include "cpulist.h"
+#include "core/cpulist.h"
 
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "benchcsv.h"
-#include "cpuset.h"
+#include "results/benchcsv.h"
+#include "machine/cpuset.h"
 #include "micro/fsbench.h"
 #include "micro/micro.h"
-#include "parse.h"
-#include "util.h"
+#include "core/parse.h"
+#include "core/util.h"
 
 static const char DEFAULT_BASELINE[] =
     "getppid1,open1,open3,pipe1,page_fault1,lock2,pthread_mutex1,fs";

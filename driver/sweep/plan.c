@@ -7,14 +7,14 @@
  * instead of bending one. This file must stay pure: it reads no files and
  * prints nothing, so every order and every odd list is unit-testable.
  */
-#include "plan.h"
+#include "sweep/plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
-#include "util.h"
+#include "core/options.h"
+#include "core/util.h"
 
 void sweep_plan_expand_k(const char *in, int k, char *out, size_t len)
 {

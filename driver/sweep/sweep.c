@@ -10,7 +10,7 @@
  * by the verb on every way out. This room never prints a report or decides
  * an exit code: it returns errors and hands each finished level to a callback.
  */
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -22,9 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "baseline.h"
-#include "report.h"
-#include "util.h"
+#include "sweep/baseline.h"
+#include "results/report.h"
+#include "core/util.h"
 
 #define MAX_PIDS 4096
 

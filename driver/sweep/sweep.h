@@ -11,16 +11,16 @@
 #include <signal.h>
 #include <sys/types.h>
 
-#include "cpuset.h"
-#include "intervals.h"
-#include "latcsv.h"
-#include "oltp.h"
-#include "options.h"
-#include "plan.h"
-#include "results.h"
-#include "server.h"
-#include "sysinfo.h"
-#include "why.h"
+#include "machine/cpuset.h"
+#include "results/intervals.h"
+#include "results/latcsv.h"
+#include "client/oltp.h"
+#include "core/options.h"
+#include "sweep/plan.h"
+#include "results/results.h"
+#include "servers/server.h"
+#include "machine/sysinfo.h"
+#include "why/why.h"
 
 /* One rank's part of a level (dbscale-mpi), as sweep_share.reduce hands it
  * back on rank 0: its own figures become its row in results.csv. */

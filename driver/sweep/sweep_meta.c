@@ -3,16 +3,16 @@
  * level, the time stamps, the options (secrets left out) and the facts of
  * the machine, the server and the command that reproduces the run.
  */
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 #include <string.h>
 #include <time.h>
 
-#include "meta.h"
-#include "meta_command.h"
-#include "oltp_conn.h"
-#include "redact.h"
-#include "util.h"
+#include "results/meta.h"
+#include "results/meta_command.h"
+#include "client/oltp_conn.h"
+#include "core/redact.h"
+#include "core/util.h"
 
 void sweep_variant(char *buf, size_t len, const char *user_label, int up, int cpus)
 {

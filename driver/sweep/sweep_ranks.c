@@ -9,11 +9,11 @@
  * after it is of all ranks. This file knows no MPI (the hooks do, in
  * ranks/mpi_sweep.c) and never prints.
  */
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 #include <stdlib.h>
 
-#include "util.h"
+#include "core/util.h"
 
 int sweep_ranks_level(struct sweep *w, int threads, struct level_result *res,
                       struct sweep_rank_fig **each)

@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hist.h"
-#include "report.h"
-#include "sweep.h"
-#include "util.h"
+#include "stats/hist.h"
+#include "results/report.h"
+#include "sweep/sweep.h"
+#include "core/util.h"
 
 void sweep_fill_row(struct sweep *w, struct result_row *r, const struct sweep_level *lv,
                     const char *variant, const struct level_result *res, double srv_cpu,

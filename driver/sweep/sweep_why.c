@@ -15,9 +15,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "stats.h"
-#include "sweep.h"
-#include "util.h"
+#include "stats/stats.h"
+#include "sweep/sweep.h"
+#include "core/util.h"
 
 static void note(const char *msg, void *arg)
 {

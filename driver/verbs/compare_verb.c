@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "options.h"
-#include "safefile.h"
-#include "util.h"
-#include "verb_args.h"
-#include "verbs.h"
+#include "results/compare.h"
+#include "core/options.h"
+#include "core/safefile.h"
+#include "core/util.h"
+#include "verbs/verb_args.h"
+#include "verbs/verbs.h"
 
 static const struct optdef compare_opts[] = {
     {"out", OPT_STR, NULL, "also write compare.md and compare.csv into this directory"},

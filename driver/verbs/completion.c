@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "help.h"
-#include "manpage.h"
-#include "options.h"
-#include "verb_table.h"
-#include "workload.h"
+#include "verbs/help.h"
+#include "verbs/manpage.h"
+#include "core/options.h"
+#include "verbs/verb_table.h"
+#include "client/workload.h"
 
 /* "a|b|c" as "a b c" */
 static void words(FILE *f, const char *choices)

@@ -13,15 +13,15 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "benchcsv.h"
+#include "results/benchcsv.h"
 #include "micro/fsbench.h"
 #include "micro/micro.h"
-#include "options.h"
+#include "core/options.h"
 #include "results/kerneljson.h"
-#include "signals.h"
-#include "safefile.h"
-#include "util.h"
-#include "verbs.h"
+#include "core/signals.h"
+#include "core/safefile.h"
+#include "core/util.h"
+#include "verbs/verbs.h"
 
 #define MAX_COUNTS 64
 

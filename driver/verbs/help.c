@@ -8,16 +8,16 @@
  *
  * Only prints; never parses a command line nor decides an exit code.
  */
-#include "help.h"
+#include "verbs/help.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "oltp.h"
-#include "util.h"
-#include "verb_table.h"
-#include "workload.h"
+#include "client/oltp.h"
+#include "core/util.h"
+#include "verbs/verb_table.h"
+#include "client/workload.h"
 
 #define OLTP_VERBS "prepare prewarm run cleanup sweep"
 

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "options.h"
+#include "core/options.h"
 
 /* An environment variable dbscale (or a client library it drives) reads. */
 struct help_env {

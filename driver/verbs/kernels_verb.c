@@ -24,13 +24,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "options.h"
-#include "page.h"
-#include "resdir.h"
+#include "core/options.h"
+#include "results/page.h"
+#include "results/resdir.h"
 #include "results/page_kernels.h"
-#include "signals.h"
-#include "util.h"
-#include "verbs.h"
+#include "core/signals.h"
+#include "core/util.h"
+#include "verbs/verbs.h"
 #include "vm/guest.h"
 #include "vm/initramfs.h"
 #include "vm/study.h"

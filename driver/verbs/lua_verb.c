@@ -13,16 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lfind.h"
-#include "lerrors.h"
-#include "lreport.h"
-#include "lscript.h"
-#include "lsetup.h"
-#include "lua_verb.h"
-#include "oltp.h"
-#include "report.h"
-#include "util.h"
-#include "workload.h"
+#include "lua/lfind.h"
+#include "lua/lerrors.h"
+#include "lua/lreport.h"
+#include "lua/lscript.h"
+#include "lua/lsetup.h"
+#include "verbs/lua_verb.h"
+#include "client/oltp.h"
+#include "results/report.h"
+#include "core/util.h"
+#include "client/workload.h"
 
 /* --lua-path of the command line being looked at (lua_verb_find_script) */
 static const char *lua_path_arg;

@@ -10,17 +10,17 @@
  *
  * Only writes text; never parses a command line.
  */
-#include "manpage.h"
+#include "verbs/manpage.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_path.h"
-#include "help.h"
-#include "options.h"
-#include "util.h"
-#include "verb_table.h"
-#include "workload.h"
+#include "core/config_path.h"
+#include "verbs/help.h"
+#include "core/options.h"
+#include "core/util.h"
+#include "verbs/verb_table.h"
+#include "client/workload.h"
 
 /* s as roff text: '\' as \e, '-' as \- (a minus, so options can be
  * searched and pasted) */

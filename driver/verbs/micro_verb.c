@@ -14,12 +14,12 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
-#include "micro.h"
-#include "options.h"
+#include "micro/micro.h"
+#include "core/options.h"
 #include "results/kerneljson.h"
-#include "signals.h"
-#include "util.h"
-#include "verbs.h"
+#include "core/signals.h"
+#include "core/util.h"
+#include "verbs/verbs.h"
 
 static const struct optdef micro_opts[] = {
     {"config", OPT_STR, NULL, "read options from this INI file first"},

@@ -11,15 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dbdebug.h"
-#include "help.h"
-#include "lua_verb.h"
-#include "oltp.h"
-#include "report.h"
-#include "signals.h"
-#include "redact.h"
-#include "util.h"
-#include "verbs.h"
+#include "client/dbdebug.h"
+#include "verbs/help.h"
+#include "verbs/lua_verb.h"
+#include "client/oltp.h"
+#include "results/report.h"
+#include "core/signals.h"
+#include "core/redact.h"
+#include "core/util.h"
+#include "verbs/verbs.h"
 
 /* The pool's stop, as the signal room's stop action (async-signal-safe). */
 static void stop_pool(void *p)

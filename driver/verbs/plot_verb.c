@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
-#include "plot.h"
-#include "util.h"
-#include "verb_args.h"
-#include "verbs.h"
+#include "core/options.h"
+#include "results/plot.h"
+#include "core/util.h"
+#include "verbs/verb_args.h"
+#include "verbs/verbs.h"
 
 static const struct optdef plot_opts[] = {
     {"out", OPT_STR, NULL, "directory for graphs, data and scripts (default: FIRST_DIR/plots)"},

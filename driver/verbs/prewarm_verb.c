@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "help.h"
-#include "oltp.h"
-#include "util.h"
-#include "verbs.h"
+#include "verbs/help.h"
+#include "client/oltp.h"
+#include "core/util.h"
+#include "verbs/verbs.h"
 
 static void usage(const struct opts *o, FILE *f)
 {

@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "options.h"
-#include "page.h"
-#include "plot.h"
+#include "core/options.h"
+#include "results/page.h"
+#include "results/plot.h"
 #include "results/page_kernels.h"
-#include "util.h"
-#include "verbs.h"
+#include "core/util.h"
+#include "verbs/verbs.h"
 
 #define REPORT_MAXDIRS 32
 

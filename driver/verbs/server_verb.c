@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
-#include "server.h"
-#include "util.h"
-#include "verbs.h"
+#include "core/options.h"
+#include "servers/server.h"
+#include "core/util.h"
+#include "verbs/verbs.h"
 
 static const struct optdef server_opts[] = {
     {"dir", OPT_STR, NULL,

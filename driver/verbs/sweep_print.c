@@ -4,13 +4,13 @@
  * the kernel baseline's and the collectors' notes, and the list of disturbed
  * levels after the summary.
  */
-#include "sweep_print.h"
+#include "verbs/sweep_print.h"
 
 #include <stdio.h>
 #include <unistd.h>
 
-#include "baseline.h"
-#include "cpulist.h"
+#include "sweep/baseline.h"
+#include "core/cpulist.h"
 
 void sweep_print_baseline(const struct sweep *w, int k, void *arg)
 {

@@ -7,7 +7,7 @@
 #ifndef DBSCALE_SWEEP_PRINT_H
 #define DBSCALE_SWEEP_PRINT_H
 
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 /* sweep.on_level: "[i/n] variant cpus=K threads=T repeat r/R: X tps (ETA)" */
 void sweep_print_progress(const struct sweep *w, int i, const char *variant, double eta, void *arg);

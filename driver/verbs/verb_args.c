@@ -7,11 +7,11 @@
  *
  * Never look at what the positionals mean: that is each verb's.
  */
-#include "verb_args.h"
+#include "verbs/verb_args.h"
 
 #include <stdio.h>
 
-#include "util.h"
+#include "core/util.h"
 
 int verb_args_parse(struct opts *o, int argc, char **argv, char **pos, int maxpos, int *npos,
                     const char *usage, int *code)

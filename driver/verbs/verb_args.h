@@ -5,7 +5,7 @@
 #ifndef DBSCALE_VERB_ARGS_H
 #define DBSCALE_VERB_ARGS_H
 
-#include "options.h"
+#include "core/options.h"
 
 /* Parse argv[1..] into o and pos. 1: go on, with *npos >= 1 positionals.
  * 0: return *code, o already freed, after usage and the option help went

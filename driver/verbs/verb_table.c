@@ -9,15 +9,15 @@
  *
  * Never parse or run anything here: this is a catalogue.
  */
-#include "verb_table.h"
+#include "verbs/verb_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "oltp.h"
-#include "util.h"
-#include "verbs.h"
+#include "client/oltp.h"
+#include "core/util.h"
+#include "verbs/verbs.h"
 
 const struct verb_info verb_table[] = {
     {"prepare", "WORKLOAD [options]", "create and load the sbtest tables"},

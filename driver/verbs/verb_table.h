@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "options.h"
+#include "core/options.h"
 
 struct verb_info {
     const char *name;

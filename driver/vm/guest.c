@@ -12,7 +12,7 @@
  * Never leave a qemu behind: PR_SET_PDEATHSIG kills it when dbscale dies,
  * and every way out of guest_run has reaped it.
  */
-#include "guest.h"
+#include "vm/guest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,9 +26,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "procfs.h"
-#include "signals.h"
-#include "util.h"
+#include "core/procfs.h"
+#include "core/signals.h"
+#include "core/util.h"
 
 #define MAX_ARGS 48
 

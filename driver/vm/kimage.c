@@ -7,7 +7,7 @@
  * boots and without unpacking the kernel. The string is UTS_RELEASE, then
  * "(builder@host) (compiler...)", then UTS_VERSION, which starts with '#'.
  */
-#include "kimage.h"
+#include "vm/kimage.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -10,7 +10,7 @@
  * from the console alone, and rewrites kernels.json after every boot so an
  * interrupted study keeps what finished.
  */
-#include "study.h"
+#include "vm/study.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -22,10 +22,10 @@
 
 #include <jansson.h>
 
-#include "guest.h"
-#include "procfs.h"
-#include "signals.h"
-#include "util.h"
+#include "vm/guest.h"
+#include "core/procfs.h"
+#include "core/signals.h"
+#include "core/util.h"
 
 void study_plan(struct study *s)
 {

@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#include "kimage.h"
+#include "vm/kimage.h"
 
 #define STUDY_LABEL  32
 #define STUDY_MAXPIN 1024

@@ -1,13 +1,13 @@
 /*
  * vmcache.c - the kernels study's cache directory, chosen as XDG says.
  */
-#include "vmcache.h"
+#include "vm/vmcache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "core/util.h"
 
 int vmcache_dir(char *dir, size_t len)
 {

@@ -9,7 +9,7 @@
  * that note; otherwise the bzImage boots as it is (slower under TCG, never
  * wrong).
  */
-#include "vmlinux.h"
+#include "vm/vmlinux.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -21,8 +21,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "util.h"
-#include "vmcache.h"
+#include "core/util.h"
+#include "vm/vmcache.h"
 
 #define OUT_MAX ((size_t)1 << 30) /* no kernel is near 1 GiB unpacked */
 

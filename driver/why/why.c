@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "why_internal.h"
+#include "why/why_internal.h"
 
 #define MAX_PIDS 8192
 

@@ -21,8 +21,8 @@
 #include <jansson.h>
 #include <sys/types.h>
 
-#include "db.h"
-#include "whycsv.h"
+#include "engines/db.h"
+#include "results/whycsv.h"
 
 struct why_cfg {
     const char *engine;             /* db_ops name: "pgsql" or "mysql" */

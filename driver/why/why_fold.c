@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "why_internal.h"
+#include "why/why_internal.h"
 
 #define MAXFRAMES 128
 

@@ -14,8 +14,8 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "util.h"
-#include "why.h"
+#include "core/util.h"
+#include "why/why.h"
 
 /* ---- why.c: notes ---- */
 void why_note(const struct why_cfg *cfg, const char *fmt, ...)

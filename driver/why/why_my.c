@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db_mysql_conn.h"
-#include "why_internal.h"
+#include "engines/db_mysql_conn.h"
+#include "why/why_internal.h"
 
 #define QUERY_MS 3000
 

@@ -24,8 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "procfs.h"
-#include "why_internal.h"
+#include "core/procfs.h"
+#include "why/why_internal.h"
 
 /* fork + exec perf with stdout to out_fd (or the log) and stderr to the
  * log; it gets sig when this thread dies. -1, or its pid. */

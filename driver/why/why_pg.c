@@ -26,8 +26,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "db_pgsql_conn.h"
-#include "why_internal.h"
+#include "engines/db_pgsql_conn.h"
+#include "why/why_internal.h"
 
 #define QUERY_MS 3000
 

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpulist.h"
-#include "procfs.h"
-#include "why_internal.h"
+#include "core/cpulist.h"
+#include "core/procfs.h"
+#include "why/why_internal.h"
 
 int why_stat_parse(struct why_stat *s, const char *text, const char *cpulist)
 {

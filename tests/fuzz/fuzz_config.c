@@ -17,10 +17,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "oltp.h"
-#include "options.h"
-#include "util.h"
-#include "verbs.h"
+#include "client/oltp.h"
+#include "core/options.h"
+#include "core/util.h"
+#include "verbs/verbs.h"
 
 /* The sweep's real table: configs/NAME.ini files are sweep configs. */
 static const struct optdef *cfg_defs(size_t *n)

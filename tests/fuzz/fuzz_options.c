@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oltp.h"
-#include "options.h"
-#include "util.h"
-#include "verbs.h"
+#include "client/oltp.h"
+#include "core/options.h"
+#include "core/util.h"
+#include "verbs/verbs.h"
 
 /* The sweep's own table (oltp's with --threads as a list of counts, plus
  * the sweep's options), built once: every OPT_* type but one is reached. */

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plot.h"
-#include "util.h"
+#include "results/plot.h"
+#include "core/util.h"
 
 static char fp_dir[] = "/tmp/dbscale-fuzz-plot-XXXXXX";
 

@@ -19,10 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "compare_load.h"
-#include "results.h"
-#include "util.h"
+#include "results/compare.h"
+#include "results/compare_load.h"
+#include "results/results.h"
+#include "core/util.h"
 
 static char fr_dir[] = "/tmp/dbscale-fuzz-results-XXXXXX";
 static const char *fr_names[] = {"results.csv", "micro.csv", "wide.tsv", "other.csv", "other.tsv"};

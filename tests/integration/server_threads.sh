@@ -30,8 +30,8 @@ cat >"$work/t.c" <<'C'
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "server.h"
-#include "util.h"
+#include "servers/server.h"
+#include "core/util.h"
 
 static atomic_int stop_churn;
 static int leak_fd[2]; /* a pipe without O_CLOEXEC that no server may inherit */
@@ -179,7 +179,7 @@ int main(void)
 C
 # the library objects: not main.o, nor dbscale-mpi's (they need MPI and have a main)
 objs=$(find "$(dirname "$DBSCALE")/obj" -name '*.o' ! -name main.o ! -name 'mpi_*.o')
-inc=$(for d in "$src" "$src"/*/; do printf ' -I%s' "$d"; done)
+inc=" -I$src"
 # the libraries the Makefile links, read from it so the two cannot drift
 pkgs=$(sed -n 's/^PKGS *:= *//p' "$(dirname "$src")/Makefile")
 [ -n "$pkgs" ] || fail "no PKGS line in the Makefile"

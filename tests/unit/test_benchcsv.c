@@ -16,10 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "baseline.h"
-#include "benchcsv.h"
-#include "micro.h"
-#include "verbs.h"
+#include "sweep/baseline.h"
+#include "results/benchcsv.h"
+#include "micro/micro.h"
+#include "verbs/verbs.h"
 
 static char dir[] = "/tmp/dbscale-benchcsv-XXXXXX";
 

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compare.h"
-#include "results.h"
+#include "results/compare.h"
+#include "results/results.h"
 
 /* The copy in tests/data, found from the repo root or from this file. */
 static const char *data_path(const char *name)

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config_path.h"
+#include "core/config_path.h"
 
 static char top[256], cwd0[1024];
 

@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cpulist.h"
-#include "micro.h"
+#include "core/cpulist.h"
+#include "micro/micro.h"
 
 static char root[256];
 

@@ -25,8 +25,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cpulist.h"
-#include "cpuset.h"
+#include "core/cpulist.h"
+#include "machine/cpuset.h"
 
 /* A CPU set from a list (the one type and parser: cpulist.h). */
 static struct cpulist set_of(const char *text)

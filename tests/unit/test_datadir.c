@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "util.h"
+#include "core/util.h"
 
 #define NTHREADS 16
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dbdebug.h"
+#include "client/dbdebug.h"
 
 struct db_conn {
     int calls;

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "fiber.h"
+#include "core/fiber.h"
 
 static struct fiber self, fa, fb;
 static char trail[64];

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "help.h"
-#include "verb_table.h"
+#include "verbs/help.h"
+#include "verbs/verb_table.h"
 
 static char *workload_help(const char *w, int *rc)
 {

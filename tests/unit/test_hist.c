@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
+#include "stats/hist.h"
 
 static uint64_t sm_state;
 

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "intervals.h"
+#include "results/intervals.h"
 
 static void test_round_trip(void **st)
 {

@@ -20,9 +20,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "compare.h"
+#include "results/compare.h"
 #include "machine/kernelinfo.h"
-#include "page.h"
+#include "results/page.h"
 #include "results/kerneljson.h"
 #include "results/page_kernels.h"
 #include "vm/initramfs.h"

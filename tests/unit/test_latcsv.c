@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "latcsv.h"
+#include "results/latcsv.h"
 
 static void test_round_trip(void **st)
 {

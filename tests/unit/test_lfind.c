@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lfind.h"
+#include "lua/lfind.h"
 
 static char root[64];
 

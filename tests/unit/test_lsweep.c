@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lsweep.h"
+#include "lua/lsweep.h"
 
 static char root[64], old[512];
 

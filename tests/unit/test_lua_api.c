@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lapi.h"
-#include "oltp.h"
+#include "lua/lapi.h"
+#include "client/oltp.h"
 
 static char path[64];
 

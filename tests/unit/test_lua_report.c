@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hist.h"
-#include "lreport.h"
+#include "stats/hist.h"
+#include "lua/lreport.h"
 
 static char path[64];
 

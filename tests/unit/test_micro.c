@@ -25,7 +25,7 @@
 
 #include "micro/fsbench.h"
 #include "micro/micro.h"
-#include "signals.h"
+#include "core/signals.h"
 #include "micro/spin.h"
 
 static char scratch[256];

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oltp_conn.h"
+#include "client/oltp_conn.h"
 
 static int build(struct oltp_setup *s, struct opts *o, const char *driver, char **args, int n,
                  char *err, size_t errlen)

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "options.h"
+#include "core/options.h"
 
 static const struct optdef defs[] = {
     {"config", OPT_STR, NULL, "read options from FILE"},

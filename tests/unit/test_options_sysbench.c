@@ -19,9 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "oltp.h"
-#include "options.h"
-#include "verbs.h"
+#include "client/oltp.h"
+#include "core/options.h"
+#include "verbs/verbs.h"
 
 struct fx {
     struct opts o;

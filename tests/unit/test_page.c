@@ -17,12 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "page.h"
-#include "page_headline.h"
-#include "page_html.h"
-#include "page_svg.h"
-#include "page_warn.h"
-#include "plot.h"
+#include "results/page.h"
+#include "results/page_headline.h"
+#include "results/page_html.h"
+#include "results/page_svg.h"
+#include "results/page_warn.h"
+#include "results/plot.h"
 
 /* The copy in tests/data, found from the repo root or from this file. */
 static const char *data_path(const char *name)

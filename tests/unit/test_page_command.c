@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "meta_command.h"
-#include "options.h"
-#include "page.h"
-#include "page_tables.h"
-#include "plot.h"
-#include "verbs.h"
+#include "results/meta_command.h"
+#include "core/options.h"
+#include "results/page.h"
+#include "results/page_tables.h"
+#include "results/plot.h"
+#include "verbs/verbs.h"
 
 static struct optdef *defs;
 static size_t ndefs;

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "plot_gp.h"
+#include "results/plot_gp.h"
 
 static char *quoted(const char *s)
 {

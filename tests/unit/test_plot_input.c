@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compare_load.h"
-#include "input.h"
-#include "results.h"
+#include "results/compare_load.h"
+#include "results/input.h"
+#include "results/results.h"
 
 static char dir[] = "/tmp/dbscale-input-XXXXXX";
 

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plot.h"
+#include "results/plot.h"
 
 static void repo_root(char *p, size_t len)
 {

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "procfs.h"
+#include "core/procfs.h"
 
 static void test_read_write(void **state)
 {

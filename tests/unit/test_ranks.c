@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "intervals.h"
-#include "ranks.h"
+#include "results/intervals.h"
+#include "ranks/ranks.h"
 
 static uint64_t sm_state = 42;
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "redact.h"
+#include "core/redact.h"
 
 static void masks_every_form(void **state)
 {

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "results/report.h"
 
 static struct level_result res;
 static char *out;

@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "meta.h"
-#include "results.h"
-#include "util.h"
+#include "results/meta.h"
+#include "results/results.h"
+#include "core/util.h"
 
 static char dir[] = "/tmp/dbscale-results-XXXXXX";
 

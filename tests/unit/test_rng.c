@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
+#include "client/rng.h"
 
 /* sysbench's defaults: special, iter 12, pct 1, res 75, pareto h 0.2, zipf exp 0.8 */
 static void dist(struct rng_dist *d, const char *kind)

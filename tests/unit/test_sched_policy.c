@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "db.h"
-#include "sched_policy.h"
+#include "engines/db.h"
+#include "core/sched_policy.h"
 
 static void test_batch_from(void **state)
 {

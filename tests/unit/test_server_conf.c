@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-#include "server_engine.h"
+#include "servers/server_engine.h"
 
 static void refuses_managed_and_indirect(void **state)
 {

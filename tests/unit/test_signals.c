@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "signals.h"
+#include "core/signals.h"
 
 static volatile sig_atomic_t woken;
 

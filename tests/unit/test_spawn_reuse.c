@@ -21,8 +21,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "server.h"
-#include "spawn.h"
+#include "servers/server.h"
+#include "servers/spawn.h"
 
 static pid_t sleeper(void)
 {

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 static void test_summary(void **state)
 {

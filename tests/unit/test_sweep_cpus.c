@@ -16,8 +16,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cpulist.h"
-#include "plan.h"
+#include "core/cpulist.h"
+#include "sweep/plan.h"
 
 static char root[256];
 

@@ -12,7 +12,7 @@
 
 #include <string.h>
 
-#include "plan.h"
+#include "sweep/plan.h"
 
 static void machine(struct sweep_plan *p, int n)
 {

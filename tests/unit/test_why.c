@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "why_internal.h"
+#include "why/why_internal.h"
 
 static void test_stat(void **st)
 {

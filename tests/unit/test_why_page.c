@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "folded.h"
-#include "page_flame.h"
-#include "page_why.h"
-#include "whypoint.h"
+#include "results/folded.h"
+#include "results/page_flame.h"
+#include "results/page_why.h"
+#include "results/whypoint.h"
 
 static void add_wait(struct whycsv *w, int threads, int repeat, const char *ev, const char *cls,
                      double us)

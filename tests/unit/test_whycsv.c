@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "whycsv.h"
+#include "results/whycsv.h"
 
 static struct why_key key(int threads, int repeat)
 {

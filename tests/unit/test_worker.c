@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "worker.h"
+#include "client/worker.h"
 
 enum fake_mode { FAKE_SYNC, FAKE_PIPE, FAKE_HANG };
 

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "workload.h"
+#include "client/workload.h"
 
 /* sysbench's defaults (oltp_common.lua) */
 static struct wl_config defaults(const char *name, const char *engine)

@@ -12,14 +12,14 @@
  * Never allocate per call beyond one scratch copy, never print, never abort
  * on odd input: empty or degenerate data gives 0 / -1, not NaN surprises.
  */
-#include "stats.h"
+#include "stats/stats.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "core/util.h"
 
 static int cmp_double(const void *a, const void *b)
 {

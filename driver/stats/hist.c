@@ -3,7 +3,7 @@
  * The bucket of v is its power of two and its next six bits: cheap to compute
  * (one clz), and merging two histograms is adding arrays.
  */
-#include "hist.h"
+#include "stats/hist.h"
 
 #include <string.h>
 

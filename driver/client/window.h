@@ -1,0 +1,70 @@
+/*
+ * window.h - the figures of a measured window that the built-in loops
+ * (client/level.c) and the Lua loops (lua/lrun.c) both report: sysbench's
+ * thread fairness and the --report-checkpoints baseline. Written once, so a
+ * change to how a window is counted is made once and both kinds of run
+ * agree on it.
+ */
+#ifndef DBSCALE_WINDOW_H
+#define DBSCALE_WINDOW_H
+
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "client/worker.h"
+#include "stats/hist.h"
+
+/* The counts a level's result is made of, summed over the connections. */
+struct window_counts {
+    uint64_t txns, reads, writes, others, errors, reconnects;
+};
+
+/* Each connection's completed events and busy time (ns) so far, read by
+ * the one who owns them (relaxed atomic loads: the loops write them). */
+typedef void window_conn_fn(void *arg, int i, uint64_t *events, uint64_t *busy_ns);
+
+/* --report-checkpoints: the figures at the last checkpoint (or the
+ * window's start), which the next checkpoint and the level's result
+ * subtract: differences, so the loops never reset anything. */
+struct window_ckpt {
+    int next, taken; /* the next checkpoint of the list; one was reported */
+    int n;           /* connections */
+    uint64_t at;     /* when the last was taken (or the window began), ns */
+    struct window_counts tot;
+    struct rusage ru;
+    uint64_t *events, *busy; /* per connection */
+    struct hist *h;
+};
+
+/* A baseline for n connections at the window's start t0 (CPU ru0). */
+struct window_ckpt *window_ckpt_new(int n, uint64_t t0, const struct rusage *ru0);
+void window_ckpt_free(struct window_ckpt *ck);
+
+/* out's counts: c less base (NULL: none). */
+void window_set_counts(struct level_result *out, const struct window_counts *c,
+                       const struct window_counts *base);
+
+/* sysbench's thread fairness over n connections: each one's events and busy
+ * seconds since ck's baseline (ck NULL or none taken: since the start),
+ * their mean and population standard deviation. */
+void window_fairness(int n, window_conn_fn *read, void *arg, const struct window_ckpt *ck,
+                     struct level_result *out);
+
+/* A checkpoint at now: r gets the figures since the last one (or the
+ * window's start t0): counts from tot, latency from cur (r->lat allocated,
+ * the caller frees it), the time, the CPU to ru and the fairness. Then the
+ * figures as they are become the baseline. */
+void window_checkpoint(struct window_ckpt *ck, uint64_t now, uint64_t t0,
+                       const struct window_counts *tot, const struct hist *cur,
+                       const struct rusage *ru, window_conn_fn *read, void *arg,
+                       struct level_result *r);
+
+/* The level's result, taken over the whole window, made the figures since
+ * the last checkpoint when one was taken (ck NULL or none: unchanged).
+ * _time: the window ended at t1 with CPU ru1; total_time_s keeps the
+ * whole window's time. _counts: the counts and the latency. */
+void window_since_ckpt_time(const struct window_ckpt *ck, uint64_t t1, const struct rusage *ru1,
+                            struct level_result *out);
+void window_since_ckpt_counts(const struct window_ckpt *ck, struct level_result *out);
+
+#endif

@@ -1,0 +1,119 @@
+/*
+ * test_window.c - the figures both kinds of run (built-in mixes and Lua
+ * scripts) report through client/window.c and client/arrivals.c: fairness
+ * is the mean and population standard deviation of each connection's events
+ * and busy seconds; a checkpoint reports what came since the last one and
+ * becomes the baseline the next checkpoint and the level's result subtract;
+ * the Poisson stream is the same for the same seed and counts its queue on a
+ * copy, without taking anything from it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client/arrivals.h"
+#include "client/window.h"
+
+struct figs {
+    uint64_t ev[3], busy[3];
+};
+
+static void read_figs(void *arg, int i, uint64_t *events, uint64_t *busy_ns)
+{
+    struct figs *f = arg;
+    *events = f->ev[i];
+    *busy_ns = f->busy[i];
+}
+
+static void test_fairness(void **state)
+{
+    (void)state;
+    struct figs f = {{10, 20, 30}, {1000000000, 1000000000, 4000000000}};
+    struct level_result r = {0};
+    window_fairness(3, read_figs, &f, NULL, &r);
+    assert_float_equal(r.fair_events_avg, 20, 1e-12);
+    assert_float_equal(r.fair_events_sd, sqrt(200.0 / 3), 1e-12);
+    assert_float_equal(r.fair_time_avg, 2, 1e-12);
+    assert_float_equal(r.fair_time_sd, sqrt(2.0), 1e-12);
+}
+
+static void test_checkpoint_baseline(void **state)
+{
+    (void)state;
+    struct rusage ru = {0};
+    struct figs f = {{10, 20, 30}, {1, 2, 3}};
+    struct window_ckpt *ck = window_ckpt_new(3, 1000, &ru);
+    struct hist *cur = malloc(sizeof *cur);
+    hist_init(cur);
+    hist_record(cur, 5000);
+    struct window_counts tot = {.txns = 60, .reads = 7, .errors = 1};
+    struct level_result r = {0};
+    window_checkpoint(ck, 2000001000, 1000, &tot, cur, &ru, read_figs, &f, &r);
+    assert_int_equal(r.txns, 60);
+    assert_int_equal(r.reads, 7);
+    assert_float_equal(r.time_s, 2, 1e-12);
+    assert_int_equal(hist_count(r.lat), 1);
+    assert_int_equal(hist_min(r.lat), 5000); /* since the start: exact */
+    free(r.lat);
+    /* later: the level's figures less the checkpoint's */
+    f.ev[0] = 15, f.ev[1] = 25, f.ev[2] = 35;
+    hist_record(cur, 7000);
+    struct level_result out = {.txns = 75, .reads = 9, .errors = 1, .time_s = 3};
+    out.lat = malloc(sizeof *out.lat);
+    hist_copy(out.lat, cur);
+    window_since_ckpt_counts(ck, &out);
+    window_since_ckpt_time(ck, 3000001000, &ru, &out);
+    window_fairness(3, read_figs, &f, ck, &out);
+    assert_int_equal(out.txns, 15);
+    assert_int_equal(out.reads, 2);
+    assert_int_equal(out.errors, 0);
+    assert_int_equal(hist_count(out.lat), 1);
+    assert_float_equal(out.time_s, 1, 1e-12);
+    assert_float_equal(out.total_time_s, 3, 1e-12);
+    assert_float_equal(out.fair_events_avg, 5, 1e-12);
+    assert_float_equal(out.fair_events_sd, 0, 1e-12);
+    free(out.lat);
+    free(cur);
+    window_ckpt_free(ck);
+}
+
+static void test_arrivals(void **state)
+{
+    (void)state;
+    struct arrivals a, b;
+    arrivals_init(&a);
+    arrivals_init(&b);
+    arrivals_start(&a, 1000, 42, 1000000000);
+    arrivals_start(&b, 1000, 42, 1000000000);
+    uint64_t last = 1000000000;
+    for (int i = 0; i < 100; i++) {
+        uint64_t t = arrivals_next(&a);
+        assert_true(t >= last);
+        assert_int_equal(t, arrivals_next(&b)); /* the same stream for the same seed */
+        last = t;
+    }
+    /* ~1000/s: about 1000 due a second later, and counting takes none */
+    uint64_t q = arrivals_queued(&a, last + 1000000000, 100000);
+    assert_true(q > 800 && q < 1200);
+    assert_int_equal(arrivals_queued(&a, last + 1000000000, 100000), q);
+    assert_int_equal(arrivals_queued(&a, last + 1000000000, 10), 10);
+    assert_int_equal(arrivals_next(&a), arrivals_next(&b));
+    arrivals_destroy(&a);
+    arrivals_destroy(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fairness),
+        cmocka_unit_test(test_checkpoint_baseline),
+        cmocka_unit_test(test_arrivals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
