@@ -1,5 +1,5 @@
 #!/bin/sh
-# integration: long
+# integration: alone
 # dbscale kernels: Debian's kernel booted under qemu (TCG: no KVM here) as an
 # SMP boot on 2 vCPUs and a boot with nr_cpus=1, each running one short
 # PostgreSQL point-select sweep (1 CPU and all) with getppid1 as its kernel
