@@ -36,6 +36,14 @@ int evloop_count(int configured, int ncpus, int conns)
 /* epoll_pwait2 waits to the nanosecond (Poisson arrivals need better than
  * milliseconds); kernels before 5.11 and valgrind lack it, so fall back to
  * epoll_wait rounded up to the next millisecond. */
+uint64_t evloop_grace_ns(double grace_s, int stopped)
+{
+    uint64_t ns = grace_s > 0   ? (uint64_t)(grace_s * 1e9)
+                  : grace_s < 0 ? EVLOOP_NO_LIMIT
+                                : EVLOOP_GRACE_NS;
+    return stopped && ns > EVLOOP_GRACE_NS ? EVLOOP_GRACE_NS : ns;
+}
+
 int evloop_wait(int ep, struct epoll_event *evs, int max, uint64_t ns)
 {
     static _Atomic int no_pwait2;

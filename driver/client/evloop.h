@@ -13,6 +13,15 @@
  * (ncpus; 0: every online CPU); never more than conns, never fewer than 1. */
 int evloop_count(int configured, int ncpus, int conns);
 
+/* After the end, how long work still waiting for a reply may take before
+ * it is given up: --forced-shutdown's grace_s (0 = EVLOOP_GRACE_NS, < 0 =
+ * EVLOOP_NO_LIMIT), never more than EVLOOP_GRACE_NS once stopped. The
+ * default is long enough for any sane OLTP reply, short enough that a hung
+ * server cannot hold a level (or a signal) for more than about a second. */
+#define EVLOOP_GRACE_NS 1000000000ull
+#define EVLOOP_NO_LIMIT (UINT64_MAX / 4) /* leaves room to add a start time */
+uint64_t evloop_grace_ns(double grace_s, int stopped);
+
 /* epoll_pwait2 for at most ns nanoseconds (0: only what is ready). */
 int evloop_wait(int ep, struct epoll_event *evs, int max, uint64_t ns);
 

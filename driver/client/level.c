@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "client/evloop.h"
 #include "client/level.h"
 #include "client/window.h"
 #include "core/util.h"
@@ -67,11 +68,7 @@ static void checkpoint(struct pool *p, struct loop *loops, int nl, double t, str
  * --forced-shutdown grace, but never more than 1 s after a stop. */
 static uint64_t grace_ns(struct pool *p)
 {
-    double g = p->cfg.grace_s;
-    uint64_t ns = g > 0 ? (uint64_t)(g * 1e9) : g < 0 ? UINT64_MAX / 4 : POOL_GRACE_NS;
-    if (atomic_load_explicit(&p->stop_at, RLX) && ns > POOL_GRACE_NS)
-        ns = POOL_GRACE_NS;
-    return ns;
+    return evloop_grace_ns(p->cfg.grace_s, atomic_load_explicit(&p->stop_at, RLX) != 0);
 }
 
 /* One period's figures from the difference of two snapshots. */

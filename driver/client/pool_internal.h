@@ -18,12 +18,6 @@
 
 #define RLX memory_order_relaxed
 
-/* How long a level waits, after its window ended (or pool_stop), for the
- * transactions still in flight to finish; then their connections are given
- * up. Long enough for any sane OLTP reply, short enough that a hung server
- * cannot hold a level (or a signal) for more than about a second. */
-#define POOL_GRACE_NS 1000000000ull
-
 /* A stall: a stretch of at least this long inside the window in which
  * statements were outstanding and no reply at all came back. OLTP replies
  * take milliseconds, so a normal run never comes near it, even loaded; a

@@ -285,16 +285,6 @@ static int give_up(struct lloop *l, int ep)
     return n;
 }
 
-/* After the run's end, how long an event waiting for its reply may take:
- * --forced-shutdown's grace (lscript_limits.grace_s), never more than
- * LLOOP_GRACE_NS after a stop; UINT64_MAX = as long as it takes. */
-static uint64_t grace_ns(struct lloop_run *run)
-{
-    double g = run->lim->grace_s;
-    uint64_t ns = g > 0 ? (uint64_t)(g * 1e9) : g < 0 ? UINT64_MAX : LLOOP_GRACE_NS;
-    return lrun_stopped(run) && ns > LLOOP_GRACE_NS ? LLOOP_GRACE_NS : ns;
-}
-
 /* Until none of the loop's connections waits for a reply or an arrival. */
 static void drive(struct lloop *l, int ep, int active)
 {
@@ -306,10 +296,12 @@ static void drive(struct lloop *l, int ep, int active)
         if (active <= 0)
             break;
         if (!gave_up && lrun_ending(l->run)) {
-            uint64_t now = now_ns(), g = grace_ns(l->run); /* a stop may shorten it */
+            /* --forced-shutdown's grace; a stop may shorten it */
+            uint64_t now = now_ns(),
+                     g = evloop_grace_ns(l->run->lim->grace_s, lrun_stopped(l->run));
             if (!ended)
                 ended = now;
-            give_up_at = g == UINT64_MAX ? UINT64_MAX : ended + g;
+            give_up_at = g >= EVLOOP_NO_LIMIT ? UINT64_MAX : ended + g;
             if (now >= give_up_at) {
                 active -= give_up(l, ep);
                 gave_up = 1; /* thread_done runs on, without a grace */
