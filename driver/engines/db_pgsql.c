@@ -106,33 +106,6 @@ static int pg_fd(struct db_conn *c)
     return PQsocket(c->pg);
 }
 
-/* '?' -> $1, $2 ... (sbtest SQL has no '?' inside literals). */
-static char *dollarize(const char *sql)
-{
-    struct sbuf b = {0};
-    int n = 0;
-    for (const char *p = sql; *p; p++) {
-        if (*p == '?')
-            sbuf_printf(&b, "$%d", ++n);
-        else
-            sbuf_add(&b, p, 1);
-    }
-    return b.s ? b.s : xstrdup("");
-}
-
-/* "s<id>", the server-side name of statement id; by hand, as in
- * param_text, because it is made for every statement sent. */
-static const char *stmt_name(char buf[12], int id)
-{
-    char *q = buf + 11;
-    *q = '\0';
-    do
-        *--q = (char)('0' + id % 10);
-    while ((id /= 10) != 0 && q > buf + 1);
-    *--q = 's';
-    return q;
-}
-
 static int pg_prepare(struct db_conn *c, int id, const char *sql, int nparams, struct db_error *err)
 {
     if (id < 0 || nparams > PG_MAX_PARAMS) {
@@ -148,8 +121,8 @@ static int pg_prepare(struct db_conn *c, int id, const char *sql, int nparams, s
     c->text[id] = xstrdup(sql);
     if (!c->ps)
         return 0;
-    char name[12], *q = dollarize(sql);
-    PGresult *r = PQprepare(c->pg, stmt_name(name, id), q, nparams, NULL);
+    char name[16], *q = db_pgsql_dollarize(sql);
+    PGresult *r = PQprepare(c->pg, db_pgsql_stmt_name(name, 's', id), q, nparams, NULL);
     free(q);
     if (PQresultStatus(r) != PGRES_COMMAND_OK) {
         const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
@@ -234,10 +207,11 @@ static enum db_status pg_start(struct db_conn *c, int id, const char *sql, const
     if (id < 0) {
         ok = PQsendQuery(c->pg, sql);
     } else if (c->ps) {
-        char name[12];
+        char name[16];
         for (int i = 0; i < np; i++)
             c->vals[i] = param_text(c, i, &p[i]);
-        ok = PQsendQueryPrepared(c->pg, stmt_name(name, id), np, c->vals, NULL, NULL, 0);
+        ok = PQsendQueryPrepared(c->pg, db_pgsql_stmt_name(name, 's', id), np, c->vals, NULL, NULL,
+                                 0);
     } else {
         ok = PQsendQuery(c->pg, inline_params(c, c->text[id], p, np));
     }

@@ -138,3 +138,28 @@ enum db_errclass db_pgsql_classify(const char *state, PGconn *pg)
         return DB_ERR_RECONNECT;
     return DB_ERR_FATAL;
 }
+
+char *db_pgsql_dollarize(const char *sql)
+{
+    struct sbuf b = {0};
+    int n = 0;
+    for (const char *p = sql; *p; p++) {
+        if (*p == '?')
+            sbuf_printf(&b, "$%d", ++n);
+        else
+            sbuf_add(&b, p, 1);
+    }
+    return b.s ? b.s : xstrdup("");
+}
+
+const char *db_pgsql_stmt_name(char buf[16], char prefix, int id)
+{
+    char *q = buf + 15;
+    *q = '\0';
+    unsigned u = id < 0 ? 0u : (unsigned)id;
+    do
+        *--q = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
+    *--q = prefix;
+    return q;
+}

@@ -20,4 +20,13 @@ PGconn *db_pgsql_connectdb(const struct db_target *t, char *err, size_t errlen);
  * classifier of the engine and the Lua scripts' SQL. */
 enum db_errclass db_pgsql_classify(const char *state, PGconn *pg);
 
+/* sql with its '?' placeholders made $1, $2 ... (sysbench's pgsql driver
+ * does the same; sbtest SQL and sysbench's scripts have no '?' inside
+ * literals), malloc'd: the one rewriting of the engine and the scripts. */
+char *db_pgsql_dollarize(const char *sql);
+
+/* The server-side name of statement id: prefix then the id's digits, in
+ * buf (returned). By hand, not snprintf: it is made for every statement sent. */
+const char *db_pgsql_stmt_name(char buf[16], char prefix, int id);
+
 #endif

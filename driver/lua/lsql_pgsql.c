@@ -138,22 +138,6 @@ static int take(struct lsql_conn *c, PGresult *r, struct lsql_result *res, struc
     return 0;
 }
 
-/* The server-side name of statement id ("l17"), written without printf:
- * it is built once per execute. */
-static const char *stmt_name(char name[16], int id)
-{
-    char d[12];
-    int n = 0;
-    do
-        d[n++] = (char)('0' + id % 10);
-    while ((id /= 10) > 0 && n < 11);
-    name[0] = 'l';
-    for (int i = 0; i < n; i++)
-        name[1 + i] = d[n - 1 - i];
-    name[1 + n] = '\0';
-    return name;
-}
-
 static int pgl_query(struct lsql_conn *c, const char *sql, struct lsql_result *res,
                      struct db_error *e)
 {
@@ -170,8 +154,8 @@ static int pgl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams
         c->text[id] = xstrdup(sql);
         return 0;
     }
-    char name[16];
-    stmt_name(name, id);
+    char buf[16];
+    const char *name = db_pgsql_stmt_name(buf, 'l', id);
     if (c->stale[id]) {
         char sql_d[32];
         snprintf(sql_d, sizeof sql_d, "DEALLOCATE %s", name);
@@ -179,16 +163,9 @@ static int pgl_prepare(struct lsql_conn *c, int id, const char *sql, int nparams
             return -1;
         c->stale[id] = 0;
     }
-    struct sbuf b = {0};
-    int n = 0;
-    for (const char *p = sql; *p; p++) {
-        if (*p == '?')
-            sbuf_printf(&b, "$%d", ++n);
-        else
-            sbuf_add(&b, p, 1);
-    }
-    int rc = take(c, PQprepare(c->pg, name, b.s ? b.s : "", 0, NULL), NULL, e);
-    sbuf_free(&b);
+    char *q = db_pgsql_dollarize(sql);
+    int rc = take(c, PQprepare(c->pg, name, q, 0, NULL), NULL, e);
+    free(q);
     return rc;
 }
 
@@ -198,7 +175,9 @@ static int pgl_execute(struct lsql_conn *c, int id, const char *const *vals, int
     if (c->text[id])
         return take(c, PQexec(c->pg, c->text[id]), res, e);
     char name[16];
-    return take(c, PQexecPrepared(c->pg, stmt_name(name, id), np, vals, NULL, NULL, 0), res, e);
+    return take(c,
+                PQexecPrepared(c->pg, db_pgsql_stmt_name(name, 'l', id), np, vals, NULL, NULL, 0),
+                res, e);
 }
 
 static void pgl_unprepare(struct lsql_conn *c, int id)
@@ -288,7 +267,9 @@ static int pga_send_execute(struct lsql_conn *c, int id, const char *const *vals
     if (c->text[id])
         return sent(c, PQsendQuery(c->pg, c->text[id]), e, rc);
     char name[16];
-    return sent(c, PQsendQueryPrepared(c->pg, stmt_name(name, id), np, vals, NULL, NULL, 0), e, rc);
+    return sent(
+        c, PQsendQueryPrepared(c->pg, db_pgsql_stmt_name(name, 'l', id), np, vals, NULL, NULL, 0),
+        e, rc);
 }
 
 static int pga_fd(struct lsql_conn *c)
