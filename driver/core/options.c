@@ -487,6 +487,36 @@ int opts_bool(const struct opts *o, const char *name)
     return v;
 }
 
+int opts_bind(const struct opts *o, const struct opt_bind *b, size_t n, void *dst, char *err,
+              size_t errlen)
+{
+    for (size_t k = 0; k < n; k++) {
+        char *at = (char *)dst + b[k].off;
+        if (find(o, b[k].name, strlen(b[k].name)) < 0) {
+            snprintf(err, errlen, "internal error: no option '%s' to bind", b[k].name);
+            return -1;
+        }
+        switch (b[k].as) {
+        case OPT_STR:
+            *(const char **)(void *)at = opts_str(o, b[k].name);
+            break;
+        case OPT_INT:
+            *(long long *)(void *)at = opts_int(o, b[k].name);
+            break;
+        case OPT_NUM:
+            *(double *)(void *)at = opts_num(o, b[k].name);
+            break;
+        case OPT_BOOL:
+            *(int *)(void *)at = opts_bool(o, b[k].name);
+            break;
+        default:
+            snprintf(err, errlen, "internal error: option '%s' bound as no C type", b[k].name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 void opts_help(const struct opts *o, FILE *f)
 {
     for (size_t i = 0; i < o->n; i++) {

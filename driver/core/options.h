@@ -92,6 +92,22 @@ const char *const *opts_list(const struct opts *o, const char *name, size_t *n);
  * when there are none. */
 char *opts_lines(const struct opts *o, const char *name);
 
+/* fio's way into a typed struct: a binding names an option and where its
+ * value goes in the struct (offsetof), as what type: OPT_STR a const char *
+ * (NULL when unset without a default; it points into o), OPT_INT a long
+ * long, OPT_NUM a double, OPT_BOOL an int. Read once where a verb sets up,
+ * so the run paths hold typed fields and never look an option up by name. */
+struct opt_bind {
+    const char *name;
+    enum opt_type as;
+    size_t off;
+};
+/* Fill dst from o by b[0..n). 0, or -1 with err naming a binding the table
+ * has no option for (or an unknown type): a bug found at set-up, not in a
+ * level. */
+int opts_bind(const struct opts *o, const struct opt_bind *b, size_t n, void *dst, char *err,
+              size_t errlen);
+
 /* --help text: one line per option with its default. */
 void opts_help(const struct opts *o, FILE *f);
 /* The effective option set as a JSON object body; secrets are never written. */

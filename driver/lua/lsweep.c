@@ -18,7 +18,6 @@
 #include "core/cpulist.h"
 #include "lua/lfind.h"
 #include "lua/lsweep.h"
-#include "client/oltp.h"
 #include "core/safefile.h"
 #include "client/workload.h"
 
@@ -153,29 +152,13 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
     struct lapi_script ls = x->ls;
     ls.command = "run";
     ls.threads = threads;
-    const struct opts *o = ls.o;
-    struct lscript_limits lim = {
-        .time_s = opts_num(o, "time"),
-        .events = opts_int(o, "events"),
-        .rate = opts_num(o, "rate"),
-        .interval_s = opts_num(o, "report-interval"),
-        .pct = x->pct,
-        .on_interval = on_interval,
-        .on_interval_arg = cb_arg,
-        .on_window = on_window,
-        .on_window_arg = cb_arg,
-        .warmup_s = opts_num(o, "warmup-time"),
-        .ramp_timeout_s = opts_num(o, "ramp-timeout"),
-        .loops = (int)opts_int(o, "client-loops"),
-        .batch_from = x->batch_from,
-        .client_cpus = client_cpus, /* the loops pin themselves */
-    };
+    struct lscript_limits lim = x->lim;
+    lim.on_interval = on_interval;
+    lim.on_interval_arg = cb_arg;
+    lim.on_window = on_window;
+    lim.on_window_arg = cb_arg;
+    lim.client_cpus = client_cpus; /* the loops pin themselves */
     char err[sizeof out->fatal_msg];
-    const char *fs = opts_str(o, "forced-shutdown"); /* checked by the sweep's setup */
-    if (fs && !oltp_forced_shutdown(fs, lim.time_s, &lim.grace_s, err, sizeof err)) {
-        snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
-        return -1;
-    }
     struct cpulist old;
     int pinned = pin(client_cpus, &old);
     int r = lscript_run(&ls, &lim, out, err, sizeof err);

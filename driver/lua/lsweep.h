@@ -12,10 +12,9 @@
 #include "lua/lscript.h"
 
 struct lsweep {
-    struct lapi_script ls; /* filled by lsetup_fill; threads set per level */
-    double pct;            /* the percentile of the period lines */
-    int batch_from;        /* the loops' policy: the setup's worker_cfg.batch_from */
-    struct lerrors errors; /* lsweep_init / lsweep_free */
+    struct lapi_script ls;     /* filled by lsetup_fill; threads set per level */
+    struct lscript_limits lim; /* lsetup_limits, once: a level adds its callbacks */
+    struct lerrors errors;     /* lsweep_init / lsweep_free */
 };
 
 void lsweep_init(struct lsweep *x);
@@ -32,8 +31,8 @@ int lsweep_find_workload(int argc, char **argv, char *path, size_t len);
 int lsweep_prepare(struct lsweep *x, char *err, size_t errlen);
 
 /* A level of threads connections (sweep.run_level's shape; arg is a struct
- * lsweep): --time, --events, --rate, --warmup-time and --report-interval
- * from the options; the script's threads on client_cpus (NULL: anywhere). */
+ * lsweep): x->lim's limits, the script's threads on client_cpus (NULL:
+ * anywhere). */
 int lsweep_level(void *arg, int threads, const char *client_cpus,
                  void (*on_interval)(const struct interval_stats *st, void *a),
                  void (*on_window)(int begin, void *a), void *cb_arg, struct level_result *out);

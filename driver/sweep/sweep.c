@@ -121,7 +121,7 @@ static int hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *
     }
     online_range(w, 0, k, &srv);
     cpulist_format(&srv, srv_list, sl);
-    const char *cc = opts_str(&w->o, "client-cpus");
+    const char *cc = w->cfg.client_cpus;
     *shared = 1;
     cli_list[0] = '\0';
     if (cc && !strcmp(cc, "same")) {
@@ -157,7 +157,7 @@ static int hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *
         goto out;
     }
     if (!w->cpu) {
-        int m = cpuset_method_parse(opts_str(&w->o, "cpu-method"));
+        int m = cpuset_method_parse(w->cfg.cpu_method);
         w->cpu = cpuset_open((enum cpu_method)m, err, errlen);
         if (!w->cpu)
             goto out;
@@ -358,18 +358,15 @@ int sweep_hold(struct sweep *w, int k, char *srv_list, size_t sl, char *err, siz
     return hold_server(w, k, srv_list, sl, cli_list, sizeof cli_list, &shared, err, errlen);
 }
 
-static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t errlen)
+/* The rows before the levels: --append's earlier ones first, and their
+ * periods and histograms, which stay in intervals.csv and latency.csv. */
+static void start_rows(struct sweep *w)
 {
-    int last_k = -1;
-    char srv_list[256] = "", cli_list[256] = "";
-    int shared = 1;
-    double level_s = 0, baseline_s = 0; /* measured wall time, summed */
-    int nlevel_s = 0, nbaseline_s = 0;
     w->rows = xcalloc((size_t)(w->nold + w->plan.nlevels), sizeof *w->rows);
     if (w->nold)
         memcpy(w->rows, w->old_rows, (size_t)w->nold * sizeof *w->rows);
     w->nrows = w->nsaved = w->nold;
-    if (w->nold) { /* --append: the earlier runs' periods stay in intervals.csv */
+    if (w->nold) {
         char ierr[600], ipath[1100];
         snprintf(ipath, sizeof ipath, "%s/intervals.csv", w->out);
         if (access(ipath, F_OK) == 0 && intervals_read(ipath, &w->iv, ierr, sizeof ierr) < 0)
@@ -378,11 +375,55 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         if (access(ipath, F_OK) == 0 && latcsv_read(ipath, &w->lat, ierr, sizeof ierr) < 0)
             latcsv_free(&w->lat);
     }
+}
+
+/* The level just filled in (the last row) on disk: results.csv, then
+ * meta.json (after a crash or SIGKILL it still says how many levels
+ * results.csv holds), then its time series, histogram and why files, once
+ * results.csv and meta.json agree on what was measured. 0, or -1 with err. */
+static int keep_level(struct sweep *w, const struct level_result *res, struct why_result *why,
+                      char *err, size_t errlen)
+{
+    const struct result_row *row = &w->rows[w->nrows - 1];
+    int wr = results_write_csv_ranks(w->out, w->rows, (size_t)w->nrows, w->rank_rows,
+                                     (size_t)w->nrank_rows);
+    if (wr != 0) {
+        snprintf(err, errlen, "cannot write %s/results.csv: %s", w->out,
+                 strerror(wr < 0 ? -wr : EIO));
+        return -1;
+    }
+    w->nsaved = w->nrows;
+    if ((wr = sweep_write_meta(w, NULL)) != 0) {
+        snprintf(err, errlen, "cannot write %s/meta.json: %s", w->out, strerror(-wr));
+        return -1;
+    }
+    if ((wr = keep_intervals(w, row)) != 0) {
+        snprintf(err, errlen, "cannot write %s/intervals.csv: %s", w->out, strerror(-wr));
+        return -1;
+    }
+    if ((wr = keep_latency(w, row, res->lat)) != 0) {
+        snprintf(err, errlen, "cannot write %s/latency.csv: %s", w->out, strerror(-wr));
+        return -1;
+    }
+    if ((wr = sweep_why_keep(w, row, res, why)) != 0) {
+        snprintf(err, errlen, "cannot write the why files in %s: %s", w->out, strerror(-wr));
+        return -1;
+    }
+    return 0;
+}
+
+static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t errlen)
+{
+    int last_k = -1;
+    char srv_list[256] = "", cli_list[256] = "";
+    int shared = 1;
+    double level_s = 0, baseline_s = 0; /* measured wall time, summed */
+    int nlevel_s = 0, nbaseline_s = 0;
+    start_rows(w);
     for (int i = 0; i < w->plan.nlevels && !*w->stop; i++) {
         const struct sweep_level *lv = &w->plan.levels[i];
         char variant[64];
-        sweep_variant(variant, sizeof variant, opts_str(&w->o, "variant"), w->facts.up,
-                      w->plan.kcpus[lv->k]);
+        sweep_variant(variant, sizeof variant, w->cfg.variant, w->facts.up, w->plan.kcpus[lv->k]);
         if (lv->k != last_k) {
             if (hold_server(w, w->plan.kcpus[lv->k], srv_list, sizeof srv_list, cli_list,
                             sizeof cli_list, &shared, err, errlen) < 0)
@@ -390,11 +431,11 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
             last_k = lv->k;
             if (!baseline_done[lv->k]) {
                 baseline_done[lv->k] = 1;
-                if (w->on_baseline && baseline_enabled(opts_str(&w->o, "baseline")))
+                if (w->on_baseline && baseline_enabled(w->cfg.baseline))
                     w->on_baseline(w, w->plan.kcpus[lv->k], w->on_level_arg);
                 uint64_t b0 = now_ns();
-                if (baseline_run(opts_str(&w->o, "baseline"), w->plan.online, w->plan.kcpus[lv->k],
-                                 w->out, variant, w->stop, err, errlen) < 0)
+                if (baseline_run(w->cfg.baseline, w->plan.online, w->plan.kcpus[lv->k], w->out,
+                                 variant, w->stop, err, errlen) < 0)
                     return -1;
                 baseline_s += (double)(now_ns() - b0) / 1e9;
                 nbaseline_s++;
@@ -447,40 +488,7 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         sweep_fill_row(w, &w->rows[w->nrows++], lv, variant, &res, cpu1 > cpu0 ? cpu1 - cpu0 : 0,
                        sysinfo_idle_pct(&t0, &t1), srv_list, cli_list, shared);
         w->nskews += w->share != NULL; /* a measured level's skew */
-        int wr = results_write_csv_ranks(w->out, w->rows, (size_t)w->nrows, w->rank_rows,
-                                         (size_t)w->nrank_rows);
-        if (wr != 0) {
-            snprintf(err, errlen, "cannot write %s/results.csv: %s", w->out,
-                     strerror(wr < 0 ? -wr : EIO));
-            level_done(&res, &why);
-            return -1;
-        }
-        w->nsaved = w->nrows;
-        /* meta.json follows every level, so after a crash or SIGKILL it
-         * still says how many levels results.csv holds */
-        wr = sweep_write_meta(w, NULL);
-        if (wr != 0) {
-            snprintf(err, errlen, "cannot write %s/meta.json: %s", w->out, strerror(-wr));
-            level_done(&res, &why);
-            return -1;
-        }
-        /* The level's time series and histogram beside it, after results.csv
-         * and meta.json agree on what was measured */
-        wr = keep_intervals(w, &w->rows[w->nrows - 1]);
-        if (wr != 0) {
-            snprintf(err, errlen, "cannot write %s/intervals.csv: %s", w->out, strerror(-wr));
-            level_done(&res, &why);
-            return -1;
-        }
-        wr = keep_latency(w, &w->rows[w->nrows - 1], res.lat);
-        if (wr != 0) {
-            snprintf(err, errlen, "cannot write %s/latency.csv: %s", w->out, strerror(-wr));
-            level_done(&res, &why);
-            return -1;
-        }
-        wr = sweep_why_keep(w, &w->rows[w->nrows - 1], &res, &why);
-        if (wr != 0) {
-            snprintf(err, errlen, "cannot write the why files in %s: %s", w->out, strerror(-wr));
+        if (keep_level(w, &res, &why, err, errlen) < 0) {
             level_done(&res, &why);
             return -1;
         }

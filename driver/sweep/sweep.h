@@ -62,8 +62,24 @@ struct sweep_share {
     json_t *(*meta)(void *arg);
 };
 
+/* The sweep's own settings, read once from its options when the verb sets
+ * up (sweep_cfg_bind), so the levels hold typed fields and look nothing up
+ * by name. The strings point into the options. */
+struct sweep_cfg {
+    const char *client_cpus; /* --client-cpus: a CPU list, same or rest; NULL = anywhere */
+    const char *cpu_method;  /* --cpu-method: affinity | cpuset | hotplug */
+    const char *variant;     /* --variant; NULL = up or smp-kN */
+    const char *baseline;    /* --baseline: micro tests and fs, or NULL */
+    const char *why;         /* --why: on | off */
+    const char *waits;       /* --waits */
+    const char *profile;     /* --profile: off | on | all | knee */
+    long long wait_hz;       /* --wait-hz */
+    double time_s, warmup_s; /* --time, --warmup-time */
+};
+
 struct sweep {
     struct opts o;
+    struct sweep_cfg cfg; /* from o: sweep_cfg_bind */
     struct oltp_setup s;
     struct sysinfo_facts facts;
     struct server srv;
@@ -131,6 +147,10 @@ struct sweep {
     struct whycsv whyf;
     void (*on_note)(const char *msg, void *arg);
 };
+
+/* w->cfg from w->o (sweep_cfg.c): 0, or -1 with err (a binding the
+ * table lacks: a bug). */
+int sweep_cfg_bind(struct sweep *w, char *err, size_t errlen);
 
 /* A timing thread's period as an intervals.csv row (the level's key, filled
  * in later, left empty): for the sweep and dbscale-mpi's followers. */

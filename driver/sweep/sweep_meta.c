@@ -60,7 +60,7 @@ int sweep_write_meta(struct sweep *w, const char *ended)
     const struct db_target *t = &w->s.targets[0];
     snprintf(m.db_host, sizeof m.db_host, "%s", t->host ? t->host : t->socket ? t->socket : "");
     m.db_port = oltp_conn_port(&w->s);
-    snprintf(m.cpu_method, sizeof m.cpu_method, "%s", opts_str(&w->o, "cpu-method"));
+    snprintf(m.cpu_method, sizeof m.cpu_method, "%s", w->cfg.cpu_method);
     snprintf(m.host, sizeof m.host, "%s", f->hostname);
     snprintf(m.kernel, sizeof m.kernel, "%s", f->kernel);
     snprintf(m.machine, sizeof m.machine, "%s", f->machine);
@@ -72,15 +72,14 @@ int sweep_write_meta(struct sweep *w, const char *ended)
     m.mem_kb = f->mem_kb;
     snprintf(m.started, sizeof m.started, "%s", w->started);
     snprintf(m.ended, sizeof m.ended, "%s", ended ? ended : "");
-    m.time_s = opts_num(&w->o, "time");
-    m.warmup_s = opts_num(&w->o, "warmup-time");
+    m.time_s = w->cfg.time_s;
+    m.warmup_s = w->cfg.warmup_s;
     m.repeats = w->plan.repeats;
     m.levels_planned = w->plan.nlevels;
     m.levels_done = w->nsaved - w->nold; /* this run's */
     for (int i = 0; i < w->plan.nlevels; i++) {
         char v[64];
-        sweep_variant(v, sizeof v, opts_str(&w->o, "variant"), f->up,
-                      w->plan.kcpus[w->plan.levels[i].k]);
+        sweep_variant(v, sizeof v, w->cfg.variant, f->up, w->plan.kcpus[w->plan.levels[i].k]);
         meta_add_variant(&m, v);
     }
     char settings[sizeof w->settings + 2];

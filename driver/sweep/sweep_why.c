@@ -34,7 +34,7 @@ static int family(pid_t *out, int max, void *arg)
 /* 0 none, 1 every level, 2 around the knee */
 static int profile_mode(const struct sweep *w)
 {
-    const char *p = opts_str(&w->o, "profile");
+    const char *p = w->cfg.profile;
     if (!p || !strcmp(p, "off"))
         return 0;
     return !strcmp(p, "knee") ? 2 : 1;
@@ -42,7 +42,7 @@ static int profile_mode(const struct sweep *w)
 
 const char *sweep_why_server_conf(const struct sweep *w)
 {
-    const char *why = opts_str(&w->o, "why");
+    const char *why = w->cfg.why;
     if (why && !strcmp(why, "off"))
         return "";
     if (!strcmp(w->s.ops->name, "pgsql") && !server_pg_has_library("pg_wait_sampling"))
@@ -52,7 +52,7 @@ const char *sweep_why_server_conf(const struct sweep *w)
 
 void sweep_why_open(struct sweep *w)
 {
-    const char *why = opts_str(&w->o, "why");
+    const char *why = w->cfg.why;
     if (why && !strcmp(why, "off"))
         return;
     if (w->nold) { /* --append: the earlier runs' rows stay in the files */
@@ -65,8 +65,8 @@ void sweep_why_open(struct sweep *w)
     w->whycfg = (struct why_cfg){
         .engine = w->s.ops->name,
         .target = &w->s.targets[0],
-        .waits = opts_str(&w->o, "waits"),
-        .hz = (int)opts_int(&w->o, "wait-hz"),
+        .waits = w->cfg.waits,
+        .hz = (int)w->cfg.wait_hz,
         .profile = profile_mode(w) != 0,
         .local = w->managed || w->ext_pid > 0,
         .pids = family,
@@ -287,8 +287,7 @@ int sweep_why_knee(struct sweep *w, char *err, size_t errlen)
             snprintf(msg, sizeof msg, "--profile=knee: cpus=%d threads=%d (%s), profiled",
                      w->plan.kcpus[ki], th[t], role[t]);
             note(msg, w);
-            sweep_variant(variant, sizeof variant, opts_str(&w->o, "variant"), w->facts.up,
-                          w->plan.kcpus[ki]);
+            sweep_variant(variant, sizeof variant, w->cfg.variant, w->facts.up, w->plan.kcpus[ki]);
             struct level_result res;
             struct why_result r;
             double srv_cpu = 0;

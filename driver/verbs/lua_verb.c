@@ -181,24 +181,11 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
     if (hooks.intermediate)
         sink.text = NULL; /* the hook prints instead */
     struct lua_periods periods = {.hooks = hooks.intermediate ? &hooks : NULL, .sink = &sink};
-    struct lscript_limits lim = {
-        .time_s = opts_num(o, "time"),
-        .events = opts_int(o, "events"),
-        .interval_s = opts_num(o, "report-interval"),
-        .pct = st->npcts ? st->pcts[0] : 95,
-        .on_interval = lua_period,
-        .on_interval_arg = &periods,
-        .rate = st->wcfg.rate,
-        .warmup_s = st->wcfg.warmup_s,
-        .ramp_timeout_s = st->wcfg.ramp_timeout_s,
-        .grace_s = st->wcfg.grace_s,
-        .loops = st->wcfg.loops,
-        .batch_from = st->wcfg.batch_from,
-        .client_cpus = st->wcfg.client_cpus,
-        .checkpoints = st->ckpts,
-        .ncheckpoints = st->nckpts,
-        .on_checkpoint = lua_checkpoint,
-    };
+    struct lscript_limits lim;
+    lsetup_limits(&lim, st);
+    lim.on_interval = lua_period;
+    lim.on_interval_arg = &periods;
+    lim.on_checkpoint = lua_checkpoint;
     struct lua_ckpts ckpts = {.hooks = &hooks, .ri = &ri, .pct = lim.pct};
     lim.on_checkpoint_arg = &ckpts;
     struct level_result res;

@@ -11,6 +11,8 @@
 
 #include "sweep/baseline.h"
 #include "core/cpulist.h"
+#include "results/page.h"
+#include "results/report.h"
 
 void sweep_print_baseline(const struct sweep *w, int k, void *arg)
 {
@@ -26,7 +28,7 @@ void sweep_print_baseline(const struct sweep *w, int k, void *arg)
     if (isatty(2))
         fputc('\n', stderr);
     fprintf(stderr, "dbscale sweep: kernel baseline on CPUs %s (%s)\n", cl,
-            baseline_list(opts_str(&w->o, "baseline")));
+            baseline_list(w->cfg.baseline));
 }
 
 /* A collector's sentence (a missing grant, perf not permitted, ...). */
@@ -75,4 +77,23 @@ void sweep_print_disturbed(const struct result_row *rows, int n)
         }
     if (nd > 10)
         printf("  ... and %d more\n", nd - 10);
+}
+
+int sweep_print_end(struct sweep *w, int saved, int meta_ok)
+{
+    report_sweep_summary(stdout, w->rows + w->nold, (size_t)saved);
+    sweep_print_disturbed(w->rows + w->nold, saved);
+    printf("\nresults: %s/results.csv (%d level%s%s)%s%s/meta.json\n", w->out, saved,
+           saved == 1 ? "" : "s", w->nold ? " added" : "",
+           meta_ok ? ", " : "; not written: ", w->out);
+    if (!opts_bool(&w->o, "report"))
+        return 0;
+    char page[1200], perr[600];
+    page_known_options(w->o.defs, w->o.n); /* the reproduce line's names */
+    if (page_write_dir(w->out, page, sizeof page, perr, sizeof perr) < 0) {
+        fprintf(stderr, "dbscale sweep: report page: %s\n", perr);
+        return -1;
+    }
+    printf("report: %s\n", page);
+    return 0;
 }

@@ -22,9 +22,7 @@
 #include "lua/lfind.h"
 #include "lua/lsetup.h"
 #include "lua/lsweep.h"
-#include "results/page.h"
 #include "ranks/ranks.h"
-#include "results/report.h"
 #include "results/resdir.h"
 #include "results/kerneljson.h"
 #include "core/signals.h"
@@ -195,352 +193,348 @@ int sweep_main(int argc, char **argv)
     return sweep_main_shared(argc, argv, NULL);
 }
 
-int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
-{
+/* One sweep verb's state across its phases. */
+struct sv {
     struct sweep w;
     struct kernel_facts kf;
-    memset(&w, 0, sizeof w);
-    w.share = sh;
-    w.stop = signals_flag();
-    size_t n;
-    struct optdef *defs = sweep_verb_optdefs(&n);
-    char err[1024], *pos[1];
-    int npos = 0, rc = 0, mw = 0;
-    /* a Lua script as the workload: found first, its options then parse */
-    char spath[1024];
+    const struct sweep_share *sh;
+    struct optdef *defs;
+    char spath[1024]; /* the Lua workload's path, when is_lua */
+    char wname[128];  /* the workload's name (w.workload) */
+    int is_lua;
     struct lsweep lsw;
-    lsweep_init(&lsw);
-    struct lscript_opts xo = {0};
-    int is_lua = lsweep_find_workload(argc - 1, argv + 1, spath, sizeof spath);
-    if (is_lua) {
-        struct optdef *all = with_script_options(
-            defs, &n, spath, lfind_lua_path_arg(argc - 1, argv + 1), &xo, err, sizeof err);
-        if (!all) {
-            fprintf(stderr, "dbscale sweep: %s\n", err);
-            free(defs);
-            lsweep_free(&lsw);
-            return EXIT_USAGE;
-        }
-        free(defs);
-        defs = all;
+    struct lscript_opts xo;
+    int mw; /* the first meta.json's write: 0 or -errno */
+    char err[1024];
+};
+
+/* A phase's "not over yet": anything else is the verb's exit code. */
+#define GO_ON (-1)
+
+/* Say err as the verb and end with code. */
+static int say(struct sv *v, int code, const char *fmt)
+{
+    fprintf(stderr, fmt, v->err);
+    return code;
+}
+
+/* The options (a Lua workload's own joining them) and the workload's name. */
+static int parse_args(struct sv *v, int argc, char **argv)
+{
+    struct sweep *w = &v->w;
+    size_t n;
+    char *pos[1];
+    int npos = 0;
+    v->defs = sweep_verb_optdefs(&n);
+    /* a Lua script as the workload: found first, its options then parse */
+    v->is_lua = lsweep_find_workload(argc - 1, argv + 1, v->spath, sizeof v->spath);
+    if (v->is_lua) {
+        struct optdef *all =
+            with_script_options(v->defs, &n, v->spath, lfind_lua_path_arg(argc - 1, argv + 1),
+                                &v->xo, v->err, sizeof v->err);
+        if (!all) /* w->o stays zeroed: opts_free takes it */
+            return say(v, EXIT_USAGE, "dbscale sweep: %s\n");
+        free(v->defs);
+        v->defs = all;
     }
-    opts_init(&w.o, defs, n);
+    opts_init(&w->o, v->defs, n);
     /* one positional at most: a second is a mistake, named (exit 2) */
-    int pr = opts_parse_argv(&w.o, argc, argv, 1, pos, 1, &npos, err, sizeof err);
+    int pr = opts_parse_argv(&w->o, argc, argv, 1, pos, 1, &npos, v->err, sizeof v->err);
     if (pr == 1) {
-        usage(&w.o, stdout);
-        goto done;
+        usage(&w->o, stdout);
+        return 0;
     }
-    if (opts_warnings(&w.o))
-        fputs(opts_warnings(&w.o), stderr);
-    if (pr < 0) {
-        fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    char wname[128];
-    const char *wl = npos ? pos[0] : opts_str(&w.o, "workload");
+    if (opts_warnings(&w->o))
+        fputs(opts_warnings(&w->o), stderr);
+    if (pr < 0 || sweep_cfg_bind(w, v->err, sizeof v->err) < 0)
+        return say(v, EXIT_USAGE, "dbscale sweep: %s\n(see: dbscale sweep --help)\n");
+    const char *wl = npos ? pos[0] : opts_str(&w->o, "workload");
     if (!wl) {
         fprintf(stderr, "dbscale sweep: which workload? give it first or as workload= in the "
                         "config\n(see: dbscale sweep --help)\n");
-        rc = EXIT_USAGE;
-        goto done;
+        return EXIT_USAGE;
     }
-    w.workload = oltp_workload_name(wl, wname, sizeof wname);
-    if (npos && opts_str(&w.o, "workload")) {
+    w->workload = oltp_workload_name(wl, v->wname, sizeof v->wname);
+    if (npos && opts_str(&w->o, "workload")) {
         char other[128];
-        oltp_workload_name(opts_str(&w.o, "workload"), other, sizeof other);
-        if (strcmp(other, w.workload) != 0) {
+        oltp_workload_name(opts_str(&w->o, "workload"), other, sizeof other);
+        if (strcmp(other, w->workload) != 0) {
             fprintf(stderr,
                     "dbscale sweep: workload '%s' conflicts with --workload=%s; give one\n(see: "
                     "dbscale sweep --help)\n",
-                    pos[0], opts_str(&w.o, "workload"));
-            rc = EXIT_USAGE;
-            goto done;
+                    pos[0], opts_str(&w->o, "workload"));
+            return EXIT_USAGE;
         }
     }
-    const char *vl = opts_str(&w.o, "variant");
-    if (vl && sweep_plan_check_variant(vl, err, sizeof err) < 0) {
-        fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if (oltp_setup(&w.s, &w.o, is_lua ? "oltp_read_write" : w.workload, err, sizeof err) < 0 ||
-        parse_plan(&w, err, sizeof err) < 0) {
-        fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if (sh && split_check(&w, sh->nranks, err, sizeof err) < 0) { /* before anything starts */
-        fprintf(stderr, "dbscale-mpi sweep: %s\n", err);
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if (is_lua) {
-        lsw.ls.path = spath;
-        lsw.ls.lua_path = opts_str(&w.o, "lua-path");
-        lsetup_fill(&lsw.ls, &w.o, &w.s);
-        lsw.pct = w.s.npcts ? w.s.pcts[0] : 95;
-        lsw.batch_from = w.s.wcfg.batch_from;
-        w.script = spath;
-        w.run_level = lsweep_level;
-        w.run_level_arg = &lsw;
-        if (opts_bool(&w.o, "db-debug")) { /* as the script verbs refuse it */
+    return GO_ON;
+}
+
+/* Everything the options say checked before anything starts: the setup, the
+ * plan, the script, the baseline, the collectors, the server's settings. */
+static int check_options(struct sv *v)
+{
+    struct sweep *w = &v->w;
+    char *err = v->err;
+    size_t errlen = sizeof v->err;
+    if (w->cfg.variant && sweep_plan_check_variant(w->cfg.variant, err, errlen) < 0)
+        return say(v, EXIT_USAGE, "dbscale sweep: %s\n(see: dbscale sweep --help)\n");
+    if (oltp_setup(&w->s, &w->o, v->is_lua ? "oltp_read_write" : w->workload, err, errlen) < 0 ||
+        parse_plan(w, err, errlen) < 0)
+        return say(v, EXIT_USAGE, "dbscale sweep: %s\n(see: dbscale sweep --help)\n");
+    if (v->sh && split_check(w, v->sh->nranks, err, errlen) < 0) /* before anything starts */
+        return say(v, EXIT_USAGE, "dbscale-mpi sweep: %s\n");
+    if (v->is_lua) {
+        v->lsw.ls.path = v->spath;
+        v->lsw.ls.lua_path = opts_str(&w->o, "lua-path");
+        lsetup_fill(&v->lsw.ls, &w->o, &w->s);
+        lsetup_limits(&v->lsw.lim, &w->s);
+        w->script = v->spath;
+        w->run_level = lsweep_level;
+        w->run_level_arg = &v->lsw;
+        if (opts_bool(&w->o, "db-debug")) { /* as the script verbs refuse it */
             fprintf(stderr, "dbscale sweep: --db-debug is not supported for Lua scripts yet\n");
-            rc = EXIT_USAGE;
-            goto done;
+            return EXIT_USAGE;
         }
     }
-    if (opts_bool(&w.o, "db-debug")) /* the levels' connections, traced */
-        w.s.wcfg.ops = dbdebug_ops(w.s.ops, stderr);
-    if (baseline_check(opts_str(&w.o, "baseline"), err, sizeof err) < 0) {
-        fprintf(stderr, "dbscale sweep: %s\n", err);
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if (!strcmp(opts_str(&w.o, "why"), "off") && strcmp(opts_str(&w.o, "profile"), "off") != 0) {
+    if (opts_bool(&w->o, "db-debug")) /* the levels' connections, traced */
+        w->s.wcfg.ops = dbdebug_ops(w->s.ops, stderr);
+    if (baseline_check(w->cfg.baseline, err, errlen) < 0)
+        return say(v, EXIT_USAGE, "dbscale sweep: %s\n");
+    if (!strcmp(w->cfg.why, "off") && strcmp(w->cfg.profile, "off") != 0) {
         fprintf(stderr,
                 "dbscale sweep: --profile=%s needs the why collectors, which --why=off "
                 "turns off\n(see: dbscale sweep --help)\n",
-                opts_str(&w.o, "profile"));
-        rc = EXIT_USAGE;
-        goto done;
+                w->cfg.profile);
+        return EXIT_USAGE;
     }
-    if (why_check_waits(w.s.ops->name, opts_str(&w.o, "waits"), err, sizeof err) < 0) {
-        fprintf(stderr, "dbscale sweep: %s\n(see: dbscale sweep --help)\n", err);
-        rc = EXIT_USAGE;
-        goto done;
-    }
-    if (cpuset_method_parse(opts_str(&w.o, "cpu-method")) < 0) {
+    if (why_check_waits(w->s.ops->name, w->cfg.waits, err, errlen) < 0)
+        return say(v, EXIT_USAGE, "dbscale sweep: %s\n(see: dbscale sweep --help)\n");
+    if (cpuset_method_parse(w->cfg.cpu_method) < 0) {
         fprintf(stderr, "dbscale sweep: --cpu-method: unknown method\n");
-        rc = EXIT_USAGE;
-        goto done;
+        return EXIT_USAGE;
     }
-    sysinfo_read(&w.facts);
-    sweep_iso_now(w.started, sizeof w.started);
-    w.managed = !strcmp(opts_str(&w.o, "server"), "managed");
-    if (w.managed) {
+    sysinfo_read(&w->facts);
+    sweep_iso_now(w->started, sizeof w->started);
+    w->managed = !strcmp(opts_str(&w->o, "server"), "managed");
+    if (w->managed) {
         /* a --server-conf the managed server refuses is bad input: say so
          * (exit 2) before a results directory or a server exists */
-        char *conf = opts_lines(&w.o, "server-conf");
-        enum server_engine e = (enum server_engine)server_engine_parse(w.s.ops->name);
-        int bad = server_check_request(e, NULL, NULL, conf, err, sizeof err) < 0;
+        char *conf = opts_lines(&w->o, "server-conf");
+        enum server_engine e = (enum server_engine)server_engine_parse(w->s.ops->name);
+        int bad = server_check_request(e, NULL, NULL, conf, err, errlen) < 0;
         free(conf);
-        if (bad) {
-            fprintf(stderr, "dbscale sweep: --server-conf: %s\n", err);
-            rc = EXIT_USAGE;
-            goto done;
-        }
+        if (bad)
+            return say(v, EXIT_USAGE, "dbscale sweep: --server-conf: %s\n");
     }
-    const char *spid = opts_str(&w.o, "server-pid"); /* re-pinned later: must be the server */
-    if (!w.managed && spid && strcmp(spid, "auto") != 0 &&
-        server_check_pid(spid, oltp_conn_port(&w.s), &w.ext_pid, err, sizeof err) < 0) {
-        fprintf(stderr, "dbscale sweep: --server-pid: %s\n", err);
-        rc = EXIT_USAGE;
-        goto done;
-    }
+    const char *spid = opts_str(&w->o, "server-pid"); /* re-pinned later: must be the server */
+    if (!w->managed && spid && strcmp(spid, "auto") != 0 &&
+        server_check_pid(spid, oltp_conn_port(&w->s), &w->ext_pid, err, errlen) < 0)
+        return say(v, EXIT_USAGE, "dbscale sweep: --server-pid: %s\n");
+    return GO_ON;
+}
 
-    /* results directory first: a typo'd path, a directory that already holds
-     * results, a read-only or full disk all fail before any server starts */
-    {
-        char base[600], ts[32];
-        time_t t = time(NULL);
-        struct tm tm;
-        localtime_r(&t, &tm);
-        strftime(ts, sizeof ts, "%Y%m%d-%H%M%S", &tm);
-        snprintf(base, sizeof base, "results/%s-%s-%s", w.s.ops->name, w.workload, ts);
-        int append = opts_bool(&w.o, "append");
-        int dr = results_dir_create(opts_str(&w.o, "out"), base, append, w.out, sizeof w.out, err,
-                                    sizeof err);
-        if (dr < 0) {
-            fprintf(stderr, "dbscale sweep: %s\n", err);
-            rc = dr == -2 ? EXIT_USAGE : EXIT_RUNTIME;
-            goto done;
-        }
-        /* one sweep at a time in a directory, before the earlier run is read */
-        int lk = results_dir_lock(w.out, 0, err, sizeof err);
-        if (lk == 1) {
-            fprintf(stderr, "dbscale sweep: waiting for the other sweep writing %s...\n", w.out);
-            lk = results_dir_lock(w.out, 1, err, sizeof err);
-        }
-        if (lk < 0) {
-            fprintf(stderr, "dbscale sweep: %s\n", err);
-            rc = EXIT_RUNTIME;
-            goto done;
-        }
-        if (append && load_earlier_run(&w, err, sizeof err) < 0) {
-            fprintf(stderr, "dbscale sweep: --append: %s\n", err);
-            rc = EXIT_RUNTIME;
-            goto done;
-        }
-        kernelinfo_read(&kf); /* one kernel per results directory: the page labels them so */
-        if (kernel_json_check(w.out, &kf, err, sizeof err) < 0) {
-            fprintf(stderr, "dbscale sweep: %s\n", err);
-            rc = EXIT_USAGE;
-            goto done;
-        }
+/* The results directory first: a typo'd path, a directory that already
+ * holds results, a read-only or full disk all fail before any server starts. */
+static int open_results(struct sv *v)
+{
+    struct sweep *w = &v->w;
+    char base[600], ts[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(ts, sizeof ts, "%Y%m%d-%H%M%S", &tm);
+    snprintf(base, sizeof base, "results/%s-%s-%s", w->s.ops->name, w->workload, ts);
+    int append = opts_bool(&w->o, "append");
+    int dr = results_dir_create(opts_str(&w->o, "out"), base, append, w->out, sizeof w->out, v->err,
+                                sizeof v->err);
+    if (dr < 0)
+        return say(v, dr == -2 ? EXIT_USAGE : EXIT_RUNTIME, "dbscale sweep: %s\n");
+    /* one sweep at a time in a directory, before the earlier run is read */
+    int lk = results_dir_lock(w->out, 0, v->err, sizeof v->err);
+    if (lk == 1) {
+        fprintf(stderr, "dbscale sweep: waiting for the other sweep writing %s...\n", w->out);
+        lk = results_dir_lock(w->out, 1, v->err, sizeof v->err);
     }
+    if (lk < 0)
+        return say(v, EXIT_RUNTIME, "dbscale sweep: %s\n");
+    if (append && load_earlier_run(w, v->err, sizeof v->err) < 0)
+        return say(v, EXIT_RUNTIME, "dbscale sweep: --append: %s\n");
+    kernelinfo_read(&v->kf); /* one kernel per results directory: the page labels them so */
+    if (kernel_json_check(w->out, &v->kf, v->err, sizeof v->err) < 0)
+        return say(v, EXIT_USAGE, "dbscale sweep: %s\n");
     /* the first meta.json doubles as the check that the disk takes writes */
-    mw = sweep_write_meta(&w, NULL);
-    if (mw != 0) {
-        fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w.out, strerror(-mw));
-        rc = EXIT_RUNTIME;
-        goto done;
+    v->mw = sweep_write_meta(w, NULL);
+    if (v->mw != 0) {
+        fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w->out, strerror(-v->mw));
+        return EXIT_RUNTIME;
     }
-    if (kernel_json_write(w.out, &kf, err, sizeof err) < 0) {
-        fprintf(stderr, "dbscale sweep: cannot write %s\n", err);
-        rc = EXIT_RUNTIME;
-        goto done;
-    }
+    if (kernel_json_write(w->out, &v->kf, v->err, sizeof v->err) < 0)
+        return say(v, EXIT_RUNTIME, "dbscale sweep: cannot write %s\n");
+    return GO_ON;
+}
 
-    /* From here a signal ends the sweep at the next safe point: prepare
-     * finishes, the server is stopped, finished levels are kept. */
-    signals_install();
-    int pool_slot = -1;
-
-    if (w.managed) {
-        fprintf(stderr, "dbscale sweep: starting a throwaway %s server...\n", w.s.ops->name);
-        if (sweep_start_managed(&w, err, sizeof err) < 0) {
-            fprintf(stderr, "dbscale sweep: %s\n", err);
-            rc = signals_caught() ? signals_exit_code() : EXIT_RUNTIME; /* a stop gave it up */
-            goto done;
-        }
-    } else {
-        const char *sp = opts_str(&w.o, "server-pid");
-        int port = oltp_conn_port(&w.s);
-        if ((!sp || !strcmp(sp, "auto")) && port > 0) /* else server_check_pid set it */
-            w.ext_pid = sysinfo_pid_by_port(port);
-        int restricted = w.plan.kcpus[0] != w.plan.nonline || w.plan.nk > 1;
-        if (sh && restricted) /* the CPU methods act on processes of this host */
-            fprintf(stderr,
-                    "dbscale-mpi sweep: --cpus with --server=external: --cpu-method=%s holds "
-                    "the server's processes on rank 0's host (%s), so the server must run "
-                    "there\n",
-                    opts_str(&w.o, "cpu-method"), w.facts.hostname);
-        if (w.ext_pid <= 0 && restricted) {
-            fprintf(stderr,
-                    "dbscale sweep: cannot find the process listening on port %d%s; give "
-                    "--server-pid=PID to hold the server to fewer CPUs\n",
-                    port, sh ? " on rank 0's host" : "");
-            rc = EXIT_USAGE;
-            goto done;
-        }
+/* A managed server started, or the external one's process found when the
+ * plan holds it to fewer CPUs. */
+static int find_server(struct sv *v)
+{
+    struct sweep *w = &v->w;
+    if (w->managed) {
+        fprintf(stderr, "dbscale sweep: starting a throwaway %s server...\n", w->s.ops->name);
+        if (sweep_start_managed(w, v->err, sizeof v->err) < 0) /* a stop gave it up */
+            return say(v, signals_caught() ? signals_exit_code() : EXIT_RUNTIME,
+                       "dbscale sweep: %s\n");
+        return GO_ON;
     }
-    lsw.ls.targets = w.s.targets; /* a managed server's own address by now */
-    lsw.ls.ntargets = w.s.ntargets;
-    int want_prepare = opts_isset(&w.o, "prepare") ? opts_bool(&w.o, "prepare") : w.managed;
-    long long maxt = w.plan.maxthreads;
-    if (oltp_check_connections(&w.s, maxt, err, sizeof err) < 0) {
-        fprintf(stderr, "dbscale sweep: %s%s\n", err,
-                w.managed ? " (--server-conf max_connections=N raises it here)" : "");
-        rc = EXIT_USAGE;
-        goto cleanup;
+    const char *sp = opts_str(&w->o, "server-pid");
+    int port = oltp_conn_port(&w->s);
+    if ((!sp || !strcmp(sp, "auto")) && port > 0) /* else server_check_pid set it */
+        w->ext_pid = sysinfo_pid_by_port(port);
+    int restricted = w->plan.kcpus[0] != w->plan.nonline || w->plan.nk > 1;
+    if (v->sh && restricted) /* the CPU methods act on processes of this host */
+        fprintf(stderr,
+                "dbscale-mpi sweep: --cpus with --server=external: --cpu-method=%s holds "
+                "the server's processes on rank 0's host (%s), so the server must run "
+                "there\n",
+                w->cfg.cpu_method, w->facts.hostname);
+    if (w->ext_pid <= 0 && restricted) {
+        fprintf(stderr,
+                "dbscale sweep: cannot find the process listening on port %d%s; give "
+                "--server-pid=PID to hold the server to fewer CPUs\n",
+                port, v->sh ? " on rank 0's host" : "");
+        return EXIT_USAGE;
+    }
+    return GO_ON;
+}
+
+/* The tables prepared (if asked), the connections opened and the levels run. */
+static int prepare_and_run(struct sv *v)
+{
+    struct sweep *w = &v->w;
+    v->lsw.ls.targets = w->s.targets; /* a managed server's own address by now */
+    v->lsw.ls.ntargets = w->s.ntargets;
+    int want_prepare = opts_isset(&w->o, "prepare") ? opts_bool(&w->o, "prepare") : w->managed;
+    if (oltp_check_connections(&w->s, w->plan.maxthreads, v->err, sizeof v->err) < 0) {
+        fprintf(stderr, "dbscale sweep: %s%s\n", v->err,
+                w->managed ? " (--server-conf max_connections=N raises it here)" : "");
+        return EXIT_USAGE;
     }
     if (want_prepare && !signals_caught()) {
-        if (is_lua)
-            fprintf(stderr, "dbscale sweep: running %s's prepare...\n", spath);
+        if (v->is_lua)
+            fprintf(stderr, "dbscale sweep: running %s's prepare...\n", v->spath);
         else
             fprintf(stderr, "dbscale sweep: preparing %d table(s) of %lld rows...\n",
-                    w.s.wl.cfg.tables, (long long)w.s.wl.cfg.table_size);
-        if (is_lua ? lsweep_prepare(&lsw, err, sizeof err) < 0
-                   : oltp_prepare(&w.s, NULL, err, sizeof err) < 0) {
-            fprintf(stderr, "dbscale sweep: prepare: %s\n", err);
-            rc = EXIT_RUNTIME;
-            goto cleanup;
-        }
+                    w->s.wl.cfg.tables, (long long)w->s.wl.cfg.table_size);
+        if (v->is_lua ? lsweep_prepare(&v->lsw, v->err, sizeof v->err) < 0
+                      : oltp_prepare(&w->s, NULL, v->err, sizeof v->err) < 0)
+            return say(v, EXIT_RUNTIME, "dbscale sweep: prepare: %s\n");
     }
-    sweep_read_settings(&w);
-    mw = sweep_write_meta(&w, NULL); /* now with the server's version and settings */
-    if (mw != 0) {
-        fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w.out, strerror(-mw));
-        rc = EXIT_RUNTIME;
-        goto cleanup;
+    sweep_read_settings(w);
+    v->mw = sweep_write_meta(w, NULL); /* now with the server's version and settings */
+    if (v->mw != 0) {
+        fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w->out, strerror(-v->mw));
+        return EXIT_RUNTIME;
     }
-    if (!signals_caught()) {
-        if (!is_lua && sweep_open_pool(&w, err, sizeof err) < 0) {
-            fprintf(stderr, "dbscale sweep: %s\n", err);
-            rc = EXIT_RUNTIME;
-            goto cleanup;
-        }
-        pool_slot =
-            is_lua ? signals_on_stop(stop_script, NULL) : signals_on_stop(stop_pool, w.pool);
-        fprintf(stderr, "dbscale sweep: %d levels (%d CPU count(s), %d repeat(s)), results in %s\n",
-                w.plan.nlevels, w.plan.nk, w.plan.repeats, w.out);
-        w.on_level = sweep_print_progress;
-        w.on_baseline = sweep_print_baseline;
-        w.on_note = sweep_print_why_note;
-        int run = sweep_run(&w, err, sizeof err);
-        if (run == 0 && isatty(2))
-            fputc('\n', stderr);
-        if (run < 0) {
-            fprintf(stderr, "\ndbscale sweep: stopped: %s\n", err);
-            rc = EXIT_RUNTIME;
-        }
-        signals_off(pool_slot);
-    }
-cleanup:
-    if (w.pool)
-        pool_close(w.pool);
-    sweep_restore_cpus(&w);
+    if (signals_caught())
+        return 0;
+    if (!v->is_lua && sweep_open_pool(w, v->err, sizeof v->err) < 0)
+        return say(v, EXIT_RUNTIME, "dbscale sweep: %s\n");
+    int slot = v->is_lua ? signals_on_stop(stop_script, NULL) : signals_on_stop(stop_pool, w->pool);
+    fprintf(stderr, "dbscale sweep: %d levels (%d CPU count(s), %d repeat(s)), results in %s\n",
+            w->plan.nlevels, w->plan.nk, w->plan.repeats, w->out);
+    w->on_level = sweep_print_progress;
+    w->on_baseline = sweep_print_baseline;
+    w->on_note = sweep_print_why_note;
+    int rc = 0, run = sweep_run(w, v->err, sizeof v->err);
+    if (run == 0 && isatty(2))
+        fputc('\n', stderr);
+    if (run < 0)
+        rc = say(v, EXIT_RUNTIME, "\ndbscale sweep: stopped: %s\n");
+    signals_off(slot);
+    return rc;
+}
+
+/* After the levels (or a failure once the server was there): the pool
+ * closed, the CPUs given back, meta.json's last write, the summary and the
+ * page, the managed server stopped. The exit code, from rc. */
+static int finish(struct sv *v, int rc)
+{
+    struct sweep *w = &v->w;
+    if (w->pool)
+        pool_close(w->pool);
+    sweep_restore_cpus(w);
     int meta_ok = 0;
-    if (w.plan.levels && w.out[0]) {
+    if (w->plan.levels && w->out[0]) {
         char ended[32];
         sweep_iso_now(ended, sizeof ended);
-        int e = sweep_write_meta(&w, ended);
+        int e = sweep_write_meta(w, ended);
         meta_ok = e == 0;
-        sweep_why_close(&w); /* its side connections go before the server does */
-        if (e != 0 && mw == 0) {
-            fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w.out, strerror(-e));
+        sweep_why_close(w); /* its side connections go before the server does */
+        if (e != 0 && v->mw == 0) {
+            fprintf(stderr, "dbscale sweep: cannot write %s/meta.json: %s\n", w->out, strerror(-e));
             if (rc == 0)
                 rc = EXIT_RUNTIME;
         }
     }
     /* only what is on disk: a level whose write failed is not reported */
-    int saved = w.nsaved > w.nold ? w.nsaved - w.nold : 0;
-    if (saved > 0) {
-        report_sweep_summary(stdout, w.rows + w.nold, (size_t)saved);
-        sweep_print_disturbed(w.rows + w.nold, saved);
-        printf("\nresults: %s/results.csv (%d level%s%s)%s%s/meta.json\n", w.out, saved,
-               saved == 1 ? "" : "s", w.nold ? " added" : "",
-               meta_ok ? ", " : "; not written: ", w.out);
-        char page[1200], perr[600];
-        page_known_options(w.o.defs, w.o.n); /* the reproduce line's names */
-        if (opts_bool(&w.o, "report") &&
-            page_write_dir(w.out, page, sizeof page, perr, sizeof perr) < 0) {
-            fprintf(stderr, "dbscale sweep: report page: %s\n", perr);
-            if (rc == 0)
-                rc = EXIT_RUNTIME;
-        } else if (opts_bool(&w.o, "report")) {
-            printf("report: %s\n", page);
-        }
-    }
-    if (w.managed && w.server_up) {
+    int saved = w->nsaved > w->nold ? w->nsaved - w->nold : 0;
+    if (saved > 0 && sweep_print_end(w, saved, meta_ok) < 0 && rc == 0)
+        rc = EXIT_RUNTIME;
+    if (w->managed && w->server_up) {
         char e2[512];
-        if (server_stop(&w.srv, e2, sizeof e2) < 0)
+        if (server_stop(&w->srv, e2, sizeof e2) < 0)
             fprintf(stderr, "dbscale sweep: stopping the server: %s\n", e2);
     }
     if (signals_caught()) {
         fprintf(stderr, "dbscale sweep: interrupted; %d finished level(s) kept in %s\n", saved,
-                w.out);
+                w->out);
         rc = signals_exit_code();
     }
-done:
+    return rc;
+}
+
+static void sv_free(struct sv *v)
+{
+    struct sweep *w = &v->w;
+    sweep_why_close(w);
+    free(w->rank_rows);
+    free(w->skews);
+    free(w->rows);
+    free(w->old_rows);
+    intervals_free(&w->iv);
+    intervals_free(&w->iv_level);
+    latcsv_free(&w->lat);
+    sweep_plan_free(&w->plan);
+    free(w->online);
+    oltp_setup_free(&w->s);
+    opts_free(&w->o);
+    free(v->defs);
+    lscript_opts_free(&v->xo);
+    lsweep_free(&v->lsw);
+}
+
+int sweep_main_shared(int argc, char **argv, const struct sweep_share *sh)
+{
+    struct sv *v = xcalloc(1, sizeof *v);
+    v->sh = sh;
+    v->w.share = sh;
+    v->w.stop = signals_flag();
+    lsweep_init(&v->lsw);
+    int rc = parse_args(v, argc, argv);
+    if (rc == GO_ON)
+        rc = check_options(v);
+    if (rc == GO_ON)
+        rc = open_results(v);
+    if (rc == GO_ON) {
+        /* From here a signal ends the sweep at the next safe point: prepare
+         * finishes, the server is stopped, finished levels are kept. */
+        signals_install();
+        rc = find_server(v);
+        if (rc == GO_ON)
+            rc = finish(v, prepare_and_run(v));
+    }
     if (sh && sh->end) /* the other ranks follow rank 0 until told it is over */
         sh->end(rc, sh->arg);
-    sweep_why_close(&w);
-    free(w.rank_rows);
-    free(w.skews);
-    free(w.rows);
-    free(w.old_rows);
-    intervals_free(&w.iv);
-    intervals_free(&w.iv_level);
-    latcsv_free(&w.lat);
-    sweep_plan_free(&w.plan);
-    free(w.online);
-    oltp_setup_free(&w.s);
-    opts_free(&w.o);
-    free(defs);
-    lscript_opts_free(&xo);
-    lsweep_free(&lsw);
+    sv_free(v);
+    free(v);
     return rc;
 }

@@ -5,7 +5,7 @@
  * listed); OPT_LIST joining; a --config INI file read first and overridden by
  * the command line, with FILE:LINE in its messages; secrets kept out of
  * opts_json and --help; and parse_int_list, which turns "1-64:x2" into the
- * thread counts a sweep runs.
+ * thread counts a sweep runs; opts_bind, which fills a typed struct once.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -490,6 +490,40 @@ static void test_bug_config_prefix(void **state)
     assert_non_null(strstr(f->err, "unknown option"));
 }
 
+/* opts_bind: each binding's value lands in its field, typed, from the
+ * command line or the default; a name the table lacks is an error naming
+ * it, not an abort in a level later. */
+struct bound {
+    long long threads;
+    double time;
+    int verbose;
+    const char *driver, *name;
+};
+
+static void test_bind(void **state)
+{
+    struct fixture *f = *state;
+    const char *argv[] = {"dbscale", "--threads=12", "--verbose", "--db-driver=mysql", NULL};
+    assert_int_equal(parse_fresh(f, argv), 0);
+    static const struct opt_bind b[] = {
+        {"threads", OPT_INT, offsetof(struct bound, threads)},
+        {"time", OPT_NUM, offsetof(struct bound, time)},
+        {"verbose", OPT_BOOL, offsetof(struct bound, verbose)},
+        {"db-driver", OPT_STR, offsetof(struct bound, driver)},
+        {"name", OPT_STR, offsetof(struct bound, name)},
+    };
+    struct bound v = {0};
+    assert_int_equal(opts_bind(&f->o, b, 5, &v, f->err, sizeof f->err), 0);
+    assert_int_equal(v.threads, 12);
+    assert_true(v.time == 10.0); /* the default */
+    assert_int_equal(v.verbose, 1);
+    assert_string_equal(v.driver, "mysql");
+    assert_string_equal(v.name, "plain");
+    static const struct opt_bind bad[] = {{"no-such", OPT_STR, offsetof(struct bound, name)}};
+    assert_int_equal(opts_bind(&f->o, bad, 1, &v, f->err, sizeof f->err), -1);
+    assert_non_null(strstr(f->err, "'no-such'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -508,6 +542,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bug_ini_long_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bug_indented_key, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bug_config_prefix, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bind, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
