@@ -22,6 +22,7 @@
 #include <sys/epoll.h>
 
 #include "client/pool_internal.h"
+#include "client/window.h"
 #include "core/util.h"
 
 static int stopping(struct pool *p, uint64_t now)
@@ -173,16 +174,11 @@ static void go_down(struct loop *l, struct conn *c, uint64_t now)
     c->backoff_ms = 50;
 }
 
-/* The ramp (worker.h), once the warmup is over: a connection that has
- * finished its first transaction waits, polling every RAMP_HOLD_NS, until
- * the window opens. Warm backends running on would take the CPU the cold
- * ones need for their first statements: at 1024 connections on 2 CPUs
- * the last few then took longer than the ramp's timeout. */
-#define RAMP_HOLD_NS 20000000ull
+/* The ramp (window.h): this connection waits for the window to open. */
 static int ramp_hold(const struct pool *p, const struct conn *c, uint64_t now)
 {
-    return p->ramp && c->warm && p->measure_start == UINT64_MAX &&
-           now >= p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
+    uint64_t from = p->ramp ? p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9) : 0;
+    return window_ramp_holds(c->warm, from, now, p->measure_start != UINT64_MAX);
 }
 
 /* A transaction completed at end (read from the clock just now). */
@@ -380,7 +376,7 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 return;
             }
             if (ramp_hold(p, c, now)) {
-                c->wake_at = now + RAMP_HOLD_NS;
+                c->wake_at = now + WINDOW_RAMP_POLL_NS;
                 arm_timer(l, c);
                 return;
             }

@@ -140,6 +140,45 @@ static int ramp_over(struct pool *p, uint64_t now, uint64_t ramp_end, struct lev
     return 1;
 }
 
+/* The timing loop is over (every loop joined): the window closed if it
+ * had not (--events reached, nothing could run, a stop in the warmup) and
+ * the level's time and CPU taken from its edges. gated: the window's start
+ * was fixed; win: 0 never opened, 1 open, 2 closed at wend. */
+static void window_close(struct pool *p, struct loop *loops, int nl, int gated, int win,
+                         struct rusage *ru0, struct rusage *ru1, uint64_t wend,
+                         struct level_result *out)
+{
+    if (!gated && p->cfg.before_window && !p->window_gated)
+        p->cfg.before_window(p->cfg.before_window_arg); /* stopped in the warmup: the other
+                                                           ranks still wait for us */
+    if (win == 1) {
+        /* the loops ended on their own (--events, or nothing could run) */
+        getrusage(RUSAGE_SELF, ru1);
+        if (p->cfg.on_window)
+            p->cfg.on_window(0, p->cfg.on_window_arg);
+        /* before --time's deadline (--events reached, nothing could run):
+         * the window ends now, or at the last counted completion, never
+         * at a deadline that did not come */
+        uint64_t now = now_ns(), last = last_done(loops, nl);
+        wend = pool_window_end(p);
+        if (!wend || wend > now)
+            wend = p->cfg.events > 0 && last > p->measure_start ? last : now;
+    }
+    if (win == 0) {
+        getrusage(RUSAGE_SELF, ru0);
+        *ru1 = *ru0;
+        wend = p->measure_start;
+    }
+    /* --events: completions of other loops may land just after the one
+     * that reached the count; they are inside the window */
+    uint64_t last = last_done(loops, nl);
+    if (p->cfg.events > 0 && last > wend)
+        wend = last;
+    out->time_s = wend > p->measure_start ? (double)(wend - p->measure_start) / 1e9 : 1e-9;
+    level_result_cpu(out, ru0, ru1);
+    window_since_ckpt_time(p->ckpt, wend, ru1, out); /* counters restart at a checkpoint */
+}
+
 void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_result *out)
 {
     struct rusage ru0, ru1;
@@ -232,36 +271,7 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
         struct timespec ts = {(time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull)};
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
     }
-    if (!gated && p->cfg.before_window && !p->window_gated)
-        p->cfg.before_window(p->cfg.before_window_arg); /* stopped in the warmup: the other
-                                                           ranks still wait for us */
-    if (win == 1) {
-        /* the loops ended on their own (--events, or nothing could run) */
-        getrusage(RUSAGE_SELF, &ru1);
-        if (p->cfg.on_window)
-            p->cfg.on_window(0, p->cfg.on_window_arg);
-        win = 2;
-        /* before --time's deadline (--events reached, nothing could run):
-         * the window ends now, or at the last counted completion, never
-         * at a deadline that did not come */
-        uint64_t now = now_ns(), last = last_done(loops, nl);
-        wend = pool_window_end(p);
-        if (!wend || wend > now)
-            wend = p->cfg.events > 0 && last > p->measure_start ? last : now;
-    }
-    if (win == 0) {
-        getrusage(RUSAGE_SELF, &ru0);
-        ru1 = ru0;
-        wend = p->measure_start;
-    }
-    /* --events: completions of other loops may land just after the one
-     * that reached the count; they are inside the window */
-    uint64_t last = last_done(loops, nl);
-    if (p->cfg.events > 0 && last > wend)
-        wend = last;
-    out->time_s = wend > p->measure_start ? (double)(wend - p->measure_start) / 1e9 : 1e-9;
-    level_result_cpu(out, &ru0, &ru1);
-    window_since_ckpt_time(p->ckpt, wend, &ru1, out); /* counters restart at a checkpoint */
+    window_close(p, loops, nl, gated, win, &ru0, &ru1, wend, out);
     for (int i = 0; i < 3; i++)
         free(h[i]);
 }

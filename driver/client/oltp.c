@@ -295,15 +295,10 @@ int oltp_client_sched(const struct opts *o, const struct db_ops *ops)
                                    opts_num(o, "rate") > 0);
 }
 
-int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload, char *err,
-               size_t errlen)
+/* The built-in mix's settings (the workload's room checks them). */
+static int workload_settings(struct oltp_setup *s, const struct opts *o, const char *workload,
+                             char *err, size_t errlen)
 {
-    memset(s, 0, sizeof *s);
-    s->ops = oltp_engine(o, err, errlen);
-    if (!s->ops)
-        return -1;
-    if (oltp_conn_dry_run(s, o, err, errlen) < 0)
-        return -1;
     struct wl_config c = {0};
     c.name = workload;
     c.ops = s->ops;
@@ -343,12 +338,12 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
     }
     if (workload_init(&s->wl, &c, err, errlen) < 0)
         return -1;
+    return 0;
+}
 
-    /* connection targets: every host with every port (client/oltp_conn.c) */
-    if (oltp_conn_targets(s, o, err, errlen) < 0)
-        return -1;
-
-    /* percentiles: each --percentile, itself perhaps "95,99" */
+/* The percentiles shown: each --percentile, itself perhaps "95,99". */
+static int percentiles(struct oltp_setup *s, const struct opts *o, char *err, size_t errlen)
+{
     size_t npl;
     const char *const *pl = opts_list(o, "percentile", &npl);
     for (size_t k = 0; k < npl; k++) {
@@ -369,7 +364,12 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
             p += l + 1;
         }
     }
+    return 0;
+}
 
+/* The client's settings: the loops, the window, the errors, the CPUs. */
+static int worker_settings(struct oltp_setup *s, const struct opts *o, char *err, size_t errlen)
+{
     struct worker_cfg *w = &s->wcfg;
     w->ops = s->ops;
     w->targets = s->targets;
@@ -432,6 +432,25 @@ int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload,
         return -1;
     }
     return 0;
+}
+
+int oltp_setup(struct oltp_setup *s, const struct opts *o, const char *workload, char *err,
+               size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    s->ops = oltp_engine(o, err, errlen);
+    if (!s->ops)
+        return -1;
+    if (oltp_conn_dry_run(s, o, err, errlen) < 0)
+        return -1;
+    if (workload_settings(s, o, workload, err, errlen) < 0)
+        return -1;
+    /* connection targets: every host with every port (client/oltp_conn.c) */
+    if (oltp_conn_targets(s, o, err, errlen) < 0)
+        return -1;
+    if (percentiles(s, o, err, errlen) < 0)
+        return -1;
+    return worker_settings(s, o, err, errlen);
 }
 
 void oltp_setup_free(struct oltp_setup *s)

@@ -14,6 +14,19 @@
 #include "client/worker.h"
 #include "stats/hist.h"
 
+/* The ramp (worker_cfg.ramp_timeout_s), once the warmup is over: a
+ * connection that has finished an event waits, polling every
+ * WINDOW_RAMP_POLL_NS, until the window opens. Warm backends running on
+ * would take the CPU the cold ones need for their first statements: at 1024
+ * connections on 2 CPUs the last few then took longer than the ramp's
+ * timeout. hold_from: when the hold begins (the warmup's end), ns; 0 = the
+ * level has no ramp. Both loops ask this one question. */
+#define WINDOW_RAMP_POLL_NS 20000000ull
+static inline int window_ramp_holds(int warm, uint64_t hold_from, uint64_t now, int window_open)
+{
+    return warm && hold_from && now >= hold_from && !window_open;
+}
+
 /* The counts a level's result is made of, summed over the connections. */
 struct window_counts {
     uint64_t txns, reads, writes, others, errors, reconnects;

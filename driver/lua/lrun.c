@@ -45,25 +45,23 @@ int lrun_ending(struct lloop_run *sh)
     return dl && now_ns() >= dl;
 }
 
-/* The ramp, once the warmup is over: a connection that has finished an
- * event waits, polling every 20 ms, until the window opens, so the warm
- * ones leave the CPU to the cold backends' first statements (as conn.c's
- * ramp_hold). 0 when the run ends meanwhile. */
+/* The ramp (window.h): this connection waits for the window to open,
+ * on the loop's timer (a fiber) or asleep. 0 when the run ends meanwhile. */
 static int ramp_hold(struct lapi_thread *t, struct lloop_conn *c, struct lloop_run *sh)
 {
     for (;;) {
         uint64_t from = atomic_load_explicit(&sh->hold_from, memory_order_relaxed), now = now_ns();
-        if (!c->warm || !from || now < from || atomic_load(&sh->window))
+        if (!window_ramp_holds(c->warm, from, now, atomic_load(&sh->window) != 0))
             return 1;
         if (t->aio) { /* back to the loop: its timer resumes this fiber */
-            c->wake_at = now + 20000000ull;
+            c->wake_at = now + WINDOW_RAMP_POLL_NS;
             t->aio->want = LAPI_WAIT_TIMER;
             if (!t->aio->abort)
                 t->wait(t);
             if (t->aio->abort)
                 return 0;
         } else {
-            struct timespec ts = {0, 20000000};
+            struct timespec ts = {0, (long)WINDOW_RAMP_POLL_NS};
             nanosleep(&ts, NULL);
         }
         if (lrun_ending(sh))
@@ -404,20 +402,16 @@ static int abandon(struct lwatch *wd, struct level_result *out, char *err, size_
     return -1;
 }
 
-int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
-                struct level_result *out, char *err, size_t errlen)
+/* The script's main state: opened, checked for an event() (the default
+ * thread_run calls it; without either there is no run) and its init() run.
+ * NULL with err. */
+static lua_State *open_main(const struct lapi_script *s, struct lapi_thread *mt, char *err,
+                            size_t errlen)
 {
-    memset(out, 0, sizeof *out);
-    out->threads = s->threads;
-    out->lat = xmalloc(sizeof *out->lat);
-    hist_init(out->lat);
-    stop_asked = 0;
-    struct lapi_thread mt;
-    lapi_thread_seed(&mt, s, 0);
-    lua_State *M = lapi_open(&mt, err, errlen);
+    lapi_thread_seed(mt, s, 0);
+    lua_State *M = lapi_open(mt, err, errlen);
     if (!M)
-        return -1;
-    /* the default thread_run calls event(); without either there is no run */
+        return NULL;
     lua_getglobal(M, "event");
     int has_event = lua_isfunction(M, -1);
     lua_pop(M, 1);
@@ -427,12 +421,65 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
                  "to do",
                  s->path);
         lua_close(M);
-        return -1;
+        return NULL;
     }
     if (lapi_call(M, "init", 0, err, errlen) < 0) {
         lua_close(M);
+        return NULL;
+    }
+    return M;
+}
+
+/* The run's failure, if any: the watchdog's reason (why), else the first
+ * connection that failed. 0, or -1 with err and out->fatal_msg. */
+static int failures(const struct lloop_conn *cs, int n, const char *why, struct level_result *out,
+                    char *err, size_t errlen)
+{
+    if (why) { /* stopped for memory: every loop came back */
+        snprintf(err, errlen, "%s", why);
+        snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
         return -1;
     }
+    for (int i = 0; i < n; i++)
+        if (cs[i].failed) {
+            snprintf(err, errlen, "connection %d (sysbench.tid %d): %s", i, i, cs[i].err);
+            snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
+            if (cs[i].init_failed) /* as sysbench: threads that never began have no report */
+                out->time_s = 0;
+            return -1;
+        }
+    return 0;
+}
+
+/* What the run's loops and connections held, once every loop came back. */
+static void free_run(struct lloop_run *run, struct lloop_conn *cs, int n, struct lloop *loops,
+                     int nl)
+{
+    for (int i = 0; i < n; i++)
+        free(cs[i].lat);
+    for (int i = 0; i < nl; i++)
+        free(loops[i].conns);
+    free(loops);
+    free(cs);
+    if (run->pinned)
+        cpulist_free(&run->cpus);
+    pthread_barrier_destroy(&run->ready);
+    arrivals_destroy(&run->arrivals);
+    free(run);
+}
+
+int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
+                struct level_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->threads = s->threads;
+    out->lat = xmalloc(sizeof *out->lat);
+    hist_init(out->lat);
+    stop_asked = 0;
+    struct lapi_thread mt;
+    lua_State *M = open_main(s, &mt, err, errlen);
+    if (!M)
+        return -1;
     int n = s->threads;
     /* on the heap: an abandoned loop (lwatch.h) may still use it after the return */
     struct lloop_run *run = xcalloc(1, sizeof *run);
@@ -500,34 +547,11 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     out->time_s = (double)(t1 - t0) / 1e9;
     level_result_cpu(out, &ru0, &ru1);
     window_since_ckpt_time(tk.ck, t1, &ru1, out); /* counters restart at a checkpoint */
-    int rc = 0;
-    if (why) { /* stopped for memory: every loop came back */
-        snprintf(err, errlen, "%s", why);
-        snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
-        rc = -1;
-    }
-    for (int i = 0; i < n && rc == 0; i++)
-        if (cs[i].failed) {
-            snprintf(err, errlen, "connection %d (sysbench.tid %d): %s", i, i, cs[i].err);
-            snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
-            rc = -1;
-            if (cs[i].init_failed) /* as sysbench: threads that never began have no report */
-                out->time_s = 0;
-        }
+    int rc = failures(cs, n, why, out, err, errlen);
     collect(cs, n, tk.ck, out);
     window_ckpt_free(tk.ck);
     out->interrupted = stop_asked != 0;
-    for (int i = 0; i < n; i++)
-        free(cs[i].lat);
-    for (int i = 0; i < nl; i++)
-        free(loops[i].conns);
-    free(loops);
-    free(cs);
-    if (run->pinned)
-        cpulist_free(&run->cpus);
-    pthread_barrier_destroy(&run->ready);
-    arrivals_destroy(&run->arrivals);
-    free(run);
+    free_run(run, cs, n, loops, nl);
     lwatch_free(wd);
     lapi_enter(&mt);
     if (lapi_call(M, "done", 0, rc ? NULL : err, rc ? 0 : errlen) < 0 && rc == 0)

@@ -411,6 +411,52 @@ static void tell_guard(pid_t pid, void *arg)
     server_guard_pid(arg, pid);
 }
 
+/* The CPU mask of a list already checked, sized from the machine
+ * (core/cpulist.h); NULL for none. CPU_FREE it. */
+static cpu_set_t *cpus_mask(const char *cpus, size_t *size)
+{
+    struct cpulist ml;
+    char why[160];
+    if (!cpus || !*cpus)
+        return NULL;
+    if (cpulist_init(&ml) == 0 && cpulist_parse(&ml, cpus, 0, why, sizeof why) > 0) {
+        *size = ml.size;
+        return ml.set;
+    }
+    cpulist_free(&ml);
+    return NULL;
+}
+
+/* s->dir: dir (made, 0700, if it is not there) or a new temporary one.
+ * 1 made here, 0 it was there, -1 with err. */
+static int make_dir(struct server *s, const char *dir, char *err, size_t errlen)
+{
+    if (!dir) {
+        const char *tmp = getenv("TMPDIR");
+        if (server_fmt(s->dir, sizeof s->dir, "%s/dbscale-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp",
+                       server_engine_name(s->engine)) < 0 ||
+            !mkdtemp(s->dir)) {
+            snprintf(err, errlen, "cannot make a temporary directory: %s", strerror(errno));
+            return -1;
+        }
+        return 1;
+    }
+    if (server_fmt(s->dir, sizeof s->dir, "%s", dir) < 0) {
+        snprintf(err, errlen, "path too long: %s", dir);
+        return -1;
+    }
+    if (server_exists(s->dir))
+        return 0;
+    int r = mkdir_p(s->dir, 0755); /* parents the engine's user can walk */
+    if (r == 0 && chmod(s->dir, 0700) < 0)
+        r = -errno;
+    if (r < 0) {
+        snprintf(err, errlen, "cannot make %s: %s", s->dir, strerror(-r));
+        return -1;
+    }
+    return 1;
+}
+
 int server_start(struct server *s, enum server_engine e, const char *dir, int port,
                  const char *cpus, const char *extra_conf, char *err, size_t errlen)
 {
@@ -426,45 +472,11 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
         return -1;
     if (server_check_request(e, dir, cpus, extra_conf, err, errlen) < 0)
         return -1;
-    cpu_set_t *mask = NULL;
     size_t mask_size = 0;
-    if (cpus && *cpus) {
-        /* checked just above; sized from the machine (core/cpulist.h) */
-        struct cpulist ml;
-        char why[160];
-        if (cpulist_init(&ml) == 0 && cpulist_parse(&ml, cpus, 0, why, sizeof why) > 0) {
-            mask = ml.set;
-            mask_size = ml.size;
-        } else {
-            cpulist_free(&ml);
-        }
-    }
-    int made = 0;
-    if (!dir) {
-        const char *tmp = getenv("TMPDIR");
-        if (server_fmt(s->dir, sizeof s->dir, "%s/dbscale-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp",
-                       server_engine_name(e)) < 0 ||
-            !mkdtemp(s->dir)) {
-            snprintf(err, errlen, "cannot make a temporary directory: %s", strerror(errno));
-            goto fail_early;
-        }
-        made = 1;
-    } else {
-        if (server_fmt(s->dir, sizeof s->dir, "%s", dir) < 0) {
-            snprintf(err, errlen, "path too long: %s", dir);
-            goto fail_early;
-        }
-        if (!server_exists(s->dir)) {
-            int r = mkdir_p(s->dir, 0755); /* parents the engine's user can walk */
-            if (r == 0 && chmod(s->dir, 0700) < 0)
-                r = -errno;
-            if (r < 0) {
-                snprintf(err, errlen, "cannot make %s: %s", s->dir, strerror(-r));
-                goto fail_early;
-            }
-            made = 1;
-        }
-    }
+    cpu_set_t *mask = cpus_mask(cpus, &mask_size);
+    int made = make_dir(s, dir, err, errlen);
+    if (made < 0)
+        goto fail_early;
     /* Absolute, so the engine (chdir'd to /) and the state file agree. */
     char real[PATH_MAX];
     if (!realpath(s->dir, real)) {
