@@ -50,21 +50,6 @@ static void revive(struct pool *p, int threads)
     }
 }
 
-void err_count_add(struct err_count *codes, int *ncodes, const char *code, uint64_t n)
-{
-    int i = 0;
-    while (i < *ncodes && strcmp(codes[i].code, code) != 0)
-        i++;
-    if (i == *ncodes) {
-        if (*ncodes == WORKER_MAX_CODES)
-            return;
-        snprintf(codes[i].code, sizeof codes[i].code, "%s", code);
-        codes[i].n = 0;
-        (*ncodes)++;
-    }
-    codes[i].n += n;
-}
-
 void pool_set_client_cpus(struct pool *p, const char *list)
 {
     /* The one CPU-list parser and set type, so a 2048-CPU machine pins as
@@ -268,22 +253,4 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
     if (out->fatal_msg[0])
         return -1;
     return out->interrupted ? 1 : 0;
-}
-
-void level_result_free(struct level_result *r)
-{
-    free(r->lat);
-    r->lat = NULL;
-}
-
-static double tv_s(const struct timeval *tv)
-{
-    return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
-void level_result_cpu(struct level_result *out, const struct rusage *a, const struct rusage *b)
-{
-    out->client_user_s = tv_s(&b->ru_utime) - tv_s(&a->ru_utime);
-    out->client_sys_s = tv_s(&b->ru_stime) - tv_s(&a->ru_stime);
-    out->client_csw = (double)(b->ru_nvcsw - a->ru_nvcsw + b->ru_nivcsw - a->ru_nivcsw);
 }

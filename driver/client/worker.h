@@ -18,6 +18,7 @@
 
 #include "engines/db.h"
 #include "stats/hist.h"
+#include "client/level_result.h"
 #include "client/workload.h"
 
 /* Figures of one --report-interval period, handed to worker_cfg.on_interval. */
@@ -100,47 +101,11 @@ struct worker_cfg {
     const char *txn_log;
 };
 
-#define WORKER_MAX_CODES 16
-
 /* The connect timeout of a reconnect, s. A reconnect blocks its loop, so it
  * must give up soon (and try again after a back-off): a server that
  * accepts but never answers would otherwise hold the loop, and a stop, for
  * the engine's default 10 s. 2 is libpq's minimum. */
 #define WORKER_RECONNECT_TIMEOUT_S 2
-
-struct err_count {
-    char code[16];
-    uint64_t n;
-};
-/* n more of code in codes[0..*ncodes): the first WORKER_MAX_CODES codes
- * seen are kept, later new ones dropped (every counter and merge uses it). */
-void err_count_add(struct err_count *codes, int *ncodes, const char *code, uint64_t n);
-
-struct level_result {
-    int threads, loops;
-    double time_s; /* the measured window: a transaction counts iff it completes inside */
-    /* with checkpoints, time_s is since the last one (the counters' time)
-     * and this since the window's start (sysbench's "total time"); else 0 */
-    double total_time_s;
-    uint64_t txns, reads, writes, others, errors, reconnects;
-    uint64_t lost; /* connections lost during the level (some may still be down) */
-    struct err_count codes[WORKER_MAX_CODES];
-    int ncodes;
-    struct hist *lat;                       /* transaction latency, ns */
-    double client_user_s, client_sys_s;     /* getrusage over the window */
-    double client_csw;                      /* context switches (voluntary + not) */
-    double fair_events_avg, fair_events_sd; /* per connection */
-    double fair_time_avg, fair_time_sd;     /* seconds busy per connection */
-    double setup_s;                         /* dead time before the level (connects) */
-    int interrupted;                        /* stopped by pool_stop() */
-    int abandoned;          /* a script's loop still runs (driver/lua/lwatch.h): end the process */
-    char fatal_msg[640];    /* set when the run failed */
-    uint64_t unfinished;    /* in flight at the window's end, given up, not counted */
-    double ramp_s;          /* from the level's start (its warmup's end) to its window's */
-    int ramp_missing;       /* connections without a first transaction when it opened */
-    int disturbed;          /* stall, reconnects, lost connections or unfinished work */
-    char disturbed_why[96]; /* short reason, e.g. "stall 20.1s; 3 reconnects" */
-};
 
 struct pool;
 
@@ -156,10 +121,5 @@ void pool_stop(struct pool *p);
 void pool_close(struct pool *p);
 /* Where the loop threads of the next levels run: a CPU list, NULL = anywhere. */
 void pool_set_client_cpus(struct pool *p, const char *list);
-void level_result_free(struct level_result *r);
-struct rusage;
-/* The client's CPU (user, system, context switches) from getrusage's a to
- * b into out: a level's, a checkpoint's, a script's window. */
-void level_result_cpu(struct level_result *out, const struct rusage *a, const struct rusage *b);
 
 #endif
