@@ -108,8 +108,10 @@ static struct optdef *with_script_options(struct optdef *defs, size_t *n, const 
                                           const char *lua_path, struct lscript_opts *xo, char *err,
                                           size_t errlen)
 {
+    /* loaded as for the levels' command: sysbench's oltp_common.lua stops
+     * a script loaded without one ("Command is required") */
     struct lapi_script probe = {
-        .path = path, .threads = 1, .lua_path = lua_path, .ops = &lsql_pgsql_ops};
+        .path = path, .command = "run", .threads = 1, .lua_path = lua_path, .ops = &lsql_pgsql_ops};
     if (lscript_options(&probe, defs, *n, xo, err, errlen) < 0)
         return NULL;
     struct optdef *all = xcalloc(*n + xo->n, sizeof *all);
@@ -283,6 +285,13 @@ static int check_options(struct sv *v)
         return say(v, EXIT_USAGE, "dbscale sweep: %s\n(see: dbscale sweep --help)\n");
     if (v->sh && split_check(w, v->sh->nranks, err, errlen) < 0) /* before anything starts */
         return say(v, EXIT_USAGE, "dbscale-mpi sweep: %s\n");
+    if (v->sh && v->is_lua) { /* the ranks share a pool; a script's level has none */
+        fprintf(stderr,
+                "dbscale-mpi sweep: %s: a Lua script is swept by one process (dbscale "
+                "sweep SCRIPT ...); over MPI ranks the built-in mixes run\n",
+                v->spath);
+        return EXIT_USAGE;
+    }
     if (v->is_lua) {
         v->lsw.ls.path = v->spath;
         v->lsw.ls.lua_path = opts_str(&w->o, "lua-path");

@@ -3,7 +3,7 @@
 # level runs the script's run and gives a row like a built-in workload's
 # (results.csv; meta.json names the script's path); the same from a config
 # file's workload=; a script that fails at a level (an error, or os.exit)
-# keeps the levels before it.
+# keeps the levels before it; sysbench's own scripts sweep unchanged.
 . "$(dirname "$0")/lib.sh" "$1"
 start_server pgsql
 work=$(mktemp -d)
@@ -57,6 +57,17 @@ grep -q "\"workload\": \"$work/mine.lua\"" "$work/r1/meta.json" ||
 # the latency histogram of every level beside the rows, as a built-in's
 expect_eq "latency.csv levels" "$(col threads "$work/r1/latency.csv" | sort -u | tr '\n' ' ')" "1 2 "
 echo "sweep --workload=mine.lua: $rows levels"
+
+# sysbench's own script, unchanged: oltp_common.lua stops a script loaded
+# without a command, so the option probe loads it as the levels run it
+SB_LUA=/usr/share/sysbench/oltp_point_select.lua
+if [ -f "$SB_LUA" ]; then
+    "$DBSCALE" sweep "$SB_LUA" $SERVER_OPTS --server=external --cpus=all --repeats=1 --time=1 \
+        --report=off --prepare=on --tables=1 --table-size=100 --threads=1 --out "$work/r0" \
+        >"$work/log0" 2>&1 || fail "sweep of sysbench's $SB_LUA failed: $(tail -3 "$work/log0")"
+    expect_eq "sysbench script: levels" "$(awk -F, 'NR > 1' "$work/r0/results.csv" | wc -l)" 1
+    echo "sweep $SB_LUA: ok"
+fi
 
 # a config file's workload= a .lua, the script's option there too
 printf 'workload = %s\nthreads = 1\nrows = 7\n' "$work/mine.lua" >"$work/c.ini"
