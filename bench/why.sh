@@ -5,10 +5,10 @@
 # what --profile costs on top.
 #
 # Two throwaway servers per engine, prepared alike: "off" as a managed
-# server was before the collectors (no pg_wait_sampling, no
-# performance_schema), run with --why=off; "on" as a managed server is now
-# (pg_wait_sampling preloaded; performance_schema with the wait/synch
-# instruments), run with the default collection; "profile" is the "on"
+# server was before the collectors (no pg_wait_sampling), run with
+# --why=off; "on" as a managed server is now (pg_wait_sampling preloaded;
+# MariaDB as before: performance_schema only with --waits=performance_schema,
+# weighed with MYSQL_ON_CONF), run with the default collection; "profile" is the "on"
 # server with --profile (perf record -g over the window). Each pair runs
 # off and on back to back, alternating who goes first, the profile arm
 # beside them; a pair's ratio compares two runs seconds apart, and the
@@ -18,6 +18,8 @@
 # usage: bench/why.sh [DBSCALE]
 # Knobs: ENGINES="pgsql mysql" THREADS="1 4 16 64" PAIRS=5 TIME=5
 # WORKLOAD=oltp_read_only TABLES=4 SIZE=10000 PROFILE=1 (0: no profile arm)
+# MYSQL_ON_CONF="performance_schema=ON;..." (';'-separated server conf lines
+# for the "on" MariaDB, to weigh another set of instruments)
 # Target (issue 26): the default collection costs at most 2% TPS (median of
 # pairs); --profile's cost is reported, not bounded.
 set -u
@@ -106,8 +108,19 @@ for eng in $ENGINES; do
             --conf pg_wait_sampling.profile_queries=off
     else
         start off mysql
-        start on mysql --conf performance_schema=ON \
-            --conf "performance_schema_instrument='wait/synch/%=ON'"
+        if [ -n "${MYSQL_ON_CONF:-}" ]; then # an alternative to weigh, ';'-separated
+            set -f
+            IFS=';'
+            # shellcheck disable=SC2086
+            set -- $MYSQL_ON_CONF
+            unset IFS
+            set +f
+            args=
+            for c in "$@"; do args="$args --conf '$c'"; done
+            eval "start on mysql $args"
+        else # a managed MariaDB has no performance_schema unless --waits asks
+            start on mysql
+        fi
     fi
     for t in $THREADS; do
         for p in $(seq 1 "$PAIRS"); do

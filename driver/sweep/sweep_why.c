@@ -47,7 +47,7 @@ const char *sweep_why_server_conf(const struct sweep *w)
         return "";
     if (!strcmp(w->s.ops->name, "pgsql") && !server_pg_has_library("pg_wait_sampling"))
         return ""; /* not installed: the sampler reads pg_stat_activity instead */
-    return why_server_conf(w->s.ops->name);
+    return why_server_conf(w->s.ops->name, w->cfg.waits);
 }
 
 void sweep_why_open(struct sweep *w)

@@ -73,9 +73,10 @@ int why_can_profile(const struct why *y);
 json_t *why_meta(const struct why *y);
 
 /* Config lines a managed server gets so the collectors find what they read
- * (pg_wait_sampling preloaded; performance_schema's wait instruments), or
- * "" for an engine that needs none. */
-const char *why_server_conf(const char *engine);
+ * (pg_wait_sampling preloaded; with waits "performance_schema",
+ * MariaDB's performance_schema and its wait instruments), or "" when none
+ * are needed. waits: --waits (NULL = auto). */
+const char *why_server_conf(const char *engine, const char *waits);
 
 /* A level's "why" option values: 0, or -1 with err naming the bad one. */
 int why_check_waits(const char *engine, const char *waits, char *err, size_t errlen);
