@@ -82,37 +82,32 @@ static void add_legend(struct compare_table *t, const char *s)
     t->legend[t->nlegend++] = xstrdup(s);
 }
 
-void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct compare_table *t)
+/* The key fields to show, in use: the always-fields, and fields that vary
+ * within a set; a column for each. */
+static void key_columns(struct compare_table *t, const struct compare_set **sets, size_t m,
+                        enum compare_kind kind, int use[COMPARE_NF])
 {
-    memset(t, 0, sizeof *t);
-    size_t m = 0, *idx = xcalloc(ss->n, sizeof *idx);
-    for (size_t i = 0; i < ss->n; i++)
-        if (ss->s[i].kind == kind)
-            idx[m++] = i;
-    if (m == 0) {
-        free(idx);
-        return;
-    }
-    /* Which key fields to show: always-fields, and fields that vary within a set. */
-    int use[COMPARE_NF];
     for (int k = 0; k < COMPARE_NF; k++) {
         use[k] = field_always[kind][k];
         for (size_t a = 0; a < m && !use[k]; a++) {
-            const struct compare_set *s = &ss->s[idx[a]];
+            const struct compare_set *s = sets[a];
             for (size_t p = 1; p < s->n && !use[k]; p++)
                 use[k] = strcmp(s->pts[p].f[k], s->pts[0].f[k]) != 0;
         }
         if (use[k])
             add_col(t, field_names[kind][k], CC_KEY);
     }
-    for (size_t a = 0; a < m; a++)
-        add_col(t, ss->s[idx[a]].name, CC_VALUE);
-    /* A pair is named by the sets' initials (FvD), or by letters A, B...
-     * when two sets share an initial (6.1.0-57-amd64.smp, 6.1.0-57-amd64.up) */
+}
+
+/* Each pair's relative %, mark and p columns, and its legend line. A pair
+ * is named by the sets' initials (FvD), or by letters A, B... when two sets
+ * share an initial (6.1.0-57-amd64.smp, 6.1.0-57-amd64.up) */
+static void pair_columns(struct compare_table *t, const struct compare_set **sets, size_t m)
+{
     char *ini = xcalloc(m, 1);
     int clash = 0;
     for (size_t a = 0; a < m; a++) {
-        ini[a] = ss->s[idx[a]].name[0];
+        ini[a] = sets[a]->name[0];
         for (size_t b = 0; b < a; b++)
             clash |= ini[a] == ini[b];
     }
@@ -121,7 +116,7 @@ void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct
     char buf[512];
     for (size_t a = 0; a < m; a++)
         for (size_t b = a + 1; b < m; b++) {
-            const char *na = ss->s[idx[a]].name, *nb = ss->s[idx[b]].name;
+            const char *na = sets[a]->name, *nb = sets[b]->name;
             snprintf(buf, sizeof buf, "%cv%c", ini[a], ini[b]);
             add_col(t, buf, CC_REL);
             snprintf(buf, sizeof buf, "%cv%c_sig", ini[a], ini[b]);
@@ -133,93 +128,145 @@ void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct
             add_legend(t, buf);
         }
     free(ini);
+}
+
+/* A row's key: the point fields it is matched on. */
+struct row_key {
+    char f[COMPARE_NF][48];
+};
+
+/* The rows: the union of the sets' keys (the fields in use), in order of
+ * first appearance. */
+static struct row_key *row_keys(const struct compare_set **sets, size_t m, const int *use,
+                                size_t *nrows)
+{
+    size_t n = 0, cap = 0;
+    struct row_key *keys = NULL;
+    for (size_t a = 0; a < m; a++) {
+        const struct compare_set *s = sets[a];
+        for (size_t p = 0; p < s->n; p++) {
+            int seen = 0;
+            for (size_t r = 0; r < n && !seen; r++) {
+                seen = 1;
+                for (int k = 0; k < COMPARE_NF && seen; k++)
+                    seen = !use[k] || !strcmp(keys[r].f[k], s->pts[p].f[k]);
+            }
+            if (seen)
+                continue;
+            if (n == cap) {
+                cap = cap ? cap * 2 : 64;
+                keys = xrealloc(keys, cap * sizeof *keys);
+            }
+            memcpy(keys[n++].f, s->pts[p].f, sizeof keys[0].f);
+        }
+    }
+    *nrows = n;
+    return keys;
+}
+
+/* Whether every median of the sets is a whole number (see fmt_value). */
+static int all_whole(const struct compare_set **sets, size_t m)
+{
+    for (size_t a = 0; a < m; a++)
+        for (size_t q = 0; q < sets[a]->n; q++) {
+            const struct compare_point *cp = &sets[a]->pts[q];
+            double v = cp->n ? stats_median(cp->v, cp->n) : 0;
+            if (v != floor(v))
+                return 0;
+        }
+    return 1;
+}
+
+/* A pair's three cells: relative %, significance mark, p; a and b NULL
+ * where missing, ma and mb their medians. */
+static void pair_cells(char **cell, const struct compare_point *a, const struct compare_point *b,
+                       double ma, double mb)
+{
+    char buf[64];
+    long long rel;
+    struct stats_welch w;
+    /* A relative % past what a long long holds (a median of 1e67
+     * against 0.5, found by fuzzing) is shown as N/A: stats_relpct
+     * would convert it to long long, which is undefined. */
+    if (!a || !b || !relpct_fits(ma, mb) || stats_relpct(ma, mb, &rel) < 0) {
+        cell[0] = xstrdup("N/A");
+        cell[1] = xstrdup("");
+        cell[2] = xstrdup("");
+        return;
+    }
+    snprintf(buf, sizeof buf, "%+lld", rel);
+    cell[0] = xstrdup(buf);
+    /* Welch over independent runs only: samples inside one run
+     * share its level, and testing them as independent marked
+     * half the rows of an A/A comparison significant. */
+    if (stats_welch(a->rep, a->nrep, b->rep, b->nrep, &w) == 0) {
+        cell[1] = xstrdup(w.significant ? "*" : "~");
+        snprintf(buf, sizeof buf, "%.4g", w.p);
+        cell[2] = xstrdup(buf);
+    } else {
+        size_t n = a->nrep < b->nrep ? a->nrep : b->nrep;
+        snprintf(buf, sizeof buf, "no test (n=%zu)", n);
+        cell[1] = xstrdup(buf);
+        cell[2] = xstrdup("");
+    }
+}
+
+/* One row's cells: its key fields, each set's median (N/A where the set
+ * has no samples there), then each pair's cells. */
+static void fill_row(char **row, const struct compare_set **sets, size_t m, const int *use,
+                     char key[COMPARE_NF][48], int whole)
+{
+    const struct compare_point **pt = xcalloc(m, sizeof *pt);
+    double *med = xcalloc(m, sizeof *med);
+    size_t c = 0;
+    for (int k = 0; k < COMPARE_NF; k++)
+        if (use[k])
+            row[c++] = xstrdup(key[k]);
+    for (size_t a = 0; a < m; a++) {
+        pt[a] = find_point(sets[a], use, key);
+        if (pt[a] && pt[a]->n == 0)
+            pt[a] = NULL;
+        if (pt[a])
+            med[a] = stats_median(pt[a]->v, pt[a]->n);
+        row[c++] = pt[a] ? fmt_value(med[a], whole) : xstrdup("N/A");
+    }
+    for (size_t a = 0; a < m; a++)
+        for (size_t b = a + 1; b < m; b++, c += 3)
+            pair_cells(row + c, pt[a], pt[b], med[a], med[b]);
+    free(med);
+    free(pt);
+}
+
+void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct compare_table *t)
+{
+    memset(t, 0, sizeof *t);
+    size_t m = 0;
+    const struct compare_set **sets = xcalloc(ss->n, sizeof *sets);
+    for (size_t i = 0; i < ss->n; i++)
+        if (ss->s[i].kind == kind)
+            sets[m++] = &ss->s[i];
+    if (m == 0) {
+        free(sets);
+        return;
+    }
+    int use[COMPARE_NF];
+    key_columns(t, sets, m, kind, use);
+    for (size_t a = 0; a < m; a++)
+        add_col(t, sets[a]->name, CC_VALUE);
+    pair_columns(t, sets, m);
     add_legend(t, "values are medians over repeats/samples; N/A: missing on a side");
     if (m > 1)
         add_legend(t, "*: difference significant at 95% (Welch's t-test); "
                       "~: no difference proven at 95%; no test (n=K): fewer than 2 "
                       "independent runs (repeats) on a side. The test is over runs, "
                       "never over the samples inside one run");
-
-    /* Rows: the union of keys in order of first appearance. */
-    size_t cap = 0;
-    char(*keys)[COMPARE_NF][48] = NULL;
-    for (size_t a = 0; a < m; a++) {
-        const struct compare_set *s = &ss->s[idx[a]];
-        for (size_t p = 0; p < s->n; p++) {
-            int seen = 0;
-            for (size_t r = 0; r < t->nrows && !seen; r++) {
-                seen = 1;
-                for (int k = 0; k < COMPARE_NF && seen; k++)
-                    seen = !use[k] || !strcmp(keys[r][k], s->pts[p].f[k]);
-            }
-            if (seen)
-                continue;
-            if (t->nrows == cap) {
-                cap = cap ? cap * 2 : 64;
-                keys = xrealloc(keys, cap * sizeof *keys);
-            }
-            memcpy(keys[t->nrows++], s->pts[p].f, sizeof keys[0]);
-        }
-    }
-    int whole = 1;
-    for (size_t a = 0; a < m && whole; a++)
-        for (size_t q = 0; q < ss->s[idx[a]].n && whole; q++) {
-            const struct compare_point *cp = &ss->s[idx[a]].pts[q];
-            double v = cp->n ? stats_median(cp->v, cp->n) : 0;
-            whole = v == floor(v);
-        }
+    struct row_key *keys = row_keys(sets, m, use, &t->nrows);
+    int whole = all_whole(sets, m);
     t->cell = xcalloc(t->nrows * t->ncols + 1, sizeof *t->cell);
-    const struct compare_point **pt = xcalloc(m, sizeof *pt);
-    double *med = xcalloc(m, sizeof *med);
-    for (size_t r = 0; r < t->nrows; r++) {
-        char **row = t->cell + r * t->ncols;
-        size_t c = 0;
-        for (int k = 0; k < COMPARE_NF; k++)
-            if (use[k])
-                row[c++] = xstrdup(keys[r][k]);
-        for (size_t a = 0; a < m; a++) {
-            pt[a] = find_point(&ss->s[idx[a]], use, keys[r]);
-            if (pt[a] && pt[a]->n == 0)
-                pt[a] = NULL;
-            if (pt[a])
-                med[a] = stats_median(pt[a]->v, pt[a]->n);
-            row[c++] = pt[a] ? fmt_value(med[a], whole) : xstrdup("N/A");
-        }
-        for (size_t a = 0; a < m; a++)
-            for (size_t b = a + 1; b < m; b++) {
-                long long rel;
-                struct stats_welch w;
-                /* A relative % past what a long long holds (a median of 1e67
-                 * against 0.5, found by fuzzing) is shown as N/A: stats_relpct
-                 * would convert it to long long, which is undefined. */
-                if (!pt[a] || !pt[b] || !relpct_fits(med[a], med[b]) ||
-                    stats_relpct(med[a], med[b], &rel) < 0) {
-                    row[c++] = xstrdup("N/A");
-                    row[c++] = xstrdup("");
-                    row[c++] = xstrdup("");
-                    continue;
-                }
-                snprintf(buf, sizeof buf, "%+lld", rel);
-                row[c++] = xstrdup(buf);
-                /* Welch over independent runs only: samples inside one run
-                 * share its level, and testing them as independent marked
-                 * half the rows of an A/A comparison significant. */
-                if (stats_welch(pt[a]->rep, pt[a]->nrep, pt[b]->rep, pt[b]->nrep, &w) == 0) {
-                    row[c++] = xstrdup(w.significant ? "*" : "~");
-                    snprintf(buf, sizeof buf, "%.4g", w.p);
-                    row[c++] = xstrdup(buf);
-                } else {
-                    size_t n = pt[a]->nrep < pt[b]->nrep ? pt[a]->nrep : pt[b]->nrep;
-                    snprintf(buf, sizeof buf, "no test (n=%zu)", n);
-                    row[c++] = xstrdup(buf);
-                    row[c++] = xstrdup("");
-                }
-            }
-    }
-    free(med);
-    free(pt);
+    for (size_t r = 0; r < t->nrows; r++)
+        fill_row(t->cell + r * t->ncols, sets, m, use, keys[r].f, whole);
     free(keys);
-    free(idx);
+    free(sets);
 }
 
 void compare_table_free(struct compare_table *t)

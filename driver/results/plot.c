@@ -283,7 +283,8 @@ static void superlinear_reason(const struct plot_curve *c, size_t t, char *b, si
         snprintf(b, len, "reason unknown (the results hold no idle_pct/server_cpu_s)");
 }
 
-static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, struct sbuf *csv)
+/* The USL fit of each curve, with its measured peak and knee. */
+static void usl_table(const struct plot *p, struct sbuf *txt, struct sbuf *md)
 {
     int lw = 5;
     for (size_t i = 0; i < p->nc; i++)
@@ -324,6 +325,12 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
                     "least 4 points, 0 ≤ σ < 1, κ ≥ 0 and R² ≥ 0.9; otherwise \"no fit\" and why. "
                     "The peak is measured (tps @ threads); the knee is the first thread count "
                     "whose gain per added thread falls under 10%% of linear.\n\n");
+}
+
+/* Every point, in txt, md and csv; each superlinear point's reason into notes. */
+static void points_table(const struct plot *p, struct sbuf *txt, struct sbuf *md, struct sbuf *csv,
+                         struct sbuf *notes)
+{
     sbuf_printf(txt, "%-4s %7s %10s %8s %23s %8s %6s %8s %6s %3s\n", "", "threads", "median",
                 "p95 ms", "95% CI", "speedup", "eff", "xcpus", "cpueff", "n");
     sbuf_printf(md, "## Points\n\n| | threads | median tps | p95 ms | 95%% CI | speedup | "
@@ -334,12 +341,11 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
                      "p50_ms,p95_ms,p99_ms,usl_sigma,usl_kappa,usl_lambda,usl_r2,usl_nstar,"
                      "peak_threads,knee_threads,superlinear,base_cpus,cpu_speedup,cpu_efficiency,"
                      "usl_no_fit\n");
-    struct sbuf notes = {0};
     for (size_t i = 0; i < p->nc; i++) {
         const struct plot_curve *c = &p->c[i];
         for (size_t t = 0; t < c->k; t++) {
             const struct stats_summary *s = &c->tp[t];
-            char ci[64], ef[32], xs[32], ce[32];
+            char ci[64], ef[32], xs[32], ce[32], l95[32];
             /* One repeat has no interval; throughput is never negative, so a
              * wide interval is shown cut at 0. */
             if (s->n < 2)
@@ -350,7 +356,6 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
             snprintf(ef, sizeof ef, "%.0f%%%s", c->eff[t] * 100, c->superlinear[t] ? "!" : "");
             fmt_opt(xs, sizeof xs, "%.2f", c->cpu_speedup[t]);
             fmt_opt(ce, sizeof ce, "%.0f%%", c->cpu_eff[t] * 100);
-            char l95[32];
             fmt_lat(l95, sizeof l95, c->p95[t]);
             sbuf_printf(txt, "c%-3zu %7g %10.1f %8s %23s %8.2f %6s %8s %6s %3zu\n", i + 1, c->n[t],
                         s->median, l95, ci, sp, ef, xs, ce, s->n);
@@ -386,8 +391,8 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
             if (c->superlinear[t]) {
                 char why[200];
                 superlinear_reason(c, t, why, sizeof why);
-                sbuf_printf(&notes, "c%zu at %g threads: %.0f%% of ideal (superlinear); %s\n",
-                            i + 1, c->n[t], c->eff[t] * 100, why);
+                sbuf_printf(notes, "c%zu at %g threads: %.0f%% of ideal (superlinear); %s\n", i + 1,
+                            c->n[t], c->eff[t] * 100, why);
             }
         }
     }
@@ -398,7 +403,11 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
         "threads; cpueff: xcpus / (cpus / fewest cpus); 95% CI of the mean, - with one repeat";
     sbuf_printf(txt, "  %s\n", legend);
     sbuf_printf(md, "\n%s.\n", legend);
-    /* At the peak: each curve's best against its fewest-CPUs curve's best. */
+}
+
+/* At the peak: each curve's best against its fewest-CPUs curve's best. */
+static void peak_table(const struct plot *p, struct sbuf *txt, struct sbuf *md)
+{
     sbuf_printf(txt, "\n%-4s %10s %8s %8s %10s %8s %6s\n", "peak", "tps", "threads", "p95 ms",
                 "vs cpus", "speedup", "eff");
     sbuf_printf(md, "\n## At the peak\n\n| | peak tps | threads | p95 ms | vs CPUs | speedup | "
@@ -423,6 +432,14 @@ static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, str
         sbuf_printf(md, "| c%zu | %.1f | %g | %s | %s | %s | %s |\n", i + 1, c->x[c->peak],
                     c->n[c->peak], l95, vs, sp, ef);
     }
+}
+
+static void summary(const struct plot *p, struct sbuf *txt, struct sbuf *md, struct sbuf *csv)
+{
+    struct sbuf notes = {0};
+    usl_table(p, txt, md);
+    points_table(p, txt, md, csv, &notes);
+    peak_table(p, txt, md);
     if (notes.len) {
         sbuf_printf(txt, "\n%s", notes.s);
         sbuf_printf(md, "\n## Superlinear points\n\n");

@@ -356,166 +356,235 @@ struct graph {
     struct sbuf vars;
 };
 
-int plot_gp_graphs(const struct plot *p, const char *formats)
-{
+/* The graphs of one plot in drawing order; every title ends in the curves'
+ * workloads (" - oltp_read_only") when they name any. */
+struct graphs {
     struct graph g[12];
-    size_t ng = 0;
-    double *th;
-    size_t nth;
-    all_threads(p, &th, &nth);
-    double ytp = 0, ysp = 0, yef = 100, ylat = 0;
-    int have_lat = 0;
+    size_t n;
+    const char *wl;
+};
+
+/* A new graph at the end of gs, with no variables yet: its variables. */
+static struct sbuf *graph_new(struct graphs *gs, const char *name, const char *title)
+{
+    char t[256];
+    snprintf(t, sizeof t, "%s%s%s", title, gs->wl[0] ? " - " : "", gs->wl);
+    struct graph *g = &gs->g[gs->n++];
+    g->name = name;
+    g->title = xstrdup(t);
+    memset(&g->vars, 0, sizeof g->vars);
+    return &g->vars;
+}
+
+static void graph_free(struct graph *g)
+{
+    sbuf_free(&g->vars);
+    free((char *)g->title);
+}
+
+/* The last graph left out: its variables found nothing to draw. */
+static void graph_drop(struct graphs *gs)
+{
+    graph_free(&gs->g[--gs->n]);
+}
+
+/* What the y axes must hold: the highest error-bar top, speedup, efficiency
+ * (at least 100%) and median; and whether any point has latencies. */
+struct yranges {
+    double tp_max, speedup, eff, tp_med;
+    int have_lat;
+};
+
+static struct yranges curve_ranges(const struct plot *p)
+{
+    struct yranges y = {.eff = 100};
     for (size_t i = 0; i < p->nc; i++)
         for (size_t t = 0; t < p->c[i].k; t++) {
             const struct plot_curve *c = &p->c[i];
-            ytp = fmax(ytp, c->tp[t].max);
-            ysp = fmax(ysp, stats_speedup(c->n, c->x, t));
-            yef = fmax(yef, 100 * c->eff[t]);
-            ylat = fmax(ylat, c->x[t]);
-            have_lat |= c->p50[t] > 0 && c->p95[t] > 0 && c->p99[t] > 0;
+            y.tp_max = fmax(y.tp_max, c->tp[t].max);
+            y.speedup = fmax(y.speedup, stats_speedup(c->n, c->x, t));
+            y.eff = fmax(y.eff, 100 * c->eff[t]);
+            y.tp_med = fmax(y.tp_med, c->x[t]);
+            y.have_lat |= c->p50[t] > 0 && c->p95[t] > 0 && c->p99[t] > 0;
         }
-    char title[256];
-    const char *wl = workloads(p);
-    const char *sep = wl[0] ? " - " : "";
-    if (p->nc == 0) /* `micro` or `fs` results alone: their own graph, nothing else */
-        goto kernel;
+    return y;
+}
 
-#define NEW(n_, fmt_, ...)                                                                         \
-    do {                                                                                           \
-        snprintf(title, sizeof title, fmt_, __VA_ARGS__);                                          \
-        g[ng].name = n_;                                                                           \
-        g[ng].title = xstrdup(title);                                                              \
-        memset(&g[ng].vars, 0, sizeof g[ng].vars);                                                 \
-    } while (0)
+/* throughput, speedup and efficiency: the curves against client threads. */
+static void scaling_graphs(const struct plot *p, struct graphs *gs, const double *th, size_t nth,
+                           const struct yranges *y)
+{
+    struct sbuf *v = graph_new(gs, "throughput", "Throughput vs client threads");
+    gp_curves(v, p, 1);
+    plot_gp_xaxis(v, th, nth);
+    gp_logy(v, p);
+    gp_ymax(v, y->tp_max * 1.1);
 
-    NEW("throughput", "Throughput vs client threads%s%s", sep, wl);
-    gp_curves(&g[ng].vars, p, 1);
-    plot_gp_xaxis(&g[ng].vars, th, nth);
-    gp_logy(&g[ng].vars, p);
-    gp_ymax(&g[ng++].vars, ytp * 1.1);
+    v = graph_new(gs, "speedup", "Speedup vs client threads");
+    gp_curves(v, p, 0);
+    plot_gp_xaxis(v, th, nth);
+    gp_ymax(v, fmax(1.2, y->speedup * 1.15));
 
-    NEW("speedup", "Speedup vs client threads%s%s", sep, wl);
-    gp_curves(&g[ng].vars, p, 0);
-    plot_gp_xaxis(&g[ng].vars, th, nth);
-    gp_ymax(&g[ng++].vars, fmax(1.2, ysp * 1.15));
+    v = graph_new(gs, "efficiency", "Parallel efficiency vs client threads");
+    gp_curves(v, p, 0);
+    plot_gp_xaxis(v, th, nth);
+    gp_ymax(v, y->eff * 1.1);
+}
 
-    NEW("efficiency", "Parallel efficiency vs client threads%s%s", sep, wl);
-    gp_curves(&g[ng].vars, p, 0);
-    plot_gp_xaxis(&g[ng].vars, th, nth);
-    gp_ymax(&g[ng++].vars, yef * 1.1);
-
+/* cpus, when the results hold more than one CPU count; said when not. 0 or -1. */
+static int cpus_graph(const struct plot *p, struct graphs *gs)
+{
     double ycpu;
-    NEW("cpus", "Throughput vs server CPUs, per client thread count%s%s", sep, wl);
-    int ns = plot_gp_cpus_vars(p, &g[ng].vars, &ycpu);
+    struct sbuf *v = graph_new(gs, "cpus", "Throughput vs server CPUs, per client thread count");
+    int ns = plot_gp_cpus_vars(p, v, &ycpu);
     if (ns < 0)
         return -1;
     if (ns > 0) {
-        gp_logy(&g[ng].vars, p);
-        gp_ymax(&g[ng++].vars, ycpu * 1.1);
+        gp_logy(v, p);
+        gp_ymax(v, ycpu * 1.1);
     } else {
         sbuf_printf(&p->log->out,
                     "(no throughput-vs-CPUs graph: the results hold a single CPU count)\n");
-        sbuf_free(&g[ng].vars);
-        free((char *)g[ng].title);
+        graph_drop(gs);
     }
+    return 0;
+}
 
-    if (have_lat) {
-        NEW("latency", "Latency percentiles vs client threads%s%s", sep, wl);
-        gp_curves(&g[ng].vars, p, 0);
-        plot_gp_xaxis(&g[ng++].vars, th, nth);
-
-        NEW("tput-latency", "Throughput vs p95 latency (labels: client threads)%s%s", sep, wl);
-        gp_curves(&g[ng].vars, p, 0);
-        gp_ymax(&g[ng++].vars, ylat * 1.15);
-    } else {
+/* latency and tput-latency, when the results hold latency percentiles; said when not. */
+static void latency_graphs(const struct plot *p, struct graphs *gs, const double *th, size_t nth,
+                           const struct yranges *y)
+{
+    if (!y->have_lat) {
         sbuf_printf(&p->log->out, "(no latency graphs: the results hold no latency percentiles)\n");
+        return;
     }
+    struct sbuf *v = graph_new(gs, "latency", "Latency percentiles vs client threads");
+    gp_curves(v, p, 0);
+    plot_gp_xaxis(v, th, nth);
 
-    if (p->nmc > 0) {
-        double ymc = ysp;
-        NEW("baseline", "Normalised scaling: database vs kernel baseline%s%s", sep, wl);
-        gp_curves(&g[ng].vars, p, 0);
-        if (plot_gp_baseline_vars(p, &g[ng].vars, &ymc) < 0)
-            return -1;
-        for (size_t j = 0; j < p->nmc; j++)
-            for (size_t t = 0; t < p->mc[j].k; t++)
-                th[nth++] = p->mc[j].n[t];
-        plot_gp_xaxis(&g[ng].vars, th, nth);
-        gp_ymax(&g[ng++].vars, fmax(1.2, ymc * 1.15));
-    }
-    NEW("timeseries", "Throughput and p95 latency over each level's measured time%s%s", sep, wl);
-    int npanel = plot_gp_timeseries_vars(p, &g[ng].vars);
-    if (npanel < 0)
+    v = graph_new(gs, "tput-latency", "Throughput vs p95 latency (labels: client threads)");
+    gp_curves(v, p, 0);
+    gp_ymax(v, y->tp_med * 1.15);
+}
+
+/* baseline, when there is a kernel baseline: its task counts join the x axis
+ * (th has room for them). 0 or -1. */
+static int baseline_graph(const struct plot *p, struct graphs *gs, double *th, size_t nth,
+                          const struct yranges *y)
+{
+    if (p->nmc == 0)
+        return 0;
+    double ymc = y->speedup;
+    struct sbuf *v = graph_new(gs, "baseline", "Normalised scaling: database vs kernel baseline");
+    gp_curves(v, p, 0);
+    if (plot_gp_baseline_vars(p, v, &ymc) < 0)
         return -1;
-    if (npanel > 0)
-        ng++;
-    else {
-        sbuf_free(&g[ng].vars);
-        free((char *)g[ng].title);
+    for (size_t j = 0; j < p->nmc; j++)
+        for (size_t t = 0; t < p->mc[j].k; t++)
+            th[nth++] = p->mc[j].n[t];
+    plot_gp_xaxis(v, th, nth);
+    gp_ymax(v, fmax(1.2, ymc * 1.15));
+    return 0;
+}
+
+/* A graph of panels, left out when vars finds none. 0 or -1. */
+static int panel_graph(const struct plot *p, struct graphs *gs, const char *name, const char *title,
+                       int (*vars)(const struct plot *, struct sbuf *))
+{
+    int n = vars(p, graph_new(gs, name, title));
+    if (n == 0)
+        graph_drop(gs);
+    return n < 0 ? -1 : 0;
+}
+
+/* Every graph database results allow, in drawing order. 0 or -1. */
+static int db_graphs(const struct plot *p, struct graphs *gs)
+{
+    double *th;
+    size_t nth;
+    all_threads(p, &th, &nth);
+    struct yranges y = curve_ranges(p);
+    scaling_graphs(p, gs, th, nth, &y);
+    int rc = cpus_graph(p, gs);
+    if (rc == 0) {
+        latency_graphs(p, gs, th, nth, &y);
+        rc = baseline_graph(p, gs, th, nth, &y);
     }
-    NEW("latency-cdf", "Latency distribution per client thread count (all repeats)%s%s", sep, wl);
-    int nlp = plot_gp_latdist_vars(p, &g[ng].vars);
-    if (nlp < 0)
-        return -1;
-    if (nlp > 0)
-        ng++;
-    else {
-        sbuf_free(&g[ng].vars);
-        free((char *)g[ng].title);
-    }
-kernel:
-    if (p->nc == 0 && p->nmc > 0) {
-        NEW("kernel", "%s", "Kernel baseline: operations/s vs tasks, per test");
-        if (plot_gp_kernel_vars(p, &g[ng++].vars) < 0)
-            return -1;
-    }
-#undef NEW
+    if (rc == 0)
+        rc = panel_graph(p, gs, "timeseries",
+                         "Throughput and p95 latency over each level's measured time",
+                         plot_gp_timeseries_vars);
+    if (rc == 0)
+        rc = panel_graph(p, gs, "latency-cdf",
+                         "Latency distribution per client thread count (all repeats)",
+                         plot_gp_latdist_vars);
     free(th);
+    return rc;
+}
 
+/* The scripts into p->out: graphs/common.gp, then each graph's style and
+ * its generated wrapper. 0, or below 0 as plot_gp_write. */
+static int write_scripts(const struct plot *p, const struct graphs *gs)
+{
     int rc = copy_script(p, "common.gp");
-    for (size_t i = 0; i < ng && rc == 0; i++) {
+    for (size_t i = 0; i < gs->n && rc == 0; i++) {
         char name[64];
-        snprintf(name, sizeof name, "%s.gp", g[i].name);
+        snprintf(name, sizeof name, "%s.gp", gs->g[i].name);
         rc = copy_script(p, name);
         if (rc == 0)
-            rc = write_wrapper(p, g[i].name, g[i].title, &g[i].vars);
+            rc = write_wrapper(p, gs->g[i].name, gs->g[i].title, &gs->g[i].vars);
     }
-    char fmts[64], err[20000];
+    return rc;
+}
+
+/* gnuplot on g's script once per format, each image checked and its path
+ * logged. 0 or -1. */
+static int draw_graph(const struct plot *p, const struct graph *g, const char *formats)
+{
+    char fmts[64], err[20000], *save = NULL;
     snprintf(fmts, sizeof fmts, "%s", formats);
-    for (size_t i = 0; i < ng && rc == 0; i++) {
-        char *save = NULL;
-        snprintf(fmts, sizeof fmts, "%s", formats);
-        for (char *f = strtok_r(fmts, ",", &save); f && rc == 0; f = strtok_r(NULL, ",", &save)) {
-            char script[64], img[1024];
-            snprintf(script, sizeof script, "%s.gp", g[i].name);
-            snprintf(img, sizeof img, "%s/%s.%s", p->out, g[i].name, f);
-            /* gnuplot opens its output by name and follows a link planted
-             * there; an old image would pass for a new one below: neither
-             * stays */
-            struct stat st;
-            if (lstat(img, &st) == 0 && !S_ISDIR(st.st_mode))
-                unlink(img);
-            if (plot_gp_run(p->out, script, f, &p->log->warn, err, sizeof err) < 0) {
-                plot_fail(p, "%s", err);
-                rc = -1;
-                break;
-            }
-            if (lstat(img, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
-                plot_fail(p, "gnuplot made no %s", img);
-                rc = -1;
-                break;
-            }
-            if (p->written) {
-                char rel[96];
-                snprintf(rel, sizeof rel, "%s.%s", g[i].name, f);
-                plot_files_add(p->written, rel);
-            }
-            sbuf_printf(&p->log->out, "graph: %s\n", img);
+    for (char *f = strtok_r(fmts, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        char script[64], img[1024];
+        snprintf(script, sizeof script, "%s.gp", g->name);
+        snprintf(img, sizeof img, "%s/%s.%s", p->out, g->name, f);
+        /* gnuplot opens its output by name and follows a link planted
+         * there; an old image would pass for a new one below: neither
+         * stays */
+        struct stat st;
+        if (lstat(img, &st) == 0 && !S_ISDIR(st.st_mode))
+            unlink(img);
+        if (plot_gp_run(p->out, script, f, &p->log->warn, err, sizeof err) < 0) {
+            plot_fail(p, "%s", err);
+            return -1;
         }
+        if (lstat(img, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+            plot_fail(p, "gnuplot made no %s", img);
+            return -1;
+        }
+        if (p->written) {
+            char rel[96];
+            snprintf(rel, sizeof rel, "%s.%s", g->name, f);
+            plot_files_add(p->written, rel);
+        }
+        sbuf_printf(&p->log->out, "graph: %s\n", img);
     }
-    for (size_t i = 0; i < ng; i++) {
-        sbuf_free(&g[i].vars);
-        free((char *)g[i].title);
-    }
+    return 0;
+}
+
+int plot_gp_graphs(const struct plot *p, const char *formats)
+{
+    struct graphs gs = {.wl = workloads(p)};
+    int rc = 0;
+    if (p->nc > 0)
+        rc = db_graphs(p, &gs);
+    else if (p->nmc > 0) /* `micro` or `fs` results alone: their own graph, nothing else */
+        rc = plot_gp_kernel_vars(
+            p, graph_new(&gs, "kernel", "Kernel baseline: operations/s vs tasks, per test"));
+    if (rc == 0)
+        rc = write_scripts(p, &gs);
+    for (size_t i = 0; i < gs.n && rc == 0; i++)
+        rc = draw_graph(p, &gs.g[i], formats);
+    for (size_t i = 0; i < gs.n; i++)
+        graph_free(&gs.g[i]);
     return rc;
 }

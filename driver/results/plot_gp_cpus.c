@@ -47,13 +47,41 @@ static int group_dash(int g)
     return dash[(g - 1) % 4];
 }
 
-int plot_gp_cpus_vars(const struct plot *p, struct sbuf *vars, double *ymax)
+/* The series of curve c's group for this thread count, new when there is none yet. */
+static struct cpu_series *series_of(struct cpu_series *se, size_t *ns, const struct plot_curve *c,
+                                    double threads, int group)
 {
-    struct cpu_series *se = xcalloc(p->nc * PLOT_MAXPTS + 1, sizeof *se);
+    for (size_t q = 0; q < *ns; q++)
+        if (se[q].c == c && se[q].threads == threads)
+            return &se[q];
+    struct cpu_series *s = &se[(*ns)++];
+    s->c = c, s->threads = threads, s->group = group;
+    return s;
+}
+
+/* A point into s, kept sorted by CPU count; the first of a CPU count stays. */
+static void series_add(struct cpu_series *s, double cpus, const struct stats_summary *tp)
+{
+    int dup = 0;
+    for (size_t a = 0; a < s->m; a++)
+        dup |= s->cx[a] == cpus;
+    if (dup || s->m == PLOT_MAXPTS)
+        return;
+    for (size_t a = s->m++;; a--) {
+        if (a == 0 || s->cx[a - 1] < cpus) {
+            s->cx[a] = cpus, s->cs[a] = tp;
+            return;
+        }
+        s->cx[a] = s->cx[a - 1], s->cs[a] = s->cs[a - 1];
+    }
+}
+
+/* Every (group, threads) series of the curves, groups numbered from 1 in
+ * order of first appearance. The series count. */
+static size_t collect_series(const struct plot *p, struct cpu_series *se)
+{
     size_t ns = 0;
     int ngroups = 0;
-    double ths[PLOT_MAXPTS];
-    size_t nths = 0;
     for (size_t i = 0; i < p->nc; i++) {
         const struct plot_curve *c = &p->c[i];
         int newgroup = 1;
@@ -66,44 +94,104 @@ int plot_gp_cpus_vars(const struct plot *p, struct sbuf *vars, double *ymax)
             const struct plot_curve *o = &p->c[j];
             if (!same_group(o, c))
                 continue;
-            for (size_t u = 0; u < o->k; u++) {
-                struct cpu_series *s = NULL;
-                for (size_t q = 0; q < ns && !s; q++)
-                    if (se[q].c == c && se[q].threads == o->n[u])
-                        s = &se[q];
-                if (!s) {
-                    s = &se[ns++];
-                    s->c = c, s->threads = o->n[u], s->group = ngroups;
-                }
-                int dup = 0;
-                for (size_t a = 0; a < s->m; a++)
-                    dup |= s->cx[a] == o->cpus;
-                if (dup || s->m == PLOT_MAXPTS)
-                    continue;
-                for (size_t a = s->m++;; a--) { /* insert sorted by cpus */
-                    if (a == 0 || s->cx[a - 1] < o->cpus) {
-                        s->cx[a] = o->cpus, s->cs[a] = &o->tp[u];
-                        break;
-                    }
-                    s->cx[a] = s->cx[a - 1], s->cs[a] = s->cs[a - 1];
-                }
-            }
+            for (size_t u = 0; u < o->k; u++)
+                series_add(series_of(se, &ns, c, o->n[u], ngroups), o->cpus, &o->tp[u]);
         }
     }
-    /* Keep series spanning >= 2 CPU counts; note the thread counts for colours. */
+    return ns;
+}
+
+/* Keep series spanning >= 2 CPU counts; their thread counts, sorted, into
+ * ths (a series' colour is its place there). The series kept. */
+static size_t keep_spanning(struct cpu_series *se, size_t ns, double *ths, size_t *nths)
+{
     size_t keep = 0;
+    *nths = 0;
     for (size_t q = 0; q < ns; q++) {
         if (se[q].m < 2)
             continue;
         se[keep++] = se[q];
         int seen = 0;
-        for (size_t a = 0; a < nths; a++)
+        for (size_t a = 0; a < *nths; a++)
             seen |= ths[a] == se[q].threads;
-        if (!seen && nths < PLOT_MAXPTS)
-            ths[nths++] = se[q].threads;
+        if (!seen && *nths < PLOT_MAXPTS)
+            ths[(*nths)++] = se[q].threads;
     }
-    ns = keep;
-    qsort(ths, nths, sizeof *ths, cmp_double);
+    qsort(ths, *nths, sizeof *ths, cmp_double);
+    return keep;
+}
+
+/* Whether series q has the highest median at its most CPUs within its group. */
+static int best_in_group(const struct cpu_series *se, size_t ns, size_t q)
+{
+    const struct cpu_series *s = &se[q];
+    for (size_t r = 0; r < ns; r++)
+        if (se[r].group == s->group && se[r].cs[se[r].m - 1]->median > s->cs[s->m - 1]->median)
+            return 0;
+    return 1;
+}
+
+/* Series q's data file, named into name; *ymax raised to its frame, its CPU
+ * counts added to xs. 0 or below 0 as plot_gp_write. */
+static int series_data(const struct plot *p, const struct cpu_series *s, size_t q, int best,
+                       double *ymax, double *xs, size_t *nx, char *name, size_t len)
+{
+    const struct plot_curve *c = s->c;
+    struct sbuf d = {0};
+    sbuf_printf(&d,
+                "# %s %s %s, %g client threads\n"
+                "# 1 cpus, 2 median tps, 3 min, 4 max, 5 ideal linear tps\n",
+                p->dirs[c->dir].name, c->engine, c->workload, s->threads);
+    for (size_t a = 0; a < s->m; a++) {
+        double ideal_tps = s->cx[a] * s->cs[0]->median / s->cx[0];
+        sbuf_printf(&d, "%g %.3f %.3f %.3f %.3f\n", s->cx[a], s->cs[a]->median, s->cs[a]->min,
+                    s->cs[a]->max, ideal_tps);
+        /* the frame holds the ideal where it is drawn, not only the data */
+        *ymax = fmax(*ymax, best ? fmax(s->cs[a]->max, ideal_tps) : s->cs[a]->max);
+        int seen = 0;
+        for (size_t r = 0; r < *nx; r++)
+            seen |= xs[r] == s->cx[a];
+        if (!seen && *nx < PLOT_MAXPTS)
+            xs[(*nx)++] = s->cx[a];
+    }
+    snprintf(name, len, "cpus%02zu.dat", q + 1);
+    int rc = plot_gp_write(p, name, &d);
+    sbuf_free(&d);
+    return rc;
+}
+
+/* What each dash stands for, in the legend (a group: one results
+ * directory's engine and workload). */
+static void group_legend(const struct plot *p, const struct cpu_series *se, size_t ns,
+                         struct sbuf *vars)
+{
+    struct sbuf gn = {0}, gd = {0};
+    int ng = 0, last = 0;
+    for (size_t q = 0; q < ns; q++) {
+        if (se[q].group == last)
+            continue;
+        last = se[q].group;
+        const struct plot_curve *c = se[q].c;
+        char g[200];
+        static const char *dname[] = {"", "solid", "dashed", "", "dash-dot", "dash-dot-dot"};
+        snprintf(g, sizeof g, "%s: %s %s", dname[group_dash(last)], p->dirs[c->dir].name,
+                 c->engine);
+        sbuf_add(&gn, ", ", ng ? 2 : 0);
+        plot_gp_str(&gn, g);
+        sbuf_printf(&gd, "%s%d", ng ? ", " : "", group_dash(last));
+        ng++;
+    }
+    sbuf_printf(vars, "ngroup = %d\narray gname[%d] = [%s]\narray gdt[%d] = [%s]\n", ng, ng, gn.s,
+                ng, gd.s);
+    sbuf_free(&gn), sbuf_free(&gd);
+}
+
+int plot_gp_cpus_vars(const struct plot *p, struct sbuf *vars, double *ymax)
+{
+    struct cpu_series *se = xcalloc(p->nc * PLOT_MAXPTS + 1, sizeof *se);
+    double ths[PLOT_MAXPTS];
+    size_t nths;
+    size_t ns = keep_spanning(se, collect_series(p, se), ths, &nths);
     struct sbuf files = {0}, labels = {0}, lts = {0}, dts = {0}, ideal = {0};
     double xs[PLOT_MAXPTS];
     size_t nx = 0;
@@ -112,33 +200,10 @@ int plot_gp_cpus_vars(const struct plot *p, struct sbuf *vars, double *ymax)
     for (size_t q = 0; q < ns && rc >= 0; q++) {
         struct cpu_series *s = &se[q];
         const struct plot_curve *c = s->c;
-        /* best = highest median at the most CPUs within its group */
-        int best = 1;
-        for (size_t r = 0; r < ns; r++)
-            if (se[r].group == s->group && se[r].cs[se[r].m - 1]->median > s->cs[s->m - 1]->median)
-                best = 0;
-        struct sbuf d = {0};
-        sbuf_printf(&d,
-                    "# %s %s %s, %g client threads\n"
-                    "# 1 cpus, 2 median tps, 3 min, 4 max, 5 ideal linear tps\n",
-                    p->dirs[c->dir].name, c->engine, c->workload, s->threads);
-        for (size_t a = 0; a < s->m; a++) {
-            double ideal_tps = s->cx[a] * s->cs[0]->median / s->cx[0];
-            sbuf_printf(&d, "%g %.3f %.3f %.3f %.3f\n", s->cx[a], s->cs[a]->median, s->cs[a]->min,
-                        s->cs[a]->max, ideal_tps);
-            /* the frame holds the ideal where it is drawn, not only the data */
-            *ymax = fmax(*ymax, best ? fmax(s->cs[a]->max, ideal_tps) : s->cs[a]->max);
-            int seen = 0;
-            for (size_t r = 0; r < nx; r++)
-                seen |= xs[r] == s->cx[a];
-            if (!seen && nx < PLOT_MAXPTS)
-                xs[nx++] = s->cx[a];
-        }
+        int best = best_in_group(se, ns, q);
         char name[64];
-        snprintf(name, sizeof name, "cpus%02zu.dat", q + 1);
-        if (plot_gp_write(p, name, &d) < 0)
+        if (series_data(p, s, q, best, ymax, xs, &nx, name, sizeof name) < 0)
             rc = -1;
-        sbuf_free(&d);
         size_t colour = 0;
         while (colour < nths && ths[colour] != s->threads)
             colour++;
@@ -159,27 +224,7 @@ int plot_gp_cpus_vars(const struct plot *p, struct sbuf *vars, double *ymax)
                     "n = %zu\narray file[%zu] = [%s]\narray label[%zu] = [%s]\n"
                     "array ltv[%zu] = [%s]\narray dtv[%zu] = [%s]\narray ideal[%zu] = [%s]\n",
                     ns, ns, files.s, ns, labels.s, ns, lts.s, ns, dts.s, ns, ideal.s);
-        /* What each dash stands for, in the legend (a group: one results
-         * directory's engine and workload). */
-        struct sbuf gn = {0}, gd = {0};
-        int ng = 0, last = 0;
-        for (size_t q = 0; q < ns; q++) {
-            if (se[q].group == last)
-                continue;
-            last = se[q].group;
-            const struct plot_curve *c = se[q].c;
-            char g[200];
-            static const char *dname[] = {"", "solid", "dashed", "", "dash-dot", "dash-dot-dot"};
-            snprintf(g, sizeof g, "%s: %s %s", dname[group_dash(last)], p->dirs[c->dir].name,
-                     c->engine);
-            sbuf_add(&gn, ", ", ng ? 2 : 0);
-            plot_gp_str(&gn, g);
-            sbuf_printf(&gd, "%s%d", ng ? ", " : "", group_dash(last));
-            ng++;
-        }
-        sbuf_printf(vars, "ngroup = %d\narray gname[%d] = [%s]\narray gdt[%d] = [%s]\n", ng, ng,
-                    gn.s, ng, gd.s);
-        sbuf_free(&gn), sbuf_free(&gd);
+        group_legend(p, se, ns, vars);
         plot_gp_xaxis(vars, xs, nx);
     }
     sbuf_free(&files), sbuf_free(&labels), sbuf_free(&lts), sbuf_free(&dts), sbuf_free(&ideal);

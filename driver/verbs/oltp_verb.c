@@ -81,22 +81,22 @@ int oltp_main(const char *verb, int argc, char **argv)
     return oltp_run_shared(verb, argc, argv, NULL);
 }
 
-int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_share *sh)
+/* The command line up to its one workload, into *workload: --help, sysbench's
+ * warnings, --test taken as the workload. -1 to go on, else the exit code
+ * (what was wrong said). */
+static int parse_command(const char *verb, struct opts *o, int argc, char **argv, int lead,
+                         char **workload, char *err, size_t errlen)
 {
-    int lead = !sh || sh->rank == 0; /* the one process that prints */
-    struct opts o;
-    opts_init(&o, oltp_optdefs, oltp_noptdefs);
-    char err[700], *pos[2];
+    char *pos[2];
     int npos = 0;
-    int r = opts_parse_argv(&o, argc, argv, 1, pos, 2, &npos, err, sizeof err);
+    int r = opts_parse_argv(o, argc, argv, 1, pos, 2, &npos, err, errlen);
     if (r == 1) {
-        usage(verb, &o, stdout);
-        opts_free(&o);
+        usage(verb, o, stdout);
         return 0;
     }
-    if (opts_warnings(&o) && lead) /* sysbench's deprecation lines, first as there */
-        fputs(opts_warnings(&o), stderr);
-    const char *test = r == 0 ? opts_str(&o, "test") : NULL;
+    if (opts_warnings(o) && lead) /* sysbench's deprecation lines, first as there */
+        fputs(opts_warnings(o), stderr);
+    const char *test = r == 0 ? opts_str(o, "test") : NULL;
     if (test && lead) /* sysbench's words */
         fprintf(stderr, "WARNING: the --test option is deprecated. You can pass a script name or "
                         "path on the command line without any options.\n");
@@ -106,7 +106,6 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
         fprintf(stderr, "dbscale %s: --test=%s: %s\n", verb, test,
                 npos ? "a workload is given too; give one"
                      : "give a Lua script as a word (dbscale ./x.lua [options] COMMAND)");
-        opts_free(&o);
         return EXIT_USAGE;
     }
     if (r < 0 || npos != 1) {
@@ -116,11 +115,208 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
             fprintf(stderr, "dbscale %s: %s\n", verb,
                     npos ? "give one workload" : "which workload? (e.g. oltp_read_only)");
         fprintf(stderr, "(see: dbscale %s --help)\n", verb);
-        opts_free(&o);
         return EXIT_USAGE;
     }
+    *workload = pos[0];
+    return -1;
+}
+
+/* prepare or cleanup: the tables made or dropped. The exit code. */
+static int prepare_or_cleanup(const char *verb, const struct oltp_setup *s, char *err,
+                              size_t errlen)
+{
+    if (s->verbosity >= 3) /* as sysbench: its banner is a notice, the progress lines are not */
+        printf("dbscale %s (sysbench-compatible)\n\n", DBSCALE_VERSION);
+    int (*fn)(const struct oltp_setup *, FILE *, char *, size_t) =
+        verb[0] == 'p' ? oltp_prepare : oltp_cleanup;
+    if (workload_check_load(&s->wl, err, errlen) < 0) {
+        fprintf(stderr, "dbscale %s: %s\n(see: dbscale %s --help)\n", verb, err, verb);
+        return EXIT_USAGE;
+    }
+    if (fn(s, stdout, err, errlen) < 0) {
+        fprintf(stderr, "dbscale %s: %s\n", verb, err);
+        return EXIT_RUNTIME;
+    }
+    return 0;
+}
+
+/* What run cannot do with these options, said. 1 when refused. */
+static int run_refused(const struct opts *o, const struct oltp_setup *s, const char *out,
+                       const struct run_share *sh)
+{
+    if (!strcmp(out, "csv") && opts_bool(o, "histogram")) {
+        fprintf(stderr, "dbscale run: --histogram has no place in a CSV row; use "
+                        "--output=json (latency_histogram) or the text report\n");
+        return 1;
+    }
+    if (s->nckpts && (strcmp(out, "text") || sh)) {
+        fprintf(stderr,
+                "dbscale run: --report-checkpoints: %s; use --report-interval with "
+                "--interval-output for figures over time\n",
+                sh ? "not with MPI ranks (each holds only its share of the counters)"
+                   : "sysbench's text reports only, not with --output=json|csv");
+        return 1;
+    }
+    return 0;
+}
+
+/* This process's pool into *pp: with ranks, its share of the threads (into
+ * *threads), and every rank learns whether all opened. 0, or the exit code
+ * with *pp NULL and the reason said by the lead. */
+static int open_pool(struct oltp_setup *s, const struct run_share *sh, int lead, int *threads,
+                     struct pool **pp, char *err, size_t errlen)
+{
+    int rc = 0, total = *threads; /* at the server; this process opens its share */
+    struct pool *p = NULL;
+    /* the split is the same on every rank, so is its refusal */
+    int sliced = !sh || sh->slice(s, threads, err, errlen, sh->arg) == 0;
+    if (!sliced)
+        rc = EXIT_USAGE;
+    else if (lead && oltp_check_connections(s, total, err, errlen) < 0)
+        rc = EXIT_USAGE;
+    else if (!(p = pool_open(&s->wcfg, *threads, err, errlen)))
+        rc = EXIT_RUNTIME;
+    /* every rank learns whether all opened, before any level runs */
+    if (sh && sliced && sh->all_open(p != NULL, err, errlen, sh->arg) < 0 && !rc)
+        rc = EXIT_RUNTIME;
+    if (rc && p) {
+        pool_close(p);
+        p = NULL;
+    }
+    if (rc && lead)
+        fprintf(stderr, "dbscale run: %s\n", err);
+    *pp = p;
+    return rc;
+}
+
+/* The load on an open pool under the stop signals, then the lead's report
+ * (with ranks, of the reduction). The exit code; the pool closed. */
+static int run_pool(struct pool *p, const struct oltp_setup *s, int threads,
+                    const struct report_run_info *ri, const char *out, const struct run_share *sh,
+                    int lead)
+{
+    const int text = !strcmp(out, "text"), v = s->verbosity;
+    /* Caught only from here: prepare/cleanup keep the default
+     * disposition (a load is ended by dying, the server rolls back). */
+    signals_install();
+    int slot = signals_on_stop(stop_pool, p);
+    if (text && lead && v >= 5)
+        for (int i = 0; i < threads; i++)
+            printf("DEBUG: connection (#%d) open and prepared\n", i);
+    if (text && lead && v >= 3) {
+        printf("Threads started!\n\n");
+        fflush(stdout);
+    }
+    if (sh)
+        sh->start(sh->arg);
+    struct level_result res;
+    int pr = pool_run(p, threads, &res);
+    if (sh)
+        pr = sh->reduce(&res, pr, sh->arg);
+    signals_off(slot);
+    if (pr < 0 && lead)
+        fprintf(stderr, "dbscale run: stopped: %s\n", res.fatal_msg);
+    /* --forced-shutdown=N: what was still running N s after --time */
+    int forced = s->forced && res.unfinished > 0 && pr >= 0 && !signals_caught();
+    if (forced && lead)
+        fprintf(text ? stdout : stderr,
+                "FATAL: The --max-time limit has expired, forcing shutdown...\n");
+    else if (text && lead && v >= 4 && pr >= 0 && !signals_caught())
+        ending_lines(s, &res);
+    if (lead) {
+        if (text) {
+            if (v >= 3) /* below, sysbench prints no report at all */
+                report_text(stdout, &res, ri);
+        } else if (!strcmp(out, "json"))
+            report_json(stdout, &res, ri);
+        else
+            report_csv(stdout, &res, ri, 1);
+    }
+    int rc = pr < 0             ? EXIT_RUNTIME
+             : signals_caught() ? signals_exit_code()
+             : forced           ? 2 /* sysbench's */
+                                : 0;
+    level_result_free(&res);
+    pool_close(p);
+    return rc;
+}
+
+/* The run verb: the report's sinks set up, the pool opened, the load run and
+ * reported as --output asks. The exit code. */
+static int run_verb(const struct opts *o, struct oltp_setup *s, const char *name,
+                    const struct run_share *sh, int lead, char *err, size_t errlen)
+{
+    const char *out = opts_str(o, "output");
+    if (run_refused(o, s, out, sh))
+        return EXIT_USAGE;
+    const int text = !strcmp(out, "text");
+    const int v = s->verbosity;         /* sysbench's levels: 3 = notices, the report */
+    FILE *rep = text ? stdout : stderr; /* machine output stays clean */
+    struct sbuf optj = {0};
+    redact_opts_json(o, &optj); /* a conninfo password masked */
+    char version[128] = "";
+    struct report_run_info ri = {
+        .workload = name,
+        .engine = s->ops->name,
+        .server_version = text || !lead ? NULL : server_version(s, version, sizeof version),
+        .options_json = optj.s,
+        .threads = opts_int(o, "threads"),
+        .rate = s->wcfg.rate,
+        .report_interval = s->wcfg.report_interval,
+        .rand_seed = opts_int(o, "rand-seed"),
+        .pcts = s->pcts,
+        .npcts = s->npcts,
+        .histogram = opts_bool(o, "histogram"),
+        .forced_in_s = s->forced ? (long long)(s->wcfg.time_s + s->wcfg.grace_s) : 0,
+        .checkpoints = s->ckpts,
+        .ncheckpoints = s->nckpts,
+        .forced = s->forced,
+    };
+    struct report_interval_sink sink = {
+        .text = v >= 3 ? rep : NULL, .rate = ri.rate, .pct_off = !s->npcts};
+    struct ckpt_sink ck = {.f = text && lead && v >= 3 ? stdout : NULL, .ri = &ri};
+    s->wcfg.on_checkpoint = on_checkpoint;
+    s->wcfg.on_checkpoint_arg = &ck;
+    const char *ipath = opts_str(o, "interval-output");
+    char ierr[1200];
+    if (ipath &&
+        report_interval_open(&sink, ipath, s->wcfg.report_interval, ierr, sizeof ierr) < 0) {
+        fprintf(stderr, "dbscale run: %s\n", ierr);
+        sbuf_free(&optj);
+        return EXIT_USAGE;
+    }
+    if (text && lead && v >= 3) {
+        report_run_header(stdout, &ri);
+        fflush(stdout);
+    }
+    s->wcfg.on_interval = report_interval;
+    s->wcfg.on_interval_arg = &sink;
+    int threads = (int)opts_int(o, "threads");
+    struct pool *p;
+    int rc = open_pool(s, sh, lead, &threads, &p, err, errlen);
+    if (p)
+        rc = run_pool(p, s, threads, &ri, out, sh, lead);
+    if (report_interval_close(&sink, ipath, ierr, sizeof ierr) < 0) {
+        fprintf(stderr, "dbscale run: %s\n", ierr);
+        rc = rc ? rc : EXIT_RUNTIME;
+    }
+    sbuf_free(&optj);
+    return rc;
+}
+
+int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_share *sh)
+{
+    int lead = !sh || sh->rank == 0; /* the one process that prints */
+    struct opts o;
+    opts_init(&o, oltp_optdefs, oltp_noptdefs);
+    char err[700], *workload = NULL;
+    int rc = parse_command(verb, &o, argc, argv, lead, &workload, err, sizeof err);
+    if (rc >= 0) {
+        opts_free(&o);
+        return rc;
+    }
     char name[128];
-    oltp_workload_name(pos[0], name, sizeof name);
+    oltp_workload_name(workload, name, sizeof name);
     struct oltp_setup s;
     if (oltp_setup(&s, &o, name, err, sizeof err) < 0) {
         fprintf(stderr, "dbscale %s: %s\n(see: dbscale %s --help)\n", verb, err, verb);
@@ -136,156 +332,11 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
                 "dbscale run: --client-cpus=%s: same and rest are relative to the server's CPUs "
                 "in a sweep; give a CPU list (e.g. 1 or 0-3)\n",
                 cc);
-        oltp_setup_free(&s);
-        opts_free(&o);
-        return EXIT_USAGE;
-    }
-    int rc = 0;
-    const int v = s.verbosity; /* sysbench's levels: 3 = notices, the report */
-    if (!strcmp(verb, "prepare") || !strcmp(verb, "cleanup")) {
-        if (v >= 3) /* as sysbench: its banner is a notice, the progress lines are not */
-            printf("dbscale %s (sysbench-compatible)\n\n", DBSCALE_VERSION);
-        int (*fn)(const struct oltp_setup *, FILE *, char *, size_t) =
-            verb[0] == 'p' ? oltp_prepare : oltp_cleanup;
-        if (workload_check_load(&s.wl, err, sizeof err) < 0) {
-            fprintf(stderr, "dbscale %s: %s\n(see: dbscale %s --help)\n", verb, err, verb);
-            rc = EXIT_USAGE;
-        } else if (fn(&s, stdout, err, sizeof err) < 0) {
-            fprintf(stderr, "dbscale %s: %s\n", verb, err);
-            rc = EXIT_RUNTIME;
-        }
-    } else {
-        const char *out = opts_str(&o, "output");
-        if (!strcmp(out, "csv") && opts_bool(&o, "histogram")) {
-            fprintf(stderr, "dbscale run: --histogram has no place in a CSV row; use "
-                            "--output=json (latency_histogram) or the text report\n");
-            oltp_setup_free(&s);
-            opts_free(&o);
-            return EXIT_USAGE;
-        }
-        int text = !strcmp(out, "text");
-        if (s.nckpts && (!text || sh)) {
-            fprintf(stderr,
-                    "dbscale run: --report-checkpoints: %s; use --report-interval with "
-                    "--interval-output for figures over time\n",
-                    sh ? "not with MPI ranks (each holds only its share of the counters)"
-                       : "sysbench's text reports only, not with --output=json|csv");
-            oltp_setup_free(&s);
-            opts_free(&o);
-            return EXIT_USAGE;
-        }
-        FILE *rep = text ? stdout : stderr; /* machine output stays clean */
-        struct sbuf optj = {0};
-        redact_opts_json(&o, &optj); /* a conninfo password masked */
-        char version[128] = "";
-        struct report_run_info ri = {
-            .workload = name,
-            .engine = s.ops->name,
-            .server_version = text || !lead ? NULL : server_version(&s, version, sizeof version),
-            .options_json = optj.s,
-            .threads = opts_int(&o, "threads"),
-            .rate = s.wcfg.rate,
-            .report_interval = s.wcfg.report_interval,
-            .rand_seed = opts_int(&o, "rand-seed"),
-            .pcts = s.pcts,
-            .npcts = s.npcts,
-            .histogram = opts_bool(&o, "histogram"),
-            .forced_in_s = s.forced ? (long long)(s.wcfg.time_s + s.wcfg.grace_s) : 0,
-            .checkpoints = s.ckpts,
-            .ncheckpoints = s.nckpts,
-            .forced = s.forced,
-        };
-        struct report_interval_sink sink = {
-            .text = v >= 3 ? rep : NULL, .rate = ri.rate, .pct_off = !s.npcts};
-        struct ckpt_sink ck = {.f = text && lead && v >= 3 ? stdout : NULL, .ri = &ri};
-        s.wcfg.on_checkpoint = on_checkpoint;
-        s.wcfg.on_checkpoint_arg = &ck;
-        const char *ipath = opts_str(&o, "interval-output");
-        char ierr[1200];
-        if (ipath &&
-            report_interval_open(&sink, ipath, s.wcfg.report_interval, ierr, sizeof ierr) < 0) {
-            fprintf(stderr, "dbscale run: %s\n", ierr);
-            sbuf_free(&optj);
-            oltp_setup_free(&s);
-            opts_free(&o);
-            return EXIT_USAGE;
-        }
-        if (text && lead && v >= 3) {
-            report_run_header(stdout, &ri);
-            fflush(stdout);
-        }
-        s.wcfg.on_interval = report_interval;
-        s.wcfg.on_interval_arg = &sink;
-        int threads = (int)opts_int(&o, "threads");
-        int total = threads; /* at the server; this process opens its share */
-        struct pool *p = NULL;
-        /* the split is the same on every rank, so is its refusal */
-        int sliced = !sh || sh->slice(&s, &threads, err, sizeof err, sh->arg) == 0;
-        if (!sliced)
-            rc = EXIT_USAGE;
-        else if (lead && oltp_check_connections(&s, total, err, sizeof err) < 0)
-            rc = EXIT_USAGE;
-        else if (!(p = pool_open(&s.wcfg, threads, err, sizeof err)))
-            rc = EXIT_RUNTIME;
-        /* every rank learns whether all opened, before any level runs */
-        if (sh && sliced && sh->all_open(p != NULL, err, sizeof err, sh->arg) < 0 && !rc)
-            rc = EXIT_RUNTIME;
-        if (rc && p) {
-            pool_close(p);
-            p = NULL;
-        }
-        if (rc && lead)
-            fprintf(stderr, "dbscale run: %s\n", err);
-        if (p) {
-            /* Caught only from here: prepare/cleanup keep the default
-             * disposition (a load is ended by dying, the server rolls back). */
-            signals_install();
-            int slot = signals_on_stop(stop_pool, p);
-            if (text && lead && v >= 5)
-                for (int i = 0; i < threads; i++)
-                    printf("DEBUG: connection (#%d) open and prepared\n", i);
-            if (text && lead && v >= 3) {
-                printf("Threads started!\n\n");
-                fflush(stdout);
-            }
-            if (sh)
-                sh->start(sh->arg);
-            struct level_result res;
-            int pr = pool_run(p, threads, &res);
-            if (sh)
-                pr = sh->reduce(&res, pr, sh->arg);
-            signals_off(slot);
-            if (pr < 0 && lead)
-                fprintf(stderr, "dbscale run: stopped: %s\n", res.fatal_msg);
-            /* --forced-shutdown=N: what was still running N s after --time */
-            int forced = s.forced && res.unfinished > 0 && pr >= 0 && !signals_caught();
-            if (forced && lead)
-                fprintf(text ? stdout : stderr,
-                        "FATAL: The --max-time limit has expired, forcing shutdown...\n");
-            else if (text && lead && v >= 4 && pr >= 0 && !signals_caught())
-                ending_lines(&s, &res);
-            if (lead) { /* with ranks, the report is of the reduction */
-                if (text) {
-                    if (v >= 3) /* below, sysbench prints no report at all */
-                        report_text(stdout, &res, &ri);
-                } else if (!strcmp(out, "json"))
-                    report_json(stdout, &res, &ri);
-                else
-                    report_csv(stdout, &res, &ri, 1);
-            }
-            rc = pr < 0             ? EXIT_RUNTIME
-                 : signals_caught() ? signals_exit_code()
-                 : forced           ? 2 /* sysbench's */
-                                    : 0;
-            level_result_free(&res);
-            pool_close(p);
-        }
-        if (report_interval_close(&sink, ipath, ierr, sizeof ierr) < 0) {
-            fprintf(stderr, "dbscale run: %s\n", ierr);
-            rc = rc ? rc : EXIT_RUNTIME;
-        }
-        sbuf_free(&optj);
-    }
+        rc = EXIT_USAGE;
+    } else if (!strcmp(verb, "prepare") || !strcmp(verb, "cleanup"))
+        rc = prepare_or_cleanup(verb, &s, err, sizeof err);
+    else
+        rc = run_verb(&o, &s, name, sh, lead, err, sizeof err);
     oltp_setup_free(&s);
     opts_free(&o);
     return rc;
