@@ -96,7 +96,7 @@ const struct optdef oltp_optdefs[] = {
     {"mysql-user", OPT_STR, "sbtest", "MySQL user"},
     {"mysql-password", OPT_SECRET, NULL, "MySQL password (prefer --mysql-defaults-file)"},
     {"mysql-db", OPT_STR, "sbtest", "MySQL database"},
-    {"mysql-defaults-file", OPT_STR, NULL, "MariaDB option file ([client] user, password, host ...)"},
+    {"mysql-defaults-file", OPT_STR, NULL, "MariaDB option file read instead of the default ones ([client] user, password, host ...)"},
     /* sysbench 1.0.20's deprecated names: they work, with its warning */
     {"test", OPT_STR, NULL, "the workload, sysbench's deprecated way (give it as a word)"},
     {"num-threads", OPT_ALIAS, "threads", NULL},
@@ -110,7 +110,6 @@ const struct optdef oltp_optdefs[] = {
     {"mysql-debug", OPT_REFUSED, NULL, "tracing Connector/C needs a debug build of the library; --db-debug shows the statements"},
     {"version", OPT_REFUSED, NULL, "the version is a verb here: dbscale --version"},
     {"pgsql-variant", OPT_REFUSED, NULL, "the redshift variant is not implemented"},
-    {"mysql-defaults-file", OPT_STR, NULL, "MariaDB option file read instead of the default ones ([client] user, password, host ...)"},
     /* MySQL TLS, compression, dry run, as sysbench (client/oltp_conn.c) */
     {"mysql-ssl", OPT_STR, "off", "TLS: on|off (sysbench 1.0) or DISABLED|PREFERRED|REQUIRED|VERIFY_CA|VERIFY_IDENTITY; on = REQUIRED, with sysbench 1.0's ./cacert.pem, ./client-cert.pem, ./client-key.pem where no --mysql-ssl-* file is given"},
     {"mysql-ssl-ca", OPT_STR, NULL, "CA certificate file that signed the server's (implies --mysql-ssl=REQUIRED)"},

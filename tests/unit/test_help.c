@@ -2,7 +2,8 @@
  * test_help.c - `WORKLOAD help` in sysbench's columns (description at
  * column 32, '_' names, [=on|off] for booleans, sorted, the workload's own
  * options only), prepare/cleanup/prewarm listing only what they use, and
- * every verb of the table having an option table the help can draw.
+ * every verb of the table having an option table the help can draw, with
+ * no option in it twice.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -105,12 +106,30 @@ static void every_verb_has_a_table(void **state)
     verb_table_opts_free(o, nr);
 }
 
+/* No verb's table names an option twice: the first would win every
+ * look-up and --help, the man page and the completion list it twice. */
+static void no_option_twice(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < verb_table_n; i++) {
+        size_t n = 0;
+        struct optdef *d = verb_table_optdefs(verb_table[i].name, &n);
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = a + 1; b < n; b++)
+                if (!strcmp(d[a].name, d[b].name))
+                    fail_msg("dbscale %s: --%s is in its table twice", verb_table[i].name,
+                             d[a].name);
+        free(d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sysbench_columns),
         cmocka_unit_test(load_verbs_list_theirs),
         cmocka_unit_test(every_verb_has_a_table),
+        cmocka_unit_test(no_option_twice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
