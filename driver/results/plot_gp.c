@@ -156,8 +156,6 @@ int plot_gp_data(const struct plot *p)
     return p->log->err[0] ? -1 : 0;
 }
 
-/* The top of a y range: gnuplot refuses [0:0] ("empty y range"), so a
- * graph of all-zero throughput (a server that did nothing) gets [0:1]. */
 /* text as a gnuplot string expression of lines no longer than width
  * (wider ones are clipped at the graph's edges), broken after the last
  * "; " that fits when it is past half the width, else the last ", " or
@@ -194,6 +192,8 @@ static void gp_lines(struct sbuf *b, const char *text, size_t width)
     }
 }
 
+/* The top of a y range: gnuplot refuses [0:0] ("empty y range"), so a
+ * graph of all-zero throughput (a server that did nothing) gets [0:1]. */
 static void gp_ymax(struct sbuf *b, double v)
 {
     sbuf_printf(b, "ymax = %g\n", isfinite(v) && v > 0 ? v : 1);

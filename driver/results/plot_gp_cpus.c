@@ -22,10 +22,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Throughput vs CPU count: one series per (dir, engine, workload, threads),
- * x the cpus of its curves. Colour = thread count, dash = results group; the
- * ideal line only for each group's best series, to keep the picture legible.
- * Returns the series count (0: fewer than two CPU counts anywhere) or -1. */
+/* One line of the graph: a (dir, engine, workload, threads) series, x the
+ * cpus of its curves. */
 struct cpu_series {
     const struct plot_curve *c; /* first curve of the group */
     double threads, cx[PLOT_MAXPTS];
@@ -186,6 +184,10 @@ static void group_legend(const struct plot *p, const struct cpu_series *se, size
     sbuf_free(&gn), sbuf_free(&gd);
 }
 
+/* Throughput vs CPU count: one series per (dir, engine, workload, threads),
+ * x the cpus of its curves. Colour = thread count, dash = results group; the
+ * ideal line only for each group's best series, to keep the picture legible.
+ * Returns the series count (0: fewer than two CPU counts anywhere) or -1. */
 int plot_gp_cpus_vars(const struct plot *p, struct sbuf *vars, double *ymax)
 {
     struct cpu_series *se = xcalloc(p->nc * PLOT_MAXPTS + 1, sizeof *se);
