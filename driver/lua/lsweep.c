@@ -9,13 +9,13 @@
  * scanned here by hand. Never prints.
  */
 #include <ini.h>
-#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
 
 #include "core/cpulist.h"
+#include "machine/placement.h"
 #include "lua/lfind.h"
 #include "lua/lsweep.h"
 #include "core/safefile.h"
@@ -124,26 +124,6 @@ int lsweep_prepare(struct lsweep *x, char *err, size_t errlen)
     return lscript_command(&ls, err, errlen) < 0 ? -1 : 0;
 }
 
-/* Pin the calling thread to list, the old mask into old: the runner's
- * threads inherit it. 1 pinned, 0 not (no list, or it does not parse). */
-static int pin(const char *list, struct cpulist *old)
-{
-    struct cpulist want = {0};
-    char why[160];
-    int ok = list && cpulist_init(&want) == 0;
-    if (ok && cpulist_parse(&want, list, 0, why, sizeof why) > 0 && cpulist_init(old) == 0) {
-        ok = sched_getaffinity(0, old->size, old->set) == 0 &&
-             sched_setaffinity(0, want.size, want.set) == 0;
-        if (!ok)
-            cpulist_free(old);
-    } else {
-        ok = 0;
-    }
-    if (list)
-        cpulist_free(&want);
-    return ok;
-}
-
 int lsweep_level(void *arg, int threads, const char *client_cpus,
                  void (*on_interval)(const struct interval_stats *st, void *a),
                  void (*on_window)(int begin, void *a), void *cb_arg, struct level_result *out)
@@ -159,13 +139,11 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
     lim.on_window_arg = cb_arg;
     lim.client_cpus = client_cpus; /* the loops pin themselves */
     char err[sizeof out->fatal_msg];
-    struct cpulist old;
-    int pinned = pin(client_cpus, &old);
+    struct cpulist old; /* the runner's threads inherit the pin */
+    int pinned = placement_pin_self(client_cpus, &old);
     int r = lscript_run(&ls, &lim, out, err, sizeof err);
-    if (pinned) {
-        sched_setaffinity(0, old.size, old.set);
-        cpulist_free(&old);
-    }
+    if (pinned)
+        placement_unpin_self(&old);
     lerrors_take(&x->errors, out); /* this level's codes only */
     if (r < 0) {
         snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "machine/placement.h"
 #include "sweep/baseline.h"
 #include "results/report.h"
 #include "core/util.h"
@@ -113,37 +114,14 @@ static int hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *
                        int *shared, char *err, size_t errlen)
 {
     pid_t pids[MAX_PIDS];
-    struct cpulist srv, cli;
-    if (cpulist_init(&srv) < 0 || cpulist_init(&cli) < 0) {
-        cpulist_free(&srv);
+    struct cpulist srv;
+    if (cpulist_init(&srv) < 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     online_range(w, 0, k, &srv);
     cpulist_format(&srv, srv_list, sl);
-    const char *cc = w->cfg.client_cpus;
-    *shared = 1;
-    cli_list[0] = '\0';
-    if (cc && !strcmp(cc, "same")) {
-        snprintf(cli_list, cl, "%s", srv_list);
-    } else if (cc && !strcmp(cc, "rest")) {
-        if (k < w->plan.nonline) {
-            online_range(w, k, w->plan.nonline, &cli);
-            cpulist_format(&cli, cli_list, cl);
-            *shared = 0;
-        } else {
-            snprintf(cli_list, cl, "%s", srv_list); /* nothing left: share */
-        }
-    } else if (cc && *cc) {
-        /* validated in option set-up (oltp_setup): a list of online CPUs */
-        char why[160];
-        snprintf(cli_list, cl, "%s", cc);
-        *shared = 0;
-        if (cpulist_parse(&cli, cc, 0, why, sizeof why) > 0)
-            for (int c = cpulist_next(&cli, 0); c >= 0; c = cpulist_next(&cli, c + 1))
-                *shared |= cpulist_has(&srv, c);
-    }
-    cpulist_free(&cli);
+    placement_client(w->cfg.client_cpus, w->plan.online, w->plan.nonline, k, cli_list, cl, shared);
     if (w->pool)
         pool_set_client_cpus(w->pool, cli_list[0] ? cli_list : NULL);
     else /* a scripted level (run_level) places its own threads */
