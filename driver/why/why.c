@@ -302,7 +302,7 @@ const char *why_server_conf(const char *engine, const char *waits)
     if (!strcmp(engine, "pgsql"))
         return "shared_preload_libraries = 'pg_wait_sampling'\n"
                "pg_wait_sampling.profile_queries = off\n";
-    /* performance_schema costs MariaDB 8-11% TPS at 64 connections here
+    /* performance_schema costs MariaDB 8-10% TPS at 64 connections here
      * (docs/why.md), so it is on only when asked for */
     if (!strcmp(engine, "mysql") && waits && !strcmp(waits, "performance_schema"))
         return "performance_schema = ON\n"

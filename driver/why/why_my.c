@@ -198,7 +198,7 @@ static void check(struct myw *w)
         snprintf(grantee, sizeof grantee, "'%s'", w->user);
     w->status = 1;
     /* auto reads performance_schema where the server already pays for it
-     * (it costs MariaDB 8-11% TPS at 64 connections here: a managed
+     * (it costs MariaDB 8-10% TPS at 64 connections here: a managed
      * server has it only with --waits=performance_schema); only a user who
      * asked for it hears that it is off */
     const char *want = w->cfg->waits ? w->cfg->waits : "auto";
