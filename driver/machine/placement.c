@@ -57,19 +57,25 @@ void placement_client(const char *spec, const int *online, int nonline, int k, c
     }
 }
 
+int placement_pin_self_to(const struct cpulist *want, struct cpulist *old)
+{
+    if (cpulist_init(old) < 0)
+        return 0;
+    if (sched_getaffinity(0, old->size, old->set) == 0 &&
+        sched_setaffinity(0, want->size, want->set) == 0)
+        return 1;
+    cpulist_free(old);
+    return 0;
+}
+
 int placement_pin_self(const char *list, struct cpulist *old)
 {
     struct cpulist want;
     char why[160];
     if (!list || cpulist_init(&want) < 0)
         return 0;
-    int ok = 0;
-    if (cpulist_parse(&want, list, 0, why, sizeof why) > 0 && cpulist_init(old) == 0) {
-        ok = sched_getaffinity(0, old->size, old->set) == 0 &&
-             sched_setaffinity(0, want.size, want.set) == 0;
-        if (!ok)
-            cpulist_free(old);
-    }
+    int ok =
+        cpulist_parse(&want, list, 0, why, sizeof why) > 0 && placement_pin_self_to(&want, old);
     cpulist_free(&want);
     return ok;
 }

@@ -23,6 +23,8 @@ void placement_client(const char *spec, const int *online, int nonline, int k, c
  * starts inherit the pin). 1 pinned, 0 not (NULL, or a list that does not
  * parse or cannot be set): then old is not to be restored. */
 int placement_pin_self(const char *list, struct cpulist *old);
+/* The same for a set already made (sized by cpulist_init). */
+int placement_pin_self_to(const struct cpulist *want, struct cpulist *old);
 /* Back to old (from placement_pin_self's 1), freeing it. */
 void placement_unpin_self(struct cpulist *old);
 

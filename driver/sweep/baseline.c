@@ -10,13 +10,13 @@
 
 #include "core/cpulist.h"
 
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "results/benchcsv.h"
 #include "machine/cpuset.h"
+#include "machine/placement.h"
 #include "micro/fsbench.h"
 #include "micro/micro.h"
 #include "core/parse.h"
@@ -34,15 +34,13 @@ static int run_fs(const int *cpus, int k, const char *dir, const char *variant,
                   volatile sig_atomic_t *stop, char *err, size_t errlen)
 {
     struct cpulist old, set;
-    if (cpulist_init(&old) < 0 || cpulist_init(&set) < 0) {
-        cpulist_free(&old);
+    if (cpulist_init(&set) < 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    sched_getaffinity(0, old.size, old.set);
     for (int i = 0; i < k; i++)
         cpulist_add(&set, cpus[i]);
-    sched_setaffinity(0, set.size, set.set); /* the tasks fork from here */
+    int pinned = placement_pin_self_to(&set, &old); /* the tasks fork from here */
     struct sbuf b = {0};
     struct fs_config fc = {.tasks = k, .shared_dir = 1};
     int rc = 0;
@@ -69,8 +67,8 @@ static int run_fs(const int *cpus, int k, const char *dir, const char *variant,
     if (fscsv_append(dir, &b, err, errlen) < 0)
         rc = -1;
     sbuf_free(&b);
-    sched_setaffinity(0, old.size, old.set);
-    cpulist_free(&old);
+    if (pinned)
+        placement_unpin_self(&old);
     cpulist_free(&set);
     return rc;
 }
