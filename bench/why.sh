@@ -115,9 +115,10 @@ for eng in $ENGINES; do
             set -- $MYSQL_ON_CONF
             unset IFS
             set +f
-            args=
-            for c in "$@"; do args="$args --conf '$c'"; done
-            eval "start on mysql $args"
+            n=$# # each line becomes --conf LINE, quotes and all, without eval
+            for c in "$@"; do set -- "$@" --conf "$c"; done
+            shift "$n"
+            start on mysql "$@"
         else # a managed MariaDB has no performance_schema unless --waits asks
             start on mysql
         fi
