@@ -9,6 +9,10 @@
 # oltp_point_select" THREADS="1 4 16 64 256" REPEATS=3 TIME=8 TABLES=4
 # SIZE=10000. Client CPU is user+sys of the whole client process (GNU
 # time) over the transactions it reports, the same ruler for every tool.
+# BEFORE=path/to/an/older/dbscale adds its Lua path and its C mix to each
+# repeat and two more tables, this dbscale / the older one (a change's
+# before/after, paired); TOOLS="dbscale-lua sysbench c-mix before-lua
+# before-c" picks the arms (default: the first three, all five with BEFORE).
 set -u
 DBSCALE=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ENGINES=${ENGINES:-pgsql mysql}
@@ -19,6 +23,13 @@ TIME=${TIME:-8}
 TABLES=${TABLES:-4}
 SIZE=${SIZE:-10000}
 SB=/usr/share/sysbench
+BEFORE=${BEFORE:-}
+if [ -n "$BEFORE" ]; then
+    BEFORE=$(cd "$(dirname "$BEFORE")" && pwd)/$(basename "$BEFORE")
+    TOOLS=${TOOLS:-dbscale-lua sysbench c-mix before-lua before-c}
+else
+    TOOLS=${TOOLS:-dbscale-lua sysbench c-mix}
+fi
 command -v sysbench >/dev/null || { echo "bench: sysbench is not installed (make deps)" >&2; exit 1; }
 [ -f $SB/oltp_common.lua ] || { echo "bench: sysbench's Lua scripts are not in $SB" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time missing (apt-get install time)" >&2; exit 1; }
@@ -26,7 +37,9 @@ OUT=$(mktemp -d /tmp/dbscale-bench-lua-XXXXXX)
 RAW_SB=$OUT/lua_vs_sysbench.tsv
 RAW_C=$OUT/lua_vs_cmix.tsv
 MEM=$OUT/rss.tsv
-for f in "$RAW_SB" "$RAW_C"; do
+RAW_BL=$OUT/lua_vs_before.tsv
+RAW_BC=$OUT/cmix_vs_before.tsv
+for f in "$RAW_SB" "$RAW_C" "$RAW_BL" "$RAW_BC"; do
     printf 'engine\tworkload\tthreads\trep\ttool\ttps\tcpu_us_per_txn\n' >"$f"
 done
 printf 'engine\tworkload\tthreads\ttool\tmax_rss_kb\n' >"$MEM"
@@ -45,9 +58,11 @@ measure() {
     rss=$(awk '{ print $3 }' "$OUT/time")
     row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$eng" "$wl" "$th" "$rep" "$1" "$tps" "$cpu" >>"$2"; }
     case $tool in
-    dbscale-lua) row dbscale "$RAW_SB"; row dbscale "$RAW_C" ;;
+    dbscale-lua) row dbscale "$RAW_SB"; row dbscale "$RAW_C"; row dbscale "$RAW_BL" ;;
     sysbench) row sysbench "$RAW_SB" ;;
-    c-mix) row c-mix "$RAW_C" ;;
+    c-mix) row c-mix "$RAW_C"; row dbscale "$RAW_BC" ;;
+    before-lua) row before "$RAW_BL" ;;
+    before-c) row before "$RAW_BC" ;;
     esac
     [ "$rep" = 1 ] && printf '%s\t%s\t%s\t%s\t%s\n' "$eng" "$wl" "$th" "$tool" "$rss" >>"$MEM"
     printf '  %-6s %-18s %3s thr rep %s %-12s %9s tps %8s us/txn %7s KB\n' "$eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu" "$rss"
@@ -65,16 +80,16 @@ for eng in $ENGINES; do
             rep=1
             while [ $rep -le "$REPEATS" ]; do
                 # rotate who goes first, so drift lands on every tool
-                case $((rep % 3)) in
-                1) order="dbscale-lua sysbench c-mix" ;;
-                2) order="sysbench c-mix dbscale-lua" ;;
-                *) order="c-mix dbscale-lua sysbench" ;;
-                esac
-                for tool in $order; do
+                set -- $TOOLS
+                k=$((rep % $#))
+                while [ $k -gt 0 ]; do x=$1; shift; set -- "$@" "$x"; k=$((k - 1)); done
+                for tool in "$@"; do
                     case $tool in
                     dbscale-lua) measure $tool "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" $SB/$wl.lua $conn $data --threads="$th" --time="$TIME" --ramp-timeout=0 run ;;
                     sysbench) measure $tool "$eng" "$wl" "$th" "$rep" -- sysbench $SB/$wl.lua $conn $data --threads="$th" --time="$TIME" run ;;
                     c-mix) measure $tool "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" run "$wl" $conn $data --threads="$th" --time="$TIME" --ramp-timeout=0 ;;
+                    before-lua) measure $tool "$eng" "$wl" "$th" "$rep" -- "$BEFORE" $SB/$wl.lua $conn $data --threads="$th" --time="$TIME" --ramp-timeout=0 run ;;
+                    before-c) measure $tool "$eng" "$wl" "$th" "$rep" -- "$BEFORE" run "$wl" $conn $data --threads="$th" --time="$TIME" --ramp-timeout=0 ;;
                     esac
                 done
                 rep=$((rep + 1))
@@ -91,6 +106,14 @@ awk -f "$(dirname "$0")/ratios.awk" "$RAW_SB"
 echo
 echo "dbscale's Lua path / its built-in C mix of the same name. Target: CPU per transaction <= 1.30."
 awk -f "$(dirname "$0")/ratios.awk" "$RAW_C"
+if [ -n "$BEFORE" ]; then
+    echo
+    echo "dbscale's Lua path / the same path of $BEFORE. Target: CPU per transaction <= 1.00."
+    awk -f "$(dirname "$0")/ratios.awk" "$RAW_BL"
+    echo
+    echo "dbscale's C mix / the C mix of $BEFORE. Target: CPU per transaction <= 1.03."
+    awk -f "$(dirname "$0")/ratios.awk" "$RAW_BC"
+fi
 echo
 echo "Memory per scripted connection (max RSS growth from the fewest to the most connections):"
 awk -F '\t' 'NR > 1 { k = $1 " " $2 " " $4; t = $3 + 0; m = $5 + 0

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -34,10 +35,10 @@ void db_error_set(struct db_error *e, enum db_errclass cls, const char *code, co
         e->msg[--l] = '\0';
 }
 
-enum db_status db_run(const struct db_ops *ops, struct db_conn *c, int id, const char *sql,
-                      const struct db_param *p, int np, struct db_error *err)
+/* Wait for what st asks and step c on until it is done or failed. */
+static enum db_status wait_done(const struct db_ops *ops, struct db_conn *c, enum db_status st,
+                                struct db_error *err)
 {
-    enum db_status st = ops->start(c, id, sql, p, np, err);
     while (st == DB_WAIT_READ || st == DB_WAIT_WRITE) {
         struct pollfd pfd = {.fd = ops->fd(c), .events = st == DB_WAIT_READ ? POLLIN : POLLOUT};
         int r = poll(&pfd, 1, -1);
@@ -50,6 +51,44 @@ enum db_status db_run(const struct db_ops *ops, struct db_conn *c, int id, const
         st = ops->cont(c, err);
     }
     return st;
+}
+
+enum db_status db_run(const struct db_ops *ops, struct db_conn *c, int id, const char *sql,
+                      const struct db_param *p, int np, struct db_error *err)
+{
+    return wait_done(ops, c, ops->start(c, id, sql, p, np, err), err);
+}
+
+enum db_status db_run_rows(const struct db_ops *ops, struct db_conn *c, int id, const char *sql,
+                           const char *const *vals, int np, struct db_result *res,
+                           struct db_error *err)
+{
+    return wait_done(ops, c, ops->start_rows(c, id, sql, vals, np, res, err), err);
+}
+
+void db_result_free(struct db_result *r)
+{
+    if (!r)
+        return;
+    if (r->rows && r->h)
+        r->rows->free(r->h);
+    long n = r->nrows * r->nfields;
+    for (long i = 0; r->cell && i < n; i++)
+        free(r->cell[i]);
+    free(r->cell);
+    free(r->len);
+    memset(r, 0, sizeof *r);
+}
+
+const char *db_result_value(const struct db_result *r, long row, int f, size_t *len)
+{
+    if (r->rows)
+        return r->h ? r->rows->value(r->h, row, f, len) : NULL;
+    if (!r->cell)
+        return NULL;
+    long k = row * r->nfields + f;
+    *len = r->len[k];
+    return r->cell[k];
 }
 
 int db_exec(const struct db_ops *ops, struct db_conn *c, const char *sql, struct db_error *err)

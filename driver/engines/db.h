@@ -7,7 +7,9 @@
  * worker can then multiplex many connections in one event loop, or run one
  * connection blocking with db_run(). Each backend classifies its own errors
  * (retry / reconnect / fatal); the worker decides what to do with them.
- * Backends never print.
+ * The built-in mixes read no rows (start() drops them as they come); the
+ * row path (start_rows()) keeps a reply for callers that read it, the Lua
+ * scripts' result sets. Backends never print.
  */
 #ifndef DBSCALE_DB_H
 #define DBSCALE_DB_H
@@ -95,6 +97,27 @@ struct db_param {
 
 struct db_conn; /* each backend's own */
 
+/* A reply the row path kept. Its rows are either copied out of the client
+ * library (cell[r * nfields + f], NULL for SQL NULL, len the lengths) or
+ * left in it (h, read through rows: libpq's PGresult, a MariaDB statement's
+ * stored result), so a reply nobody fetches copies nothing. */
+struct db_rows {
+    /* NULL for SQL NULL, else the value and *len its length */
+    const char *(*value)(void *h, long row, int f, size_t *len);
+    void (*free)(void *h);
+};
+struct db_result {
+    long nrows, affected; /* affected: a command's count (nfields == 0) */
+    int nfields;
+    char **cell;
+    size_t *len;
+    void *h;
+    const struct db_rows *rows;
+};
+void db_result_free(struct db_result *r);
+/* Cell (row, f) of r: NULL for SQL NULL, else the value, *len its length. */
+const char *db_result_value(const struct db_result *r, long row, int f, size_t *len);
+
 struct db_ops {
     const char *name; /* "pgsql", "mysql" */
     /* Blocking connect; NULL with err filled (says which host:port and why). */
@@ -129,6 +152,21 @@ struct db_ops {
     char *(*query_value)(struct db_conn *c, const char *sql, struct db_error *err);
     /* The server's version string, e.g. "15.20" or "10.11.6-MariaDB". */
     const char *(*server_version)(struct db_conn *c);
+
+    /* The row path, for callers that read replies (NULL in an engine that
+     * has none: the dry run). As start(), but the reply is kept: once
+     * DB_DONE comes (from here or a later cont()) *res holds it; res must
+     * live until then. vals are text of any length, NULL for SQL NULL.
+     * A statement prepared without parameters goes as text. An error that
+     * leaves the transaction aborted (pgsql) is followed by a ROLLBACK
+     * before DB_FAILED, and err->rolled_back says so. */
+    enum db_status (*start_rows)(struct db_conn *c, int id, const char *sql,
+                                 const char *const *vals, int np, struct db_result *res,
+                                 struct db_error *err);
+    /* Forget statement id; the server's copy goes when the id is prepared
+     * again or the session ends (a round trip per close would block). Any
+     * result still reading the statement's rows is freed first. */
+    void (*unprepare)(struct db_conn *c, int id);
 
     /* What the engine is, as sysbench's drv_caps_t: the core asks these and
      * never compares an engine's name. */
@@ -173,6 +211,10 @@ const struct db_ops *db_find(const char *name);
  * for prepare/cleanup/admin work and tests. */
 enum db_status db_run(const struct db_ops *ops, struct db_conn *c, int id, const char *sql,
                       const struct db_param *p, int np, struct db_error *err);
+/* The row path's db_run: the reply kept in res. */
+enum db_status db_run_rows(const struct db_ops *ops, struct db_conn *c, int id, const char *sql,
+                           const char *const *vals, int np, struct db_result *res,
+                           struct db_error *err);
 /* Plain SQL text, result discarded. 0 or -1. */
 int db_exec(const struct db_ops *ops, struct db_conn *c, const char *sql, struct db_error *err);
 

@@ -109,6 +109,8 @@ static void dry_init(void)
     dry_ops.bulk_end = dry_bulk_end;
     dry_ops.query_value = dry_query_value;
     dry_ops.server_version = dry_server_version;
+    dry_ops.start_rows = NULL; /* nothing to read rows from */
+    dry_ops.unprepare = NULL;
 }
 
 const struct db_ops *db_dry_mysql_ops(void)

@@ -130,7 +130,7 @@ static void dbm_add_int(struct dbm_buf *b, long long v)
 
 /* ---- close (connect is in db_mysql_conn.c) ---- */
 
-static void dbm_stmt_clear(struct dbm_stmt *s)
+void dbm_stmt_clear(struct dbm_stmt *s)
 {
     if (s->st)
         mysql_stmt_close(s->st);
@@ -142,6 +142,12 @@ static void dbm_stmt_clear(struct dbm_stmt *s)
         free(s->strs[i].s);
     free(s->strs);
     memset(s, 0, sizeof *s);
+}
+
+static void dbm_unprepare(struct db_conn *c, int id)
+{
+    if (id >= 0 && id < c->nstmts)
+        dbm_stmt_clear(&c->stmts[id]);
 }
 
 static void dbm_close(struct db_conn *c)
@@ -203,7 +209,8 @@ static int dbm_prepare(struct db_conn *c, int id, const char *sql, int nparams,
     }
     struct dbm_stmt *s = &c->stmts[id];
     dbm_stmt_clear(s);
-    if (c->ps) {
+    /* BEGIN, COMMIT: nothing to bind, so text even with ps (a script's are) */
+    if (c->ps && nparams > 0) {
         s->st = mysql_stmt_init(c->m);
         if (!s->st) {
             dbm_conn_err(c, err);
@@ -223,6 +230,9 @@ static int dbm_prepare(struct db_conn *c, int id, const char *sql, int nparams,
             dbm_stmt_clear(s);
             return -1;
         }
+        /* the row path sizes its buffers by each column's longest value */
+        my_bool on = 1;
+        mysql_stmt_attr_set(s->st, STMT_ATTR_UPDATE_MAX_LENGTH, &on);
     } else {
         if (dbm_count_params(sql) != nparams) {
             snprintf(err->msg, sizeof err->msg, "mysql: statement %d has %d '?', %d declared", id,
@@ -253,6 +263,10 @@ static enum db_status dbm_fail(struct db_conn *c, MYSQL_STMT *st, struct db_erro
         dbm_conn_err(c, err);
     c->step = DBM_IDLE;
     c->cur = NULL;
+    if (c->res) { /* what the row path kept of a reply that failed later */
+        db_result_free(c->res);
+        c->res = NULL;
+    }
     return DB_FAILED;
 }
 
@@ -261,6 +275,8 @@ static enum dbm_step dbm_text_next(struct db_conn *c)
 {
     if (mysql_field_count(c->m) > 0)
         return DBM_STORE;
+    if (c->res)
+        c->res->affected = (long)mysql_affected_rows(c->m);
     return mysql_more_results(c->m) ? DBM_NEXT : DBM_READY;
 }
 
@@ -272,7 +288,9 @@ static enum dbm_step dbm_text_next(struct db_conn *c)
 static enum dbm_step dbm_stmt_next(struct db_conn *c)
 {
     if (mysql_stmt_field_count(c->cur) > 0)
-        return DBM_SFREE;
+        return c->res ? DBM_SSTORE : DBM_SFREE;
+    if (c->res)
+        c->res->affected = (long)mysql_stmt_affected_rows(c->cur);
     return mysql_more_results(c->m) ? DBM_SNEXT : DBM_READY;
 }
 
@@ -281,7 +299,7 @@ static enum dbm_step dbm_stmt_next(struct db_conn *c)
  * fails, or the statement is complete (DB_DONE with step DBM_READY).
  * ready is 0 to begin the current step, else the events it was waiting for.
  */
-static enum db_status dbm_drive(struct db_conn *c, int ready, struct db_error *err)
+enum db_status dbm_drive(struct db_conn *c, int ready, struct db_error *err)
 {
     for (;;) {
         int w = 0, r = 0;
@@ -319,7 +337,10 @@ static enum db_status dbm_drive(struct db_conn *c, int ready, struct db_error *e
                 break;
             if (!res)
                 return dbm_fail(c, NULL, err);
-            mysql_free_result(res); /* fully stored: no I/O left */
+            if (c->res)
+                dbm_rows_copy(res, c->res); /* and frees res */
+            else
+                mysql_free_result(res); /* fully stored: no I/O left */
             c->step = mysql_more_results(c->m) ? DBM_NEXT : DBM_READY;
             break;
         }
@@ -348,6 +369,16 @@ static enum db_status dbm_drive(struct db_conn *c, int ready, struct db_error *e
             if (b)
                 return dbm_fail(c, c->cur, err);
             c->step = mysql_more_results(c->m) ? DBM_SNEXT : DBM_READY;
+            break;
+        case DBM_SSTORE:
+            w = ready ? mysql_stmt_store_result_cont(&r, c->cur, ready)
+                      : mysql_stmt_store_result_start(&r, c->cur);
+            if (w)
+                break;
+            if (r)
+                return dbm_fail(c, c->cur, err);
+            dbm_rows_keep(c->cur, c->res);
+            c->step = DBM_READY;
             break;
         case DBM_SNEXT:
             w = ready ? mysql_stmt_next_result_cont(&r, c->cur, ready)
@@ -411,10 +442,11 @@ static void dbm_build_text(struct db_conn *c, const char *sql, const struct db_p
 }
 
 /* The statement is complete: ready for the next. */
-static enum db_status dbm_finish(struct db_conn *c)
+enum db_status dbm_finish(struct db_conn *c)
 {
     c->step = DBM_IDLE;
     c->cur = NULL;
+    c->res = NULL;
     return DB_DONE;
 }
 
@@ -535,6 +567,8 @@ const struct db_ops db_mysql_ops = {
     .bulk_end = dbm_bulk_end,
     .query_value = dbm_query_value,
     .server_version = dbm_server_version,
+    .start_rows = dbm_start_rows,
+    .unprepare = dbm_unprepare,
     .max_connections_sql = "SHOW GLOBAL VARIABLES LIKE 'max_connections'",
     .reserved_connections_sql = NULL,
     .settings = dbm_settings,

@@ -1,11 +1,10 @@
 /*
  * db_mysql_conn.h - the MariaDB backend's connection, shared by its
  * files: db_mysql_conn.c (connect), db_mysql.c (prepare, the statement state
- * machine) and db_mysql_bulk.c (the blocking paths: bulk load and admin
- * queries).
- * Private to the engine, but for db_mysql_open and dbm_error: the Lua
- * scripts' connection opens and classifies its errors through them too, so
- * both follow the same conventions.
+ * machine), db_mysql_rows.c (the row path) and db_mysql_bulk.c (the blocking
+ * paths: bulk load and admin queries).
+ * Private to the engine, but for db_mysql_open and dbm_error, which the
+ * collectors (why/) use too.
  */
 #ifndef DBSCALE_DB_MYSQL_CONN_H
 #define DBSCALE_DB_MYSQL_CONN_H
@@ -45,6 +44,7 @@ enum dbm_step {
     DBM_NEXT,   /* mysql_next_result */
     DBM_EXEC,   /* mysql_stmt_execute */
     DBM_SFREE,  /* mysql_stmt_free_result: reads and drops the rows */
+    DBM_SSTORE, /* mysql_stmt_store_result: the row path keeps them */
     DBM_SNEXT,  /* mysql_stmt_next_result */
     DBM_READY,  /* the reply is complete: DB_DONE */
 };
@@ -55,6 +55,7 @@ struct db_conn {
     enum dbm_step step;
     int wait;               /* MYSQL_WAIT_* the suspended call waits for */
     MYSQL_STMT *cur;        /* the prepared statement running, if any */
+    struct db_result *res;  /* the row path's reply (NULL: the count path is running) */
     struct dbm_buf q;       /* text of the running statement (must outlive the call) */
     struct dbm_buf bulk[2]; /* INSERT being built / in flight */
     int bulk_cur;           /* the one being built */
@@ -78,6 +79,17 @@ void dbm_reserve(struct dbm_buf *b, size_t more);
 void dbm_add(struct dbm_buf *b, const char *s, size_t n);
 void dbm_add_quoted(struct db_conn *c, struct dbm_buf *b, const char *s, size_t n);
 int dbm_fd(struct db_conn *c);
+void dbm_stmt_clear(struct dbm_stmt *s);
+/* db_mysql.c: the statement state machine from c->step (ready 0 begins the
+ * step, else the events it waited for), and the end of a statement */
+enum db_status dbm_drive(struct db_conn *c, int ready, struct db_error *err);
+enum db_status dbm_finish(struct db_conn *c);
+/* db_mysql_rows.c: the row path's start; a text reply copied into res
+ * (r freed); a prepared statement's stored rows left in it, read from res */
+enum db_status dbm_start_rows(struct db_conn *c, int id, const char *sql, const char *const *vals,
+                              int np, struct db_result *res, struct db_error *err);
+void dbm_rows_copy(MYSQL_RES *r, struct db_result *res);
+void dbm_rows_keep(MYSQL_STMT *st, struct db_result *res);
 /* db_mysql_conn.c. db_mysql_open: a blocking connect with t's conventions
  * (see db_mysql_conn.c), nonblock = for the _start/_cont API; NULL with
  * *code (the library's error number, 0 = no server error) and msg ("can't

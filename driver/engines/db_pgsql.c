@@ -19,25 +19,7 @@
 #include "engines/db_pgsql_conn.h"
 #include "core/util.h"
 
-#define PG_MAX_PARAMS 256
-
-struct db_conn {
-    PGconn *pg;
-    int ps;
-    char **text;  /* [nstmts] the '?' SQL of each registered statement */
-    int nstmts;   /* grown by prepare to the highest id + 1 */
-    int flushing; /* PQflush still has data to send */
-    int failed;   /* an error result arrived; report it once drained */
-    struct db_error pending;
-    struct sbuf qbuf; /* ps off: the query text being built */
-    struct sbuf copy; /* bulk: rows not yet handed to libpq */
-    char ints[PG_MAX_PARAMS][24];
-    const char *vals[PG_MAX_PARAMS];
-    char scratch[PG_MAX_PARAMS][128];
-    char version[32];
-};
-
-static void conn_error(struct db_conn *c, struct db_error *err)
+void db_pgsql_conn_error(struct db_conn *c, struct db_error *err)
 {
     const char *state = PQstatus(c->pg) == CONNECTION_BAD ? "08006" : "";
     db_error_set(err, db_pgsql_classify(state, c->pg), state, PQerrorMessage(c->pg));
@@ -79,7 +61,7 @@ static struct db_conn *pg_connect(const struct db_target *t, struct db_error *er
     PQsetNoticeProcessor(pg, quiet_notice, NULL);
     if (PQsetnonblocking(pg, 1) != 0) {
         /* a blocking connection would stall the whole event loop */
-        conn_error(c, err);
+        db_pgsql_conn_error(c, err);
         err->cls = DB_ERR_FATAL;
         PQfinish(pg);
         free(c);
@@ -92,10 +74,13 @@ static void pg_close(struct db_conn *c)
 {
     if (!c)
         return;
+    PQclear(c->last);
     PQfinish(c->pg);
     for (int i = 0; i < c->nstmts; i++)
         free(c->text[i]);
     free(c->text);
+    free(c->srv);
+    free(c->pp);
     sbuf_free(&c->qbuf);
     sbuf_free(&c->copy);
     free(c);
@@ -115,14 +100,36 @@ static int pg_prepare(struct db_conn *c, int id, const char *sql, int nparams, s
     if (id >= c->nstmts) {
         c->text = xrealloc(c->text, sizeof *c->text * (size_t)(id + 1));
         memset(c->text + c->nstmts, 0, sizeof *c->text * (size_t)(id + 1 - c->nstmts));
+        c->srv = xrealloc(c->srv, (size_t)(id + 1));
+        memset(c->srv + c->nstmts, PG_SRV_NONE, (size_t)(id + 1 - c->nstmts));
         c->nstmts = id + 1;
     }
     free(c->text[id]);
     c->text[id] = xstrdup(sql);
-    if (!c->ps)
+    if (c->srv[id] == PG_SRV_LIVE)
+        c->srv[id] = PG_SRV_STALE;
+    /* BEGIN, COMMIT: nothing to bind, so plain text even with ps (a
+     * script's are; pg_stat_statements then counts every tool's alike) */
+    if (!c->ps || nparams == 0)
         return 0;
-    char name[16], *q = db_pgsql_dollarize(sql);
-    PGresult *r = PQprepare(c->pg, db_pgsql_stmt_name(name, 's', id), q, nparams, NULL);
+    char buf[16];
+    const char *name = db_pgsql_stmt_name(buf, 's', id);
+    if (c->srv[id] == PG_SRV_STALE) {
+        char sql_d[32];
+        snprintf(sql_d, sizeof sql_d, "DEALLOCATE %s", name);
+        PGresult *d = PQexec(c->pg, sql_d);
+        int ok = PQresultStatus(d) == PGRES_COMMAND_OK;
+        if (!ok) {
+            const char *st = PQresultErrorField(d, PG_DIAG_SQLSTATE);
+            db_error_set(err, db_pgsql_classify(st, c->pg), st, PQresultErrorMessage(d));
+        }
+        PQclear(d);
+        if (!ok)
+            return -1;
+        c->srv[id] = PG_SRV_NONE;
+    }
+    char *q = db_pgsql_dollarize(sql);
+    PGresult *r = PQprepare(c->pg, name, q, nparams, NULL);
     free(q);
     if (PQresultStatus(r) != PGRES_COMMAND_OK) {
         const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
@@ -131,10 +138,21 @@ static int pg_prepare(struct db_conn *c, int id, const char *sql, int nparams, s
         return -1;
     }
     PQclear(r);
+    c->srv[id] = PG_SRV_LIVE;
     return 0;
 }
 
-static const char *param_text(struct db_conn *c, int i, const struct db_param *p)
+static void pg_unprepare(struct db_conn *c, int id)
+{
+    if (id < 0 || id >= c->nstmts)
+        return;
+    free(c->text[id]);
+    c->text[id] = NULL;
+    if (c->srv[id] == PG_SRV_LIVE)
+        c->srv[id] = PG_SRV_STALE;
+}
+
+static const char *param_text(struct pg_params *c, int i, const struct db_param *p)
 {
     if (p->type == DB_PINT) {
         /* by hand: printf's machinery was 1-2% of the client's CPU */
@@ -183,11 +201,11 @@ static const char *inline_params(struct db_conn *c, const char *sql, const struc
     return c->qbuf.s;
 }
 
-static enum db_status after_send(struct db_conn *c, struct db_error *err)
+enum db_status db_pgsql_after_send(struct db_conn *c, struct db_error *err)
 {
     int f = PQflush(c->pg);
     if (f < 0) {
-        conn_error(c, err);
+        db_pgsql_conn_error(c, err);
         return DB_FAILED;
     }
     c->flushing = f == 1;
@@ -206,31 +224,34 @@ static enum db_status pg_start(struct db_conn *c, int id, const char *sql, const
     }
     if (id < 0) {
         ok = PQsendQuery(c->pg, sql);
-    } else if (c->ps) {
+    } else if (c->srv[id] == PG_SRV_LIVE) {
         char name[16];
+        struct pg_params *pp = c->pp ? c->pp : (c->pp = xmalloc(sizeof *c->pp));
         for (int i = 0; i < np; i++)
-            c->vals[i] = param_text(c, i, &p[i]);
-        ok = PQsendQueryPrepared(c->pg, db_pgsql_stmt_name(name, 's', id), np, c->vals, NULL, NULL,
+            pp->vals[i] = param_text(pp, i, &p[i]);
+        ok = PQsendQueryPrepared(c->pg, db_pgsql_stmt_name(name, 's', id), np, pp->vals, NULL, NULL,
                                  0);
     } else {
         ok = PQsendQuery(c->pg, inline_params(c, c->text[id], p, np));
     }
     if (!ok) {
-        conn_error(c, err);
+        db_pgsql_conn_error(c, err);
         return DB_FAILED;
     }
-    return after_send(c, err);
+    return db_pgsql_after_send(c, err);
 }
 
 static enum db_status pg_cont(struct db_conn *c, struct db_error *err)
 {
     if (c->flushing) {
-        enum db_status s = after_send(c, err);
+        enum db_status s = db_pgsql_after_send(c, err);
         if (s != DB_WAIT_READ)
             return s;
     }
+    if (c->res)
+        return db_pgsql_rows_cont(c, err);
     if (!PQconsumeInput(c->pg)) {
-        conn_error(c, err);
+        db_pgsql_conn_error(c, err);
         return DB_FAILED;
     }
     while (!PQisBusy(c->pg)) {
@@ -258,7 +279,7 @@ static enum db_status pg_cont(struct db_conn *c, struct db_error *err)
         PQclear(r);
     }
     if (PQstatus(c->pg) == CONNECTION_BAD) {
-        conn_error(c, err);
+        db_pgsql_conn_error(c, err);
         return DB_FAILED;
     }
     return DB_WAIT_READ;
@@ -272,7 +293,7 @@ static int pg_bulk_begin(struct db_conn *c, const char *table, const char *cols,
     char sql[512];
     snprintf(sql, sizeof sql, "COPY %s (%s) FROM STDIN", table, cols);
     if (PQsetnonblocking(c->pg, 0) != 0) {
-        conn_error(c, err);
+        db_pgsql_conn_error(c, err);
         return -1;
     }
     PGresult *r = PQexec(c->pg, sql);
@@ -281,7 +302,7 @@ static int pg_bulk_begin(struct db_conn *c, const char *table, const char *cols,
         db_error_set(err, db_pgsql_classify(st, c->pg), st, PQresultErrorMessage(r));
         PQclear(r);
         if (PQsetnonblocking(c->pg, 1) != 0)
-            conn_error(c, err);
+            db_pgsql_conn_error(c, err);
         return -1;
     }
     PQclear(r);
@@ -294,7 +315,7 @@ static int copy_flush(struct db_conn *c, struct db_error *err)
     if (c->copy.len == 0)
         return 0;
     if (PQputCopyData(c->pg, c->copy.s, (int)c->copy.len) != 1) {
-        conn_error(c, err);
+        db_pgsql_conn_error(c, err);
         return -1;
     }
     c->copy.len = 0;
@@ -321,7 +342,7 @@ static int pg_bulk_end(struct db_conn *c, struct db_error *err)
 {
     int rc = copy_flush(c, err);
     if (PQputCopyEnd(c->pg, rc ? "aborted" : NULL) != 1 && rc == 0) {
-        conn_error(c, err);
+        db_pgsql_conn_error(c, err);
         rc = -1;
     }
     PGresult *r;
@@ -334,7 +355,7 @@ static int pg_bulk_end(struct db_conn *c, struct db_error *err)
         PQclear(r);
     }
     if (PQsetnonblocking(c->pg, 1) != 0 && rc == 0) {
-        conn_error(c, err);
+        db_pgsql_conn_error(c, err);
         rc = -1;
     }
     return rc;
@@ -388,6 +409,8 @@ const struct db_ops db_pgsql_ops = {
     .bulk_end = pg_bulk_end,
     .query_value = pg_query_value,
     .server_version = pg_server_version,
+    .start_rows = db_pgsql_start_rows,
+    .unprepare = pg_unprepare,
     .max_connections_sql = "SHOW max_connections",
     /* superuser_reserved_connections (3) are out of sbtest's reach */
     .reserved_connections_sql = "SHOW superuser_reserved_connections",

@@ -1,7 +1,10 @@
 /*
- * db_pgsql_conn.h - the one way a db_target becomes a libpq connection, and
- * the one classifier of libpq's errors, shared by the PostgreSQL backend and
- * the Lua scripts' connection.
+ * db_pgsql_conn.h - the PostgreSQL backend's connection, shared by its files:
+ * db_pgsql.c (connect, prepare, the count path), db_pgsql_rows.c (the row
+ * path) and db_pgsql_conn.c (the one way a db_target becomes a libpq
+ * connection, the one classifier of libpq's errors, the '?' rewriting).
+ * Private to the engine but for the connect and the classifier, which the
+ * collectors (why/) use too.
  */
 #ifndef DBSCALE_DB_PGSQL_CONN_H
 #define DBSCALE_DB_PGSQL_CONN_H
@@ -10,6 +13,52 @@
 #include <stddef.h>
 
 #include "engines/db.h"
+#include "core/util.h"
+
+#define PG_MAX_PARAMS 256
+
+/* The count path's parameters as libpq's text (db_pgsql.c), made at its
+ * first statement: a script's connection never needs them. */
+struct pg_params {
+    char ints[PG_MAX_PARAMS][24];
+    const char *vals[PG_MAX_PARAMS];
+    char scratch[PG_MAX_PARAMS][128];
+};
+
+/* srv[id]: what the server holds under statement id's name */
+enum { PG_SRV_NONE, PG_SRV_LIVE, PG_SRV_STALE /* an earlier statement's: DEALLOCATE first */ };
+
+struct db_conn {
+    PGconn *pg;
+    int ps;
+    char **text;        /* [nstmts] the '?' SQL of each registered statement */
+    unsigned char *srv; /* [nstmts] PG_SRV_* */
+    int nstmts;         /* grown by prepare to the highest id + 1 */
+    int flushing;       /* PQflush still has data to send */
+    int failed;         /* an error result arrived; report it once drained */
+    struct db_error pending;
+    struct sbuf qbuf; /* ps off: the query text being built */
+    struct sbuf copy; /* bulk: rows not yet handed to libpq */
+    struct pg_params *pp;
+    /* the row path: where the running statement's reply goes (NULL: the
+     * count path is running), its latest result so far, and whether the
+     * ROLLBACK after its error is going (the error waits in pending) */
+    struct db_result *res;
+    PGresult *last;
+    int rolling;
+    char version[32];
+};
+
+/* db_pgsql.c: the connection's error (its status and libpq's message) */
+void db_pgsql_conn_error(struct db_conn *c, struct db_error *err);
+/* db_pgsql.c: after a send, flush what libpq holds: DB_WAIT_WRITE while
+ * some is left, DB_WAIT_READ once out, DB_FAILED */
+enum db_status db_pgsql_after_send(struct db_conn *c, struct db_error *err);
+/* db_pgsql_rows.c: the row path's start, and cont while c->res is set */
+enum db_status db_pgsql_start_rows(struct db_conn *c, int id, const char *sql,
+                                   const char *const *vals, int np, struct db_result *res,
+                                   struct db_error *err);
+enum db_status db_pgsql_rows_cont(struct db_conn *c, struct db_error *err);
 
 /* PQconnectdbParams with t's fields as defaults and t->conninfo over them.
  * NULL with err set when the conninfo does not parse or memory runs out;

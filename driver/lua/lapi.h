@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lua/lsql.h"
+#include "engines/db.h"
 #include "core/options.h"
 #include "client/rng.h"
 
@@ -38,8 +38,8 @@ struct lapi_script {
     const char *command; /* "run", "prepare", ...; NULL while reading options */
     int argc;            /* sysbench.cmdline.argv */
     char **argv;
-    const struct opts *o; /* NULL while reading options */
-    const struct lsql_ops *ops;
+    const struct opts *o;     /* NULL while reading options */
+    const struct db_ops *ops; /* its connections' engine, on its row path */
     const struct db_target *targets;
     int ntargets;
     int threads;
@@ -59,11 +59,11 @@ struct lapi_script {
 #define LAPI_WAIT_TIMER 3
 
 struct lapi_async {
-    struct lsql_conn *c; /* the connection it runs on */
-    void *owner;         /* lapi_sql.c's object for it, whose result set the reply fills */
-    struct lsql_result res;
+    struct db_conn *c; /* the connection it runs on */
+    void *owner;       /* lapi_sql.c's object for it, whose result set the reply fills */
+    struct db_result res;
     struct db_error e;
-    int want;    /* LSQL_WAIT_READ / LSQL_WAIT_WRITE while in flight */
+    int want;    /* DB_WAIT_READ / DB_WAIT_WRITE while in flight, else DB_DONE */
     int rc;      /* 0 / -1 once done */
     int arrived; /* LAPI_WAIT_TIMER's answer */
     int abort;   /* the loop gave the wait up (the run ended without its reply) */

@@ -25,17 +25,17 @@
  * statement; a script keeping a result past the next statement sees what
  * sysbench shows it (the newer rows). */
 struct lres {
-    struct lsql_result r;
+    struct db_result r;
     long next;
 };
 
 struct lconn {
-    struct lsql_conn *c;
+    struct db_conn *c;
     struct lapi_thread *t;
     struct lres *rs; /* kept alive by the registry reference rsref */
     int rsref;
-    char *sql[LSQL_MAX_STMTS];
-    unsigned char kind[LSQL_MAX_STMTS];
+    char *sql[LAPI_MAX_STMTS];
+    unsigned char kind[LAPI_MAX_STMTS];
 };
 
 static int stmt_kind(const char *sql)
@@ -84,7 +84,7 @@ static void drop_result(struct lconn *lc)
 {
     if (!lc->rs)
         return;
-    lsql_result_free(&lc->rs->r);
+    db_result_free(&lc->rs->r);
     lc->rs->next = 0;
 }
 
@@ -103,7 +103,7 @@ static int conn_gc(lua_State *L)
     if (lc->c)
         close_conn(lc);
     lc->c = NULL;
-    for (int i = 0; i < LSQL_MAX_STMTS; i++) {
+    for (int i = 0; i < LAPI_MAX_STMTS; i++) {
         free(lc->sql[i]);
         lc->sql[i] = NULL;
     }
@@ -114,9 +114,14 @@ static int conn_gc(lua_State *L)
     return 0;
 }
 
-static const struct db_target *target_of(struct lapi_thread *t)
+/* A script's connection to its thread's target, its statements prepared
+ * at the server whatever --db-ps-mode says (as they always were); the row
+ * path needs that for any statement with parameters. */
+static struct db_conn *open_conn(struct lapi_thread *t, struct db_error *e)
 {
-    return &t->s->targets[t->tid % t->s->ntargets];
+    struct db_target tg = t->s->targets[t->tid % t->s->ntargets];
+    tg.ps = 1;
+    return t->s->ops->connect(&tg, e);
 }
 
 static int c_connect(lua_State *L)
@@ -126,7 +131,7 @@ static int c_connect(lua_State *L)
         return luaL_error(L, "no connection while the script's options are read (connect in "
                              "init, thread_init or a command)");
     struct db_error e = {0};
-    struct lsql_conn *c = t->s->ops->connect(target_of(t), &e);
+    struct db_conn *c = open_conn(t, &e);
     if (!c)
         return luaL_error(L, "connection creation failed: %s", e.msg);
     struct lconn *lc = lua_newuserdata(L, sizeof *lc);
@@ -157,20 +162,20 @@ static int c_disconnect(lua_State *L)
 static int c_reconnect(lua_State *L)
 {
     struct lconn *lc = toconn(L, 1);
-    const struct lsql_ops *ops = lc->t->s->ops;
+    const struct db_ops *ops = lc->t->s->ops;
     if (lc->c)
         close_conn(lc);
     lc->c = NULL;
     struct db_error e = {0};
     uint64_t until = now_ns() + 30ull * 1000000000ull;
-    while (!(lc->c = ops->connect(target_of(lc->t), &e))) {
+    while (!(lc->c = open_conn(lc->t, &e))) {
         if (now_ns() > until)
             return luaL_error(L, "reconnect failed for 30 s: %s", e.msg);
         struct timespec ts = {0, 100000000};
         nanosleep(&ts, NULL);
     }
     lapi_count(lc->t, SB_CNT_RECONNECT);
-    for (int i = 0; i < LSQL_MAX_STMTS; i++)
+    for (int i = 0; i < LAPI_MAX_STMTS; i++)
         if (lc->sql[i] && ops->prepare(lc->c, i, lc->sql[i], count_params(lc->sql[i]), &e) < 0)
             return luaL_error(L, "re-preparing after reconnect: %s", e.msg);
     return 0;
@@ -195,7 +200,7 @@ static int c_ignored(lua_State *L)
 static int res_gc(lua_State *L)
 {
     struct lres *rs = luaL_checkudata(L, 1, "dbscale.result");
-    lsql_result_free(&rs->r);
+    db_result_free(&rs->r);
     return 0;
 }
 
@@ -209,7 +214,7 @@ static int res_fetch_row(lua_State *L)
     lua_createtable(L, rs->r.nfields, 0);
     for (int f = 0; f < rs->r.nfields; f++) {
         size_t len = 0;
-        const char *v = lsql_result_value(&rs->r, rs->next, f, &len);
+        const char *v = db_result_value(&rs->r, rs->next, f, &len);
         if (!v)
             continue; /* SQL NULL: a hole, as sysbench leaves it */
         lua_pushlstring(L, v, len);
@@ -263,9 +268,9 @@ static int push_error(lua_State *L, struct lapi_thread *t, const struct db_error
 }
 
 /* The connection's result set now holds r. */
-static void set_result(struct lconn *lc, struct lsql_result *r)
+static void set_result(struct lconn *lc, struct db_result *r)
 {
-    lsql_result_free(&lc->rs->r);
+    db_result_free(&lc->rs->r);
     lc->rs->r = *r;
     lc->rs->next = 0;
 }
@@ -273,7 +278,7 @@ static void set_result(struct lconn *lc, struct lsql_result *r)
 static struct lapi_async *async_of(struct lconn *lc)
 {
     struct lapi_async *a = lc->t->aio;
-    if (!a || !lc->t->s->ops->send_query)
+    if (!a)
         return NULL;
     memset(&a->res, 0, sizeof a->res);
     /* not the whole message buffer: 9 cache lines a statement */
@@ -289,10 +294,10 @@ static int c_prepare(lua_State *L)
     struct lconn *lc = checkconn(L, 1);
     const char *sql = luaL_checkstring(L, 2);
     int id = 0;
-    while (id < LSQL_MAX_STMTS && lc->sql[id])
+    while (id < LAPI_MAX_STMTS && lc->sql[id])
         id++;
-    if (id == LSQL_MAX_STMTS)
-        return luaL_error(L, "more than %d prepared statements on one connection", LSQL_MAX_STMTS);
+    if (id == LAPI_MAX_STMTS)
+        return luaL_error(L, "more than %d prepared statements on one connection", LAPI_MAX_STMTS);
     int np = count_params(sql);
     struct db_error e = {0};
     if (lc->t->s->ops->prepare(lc->c, id, sql, np, &e) < 0)
@@ -330,47 +335,51 @@ static const char *format_int(char buf[24], double v)
  * Lua error (no unwinding through a trace): a failure is a code, and the
  * prelude asks C.last_error for its words. */
 /* the prelude's message for LAPI_MANY names the number */
-_Static_assert(LSQL_MAX_PARAMS == 256, "lapi_prelude.lua says 'more than 256 parameters'");
+_Static_assert(LAPI_MAX_PARAMS == 256, "lapi_prelude.lua says 'more than 256 parameters'");
 enum {
     LAPI_OK,
     LAPI_FAILED = -1,
     LAPI_CLOSED = -2,
     LAPI_ABORTED = -3,
     LAPI_NOSTMT = -4,
-    LAPI_MANY = -5 /* more than LSQL_MAX_PARAMS parameters */
+    LAPI_MANY = -5 /* more than LAPI_MAX_PARAMS parameters */
 };
 
 /* The next statement's parameters, set one by one just before it is sent
  * (no fiber switch between): the loop thread's, so they stay in its cache. */
 static _Thread_local struct {
-    const char *v[LSQL_MAX_PARAMS];
-    char num[LSQL_MAX_PARAMS][24];
+    const char *v[LAPI_MAX_PARAMS];
+    char num[LAPI_MAX_PARAMS][24];
 } args;
 
 /* Parameter i: a string (NULL: SQL NULL). It stays the caller's: the
  * param object holds it until the statement is sent. */
 __attribute__((visibility("default"))) void dbscale_arg(int i, const char *v)
 {
-    if (i >= 0 && i < LSQL_MAX_PARAMS)
+    if (i >= 0 && i < LAPI_MAX_PARAMS)
         args.v[i] = v;
 }
 
 /* Parameter i: an integer (param:set keeps BIGINT values as numbers). */
 __attribute__((visibility("default"))) void dbscale_arg_int(int i, double v)
 {
-    if (i >= 0 && i < LSQL_MAX_PARAMS)
+    if (i >= 0 && i < LAPI_MAX_PARAMS)
         args.v[i] = format_int(args.num[i], v);
 }
 
-/* The statement started: wait for its reply (unless it came with the
- * send) and give it to the connection's result set. */
-static int finish(struct lconn *lc, int want)
+/* The statement started (st: what start_rows said): wait for its reply
+ * (unless it came with the send) and give it to the connection's result
+ * set. */
+static int finish(struct lconn *lc, enum db_status st)
 {
     struct lapi_thread *t = lc->t;
     struct lapi_async *a = t->aio;
+    int want = st == DB_WAIT_READ || st == DB_WAIT_WRITE ? (int)st : DB_DONE;
+    if (st == DB_FAILED)
+        a->rc = -1;
     a->want = want;
     a->owner = lc;
-    if (want != LSQL_DONE) {
+    if (want != DB_DONE) {
         a->c = lc->c;
         if (!a->abort) /* after an abort, no statement waits again */
             t->wait(t);
@@ -381,7 +390,7 @@ static int finish(struct lconn *lc, int want)
         note_error(t, &a->e);
         return LAPI_FAILED;
     }
-    struct lsql_result r = a->res;
+    struct db_result r = a->res;
     memset(&a->res, 0, sizeof a->res); /* the result set owns it now */
     set_result(lc, &r);
     return LAPI_OK;
@@ -393,19 +402,19 @@ __attribute__((visibility("default"))) int dbscale_execute(void *h, int id, int 
     struct lconn *lc = h;
     if (!lc->c)
         return LAPI_CLOSED;
-    if (id < 0 || id >= LSQL_MAX_STMTS || !lc->sql[id])
+    if (id < 0 || id >= LAPI_MAX_STMTS || !lc->sql[id])
         return LAPI_NOSTMT;
-    if (np < 0 || np > LSQL_MAX_PARAMS)
+    if (np < 0 || np > LAPI_MAX_PARAMS)
         return LAPI_MANY;
     struct lapi_thread *t = lc->t;
     lapi_count(t, lc->kind[id]);
     drop_result(lc);
     struct lapi_async *a = async_of(lc);
     if (a)
-        return finish(lc, t->s->ops->send_execute(lc->c, id, args.v, np, &a->res, &a->e, &a->rc));
-    struct lsql_result r = {0};
+        return finish(lc, t->s->ops->start_rows(lc->c, id, NULL, args.v, np, &a->res, &a->e));
+    struct db_result r = {0};
     struct db_error e = {0};
-    if (t->s->ops->execute(lc->c, id, args.v, np, &r, &e) < 0) {
+    if (db_run_rows(t->s->ops, lc->c, id, NULL, args.v, np, &r, &e) != DB_DONE) {
         note_error(t, &e);
         return LAPI_FAILED;
     }
@@ -426,10 +435,10 @@ __attribute__((visibility("default"))) int dbscale_query(void *h, const char *sq
     drop_result(lc);
     struct lapi_async *a = async_of(lc);
     if (a)
-        return finish(lc, t->s->ops->send_query(lc->c, sql, &a->res, &a->e, &a->rc));
-    struct lsql_result r = {0};
+        return finish(lc, t->s->ops->start_rows(lc->c, -1, sql, NULL, 0, &a->res, &a->e));
+    struct db_result r = {0};
     struct db_error e = {0};
-    if (t->s->ops->query(lc->c, sql, &r, &e) < 0) {
+    if (db_run_rows(t->s->ops, lc->c, -1, sql, NULL, 0, &r, &e) != DB_DONE) {
         note_error(t, &e);
         return LAPI_FAILED;
     }
@@ -471,7 +480,7 @@ static int c_unprepare(lua_State *L)
 {
     struct lconn *lc = toconn(L, 1);
     int id = (int)luaL_checknumber(L, 2);
-    if (id < 0 || id >= LSQL_MAX_STMTS || !lc->sql[id])
+    if (id < 0 || id >= LAPI_MAX_STMTS || !lc->sql[id])
         return 0;
     drop_result(lc); /* the rows may be the statement's own (MariaDB) */
     if (lc->c)

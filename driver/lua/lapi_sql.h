@@ -9,6 +9,12 @@
 
 #include "lua/lapi.h"
 
+/* Parameters of one statement; prepared statements one script connection
+ * may hold at once (a script that prepares more gets an error naming the
+ * limit). */
+#define LAPI_MAX_PARAMS 256
+#define LAPI_MAX_STMTS  1024
+
 /* The prelude's primitives for connections and statements: C functions
  * whose upvalues are the thread and the "dbscale.conn" metatable. */
 extern const luaL_Reg lapi_sql_prims[];

@@ -123,7 +123,7 @@ static int call_fn(struct lloop_conn *c, const char *fn)
 }
 
 /* Back to the loop until it switches here again. a.want says why: a
- * statement in flight, a --rate arrival, or (LSQL_DONE) a stage ended. */
+ * statement in flight, a --rate arrival, or (DB_DONE) a stage ended. */
 static void park(struct lloop_conn *c)
 {
     fiber_switch(&c->fib, &c->loop->self);
@@ -146,7 +146,7 @@ static void conn_main(void *arg)
         goto end;
     }
     set_stage(c, LLOOP_READY);
-    c->a.want = LSQL_DONE;
+    c->a.want = DB_DONE;
     park(c);
     if (c->stage != LLOOP_RUN)
         goto end;
@@ -169,7 +169,7 @@ end:
     set_stage(c, LLOOP_END);
     c->fib_done = 1;
     for (;;) {
-        c->a.want = LSQL_DONE;
+        c->a.want = DB_DONE;
         park(c);
     }
 }
@@ -187,7 +187,7 @@ end:
 static int arm(int ep, struct lloop_conn *c, int force)
 {
     int fd = c->t.s->ops->fd(c->a.c);
-    unsigned evm = (c->a.want == LSQL_WAIT_WRITE ? EPOLLOUT : EPOLLIN) | EPOLLET;
+    unsigned evm = (c->a.want == DB_WAIT_WRITE ? EPOLLOUT : EPOLLIN) | EPOLLET;
     if (!force && fd == c->armed_fd && evm == c->armed_ev && c->a.c == c->armed_c &&
         c->t.closes == c->armed_closes)
         return 0;
@@ -224,7 +224,7 @@ static int resume(struct lloop *l, int ep, struct lloop_conn *c)
         l->timers++;
         return 1;
     }
-    if (c->a.want == LSQL_DONE || c->failed)
+    if (c->a.want == DB_DONE || c->failed)
         return 0;
     return arm(ep, c, 0) == 0;
 }
@@ -273,7 +273,7 @@ static int give_up(struct lloop *l, int ep)
     int n = 0;
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];
-        if (c->stage == LLOOP_RUN && c->a.want != LSQL_DONE && c->a.want != LAPI_WAIT_TIMER &&
+        if (c->stage == LLOOP_RUN && c->a.want != DB_DONE && c->a.want != LAPI_WAIT_TIMER &&
             !c->failed) {
             c->unfinished = 1;
             left_run(c);
@@ -314,23 +314,24 @@ static void drive(struct lloop *l, int ep, int active)
         int n = evloop_wait(ep, evs, 64, wait_ns(next));
         if (n < 0 && errno != EINTR) {
             for (int i = 0; i < l->n; i++)
-                if (l->conns[i]->a.want != LSQL_DONE && !l->conns[i]->failed)
+                if (l->conns[i]->a.want != DB_DONE && !l->conns[i]->failed)
                     fail(l->conns[i], "epoll_wait failed");
             return;
         }
         for (int k = 0; k < n; k++) {
             struct lloop_conn *c = evs[k].data.ptr;
             struct lapi_async *a = &c->a;
-            if (a->want == LSQL_DONE || a->want == LAPI_WAIT_TIMER || c->failed)
+            if (a->want == DB_DONE || a->want == LAPI_WAIT_TIMER || c->failed)
                 continue;
-            int w = c->t.s->ops->step(a->c, &a->res, &a->e, &a->rc);
-            if (w != LSQL_DONE) {
+            enum db_status w = c->t.s->ops->cont(a->c, &a->e);
+            if (w == DB_WAIT_READ || w == DB_WAIT_WRITE) {
                 a->want = w;
                 if (arm(ep, c, 1) < 0)
                     active--;
                 continue;
             }
-            a->want = LSQL_DONE;
+            a->rc = w == DB_FAILED ? -1 : 0;
+            a->want = DB_DONE;
             if (!resume(l, ep, c))
                 active--;
         }
@@ -413,7 +414,7 @@ void *lloop_main(void *arg)
     end_fibers(l, ep);
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];
-        lsql_result_free(&c->a.res); /* before its connection closes with the state */
+        db_result_free(&c->a.res); /* before its connection closes with the state */
         if (c->L) {
             lapi_enter(&c->t);
             lua_close(c->L);

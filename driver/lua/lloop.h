@@ -92,7 +92,7 @@ struct lloop_conn {
     /* the socket in the loop's epoll as last armed (lloop.c's arm) */
     int armed_fd;
     unsigned armed_ev, armed_closes;
-    const struct lsql_conn *armed_c;
+    const struct db_conn *armed_c;
     char err[700];
 };
 

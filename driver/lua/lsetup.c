@@ -14,7 +14,7 @@
 void lsetup_fill(struct lapi_script *ls, const struct opts *o, const struct oltp_setup *st)
 {
     ls->o = o;
-    ls->ops = lsql_find(st->ops->name);
+    ls->ops = st->ops; /* never the dry run: the script verbs refuse it */
     ls->targets = st->targets;
     ls->ntargets = st->ntargets;
     /* a sweep's --threads is a list: its levels set their own count */

@@ -257,7 +257,7 @@ int lua_main(const char *verb, int argc, char **argv)
     int rc = 0;
     struct lscript_opts xo;
     /* the options-reading state has no connection target yet */
-    ls.ops = &lsql_pgsql_ops;
+    ls.ops = &db_pgsql_ops;
     int lr = lscript_options(&ls, oltp_optdefs, oltp_noptdefs, &xo, err, sizeof err);
     if (lr < 0 || !cmd) {
         /* As sysbench, a script with no command is loaded without one, so

@@ -111,7 +111,7 @@ static struct optdef *with_script_options(struct optdef *defs, size_t *n, const 
     /* loaded as for the levels' command: sysbench's oltp_common.lua stops
      * a script loaded without one ("Command is required") */
     struct lapi_script probe = {
-        .path = path, .command = "run", .threads = 1, .lua_path = lua_path, .ops = &lsql_pgsql_ops};
+        .path = path, .command = "run", .threads = 1, .lua_path = lua_path, .ops = &db_pgsql_ops};
     if (lscript_options(&probe, defs, *n, xo, err, errlen) < 0)
         return NULL;
     struct optdef *all = xcalloc(*n + xo->n, sizeof *all);

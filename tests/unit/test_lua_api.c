@@ -36,7 +36,7 @@ static void base(struct lapi_script *s, struct rng_dist *d)
     memset(s, 0, sizeof *s);
     s->path = path;
     s->command = "run";
-    s->ops = &lsql_pgsql_ops;
+    s->ops = &db_pgsql_ops;
     s->threads = 4;
     s->seed = 12345;
     assert_int_equal(rng_dist_init(d, "special", 12, 1, 75, 0.2, 0.8), 0);

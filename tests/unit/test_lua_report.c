@@ -37,7 +37,7 @@ static void base(struct lapi_script *s)
     memset(s, 0, sizeof *s);
     s->path = path;
     s->command = "run";
-    s->ops = &lsql_pgsql_ops;
+    s->ops = &db_pgsql_ops;
     s->threads = 2;
 }
 
