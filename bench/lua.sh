@@ -99,17 +99,25 @@ for eng in $ENGINES; do
     bench_server_stop
 done
 
-echo
-echo "Lua scripts, dbscale / sysbench, paired over $REPEATS repeats: median (min-max)."
-echo "Targets: tps >= 1.00; client CPU per transaction <= 1.00, and <= 0.70 from 16 connections."
-awk -f "$(dirname "$0")/ratios.awk" "$RAW_SB"
-echo
-echo "dbscale's Lua path / its built-in C mix of the same name. Target: CPU per transaction <= 1.30."
-awk -f "$(dirname "$0")/ratios.awk" "$RAW_C"
-if [ -n "$BEFORE" ]; then
+# a table only where both of its arms ran
+ran() { case " $TOOLS " in *" $1 "*) case " $TOOLS " in *" $2 "*) return 0 ;; esac ;; esac; return 1; }
+if ran dbscale-lua sysbench; then
+    echo
+    echo "Lua scripts, dbscale / sysbench, paired over $REPEATS repeats: median (min-max)."
+    echo "Targets: tps >= 1.00; client CPU per transaction <= 1.00, and <= 0.70 from 16 connections."
+    awk -f "$(dirname "$0")/ratios.awk" "$RAW_SB"
+fi
+if ran dbscale-lua c-mix; then
+    echo
+    echo "dbscale's Lua path / its built-in C mix of the same name. Target: CPU per transaction <= 1.30."
+    awk -f "$(dirname "$0")/ratios.awk" "$RAW_C"
+fi
+if ran dbscale-lua before-lua; then
     echo
     echo "dbscale's Lua path / the same path of $BEFORE. Target: CPU per transaction <= 1.00."
     awk -f "$(dirname "$0")/ratios.awk" "$RAW_BL"
+fi
+if ran c-mix before-c; then
     echo
     echo "dbscale's C mix / the C mix of $BEFORE. Target: CPU per transaction <= 1.03."
     awk -f "$(dirname "$0")/ratios.awk" "$RAW_BC"

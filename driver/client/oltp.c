@@ -27,7 +27,8 @@
 #include "core/util.h"
 
 /* clang-format off */
-const struct optdef oltp_optdefs[] = {
+/* the options before the engines' own (each engine's table: engines/) */
+static const struct optdef head[] = {
     {"config", OPT_STR, NULL, "read options from this file, read before the command line: INI (keys are option names, '_' or '-') or sysbench's name=value lines; --config-file=FILE is the same"},
     /* general, as sysbench */
     {"threads", OPT_INT, "1", "number of client connections", NULL, 1, 100000},
@@ -84,19 +85,9 @@ const struct optdef oltp_optdefs[] = {
     {"db-debug", OPT_BOOL, "off", "print every statement the connections run, its parameters and outcome, on stderr (slows the run)"},
     {"db-ignore-errors", OPT_STR, NULL, "error codes retried after ROLLBACK, or 'all' (default, as sysbench: mysql 1213,1020,1205; pgsql 40P01,40001,23505)"},
     {"mysql-ignore-errors", OPT_STR, NULL, "sysbench's name for --db-ignore-errors"},
-    {"pgsql-host", OPT_STR, "localhost", "PostgreSQL host(s), comma-separated: connections spread round-robin"},
-    {"pgsql-port", OPT_STR, "5432", "PostgreSQL port(s), comma-separated: every host with every port, as sysbench pairs MySQL's"},
-    {"pgsql-user", OPT_STR, "sbtest", "PostgreSQL user"},
-    {"pgsql-password", OPT_SECRET, NULL, "PostgreSQL password (prefer PGPASSWORD or PGPASSFILE)"},
-    {"pgsql-db", OPT_STR, "sbtest", "PostgreSQL database"},
-    {"pgsql-conninfo", OPT_STR, NULL, "libpq conninfo string or URI; what it says wins over the pgsql-* options, which fill in the rest (shown and stored with any password masked)"},
-    {"mysql-host", OPT_STR, "localhost", "MySQL host(s), comma-separated: connections spread round-robin"},
-    {"mysql-port", OPT_STR, "3306", "MySQL port(s), comma-separated: connection i uses port i % nports of host (i / nports) % nhosts, as sysbench"},
-    {"mysql-socket", OPT_STR, NULL, "MySQL unix socket(s), comma-separated (connections spread round-robin; host and port are then unused)"},
-    {"mysql-user", OPT_STR, "sbtest", "MySQL user"},
-    {"mysql-password", OPT_SECRET, NULL, "MySQL password (prefer --mysql-defaults-file)"},
-    {"mysql-db", OPT_STR, "sbtest", "MySQL database"},
-    {"mysql-defaults-file", OPT_STR, NULL, "MariaDB option file read instead of the default ones ([client] user, password, host ...)"},
+};
+/* and after them */
+static const struct optdef tail[] = {
     /* sysbench 1.0.20's deprecated names: they work, with its warning */
     {"test", OPT_STR, NULL, "the workload, sysbench's deprecated way (give it as a word)"},
     {"num-threads", OPT_ALIAS, "threads", NULL},
@@ -107,28 +98,57 @@ const struct optdef oltp_optdefs[] = {
     {"thread-stack-size", OPT_REFUSED, NULL, "dbscale's connections are state machines on a few event-loop threads, not a thread each; there is no per-connection stack to size"},
     {"debug", OPT_REFUSED, NULL, "use --db-debug for the statements, --verbosity for more messages"},
     {"validate", OPT_REFUSED, NULL, "the built-in workloads check no results (sysbench's OLTP scripts do not either)"},
-    {"mysql-debug", OPT_REFUSED, NULL, "tracing Connector/C needs a debug build of the library; --db-debug shows the statements"},
     {"version", OPT_REFUSED, NULL, "the version is a verb here: dbscale --version"},
-    {"pgsql-variant", OPT_REFUSED, NULL, "the redshift variant is not implemented"},
-    /* MySQL TLS, compression, dry run, as sysbench (client/oltp_conn.c) */
-    {"mysql-ssl", OPT_STR, "off", "TLS: on|off (sysbench 1.0) or DISABLED|PREFERRED|REQUIRED|VERIFY_CA|VERIFY_IDENTITY; on = REQUIRED, with sysbench 1.0's ./cacert.pem, ./client-cert.pem, ./client-key.pem where no --mysql-ssl-* file is given"},
-    {"mysql-ssl-ca", OPT_STR, NULL, "CA certificate file that signed the server's (implies --mysql-ssl=REQUIRED)"},
-    {"mysql-ssl-cert", OPT_STR, NULL, "client certificate file, with --mysql-ssl-key (implies --mysql-ssl=REQUIRED)"},
-    {"mysql-ssl-key", OPT_STR, NULL, "client private key file, with --mysql-ssl-cert"},
-    {"mysql-ssl-cipher", OPT_STR, NULL, "TLS cipher list allowed (OpenSSL names)"},
-    {"mysql-compression", OPT_BOOL, "off", "compressed client/server protocol (zlib)"},
-    {"mysql-dry-run", OPT_BOOL, "off", "take every MySQL call as done at once, connecting to nothing, to measure the client alone (built-in mixes only)"},
 };
 /* clang-format on */
-const size_t oltp_noptdefs = sizeof oltp_optdefs / sizeof oltp_optdefs[0];
+
+static struct optdef *all;
+static size_t nall;
+
+/* head, every engine's options, tail: made once, at the first ask (the
+ * verbs' set-up, one thread) */
+static void compose(void)
+{
+    if (all)
+        return;
+    size_t nh = sizeof head / sizeof head[0], nt = sizeof tail / sizeof tail[0], n = nh + nt;
+    for (int e = 0; db_engines[e]; e++) {
+        size_t k;
+        db_engines[e]->options(&k);
+        n += k;
+    }
+    all = xcalloc(n, sizeof *all);
+    memcpy(all, head, sizeof head);
+    nall = nh;
+    for (int e = 0; db_engines[e]; e++) {
+        size_t k;
+        const struct optdef *d = db_engines[e]->options(&k);
+        memcpy(all + nall, d, k * sizeof *d);
+        nall += k;
+    }
+    memcpy(all + nall, tail, sizeof tail);
+    nall += nt;
+}
+
+const struct optdef *oltp_optdefs(void)
+{
+    compose();
+    return all;
+}
+
+size_t oltp_noptdefs(void)
+{
+    compose();
+    return nall;
+}
 
 struct optdef *oltp_optdefs_with(const struct optdef *extra, size_t n, size_t *total)
 {
-    *total = oltp_noptdefs + n;
+    *total = oltp_noptdefs() + n;
     struct optdef *defs = xcalloc(*total, sizeof *defs);
-    memcpy(defs, oltp_optdefs, sizeof oltp_optdefs[0] * oltp_noptdefs);
-    memcpy(defs + oltp_noptdefs, extra, sizeof *extra * n);
-    for (size_t i = 0; i < oltp_noptdefs; i++)
+    memcpy(defs, oltp_optdefs(), sizeof *defs * oltp_noptdefs());
+    memcpy(defs + oltp_noptdefs(), extra, sizeof *extra * n);
+    for (size_t i = 0; i < oltp_noptdefs(); i++)
         if (!strcmp(defs[i].name, "threads"))
             defs[i].type = OPT_COUNTS;
     return defs;
@@ -247,14 +267,15 @@ static int ignore_list_ok(const char *list)
 /* The engine a connection option belongs to, or NULL: workload options
  * that merely carry an engine's name (the storage engine, sysbench's name
  * for the error list) connect to nothing. */
-static const struct db_ops *option_engine(const char *name)
+const struct db_ops *oltp_option_engine(const char *name)
 {
-    if (!strcmp(name, "mysql-storage-engine") || !strcmp(name, "mysql-ignore-errors"))
-        return NULL;
-    if (!strncmp(name, "mysql-", 6))
-        return &db_mysql_ops;
-    if (!strncmp(name, "pgsql-", 6))
-        return &db_pgsql_ops;
+    for (int e = 0; db_engines[e]; e++) {
+        size_t n;
+        const struct optdef *d = db_engines[e]->options(&n);
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(d[i].name, name))
+                return db_engines[e];
+    }
     return NULL;
 }
 
@@ -262,7 +283,7 @@ const struct db_ops *oltp_engine(const struct opts *o, char *err, size_t errlen)
 {
     const char *first[2] = {NULL, NULL}; /* the first option given, per engine */
     for (size_t i = 0; i < o->n; i++) {
-        const struct db_ops *e = o->val[i] ? option_engine(o->defs[i].name) : NULL;
+        const struct db_ops *e = o->val[i] ? oltp_option_engine(o->defs[i].name) : NULL;
         if (e && !first[e == &db_pgsql_ops])
             first[e == &db_pgsql_ops] = o->defs[i].name;
     }

@@ -12,9 +12,10 @@
 #include "client/worker.h"
 #include "client/workload.h"
 
-/* Workload, connection, timing and output options, in sysbench's names. */
-extern const struct optdef oltp_optdefs[];
-extern const size_t oltp_noptdefs;
+/* Workload, connection, timing and output options, in sysbench's names:
+ * the general ones and every engine's own (db_ops.options), one table. */
+const struct optdef *oltp_optdefs(void);
+size_t oltp_noptdefs(void);
 /* A new table (the caller frees it): oltp_optdefs with --threads taking a
  * list of counts, as a sweep does, followed by the n entries of extra. */
 struct optdef *oltp_optdefs_with(const struct optdef *extra, size_t n, size_t *total);
@@ -36,6 +37,10 @@ struct oltp_setup {
     double ckpts[OLTP_MAX_CHECKPOINTS]; /* --report-checkpoints, s, ascending */
     int nckpts;
 };
+
+/* The engine whose own option name is (db_ops.options); NULL for a
+ * general one. */
+const struct db_ops *oltp_option_engine(const char *name);
 
 /* The engine the options name: --db-driver; unset, a --pgsql-* connection
  * option means pgsql, else sysbench's mysql. NULL with err when options of

@@ -13,10 +13,6 @@
  * host of the comma list). 0, or -1 with a message naming the option. */
 int oltp_conn_targets(struct oltp_setup *s, const struct opts *o, char *err, size_t errlen);
 
-/* --mysql-ssl's value: sysbench 1.0.20's on/off or later sysbench's modes,
- * any case. -1 if it is none of them. */
-int oltp_conn_ssl_mode(const char *v, enum db_ssl *mode);
-
 /* --mysql-dry-run: s->ops becomes db_dry_mysql_ops(). -1 with a message
  * for another engine. */
 int oltp_conn_dry_run(struct oltp_setup *s, const struct opts *o, char *err, size_t errlen);

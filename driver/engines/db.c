@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+const struct db_ops *const db_engines[] = {&db_pgsql_ops, &db_mysql_ops, NULL};
+
 const struct db_ops *db_find(const char *name)
 {
     if (!name)

@@ -96,6 +96,8 @@ struct db_param {
 };
 
 struct db_conn; /* each backend's own */
+struct optdef;
+struct opts;
 
 /* A reply the row path kept. Its rows are either copied out of the client
  * library (cell[r * nfields + f], NULL for SQL NULL, len the lengths) or
@@ -168,6 +170,20 @@ struct db_ops {
      * result still reading the statement's rows is freed first. */
     void (*unprepare)(struct db_conn *c, int id);
 
+    /* The engine's own options, as sysbench's drivers declare theirs: its
+     * connection settings, each named "<name>-..." (core/options.h). */
+    const struct optdef *(*options)(size_t *n);
+    /* Fill t's fields only this engine has from them (pgsql: the conninfo;
+     * mysql: option file, TLS, compression); 0, or -1 with err naming the
+     * option. Host, port, user, password and db are every engine's
+     * (client/oltp_conn.c). */
+    int (*target_opts)(struct db_target *t, const struct opts *o, char *err, size_t errlen);
+    /* The option whose comma list names unix sockets, a target each
+     * ("mysql-socket"); NULL: the engine takes sockets as hosts. */
+    const char *socket_opt;
+    /* The variable the library takes the port from ("PGPORT"). */
+    const char *port_env;
+
     /* What the engine is, as sysbench's drv_caps_t: the core asks these and
      * never compares an engine's name. */
     /* One value: the server's connection limit. SHOW, not SELECT, so the
@@ -203,6 +219,9 @@ void db_target_keep_how(struct db_target *t, const struct db_target *from);
 /* --mysql-dry-run: db_mysql_ops' capabilities with every call taken as done
  * at once and nothing connected (db_dry.c). */
 const struct db_ops *db_dry_mysql_ops(void);
+
+/* The engines, NULL-terminated: what --help lists options of. */
+extern const struct db_ops *const db_engines[];
 
 /* "pgsql" or "mysql" (also "postgresql", "mariadb"); NULL if unknown. */
 const struct db_ops *db_find(const char *name);

@@ -90,6 +90,13 @@ enum db_status dbm_start_rows(struct db_conn *c, int id, const char *sql, const 
                               int np, struct db_result *res, struct db_error *err);
 void dbm_rows_copy(MYSQL_RES *r, struct db_result *res);
 void dbm_rows_keep(MYSQL_STMT *st, struct db_result *res);
+/* db_mysql_opts.c: the engine's options; the target fields they fill
+ * (option file, TLS, compression), files checked readable; --mysql-ssl's
+ * value (sysbench 1.0.20's on/off or later sysbench's modes, any case)
+ * as a mode, -1 if it is none of them */
+const struct optdef *db_mysql_options(size_t *n);
+int db_mysql_target_opts(struct db_target *t, const struct opts *o, char *err, size_t errlen);
+int db_mysql_ssl_mode(const char *v, enum db_ssl *mode);
 /* db_mysql_conn.c. db_mysql_open: a blocking connect with t's conventions
  * (see db_mysql_conn.c), nonblock = for the _start/_cont API; NULL with
  * *code (the library's error number, 0 = no server error) and msg ("can't

@@ -411,6 +411,10 @@ const struct db_ops db_pgsql_ops = {
     .server_version = pg_server_version,
     .start_rows = db_pgsql_start_rows,
     .unprepare = pg_unprepare,
+    .options = db_pgsql_options,
+    .target_opts = db_pgsql_target_opts,
+    .socket_opt = NULL,
+    .port_env = "PGPORT",
     .max_connections_sql = "SHOW max_connections",
     /* superuser_reserved_connections (3) are out of sbtest's reach */
     .reserved_connections_sql = "SHOW superuser_reserved_connections",

@@ -59,6 +59,9 @@ enum db_status db_pgsql_start_rows(struct db_conn *c, int id, const char *sql,
                                    const char *const *vals, int np, struct db_result *res,
                                    struct db_error *err);
 enum db_status db_pgsql_rows_cont(struct db_conn *c, struct db_error *err);
+/* db_pgsql_opts.c: the engine's options, and the target field they add */
+const struct optdef *db_pgsql_options(size_t *n);
+int db_pgsql_target_opts(struct db_target *t, const struct opts *o, char *err, size_t errlen);
 
 /* PQconnectdbParams with t's fields as defaults and t->conninfo over them.
  * NULL with err set when the conninfo does not parse or memory runs out;

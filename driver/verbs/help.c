@@ -164,11 +164,12 @@ static const struct {
 
 static const struct optdef *find_def(const char *name)
 {
-    for (size_t i = 0; i < oltp_noptdefs; i++)
-        if (!strcmp(oltp_optdefs[i].name, name))
+    for (size_t i = 0; i < oltp_noptdefs(); i++)
+        if (!strcmp(oltp_optdefs()[i].name, name))
             /* what opts_help leaves out (an option dbscale refuses) is no option to offer */
-            return oltp_optdefs[i].help && oltp_optdefs[i].type != OPT_REFUSED ? &oltp_optdefs[i]
-                                                                               : NULL;
+            return oltp_optdefs()[i].help && oltp_optdefs()[i].type != OPT_REFUSED
+                       ? &oltp_optdefs()[i]
+                       : NULL;
     return NULL;
 }
 

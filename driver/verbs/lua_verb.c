@@ -258,7 +258,7 @@ int lua_main(const char *verb, int argc, char **argv)
     struct lscript_opts xo;
     /* the options-reading state has no connection target yet */
     ls.ops = &db_pgsql_ops;
-    int lr = lscript_options(&ls, oltp_optdefs, oltp_noptdefs, &xo, err, sizeof err);
+    int lr = lscript_options(&ls, oltp_optdefs(), oltp_noptdefs(), &xo, err, sizeof err);
     if (lr < 0 || !cmd) {
         /* As sysbench, a script with no command is loaded without one, so
          * its own check speaks first (oltp_common.lua: "Command is
@@ -278,10 +278,10 @@ int lua_main(const char *verb, int argc, char **argv)
         free(a);
         return lr < 0 && !cmd ? EXIT_RUNTIME : EXIT_USAGE;
     }
-    size_t nbase = oltp_noptdefs + lfind_noptdefs, nd = nbase + xo.n;
+    size_t nbase = oltp_noptdefs() + lfind_noptdefs, nd = nbase + xo.n;
     struct optdef *defs = xcalloc(nd, sizeof *defs);
-    memcpy(defs, oltp_optdefs, oltp_noptdefs * sizeof *defs);
-    memcpy(defs + oltp_noptdefs, lfind_optdefs, lfind_noptdefs * sizeof *defs);
+    memcpy(defs, oltp_optdefs(), oltp_noptdefs() * sizeof *defs);
+    memcpy(defs + oltp_noptdefs(), lfind_optdefs, lfind_noptdefs * sizeof *defs);
     if (xo.n) /* memcpy from NULL is undefined even for 0 bytes */
         memcpy(defs + nbase, xo.defs, xo.n * sizeof *defs);
     struct opts o;

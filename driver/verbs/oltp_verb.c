@@ -308,7 +308,7 @@ int oltp_run_shared(const char *verb, int argc, char **argv, const struct run_sh
 {
     int lead = !sh || sh->rank == 0; /* the one process that prints */
     struct opts o;
-    opts_init(&o, oltp_optdefs, oltp_noptdefs);
+    opts_init(&o, oltp_optdefs(), oltp_noptdefs());
     char err[700], *workload = NULL;
     int rc = parse_command(verb, &o, argc, argv, lead, &workload, err, sizeof err);
     if (rc >= 0) {

@@ -29,7 +29,7 @@ static void usage(const struct opts *o, FILE *f)
 int prewarm_main(int argc, char **argv)
 {
     struct opts o;
-    opts_init(&o, oltp_optdefs, oltp_noptdefs);
+    opts_init(&o, oltp_optdefs(), oltp_noptdefs());
     char err[700], *pos[2];
     int npos = 0;
     int r = opts_parse_argv(&o, argc, argv, 1, pos, 2, &npos, err, sizeof err);

@@ -54,10 +54,7 @@ static int in(const char *name, const char *const *list)
 /* Where and as whom to connect: every command that talks to a server. */
 static int conn_opt(const char *name)
 {
-    static const char *const not_conn[] = {"mysql-ignore-errors", "mysql-storage-engine", NULL};
-    if (in(name, not_conn))
-        return 0;
-    return !strcmp(name, "db-driver") || !strncmp(name, "pgsql-", 6) || !strncmp(name, "mysql-", 6);
+    return !strcmp(name, "db-driver") || oltp_option_engine(name) != NULL;
 }
 
 int verb_table_uses(const char *verb, const char *name)
@@ -105,8 +102,8 @@ struct optdef *verb_table_optdefs(const char *verb, size_t *n)
         return sweep_verb_optdefs(n);
     if (!strcmp(verb, "prepare") || !strcmp(verb, "prewarm") || !strcmp(verb, "run") ||
         !strcmp(verb, "cleanup")) {
-        all = copy(oltp_optdefs, oltp_noptdefs);
-        na = oltp_noptdefs;
+        all = copy(oltp_optdefs(), oltp_noptdefs());
+        na = oltp_noptdefs();
     } else {
         static const struct {
             const char *verb;

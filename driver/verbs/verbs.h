@@ -46,7 +46,7 @@ int report_main(int argc, char **argv);  /* report_verb.c */
 int kernels_main(int argc, char **argv); /* kernels_verb.c */
 
 /* The option tables the verbs parse, for the fuzzers (tests/fuzz/), which
- * must fuzz the real ones. oltp's is oltp_optdefs (oltp.h). */
+ * must fuzz the real ones. oltp's is oltp_optdefs() (oltp.h). */
 struct optdef;
 struct optdef *sweep_verb_optdefs(size_t *n); /* the caller frees it */
 /* The other verbs' tables as they are (static, never freed), for the man

@@ -3,7 +3,7 @@
  * (options.c), the one users feed by hand on every run.
  *
  * The input is split into an argv on NUL and newline bytes and parsed twice,
- * against the real tables: oltp_optdefs (run, prepare, cleanup) and the
+ * against the real tables: oltp_optdefs() (run, prepare, cleanup) and the
  * sweep's (sweep_verb_optdefs: --threads as OPT_COUNTS, lists, choices). On success the getters,
  * --help and the JSON dump run too. The whole input also goes through parse_int_list.
  *
@@ -114,7 +114,7 @@ int fuzz_options_one(const uint8_t *data, size_t size, char *err, size_t errlen)
 
     char err2[512];
     int worst = 0;
-    int r1 = parse_with(oltp_optdefs, oltp_noptdefs, argc, argv, err, errlen);
+    int r1 = parse_with(oltp_optdefs(), oltp_noptdefs(), argc, argv, err, errlen);
     size_t n;
     const struct optdef *defs = sweep_defs(&n);
     int r2 = parse_with(defs, n, argc, argv, err2, sizeof err2);

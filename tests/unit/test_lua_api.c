@@ -93,7 +93,7 @@ static void test_opt_types_and_constants(void **st)
                  "tid = sysbench.tid\n"
                  "parallel = sysbench.cmdline.PARALLEL_COMMAND and 1 or 0\n");
     struct opts o;
-    opts_init(&o, oltp_optdefs, oltp_noptdefs);
+    opts_init(&o, oltp_optdefs(), oltp_noptdefs());
     char err[512];
     assert_int_equal(opts_set(&o, "table-size", "77", "test", err, sizeof err), 0);
     assert_int_equal(opts_set(&o, "skip-trx", "on", "test", err, sizeof err), 0);

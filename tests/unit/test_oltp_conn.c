@@ -14,12 +14,13 @@
 #include <string.h>
 
 #include "client/oltp_conn.h"
+#include "engines/db_mysql_conn.h"
 
 static int build(struct oltp_setup *s, struct opts *o, const char *driver, char **args, int n,
                  char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
-    opts_init(o, oltp_optdefs, oltp_noptdefs);
+    opts_init(o, oltp_optdefs(), oltp_noptdefs());
     assert_int_equal(opts_set(o, "db-driver", driver, "test", err, errlen), 0);
     for (int i = 0; i < n; i += 2)
         assert_int_equal(opts_set(o, args[i], args[i + 1], "test", err, errlen), 0);
@@ -81,15 +82,15 @@ static void test_ssl_modes(void **state)
 {
     (void)state;
     enum db_ssl m;
-    assert_int_equal(oltp_conn_ssl_mode("on", &m), 0);
+    assert_int_equal(db_mysql_ssl_mode("on", &m), 0);
     assert_int_equal(m, DB_SSL_REQUIRED);
-    assert_int_equal(oltp_conn_ssl_mode("OFF", &m), 0);
+    assert_int_equal(db_mysql_ssl_mode("OFF", &m), 0);
     assert_int_equal(m, DB_SSL_DISABLED);
-    assert_int_equal(oltp_conn_ssl_mode("verify_identity", &m), 0);
+    assert_int_equal(db_mysql_ssl_mode("verify_identity", &m), 0);
     assert_int_equal(m, DB_SSL_VERIFY_IDENTITY);
-    assert_int_equal(oltp_conn_ssl_mode("PREFERRED", &m), 0);
+    assert_int_equal(db_mysql_ssl_mode("PREFERRED", &m), 0);
     assert_int_equal(m, DB_SSL_PREFERRED);
-    assert_int_equal(oltp_conn_ssl_mode("yes please", &m), -1);
+    assert_int_equal(db_mysql_ssl_mode("yes please", &m), -1);
 }
 
 static void test_ssl_conflicts(void **state)

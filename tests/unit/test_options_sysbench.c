@@ -37,7 +37,7 @@ static int run_parse(struct fx *f, const char **argv)
     while (argv[argc])
         argc++;
     opts_free(&f->o);
-    opts_init(&f->o, oltp_optdefs, oltp_noptdefs);
+    opts_init(&f->o, oltp_optdefs(), oltp_noptdefs());
     f->err[0] = '\0';
     return opts_parse_argv(&f->o, argc, (char **)argv, 1, f->pos, 4, &f->npos, f->err,
                            sizeof f->err);
@@ -61,7 +61,7 @@ static int sweep_parse(struct fx *f, const char **argv)
 static int setup(void **state)
 {
     struct fx *f = calloc(1, sizeof *f);
-    opts_init(&f->o, oltp_optdefs, oltp_noptdefs);
+    opts_init(&f->o, oltp_optdefs(), oltp_noptdefs());
     *state = f;
     return 0;
 }
