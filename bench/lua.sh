@@ -99,29 +99,25 @@ for eng in $ENGINES; do
     bench_server_stop
 done
 
-# a table only where both of its arms ran
-ran() { case " $TOOLS " in *" $1 "*) case " $TOOLS " in *" $2 "*) return 0 ;; esac ;; esac; return 1; }
-if ran dbscale-lua sysbench; then
+# table ARM PEER RAW TITLE...: the paired ratios of RAW, only where both arms ran
+table() {
+    case " $TOOLS " in *" $1 "*) ;; *) return ;; esac
+    case " $TOOLS " in *" $2 "*) ;; *) return ;; esac
+    raw=$3
+    shift 3
     echo
-    echo "Lua scripts, dbscale / sysbench, paired over $REPEATS repeats: median (min-max)."
-    echo "Targets: tps >= 1.00; client CPU per transaction <= 1.00, and <= 0.70 from 16 connections."
-    awk -f "$(dirname "$0")/ratios.awk" "$RAW_SB"
-fi
-if ran dbscale-lua c-mix; then
-    echo
-    echo "dbscale's Lua path / its built-in C mix of the same name. Target: CPU per transaction <= 1.30."
-    awk -f "$(dirname "$0")/ratios.awk" "$RAW_C"
-fi
-if ran dbscale-lua before-lua; then
-    echo
-    echo "dbscale's Lua path / the same path of $BEFORE. Target: CPU per transaction <= 1.00."
-    awk -f "$(dirname "$0")/ratios.awk" "$RAW_BL"
-fi
-if ran c-mix before-c; then
-    echo
-    echo "dbscale's C mix / the C mix of $BEFORE. Target: CPU per transaction <= 1.03."
-    awk -f "$(dirname "$0")/ratios.awk" "$RAW_BC"
-fi
+    for line in "$@"; do echo "$line"; done
+    awk -f "$(dirname "$0")/ratios.awk" "$raw"
+}
+table dbscale-lua sysbench "$RAW_SB" \
+    "Lua scripts, dbscale / sysbench, paired over $REPEATS repeats: median (min-max)." \
+    "Targets: tps >= 1.00; client CPU per transaction <= 1.00, and <= 0.70 from 16 connections."
+table dbscale-lua c-mix "$RAW_C" \
+    "dbscale's Lua path / its built-in C mix of the same name. Target: CPU per transaction <= 1.30."
+table dbscale-lua before-lua "$RAW_BL" \
+    "dbscale's Lua path / the same path of $BEFORE. Target: CPU per transaction <= 1.00."
+table c-mix before-c "$RAW_BC" \
+    "dbscale's C mix / the C mix of $BEFORE. Target: CPU per transaction <= 1.03."
 echo
 echo "Memory per scripted connection (max RSS growth from the fewest to the most connections):"
 awk -F '\t' 'NR > 1 { k = $1 " " $2 " " $4; t = $3 + 0; m = $5 + 0
