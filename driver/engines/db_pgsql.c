@@ -119,10 +119,8 @@ static int pg_prepare(struct db_conn *c, int id, const char *sql, int nparams, s
         snprintf(sql_d, sizeof sql_d, "DEALLOCATE %s", name);
         PGresult *d = PQexec(c->pg, sql_d);
         int ok = PQresultStatus(d) == PGRES_COMMAND_OK;
-        if (!ok) {
-            const char *st = PQresultErrorField(d, PG_DIAG_SQLSTATE);
-            db_error_set(err, db_pgsql_classify(st, c->pg), st, PQresultErrorMessage(d));
-        }
+        if (!ok)
+            db_pgsql_result_error(err, c->pg, d);
         PQclear(d);
         if (!ok)
             return -1;
@@ -132,8 +130,7 @@ static int pg_prepare(struct db_conn *c, int id, const char *sql, int nparams, s
     PGresult *r = PQprepare(c->pg, name, q, nparams, NULL);
     free(q);
     if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-        const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-        db_error_set(err, db_pgsql_classify(st, c->pg), st, PQresultErrorMessage(r));
+        db_pgsql_result_error(err, c->pg, r);
         PQclear(r);
         return -1;
     }
@@ -270,9 +267,7 @@ static enum db_status pg_cont(struct db_conn *c, struct db_error *err)
             break; /* nobody reads the rows: counting them was wasted work */
         default:
             if (!c->failed) {
-                const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-                db_error_set(&c->pending, db_pgsql_classify(st, c->pg), st,
-                             PQresultErrorMessage(r));
+                db_pgsql_result_error(&c->pending, c->pg, r);
                 c->failed = 1;
             }
         }
@@ -298,8 +293,7 @@ static int pg_bulk_begin(struct db_conn *c, const char *table, const char *cols,
     }
     PGresult *r = PQexec(c->pg, sql);
     if (PQresultStatus(r) != PGRES_COPY_IN) {
-        const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-        db_error_set(err, db_pgsql_classify(st, c->pg), st, PQresultErrorMessage(r));
+        db_pgsql_result_error(err, c->pg, r);
         PQclear(r);
         if (PQsetnonblocking(c->pg, 1) != 0)
             db_pgsql_conn_error(c, err);
@@ -348,8 +342,7 @@ static int pg_bulk_end(struct db_conn *c, struct db_error *err)
     PGresult *r;
     while ((r = PQgetResult(c->pg)) != NULL) {
         if (PQresultStatus(r) != PGRES_COMMAND_OK && rc == 0) {
-            const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-            db_error_set(err, db_pgsql_classify(st, c->pg), st, PQresultErrorMessage(r));
+            db_pgsql_result_error(err, c->pg, r);
             rc = -1;
         }
         PQclear(r);
@@ -366,8 +359,7 @@ static char *pg_query_value(struct db_conn *c, const char *sql, struct db_error 
     PGresult *r = PQexec(c->pg, sql);
     ExecStatusType s = PQresultStatus(r);
     if (s != PGRES_TUPLES_OK && s != PGRES_COMMAND_OK) {
-        const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-        db_error_set(err, db_pgsql_classify(st, c->pg), st, PQresultErrorMessage(r));
+        db_pgsql_result_error(err, c->pg, r);
         PQclear(r);
         return NULL;
     }

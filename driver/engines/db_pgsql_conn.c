@@ -163,3 +163,10 @@ const char *db_pgsql_stmt_name(char buf[16], char prefix, int id)
     *--q = prefix;
     return q;
 }
+
+void db_pgsql_result_error(struct db_error *err, PGconn *pg, const PGresult *r)
+{
+    const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    const char *msg = r ? PQresultErrorMessage(r) : PQerrorMessage(pg);
+    db_error_set(err, db_pgsql_classify(st, pg), st, msg && *msg ? msg : "unknown libpq error");
+}

@@ -71,6 +71,9 @@ PGconn *db_pgsql_connectdb(const struct db_target *t, char *err, size_t errlen);
 /* What an error is, from its SQLSTATE (NULL: none) and pg's state: the one
  * classifier of the engine and the Lua scripts' SQL. */
 enum db_errclass db_pgsql_classify(const char *state, PGconn *pg);
+/* err from a failed result r (its SQLSTATE, classified, and message), or
+ * from the connection when r is NULL: the one way an error is filled in. */
+void db_pgsql_result_error(struct db_error *err, PGconn *pg, const PGresult *r);
 
 /* sql with its '?' placeholders made $1, $2 ... (sysbench's pgsql driver
  * does the same; sbtest SQL and sysbench's scripts have no '?' inside

@@ -47,13 +47,6 @@ static void keep(PGresult *r, struct db_result *res)
     }
 }
 
-static void fail_with(struct db_error *e, PGconn *pg, const PGresult *r)
-{
-    const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-    const char *msg = r ? PQresultErrorMessage(r) : PQerrorMessage(pg);
-    db_error_set(e, db_pgsql_classify(st, pg), st, msg && *msg ? msg : "unknown libpq error");
-}
-
 static enum db_status done(struct db_conn *c, enum db_status st)
 {
     c->res = NULL;
@@ -85,7 +78,7 @@ enum db_status db_pgsql_start_rows(struct db_conn *c, int id, const char *sql,
         return DB_FAILED;
     }
     if (!ok) {
-        fail_with(err, c->pg, NULL);
+        db_pgsql_result_error(err, c->pg, NULL);
         return DB_FAILED;
     }
     c->res = res;
@@ -96,7 +89,7 @@ enum db_status db_pgsql_start_rows(struct db_conn *c, int id, const char *sql,
 enum db_status db_pgsql_rows_cont(struct db_conn *c, struct db_error *e)
 {
     if (!PQconsumeInput(c->pg)) {
-        fail_with(e, c->pg, NULL);
+        db_pgsql_result_error(e, c->pg, NULL);
         e->cls = DB_ERR_RECONNECT; /* the socket failed: nothing more will come */
         return done(c, DB_FAILED);
     }
@@ -119,7 +112,7 @@ enum db_status db_pgsql_rows_cont(struct db_conn *c, struct db_error *e)
             keep(r, c->res);
             return done(c, DB_DONE);
         }
-        fail_with(e, c->pg, r);
+        db_pgsql_result_error(e, c->pg, r);
         PQclear(r);
         if (e->cls == DB_ERR_RETRY && PQtransactionStatus(c->pg) == PQTRANS_INERROR &&
             PQsendQuery(c->pg, "ROLLBACK")) {
