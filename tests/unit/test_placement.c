@@ -53,29 +53,26 @@ static int real_sysfs(void **state)
 static void client_lists(void **state)
 {
     (void)state;
-    char cli[64];
-    int shared = -1;
-    placement_client("same", online, 4, 2, cli, sizeof cli, &shared);
-    assert_string_equal(cli, "0,2");
-    assert_int_equal(shared, 1);
-    placement_client("rest", online, 4, 2, cli, sizeof cli, &shared);
-    assert_string_equal(cli, "3,5");
-    assert_int_equal(shared, 0);
-    /* every CPU held: rest shares the server's */
-    placement_client("rest", online, 4, 4, cli, sizeof cli, &shared);
-    assert_string_equal(cli, "0,2-3,5");
-    assert_int_equal(shared, 1);
-    placement_client("5", online, 4, 2, cli, sizeof cli, &shared);
-    assert_string_equal(cli, "5");
-    assert_int_equal(shared, 0);
-    placement_client("2,5", online, 4, 2, cli, sizeof cli, &shared);
-    assert_string_equal(cli, "2,5");
-    assert_int_equal(shared, 1);
-    placement_client(NULL, online, 4, 2, cli, sizeof cli, &shared);
-    assert_string_equal(cli, "");
-    assert_int_equal(shared, 1);
-    placement_client("", online, 4, 1, cli, sizeof cli, &shared);
-    assert_string_equal(cli, "");
+    static const struct {
+        const char *spec;
+        int k;
+        const char *cli;
+        int shared; /* -1: not asked */
+    } cases[] =
+        {
+            {"same", 2, "0,2", 1},     {"rest", 2, "3,5", 0},
+            {"rest", 4, "0,2-3,5", 1}, /* every CPU held: rest shares the server's */
+            {"5", 2, "5", 0},          {"2,5", 2, "2,5", 1},
+            {NULL, 2, "", 1},          {"", 1, "", -1},
+        };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cli[64];
+        int shared = -1;
+        placement_client(cases[i].spec, online, 4, cases[i].k, cli, sizeof cli, &shared);
+        assert_string_equal(cli, cases[i].cli);
+        if (cases[i].shared >= 0)
+            assert_int_equal(shared, cases[i].shared);
+    }
 }
 
 static void pin_and_back(void **state)
