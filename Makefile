@@ -28,8 +28,9 @@ override CFLAGS += -std=c11 -D_GNU_SOURCE $(WARN) $(PKG_CFLAGS) $(INC) -MMD -MP 
 # -rdynamic: Lua scripts call sb_counter_inc & co. through LuaJIT's ffi.C
 LDLIBS  := $(PKG_LIBS) -rdynamic
 
-# driver/ranks/mpi_*.c need MPI: only build/dbscale-mpi has them (below).
-MPI_SRC  := $(wildcard driver/ranks/mpi_*.c)
+# driver/ranks/mpi_*.c and driver/main_mpi.c need MPI: only build/dbscale-mpi
+# has them (below).
+MPI_SRC  := driver/main_mpi.c $(wildcard driver/ranks/mpi_*.c)
 MPICC    ?= $(shell command -v mpicc 2>/dev/null)
 SRC      := driver/main.c $(filter-out $(MPI_SRC),$(wildcard $(ROOMS:%=driver/%/*.c) driver/micro/tests/*.c))
 HDR      := $(wildcard $(ROOMS:%=driver/%/*.h))
@@ -60,7 +61,8 @@ $(B)/dbscale: $(OBJ)
 	@echo "  LD  $@"
 	@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# dbscale-mpi: the same library objects plus driver/ranks/mpi_*.c, compiled
+# dbscale-mpi: the same library objects plus driver/ranks/mpi_*.c and its
+# own main (driver/main_mpi.c, dispatching with the ranks' hooks), compiled
 # and linked with Open MPI's mpicc. Built when mpicc is installed; the plain
 # dbscale never links MPI (see the README, "Many client hosts").
 MPI_OBJ := $(MPI_SRC:%.c=$(B)/obj/%.o)

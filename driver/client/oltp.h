@@ -81,4 +81,23 @@ int oltp_check_connections(const struct oltp_setup *s, long long threads, char *
 /* "oltp_read_only", "/usr/share/sysbench/oltp_read_only.lua" -> "oltp_read_only" */
 const char *oltp_workload_name(const char *arg, char *buf, size_t len);
 
+/* How one `run` (verbs.h's oltp_run_shared) shares its work with other
+ * processes: dbscale-mpi's ranks fill it (ranks/mpi_run.c); a single
+ * process passes NULL. Every callback is collective: all ranks call it.
+ * Only rank 0 prints the header and the report. */
+struct run_share {
+    int rank, nranks;
+    void *arg;
+    /* this rank's slice: threads becomes its connections; rate, seed and
+     * application name set in s. -1 with err when the run cannot be split. */
+    int (*slice)(struct oltp_setup *s, int *threads, char *err, size_t errlen, void *arg);
+    /* ok = this rank's pool opened (else err says why): 0 when every rank's
+     * did, else -1 with (on rank 0) the failing rank and host in err */
+    int (*all_open)(int ok, char *err, size_t errlen, void *arg);
+    void (*start)(void *arg); /* before the level: a barrier */
+    /* this rank's result and pool_run status in; on rank 0 r becomes the
+     * reduction of all ranks; returns the merged status on every rank */
+    int (*reduce)(struct level_result *r, int status, void *arg);
+};
+
 #endif

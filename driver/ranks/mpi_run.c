@@ -3,7 +3,9 @@
  * MPI ranks, reported once by rank 0.
  *
  * The one idea: the single-process run (verbs/oltp_verb.c) is reused whole;
- * this file only fills its run_share hooks with MPI collectives: the slice
+ * this file only fills its run_share hooks (client/oltp.h) with MPI
+ * collectives, and dbscale-mpi's main (driver/main_mpi.c) hands them to the
+ * verb, so nothing here calls up into the verbs: the slice
  * of --threads/--rate/seed per rank, one gather after the connections open
  * (a rank that cannot connect fails the run before the level, with its host
  * named), a barrier before the warmup and one before the measured window
@@ -22,9 +24,8 @@
 #include "ranks/ranks.h"
 #include "ranks/ranks_mpi.h"
 #include "core/util.h"
-#include "verbs/verbs.h"
 
-struct mpi_ctx {
+struct ranks_run {
     int rank, nranks;
     char host[64];
     char (*hosts)[64]; /* every rank's host */
@@ -38,11 +39,11 @@ struct mpi_ctx {
  * rank that never comes (stopped) is named after the level, in reduce. */
 static void window_barrier(void *arg)
 {
-    struct mpi_ctx *c = arg;
+    struct ranks_run *c = arg;
     ranks_mpi_barrier(c->hang_s);
 }
 
-static int slice_mine(struct mpi_ctx *c, struct oltp_setup *s, int *threads, char *err,
+static int slice_mine(struct ranks_run *c, struct oltp_setup *s, int *threads, char *err,
                       size_t errlen)
 {
     if (s->wcfg.report_interval > 0) {
@@ -78,7 +79,7 @@ static int slice_mine(struct mpi_ctx *c, struct oltp_setup *s, int *threads, cha
 
 static int slice(struct oltp_setup *s, int *threads, char *err, size_t errlen, void *arg)
 {
-    struct mpi_ctx *c = arg;
+    struct ranks_run *c = arg;
     int bad = slice_mine(c, s, threads, err, errlen) < 0, any = 0;
     /* agreed by all, so a refusal ends every rank alike and rank 0's
      * message is printed before the job ends */
@@ -87,6 +88,19 @@ static int slice(struct oltp_setup *s, int *threads, char *err, size_t errlen, v
         snprintf(err, errlen, "another rank refused its share of the run");
     c->agreed = any;
     return any ? -1 : 0;
+}
+
+char (*ranks_mpi_world(int *rank, int *nranks, char host[64]))[64]
+{
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, nranks);
+    int len = 0;
+    char name[MPI_MAX_PROCESSOR_NAME];
+    MPI_Get_processor_name(name, &len);
+    snprintf(host, 64, "%.*s", len, name);
+    char(*hosts)[64] = xcalloc((size_t)*nranks, sizeof *hosts);
+    MPI_Allgather(host, 64, MPI_CHAR, hosts, 64, MPI_CHAR, MPI_COMM_WORLD);
+    return hosts;
 }
 
 struct open_msg {
@@ -121,7 +135,7 @@ int ranks_mpi_all_open(int rank, int nranks, const char *host, int ok, char *err
 
 static int all_open(int ok, char *err, size_t errlen, void *arg)
 {
-    struct mpi_ctx *c = arg;
+    struct ranks_run *c = arg;
     int rc = ranks_mpi_all_open(c->rank, c->nranks, c->host, ok, err, errlen);
     c->agreed = rc < 0; /* a refusal all share; success is decided later */
     return rc;
@@ -129,7 +143,7 @@ static int all_open(int ok, char *err, size_t errlen, void *arg)
 
 static void start(void *arg)
 {
-    struct mpi_ctx *c = arg;
+    struct ranks_run *c = arg;
     c->level_t0 = ranks_mpi_mono_s();
     ranks_mpi_barrier(c->hang_s); /* before the warmup; one missing is named in reduce */
 }
@@ -139,7 +153,7 @@ enum { TAG_PART = 8 };
 /* Rank 0: every other rank's part, until a deadline (a rank stopped or cut
  * off sends none: mpirun sees nothing die). 0, or -1 naming the missing in
  * r->fatal_msg (the figures are then rank 0's own part alone). */
-static int gather_parts(struct mpi_ctx *c, struct rank_part *all, struct level_result *r)
+static int gather_parts(struct ranks_run *c, struct rank_part *all, struct level_result *r)
 {
     int n = c->nranks, *got = xcalloc((size_t)n, sizeof *got), have = 1;
     /* the others end their windows when rank 0 does (one barrier started
@@ -176,7 +190,7 @@ static int gather_parts(struct mpi_ctx *c, struct rank_part *all, struct level_r
 
 static int reduce(struct level_result *r, int status, void *arg)
 {
-    struct mpi_ctx *c = arg;
+    struct ranks_run *c = arg;
     struct rank_part *mine = xmalloc(sizeof *mine);
     ranks_pack(mine, r, c->rank, c->host, status);
     int merged = status;
@@ -220,30 +234,27 @@ static int reduce(struct level_result *r, int status, void *arg)
     return merged;
 }
 
-int ranks_run_main(const char *verb, int argc, char **argv, int *agreed)
+struct ranks_run *ranks_run_begin(struct run_share *sh)
 {
-    struct mpi_ctx c = {0};
-    MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &c.nranks);
-    int len = 0;
-    char name[MPI_MAX_PROCESSOR_NAME];
-    MPI_Get_processor_name(name, &len);
-    snprintf(c.host, sizeof c.host, "%.*s", len, name);
-    c.hang_s = ranks_mpi_hang_s();
-    c.hosts = xcalloc((size_t)c.nranks, sizeof *c.hosts);
-    MPI_Allgather(c.host, (int)sizeof c.host, MPI_CHAR, c.hosts, (int)sizeof c.host, MPI_CHAR,
-                  MPI_COMM_WORLD);
-    struct run_share sh = {
-        .rank = c.rank,
-        .nranks = c.nranks,
-        .arg = &c,
+    struct ranks_run *c = xcalloc(1, sizeof *c);
+    c->hosts = ranks_mpi_world(&c->rank, &c->nranks, c->host);
+    c->hang_s = ranks_mpi_hang_s();
+    *sh = (struct run_share){
+        .rank = c->rank,
+        .nranks = c->nranks,
+        .arg = c,
         .slice = slice,
         .all_open = all_open,
         .start = start,
         .reduce = reduce,
     };
-    int rc = oltp_run_shared(verb, argc, argv, &sh);
-    *agreed = c.agreed;
-    free(c.hosts);
-    return rc;
+    return c;
+}
+
+int ranks_run_end(struct ranks_run *c)
+{
+    int agreed = c->agreed;
+    free(c->hosts);
+    free(c);
+    return agreed;
 }

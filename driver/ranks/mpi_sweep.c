@@ -3,7 +3,8 @@
  * by MPI ranks; rank 0 plans it, holds the server and writes the results.
  *
  * The one idea: rank 0 runs the single-process sweep (verbs/sweep_verb.c)
- * whole, with sweep_share hooks filled here; every other rank only follows:
+ * whole, with sweep_share hooks filled here (dbscale-mpi's main, driver/
+ * main_mpi.c, hands them to the verb); every other rank only follows:
  * it waits for rank 0's next command (open the connections, run a level of
  * N, the end) and takes part in the collective that goes with it. So the
  * plan, the server, the CPU methods, the baseline and every file live on
@@ -28,7 +29,6 @@
 #include "core/signals.h"
 #include "sweep/sweep.h"
 #include "core/util.h"
-#include "verbs/verbs.h"
 
 enum { CMD_OPEN = 1, CMD_LEVEL, CMD_END };
 
@@ -41,7 +41,7 @@ struct cmd {
 
 #define MAX_PERIODS 4096 /* a level's --report-interval periods sent to rank 0 */
 
-struct sctx {
+struct ranks_sweep {
     int rank, nranks;
     char host[64];
     char app[32];      /* dbscale-rank-N, as `run` names them */
@@ -61,7 +61,7 @@ static void bcast(struct cmd *m)
 static void window_barrier(void *arg);
 
 /* This rank's slice of the load: rate, seed, connection name, the barrier. */
-static void slice_cfg(struct sctx *c, struct oltp_setup *s)
+static void slice_cfg(struct ranks_sweep *c, struct oltp_setup *s)
 {
     s->wcfg.rate = ranks_rate_share(s->wcfg.rate, c->nranks, c->rank);
     s->wcfg.seed = ranks_seed(s->wcfg.seed, c->rank);
@@ -83,7 +83,7 @@ static double hang_s; /* ranks_mpi_hang_s() */
 #define nap    ranks_mpi_nap
 
 /* A barrier that gives up after secs: 0, or -1 (c->hung set). */
-static int barrier(struct sctx *c, double secs)
+static int barrier(struct ranks_sweep *c, double secs)
 {
     if (ranks_mpi_barrier(secs) == 0)
         return 0;
@@ -95,7 +95,7 @@ static int barrier(struct sctx *c, double secs)
  * one is here */
 static void window_barrier(void *arg)
 {
-    struct sctx *c = arg;
+    struct ranks_sweep *c = arg;
     barrier(c, hang_s);
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -116,7 +116,7 @@ enum { TAG_REPORT = 7 };
  * (each, skew and iv only there) and sends the merged status back. Rank 0
  * waits for the reports until a deadline; a rank missing then is named in
  * r->fatal_msg and -1 returned without telling the others (c->hung). */
-static int reduce_level(struct sctx *c, struct level_result *r, int status,
+static int reduce_level(struct ranks_sweep *c, struct level_result *r, int status,
                         struct sweep_rank_fig *each, double *skew, struct intervals *iv)
 {
     int n = c->nranks;
@@ -217,7 +217,7 @@ static int reduce_level(struct sctx *c, struct level_result *r, int status,
 
 static int r0_open(struct sweep *w, int maxthreads, int *mine, char *err, size_t errlen, void *arg)
 {
-    struct sctx *c = arg;
+    struct ranks_sweep *c = arg;
     int least = maxthreads;
     for (int i = 0; i < w->plan.nlevels; i++)
         least = w->plan.levels[i].threads < least ? w->plan.levels[i].threads : least;
@@ -242,13 +242,13 @@ static int r0_open(struct sweep *w, int maxthreads, int *mine, char *err, size_t
 
 static int r0_all_open(int ok, char *err, size_t errlen, void *arg)
 {
-    struct sctx *c = arg;
+    struct ranks_sweep *c = arg;
     return ranks_mpi_all_open(c->rank, c->nranks, c->host, ok, err, errlen);
 }
 
 static int r0_level(int threads, void *arg)
 {
-    struct sctx *c = arg;
+    struct ranks_sweep *c = arg;
     struct cmd m = {.kind = CMD_LEVEL, .threads = threads};
     c->level_t0 = mono_s();
     bcast(&m);
@@ -264,7 +264,7 @@ static int r0_reduce(struct level_result *r, int status, struct sweep_rank_fig *
 
 static void r0_end(int rc, void *arg)
 {
-    struct sctx *c = arg;
+    struct ranks_sweep *c = arg;
     if (c->ended)
         return;
     if (c->hung) { /* a collective would wait for the silent rank: abort */
@@ -279,7 +279,7 @@ static void r0_end(int rc, void *arg)
 
 static json_t *r0_meta(void *arg)
 {
-    struct sctx *c = arg;
+    struct ranks_sweep *c = arg;
     json_t *o = json_object(), *hs = json_array();
     for (int k = 0; k < c->nranks; k++)
         json_array_append_new(hs, json_string(c->hosts[k]));
@@ -303,7 +303,7 @@ static void stop_pool(void *p)
 }
 
 /* Open this rank's share against the target rank 0 named. 1 ok, 0 with err. */
-static int follower_open(struct sctx *c, struct opts *o, struct oltp_setup *s, int *have,
+static int follower_open(struct ranks_sweep *c, struct opts *o, struct oltp_setup *s, int *have,
                          struct pool **p, struct intervals *iv, char *err, size_t errlen)
 {
     const struct cmd *m = &c->last;
@@ -330,10 +330,9 @@ static int follower_open(struct sctx *c, struct opts *o, struct oltp_setup *s, i
     return *p != NULL;
 }
 
-static int follow(struct sctx *c, int argc, char **argv)
+int ranks_sweep_follow(struct ranks_sweep *c, const struct optdef *defs, size_t nd, int argc,
+                       char **argv)
 {
-    size_t nd;
-    struct optdef *defs = sweep_verb_optdefs(&nd);
     struct opts o;
     opts_init(&o, defs, nd);
     char err[1024] = "", *pos[1];
@@ -390,43 +389,35 @@ static int follow(struct sctx *c, int argc, char **argv)
     if (have)
         oltp_setup_free(&s);
     opts_free(&o);
-    free(defs);
     c->agreed = 1;
     return rc;
 }
 
-int ranks_sweep_main(int argc, char **argv, int *agreed)
+struct ranks_sweep *ranks_sweep_begin(struct sweep_share *sh, int *lead)
 {
-    struct sctx c;
-    memset(&c, 0, sizeof c);
-    MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &c.nranks);
-    int len = 0;
-    char name[MPI_MAX_PROCESSOR_NAME];
-    MPI_Get_processor_name(name, &len);
-    snprintf(c.host, sizeof c.host, "%.*s", len, name);
-    c.hosts = xcalloc((size_t)c.nranks, sizeof *c.hosts);
+    struct ranks_sweep *c = xcalloc(1, sizeof *c);
+    c->hosts = ranks_mpi_world(&c->rank, &c->nranks, c->host);
     hang_s = ranks_mpi_hang_s();
-    MPI_Allgather(c.host, (int)sizeof c.host, MPI_CHAR, c.hosts, (int)sizeof c.host, MPI_CHAR,
-                  MPI_COMM_WORLD);
-    int rc;
-    if (c.rank == 0) {
-        struct sweep_share sh = {
-            .nranks = c.nranks,
-            .arg = &c,
-            .open = r0_open,
-            .all_open = r0_all_open,
-            .level = r0_level,
-            .reduce = r0_reduce,
-            .end = r0_end,
-            .meta = r0_meta,
-        };
-        rc = sweep_main_shared(argc, argv, &sh);
-        r0_end(rc, &c); /* in case a way out missed it */
-    } else {
-        rc = follow(&c, argc, argv);
-    }
-    free(c.hosts);
-    *agreed = c.agreed;
-    return rc;
+    *sh = (struct sweep_share){
+        .nranks = c->nranks,
+        .arg = c,
+        .open = r0_open,
+        .all_open = r0_all_open,
+        .level = r0_level,
+        .reduce = r0_reduce,
+        .end = r0_end,
+        .meta = r0_meta,
+    };
+    *lead = c->rank == 0;
+    return c;
+}
+
+int ranks_sweep_end(struct ranks_sweep *c, int rc)
+{
+    if (c->rank == 0)
+        r0_end(rc, c); /* in case a way out missed it */
+    int agreed = c->agreed;
+    free(c->hosts);
+    free(c);
+    return agreed;
 }

@@ -1,12 +1,15 @@
 /*
- * mpi_main.c - dbscale-mpi's main: MPI up, the verb on every rank, MPI down.
+ * main_mpi.c - dbscale-mpi's main: MPI up, the verb on every rank, MPI down.
  *
- * The one idea: the MPI binary is the plain one's sources plus this room;
- * only verbs that know how to share their work over ranks are offered.
+ * The one idea: the MPI binary is the plain one's sources plus ranks/ and
+ * this dispatcher; only verbs that know how to share their work over ranks
+ * are offered. As main.c dispatches to the verbs, this one does too, with
+ * the ranks' hooks (ranks_mpi.h) handed in: ranks/ sits below the verbs.
  * prepare and cleanup touch the tables once, so rank 0 alone runs them.
  */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ranks/ranks_mpi.h"
@@ -27,6 +30,25 @@ static void usage(FILE *f)
           f);
 }
 
+/* rank 0 runs the sweep with the ranks' hooks; the others follow it,
+ * parsing the same command line with the sweep's table */
+static int sweep_mpi(int argc, char **argv, int *agreed)
+{
+    struct sweep_share sh;
+    int lead = 0, rc;
+    struct ranks_sweep *c = ranks_sweep_begin(&sh, &lead);
+    if (lead) {
+        rc = sweep_main_shared(argc, argv, &sh);
+    } else {
+        size_t nd;
+        struct optdef *defs = sweep_verb_optdefs(&nd);
+        rc = ranks_sweep_follow(c, defs, nd, argc, argv);
+        free(defs);
+    }
+    *agreed = ranks_sweep_end(c, rc);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -35,9 +57,12 @@ int main(int argc, char **argv)
     int rc, agreed = 1;
     const char *v = argc > 1 ? argv[1] : "";
     if (!strcmp(v, "run")) {
-        rc = ranks_run_main(v, argc - 1, argv + 1, &agreed);
+        struct run_share sh;
+        struct ranks_run *r = ranks_run_begin(&sh);
+        rc = oltp_run_shared(v, argc - 1, argv + 1, &sh);
+        agreed = ranks_run_end(r);
     } else if (!strcmp(v, "sweep")) {
-        rc = ranks_sweep_main(argc - 1, argv + 1, &agreed);
+        rc = sweep_mpi(argc - 1, argv + 1, &agreed);
     } else if (!strcmp(v, "prepare") || !strcmp(v, "cleanup")) {
         rc = rank == 0 ? oltp_main(v, argc - 1, argv + 1) : 0;
         MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
