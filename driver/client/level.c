@@ -78,19 +78,9 @@ static void interval(struct pool *p, struct loop *loops, int nl, double t, doubl
     struct window_counts now;
     sum_loops(loops, nl, &now, h[1]);
     hist_diff(h[2], h[1], h[0]);
-    struct interval_stats st = {
-        .t = t,
-        .dt = dt,
-        .threads = p->threads,
-        .tps = (double)(now.txns - prev->txns) / dt,
-        .reads = (double)(now.reads - prev->reads) / dt,
-        .writes = (double)(now.writes - prev->writes) / dt,
-        .others = (double)(now.others - prev->others) / dt,
-        .pct = p->cfg.report_pct > 0 ? p->cfg.report_pct : 95,
-        .errors = (double)(now.errors - prev->errors) / dt,
-        .reconnects = (double)(now.reconnects - prev->reconnects) / dt,
-    };
-    st.lat_ms = (double)hist_percentile(h[2], st.pct) / 1e6;
+    struct interval_stats st;
+    window_interval(&st, t, dt, p->threads, p->cfg.report_pct > 0 ? p->cfg.report_pct : 95, &now,
+                    prev, h[2]);
     if (p->cfg.rate > 0) {
         /* capped: under a stalled server the queue can grow without bound,
          * and counting it holds the arrival lock */
@@ -293,33 +283,6 @@ static void write_log(struct pool *p, struct loop *loops, int nl)
     fclose(f);
 }
 
-static void disturbance(struct level_result *out, uint64_t max_gap)
-{
-    size_t n = 0, len = sizeof out->disturbed_why;
-    char *w = out->disturbed_why;
-    w[0] = '\0';
-#define WHY(...)                                                                                   \
-    do {                                                                                           \
-        if (n < len)                                                                               \
-            n += (size_t)snprintf(w + n, len - n, "%s", n ? "; " : "");                            \
-        if (n < len)                                                                               \
-            n += (size_t)snprintf(w + n, len - n, __VA_ARGS__);                                    \
-    } while (0)
-    if (max_gap >= POOL_STALL_NS)
-        WHY("stall %.1fs", (double)max_gap / 1e9);
-    if (out->reconnects)
-        WHY("%llu reconnects", (unsigned long long)out->reconnects);
-    if (out->lost)
-        WHY("%llu lost", (unsigned long long)out->lost);
-    if (out->unfinished)
-        WHY("%llu unfinished", (unsigned long long)out->unfinished);
-    if (out->ramp_missing)
-        WHY("%d connection%s without a first transaction after %.1fs", out->ramp_missing,
-            out->ramp_missing == 1 ? "" : "s", out->ramp_s);
-#undef WHY
-    out->disturbed = w[0] != '\0';
-}
-
 void level_collect(struct pool *p, struct loop *loops, int nl, struct level_result *out)
 {
     out->lat = xmalloc(sizeof(struct hist));
@@ -345,7 +308,7 @@ void level_collect(struct pool *p, struct loop *loops, int nl, struct level_resu
     }
     if (p->txn_log)
         write_log(p, loops, nl);
-    disturbance(out, max_gap);
+    level_result_disturbance(out, max_gap >= POOL_STALL_NS ? (double)max_gap / 1e9 : 0);
     window_since_ckpt_counts(p->ckpt, out); /* only what came after the last checkpoint */
     window_fairness(p->threads, conn_figures, p, p->ckpt, out);
     window_ckpt_free(p->ckpt);

@@ -50,6 +50,10 @@ struct level_result {
     char disturbed_why[96]; /* short reason, e.g. "stall 20.1s; 3 reconnects" */
 };
 
+/* out->disturbed and its reason, from what out counts (reconnects, lost,
+ * unfinished, connections the ramp missed) and a stall of stall_s
+ * seconds (0 = none): one wording for the built-in and the scripted runs. */
+void level_result_disturbance(struct level_result *out, double stall_s);
 /* Frees r->lat (and leaves it NULL). */
 void level_result_free(struct level_result *r);
 struct rusage;

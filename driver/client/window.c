@@ -1,6 +1,7 @@
 /*
- * window.c - fairness and the --report-checkpoints baseline, for the
- * built-in loops and the Lua loops alike (window.h).
+ * window.c - fairness, the --report-checkpoints baseline and a
+ * --report-interval period's figures, for the built-in loops and the Lua
+ * loops alike (window.h).
  *
  * The one idea: nothing a loop counts is ever reset. A checkpoint keeps a
  * snapshot of every counter, the latency histogram, the CPU and each
@@ -152,4 +153,23 @@ void window_since_ckpt_counts(const struct window_ckpt *ck, struct level_result 
     out->errors -= ck->tot.errors;
     out->reconnects -= ck->tot.reconnects;
     hist_diff(out->lat, out->lat, ck->h);
+}
+
+void window_interval(struct interval_stats *st, double t, double dt, int threads, double pct,
+                     const struct window_counts *now, const struct window_counts *prev,
+                     const struct hist *diff)
+{
+    *st = (struct interval_stats){
+        .t = t,
+        .dt = dt,
+        .threads = threads,
+        .tps = (double)(now->txns - prev->txns) / dt,
+        .reads = (double)(now->reads - prev->reads) / dt,
+        .writes = (double)(now->writes - prev->writes) / dt,
+        .others = (double)(now->others - prev->others) / dt,
+        .pct = pct,
+        .lat_ms = (double)hist_percentile(diff, pct) / 1e6,
+        .errors = (double)(now->errors - prev->errors) / dt,
+        .reconnects = (double)(now->reconnects - prev->reconnects) / dt,
+    };
 }

@@ -1,7 +1,8 @@
 /*
  * window.h - the figures of a measured window that the built-in loops
  * (client/level.c) and the Lua loops (lua/lrun.c) both report: sysbench's
- * thread fairness and the --report-checkpoints baseline. Written once, so a
+ * thread fairness, the --report-checkpoints baseline and the
+ * --report-interval periods. Written once, so a
  * change to how a window is counted is made once and both kinds of run
  * agree on it.
  */
@@ -71,6 +72,14 @@ void window_checkpoint(struct window_ckpt *ck, uint64_t now, uint64_t t0,
                        const struct window_counts *tot, const struct hist *cur,
                        const struct rusage *ru, window_conn_fn *read, void *arg,
                        struct level_result *r);
+
+/* One --report-interval period's figures into st: the counts now less
+ * those at the period's start (prev), per second over dt; the pct
+ * percentile of diff, the period's latency histogram. t: the period's end
+ * since the window's start, s. The --rate queue fields are left 0. */
+void window_interval(struct interval_stats *st, double t, double dt, int threads, double pct,
+                     const struct window_counts *now, const struct window_counts *prev,
+                     const struct hist *diff);
 
 /* The level's result, taken over the whole window, made the figures since
  * the last checkpoint when one was taken (ck NULL or none: unchanged).

@@ -190,8 +190,8 @@ static int c_ignored(lua_State *L)
     const char *code = luaL_optstring(L, 2, ""); /* a lost connection has none */
     if (lc->t->s->errors)
         lerrors_count(lc->t->s->errors, code[0] ? code : "?");
-    if (lc->t->on_ignored)
-        lc->t->on_ignored(lc->t, lc->t->last_err.code);
+    if (lc->t->on_ignored) /* "?" for none, as the built-in loops count it */
+        lc->t->on_ignored(lc->t, lc->t->last_err.code[0] ? lc->t->last_err.code : "?");
     return 0;
 }
 

@@ -158,27 +158,27 @@ struct ticker {
     pthread_t th;
 };
 
-static void sum_counts(const struct ticker *k, uint64_t c[SB_CNT_MAX], struct hist *h)
+/* The connections' counts since their baselines, and their latencies. */
+static void sum_counts(const struct ticker *k, struct window_counts *w, struct hist *h)
 {
-    memset(c, 0, SB_CNT_MAX * sizeof *c);
+    uint64_t c[SB_CNT_MAX] = {0};
     hist_init(h);
     for (int i = 0; i < k->n; i++) {
         for (int j = 0; j < SB_CNT_MAX; j++)
             c[j] += lapi_counter(&k->cs[i].t, j) - k->cs[i].base[j];
         hist_merge(h, k->cs[i].lat); /* readable while written: hist.h */
     }
+    as_counts(c, w);
 }
 
 /* The checkpoint at t s: the figures since the last one to the callback,
  * then the counters as they are become the baseline (client/window.c). */
 static void ticker_checkpoint(struct ticker *k, double t, struct hist *cur)
 {
-    uint64_t c[SB_CNT_MAX];
     struct window_counts tot;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    sum_counts(k, c, cur);
-    as_counts(c, &tot);
+    sum_counts(k, &tot, cur);
     struct level_result r = {.threads = k->n, .loops = k->nl};
     window_checkpoint(k->ck, now_ns(), k->t0, &tot, cur, &ru, lconn_figures, k->cs, &r);
     k->lim->on_checkpoint(t, &r, k->lim->on_checkpoint_arg);
@@ -186,29 +186,19 @@ static void ticker_checkpoint(struct ticker *k, double t, struct hist *cur)
 }
 
 /* One --report-interval period, from last to end, to on_interval. */
-static void period(struct ticker *k, uint64_t next, uint64_t last, uint64_t end, uint64_t *pc,
-                   struct hist *prev, struct hist *cur, struct hist *d)
+static void period(struct ticker *k, uint64_t next, uint64_t last, uint64_t end,
+                   struct window_counts *pc, struct hist *prev, struct hist *cur, struct hist *d)
 {
     const struct lscript_limits *lim = k->lim;
-    uint64_t cc[SB_CNT_MAX];
-    sum_counts(k, cc, cur);
+    struct window_counts cc;
+    sum_counts(k, &cc, cur);
     hist_diff(d, cur, prev);
     double dt = end > last ? (double)(end - last) / 1e9 : 1e-9;
-    struct interval_stats st = {
-        .t = (double)(next - k->t0) / 1e9, /* the period's scheduled end: "[ 2s ]" */
-        .dt = dt,
-        .threads = k->n,
-        .tps = (double)(cc[SB_CNT_TRX] - pc[SB_CNT_TRX]) / dt,
-        .reads = (double)(cc[SB_CNT_READ] - pc[SB_CNT_READ]) / dt,
-        .writes = (double)(cc[SB_CNT_WRITE] - pc[SB_CNT_WRITE]) / dt,
-        .others = (double)(cc[SB_CNT_OTHER] - pc[SB_CNT_OTHER]) / dt,
-        .pct = lim->pct,
-        .lat_ms = (double)hist_percentile(d, lim->pct) / 1e6,
-        .errors = (double)(cc[SB_CNT_ERROR] - pc[SB_CNT_ERROR]) / dt,
-        .reconnects = (double)(cc[SB_CNT_RECONNECT] - pc[SB_CNT_RECONNECT]) / dt,
-    };
+    struct interval_stats st;
+    /* t: the period's scheduled end, "[ 2s ]" */
+    window_interval(&st, (double)(next - k->t0) / 1e9, dt, k->n, lim->pct, &cc, pc, d);
     lim->on_interval(&st, lim->on_interval_arg);
-    memcpy(pc, cc, sizeof cc);
+    *pc = cc;
     hist_copy(prev, cur);
 }
 
@@ -217,8 +207,8 @@ static void *tick_main(void *arg)
     struct ticker *k = arg;
     const struct lscript_limits *lim = k->lim;
     struct hist *prev = xmalloc(sizeof *prev), *cur = xmalloc(sizeof *cur), *d = xmalloc(sizeof *d);
-    uint64_t pc[SB_CNT_MAX];
-    sum_counts(k, pc, prev);
+    struct window_counts pc;
+    sum_counts(k, &pc, prev);
     int intervals = lim->interval_s > 0 && lim->on_interval;
     uint64_t step = intervals ? (uint64_t)(lim->interval_s * 1e9) : 0, last = k->t0;
     uint64_t next = intervals ? k->t0 + step : UINT64_MAX;
@@ -243,7 +233,7 @@ static void *tick_main(void *arg)
         }
         if (now < next)
             continue;
-        period(k, next, last, now, pc, prev, cur, d);
+        period(k, next, last, now, &pc, prev, cur, d);
         last = now;
         next += step;
     }
@@ -251,7 +241,7 @@ static void *tick_main(void *arg)
      * that ends at --time) and the ticker had not reported yet is reported
      * now, up to the window's end: sysbench's reporter calls it too. */
     if (intervals && k->run->ended_ns >= next && k->run->ended_ns > last)
-        period(k, next, last, k->run->ended_ns, pc, prev, cur, d);
+        period(k, next, last, k->run->ended_ns, &pc, prev, cur, d);
     free(prev);
     free(cur);
     free(d);
@@ -285,15 +275,7 @@ static void collect(struct lloop_conn *cs, int n, const struct window_ckpt *ck,
     as_counts(c, &tot);
     window_set_counts(out, &tot, NULL);
     window_since_ckpt_counts(ck, out);
-    size_t w = 0, len = sizeof out->disturbed_why;
-    if (out->unfinished)
-        w += (size_t)snprintf(out->disturbed_why, len, "%llu unfinished",
-                              (unsigned long long)out->unfinished);
-    if (out->ramp_missing && w < len)
-        snprintf(out->disturbed_why + w, len - w,
-                 "%s%d connection%s without a first transaction after %.1fs", w ? "; " : "",
-                 out->ramp_missing, out->ramp_missing == 1 ? "" : "s", out->ramp_s);
-    out->disturbed = out->disturbed_why[0] != '\0';
+    level_result_disturbance(out, 0);
     window_fairness(n, lconn_figures, cs, ck, out);
 }
 

@@ -5,7 +5,8 @@
 # sessions end, the port closes) and started again from the same data
 # directory 1 s later; every scripted connection reconnects, prepares its
 # statement again, restarts the event (before_restart_event), and does
-# work afterwards; the run exits 0 and counts the reconnects.
+# work afterwards; the run exits 0, counts the reconnects and is flagged
+# disturbed by them, as a built-in run is.
 . "$(dirname "$0")/lib.sh" "$1"
 SCRIPT=$(cd "$(dirname "$0")" && pwd)/lua/restart.lua
 work=$(mktemp -d)
@@ -58,6 +59,15 @@ for engine in pgsql mysql; do
     [ "$n" = 3 ] || fail "$engine: not every connection restarted its event and went on: $(grep RESTART "$work/out")"
     recon=$(sed -n 's/.*"reconnects": \([0-9]*\).*/\1/p' "$work/out" | head -n 1)
     [ "${recon:-0}" -ge 3 ] || fail "$engine: $recon reconnects counted, not 3: $(cat "$work/out")"
+    # libpq's lost connection has no code: counted as "?", as the built-in
+    # loops count it (MariaDB's is 2013), never under an empty name
+    grep -q '"error_codes": {[^}]*"":' "$work/out" &&
+        fail "$engine: an error counted under an empty code: $(cat "$work/out")"
+    [ $engine = mysql ] || grep -q '"error_codes": {"?": [1-9]' "$work/out" ||
+        fail "$engine: the lost connections' errors not counted as \"?\": $(cat "$work/out")"
+    # flagged disturbed in the built-in mixes' words (level_result_disturbance)
+    grep -q '"disturbed": true, "disturbed_why": "[^"]*[0-9] reconnects' "$work/out" ||
+        fail "$engine: the reconnects did not flag the run disturbed: $(cat "$work/out")"
     echo "$engine: $(grep -c RESTART "$work/out") connections came back after the restart, $recon reconnects"
     # the restarted server is stopped from its pid file by stop_server
     stop_server
