@@ -81,14 +81,8 @@ static void interval(struct pool *p, struct loop *loops, int nl, double t, doubl
     struct interval_stats st;
     window_interval(&st, t, dt, p->threads, p->cfg.report_pct > 0 ? p->cfg.report_pct : 95, &now,
                     prev, h[2]);
-    if (p->cfg.rate > 0) {
-        /* capped: under a stalled server the queue can grow without bound,
-         * and counting it holds the arrival lock */
-        int64_t c = atomic_load_explicit(&p->concurrency, RLX);
-        st.queue_known = 1;
-        st.queue_length = arrivals_queued(&p->arrivals, now_ns(), 10000000);
-        st.concurrency = c > 0 ? (uint64_t)c : 0;
-    }
+    if (p->cfg.rate > 0)
+        window_interval_queue(&st, &p->arrivals, atomic_load_explicit(&p->concurrency, RLX));
     if (p->cfg.on_interval)
         p->cfg.on_interval(&st, p->cfg.on_interval_arg);
     *prev = now;

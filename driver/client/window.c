@@ -173,3 +173,12 @@ void window_interval(struct interval_stats *st, double t, double dt, int threads
         .reconnects = (double)(now->reconnects - prev->reconnects) / dt,
     };
 }
+
+void window_interval_queue(struct interval_stats *st, struct arrivals *a, int64_t concurrency)
+{
+    st->queue_known = 1;
+    /* capped: under a stalled server the queue can grow without bound, and
+     * counting it holds the arrival lock */
+    st->queue_length = arrivals_queued(a, now_ns(), 10000000);
+    st->concurrency = concurrency > 0 ? (uint64_t)concurrency : 0;
+}

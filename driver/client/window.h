@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "client/arrivals.h"
 #include "client/worker.h"
 #include "stats/hist.h"
 
@@ -80,6 +81,11 @@ void window_checkpoint(struct window_ckpt *ck, uint64_t now, uint64_t t0,
 void window_interval(struct interval_stats *st, double t, double dt, int threads, double pct,
                      const struct window_counts *now, const struct window_counts *prev,
                      const struct hist *diff);
+
+/* --rate: the period's queue fields (sysbench's "queue length" and
+ * "concurrency" line): the arrivals due that no connection has taken yet,
+ * and the connections inside a transaction now. */
+void window_interval_queue(struct interval_stats *st, struct arrivals *a, int64_t concurrency);
 
 /* The level's result, taken over the whole window, made the figures since
  * the last checkpoint when one was taken (ck NULL or none: unchanged).

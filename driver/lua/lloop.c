@@ -43,6 +43,7 @@ static void left_run(struct lloop_conn *c)
         return;
     c->in_run = 0;
     lrun_warm(c);
+    lrun_event_left(c);
     struct lloop_run *run = c->run;
     int open = LLOOP_WIN_OPEN;
     if (atomic_fetch_sub(&run->in_run, 1) == 1 &&

@@ -52,6 +52,9 @@ struct lloop_run {
     /* --rate: the run's one Poisson stream of arrivals; a free connection
      * takes the next (sysbench's one queue served by every thread) */
     struct arrivals arrivals;
+    /* --rate: connections inside an event (sysbench's concurrency), for
+     * the interval lines' queue figures */
+    atomic_llong concurrency;
 };
 
 /* 1 when the run is ending (a stop, a failure, the deadline): an arrival
@@ -62,6 +65,8 @@ int lrun_stopped(struct lloop_run *run);
 struct lloop_conn;
 /* c finished an event, or its events are over: the ramp waits for no more. */
 void lrun_warm(struct lloop_conn *c);
+/* c is out of its event (done, given up, or its events over). */
+void lrun_event_left(struct lloop_conn *c);
 
 enum { LLOOP_INIT, LLOOP_READY, LLOOP_RUN, LLOOP_DONE, LLOOP_END };
 enum { LLOOP_WIN_SHUT, LLOOP_WIN_OPEN, LLOOP_WIN_CLOSED };
@@ -88,6 +93,7 @@ struct lloop_conn {
     int init_failed; /* in thread_init (or opening its state): the run never began */
     int in_run;      /* counted in run->in_run */
     int warm;        /* counted in run->warm */
+    int in_event;    /* --rate: counted in run->concurrency */
     int unfinished;  /* its event's reply was given up (lloop.c's grace) */
     /* the socket in the loop's epoll as last armed (lloop.c's arm) */
     int armed_fd;

@@ -91,6 +91,18 @@ static void ev_start(struct lapi_thread *t)
     /* latency runs from the scheduled arrival, so time queued while every
      * connection was busy counts, as in sysbench */
     c->t0 = c->wake_at ? c->wake_at : now_ns();
+    if (c->run->lim->rate > 0 && !c->in_event) {
+        c->in_event = 1;
+        atomic_fetch_add_explicit(&c->run->concurrency, 1, memory_order_relaxed);
+    }
+}
+
+void lrun_event_left(struct lloop_conn *c)
+{
+    if (c->in_event) {
+        c->in_event = 0;
+        atomic_fetch_sub_explicit(&c->run->concurrency, 1, memory_order_relaxed);
+    }
 }
 
 void lrun_warm(struct lloop_conn *c)
@@ -105,6 +117,7 @@ static void ev_stop(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
     lrun_warm(c);
+    lrun_event_left(c);
     uint64_t now = now_ns(), w = atomic_load_explicit(&c->run->window, memory_order_relaxed);
     if (!w || now < w)
         return; /* --warmup-time or the ramp: run, not counted */
@@ -197,6 +210,9 @@ static void period(struct ticker *k, uint64_t next, uint64_t last, uint64_t end,
     struct interval_stats st;
     /* t: the period's scheduled end, "[ 2s ]" */
     window_interval(&st, (double)(next - k->t0) / 1e9, dt, k->n, lim->pct, &cc, pc, d);
+    if (lim->rate > 0)
+        window_interval_queue(&st, &k->run->arrivals,
+                              atomic_load_explicit(&k->run->concurrency, memory_order_relaxed));
     lim->on_interval(&st, lim->on_interval_arg);
     *pc = cc;
     hist_copy(prev, cur);

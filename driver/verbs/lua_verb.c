@@ -149,6 +149,7 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         .options_json = optj.s,
         .threads = ls->threads,
         .report_interval = opts_num(o, "report-interval"),
+        .rate = opts_num(o, "rate"),
         .rand_seed = opts_int(o, "rand-seed"),
         .pcts = st->pcts,
         .npcts = st->npcts,
@@ -161,7 +162,8 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
         printf("Threads started!\n\n");
         fflush(stdout);
     }
-    struct report_interval_sink sink = {.text = text ? stdout : stderr, .pct_off = !st->npcts};
+    struct report_interval_sink sink = {
+        .text = text ? stdout : stderr, .rate = ri.rate, .pct_off = !st->npcts};
     /* the script's report hooks replace the default reporters (lreport.c) */
     struct lreport hooks;
     if (lreport_open(&hooks, ls, opts_num(o, "time"), err, sizeof err) < 0) {

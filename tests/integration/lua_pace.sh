@@ -3,7 +3,8 @@
 # --warmup-time and --rate for scripts on the loop shape (lua/count.lua,
 # whose connections count every event they run at the server): warmup
 # events run but are not reported; --rate paces events from one Poisson
-# stream, and --events still ends the run at exactly that many.
+# stream, and --events still ends the run at exactly that many; with
+# --report-interval the periods carry sysbench's queue line.
 . "$(dirname "$0")/lib.sh" "$1"
 start_server pgsql
 S=$(dirname "$0")/lua/count.lua
@@ -42,5 +43,17 @@ printf 'function event() end\n' >"$out.lua"
     fail "rate run of an empty event failed: $(cat "$out")"
 rm -f "$out.lua"
 [ "$(num transactions)" -ge 20 ] || fail "--rate=100 for 2 s, empty event: $(num transactions)"
+# --rate with --report-interval: sysbench's queue line, as a built-in run
+# prints it. One connection whose events take 0.3 s falls behind 10
+# arrivals a second: arrivals wait (the queue) while it is inside an event
+cat >"$out.lua" <<'LUA'
+function thread_init() con = sysbench.sql.driver():connect() end
+function event() con:query("SELECT pg_sleep(0.3)") end
+LUA
+"$DBSCALE" "$out.lua" $SERVER_OPTS --threads=1 --rate=10 --time=2 --report-interval=1 run \
+    >"$out" 2>&1 || fail "rate run with intervals failed: $(cat "$out")"
+rm -f "$out.lua"
+grep -q '^\[ 1s \] queue length: [1-9][0-9]*, concurrency: 1$' "$out" ||
+    fail "--rate --report-interval: no queue line with a queue behind the busy connection: $(cat "$out")"
 ok "$DBSCALE" "$S" $SERVER_OPTS cleanup
 echo "lua_pace: warmup ran $ran events, reported $(num transactions) paced"
