@@ -94,6 +94,7 @@ struct lloop_conn {
     int in_run;      /* counted in run->in_run */
     int warm;        /* counted in run->warm */
     int in_event;    /* --rate: counted in run->concurrency */
+    int reserved;    /* --events: this event holds one of the N (lrun.c) */
     int unfinished;  /* its event's reply was given up (lloop.c's grace) */
     /* the socket in the loop's epoll as last armed (lloop.c's arm) */
     int armed_fd;

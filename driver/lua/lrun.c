@@ -75,8 +75,18 @@ static int more(struct lapi_thread *t)
     struct lloop_run *sh = c->run;
     if (lrun_ending(sh) || !ramp_hold(t, c, sh))
         return 0;
-    if (sh->lim->events > 0 && atomic_fetch_add(&sh->events, 1) >= sh->lim->events)
-        return 0;
+    if (sh->lim->events > 0) {
+        /* --events as the built-in loops count them: an event begun inside
+         * the window takes one of the N, so exactly N are counted; the
+         * warmup's take none (they once took all N: a warmup longer than
+         * the events reported none) */
+        uint64_t w = atomic_load_explicit(&sh->window, memory_order_relaxed);
+        c->reserved = w && now_ns() >= w;
+        if (c->reserved && atomic_fetch_add(&sh->events, 1) >= sh->lim->events) {
+            c->reserved = 0;
+            return 0;
+        }
+    }
     if (sh->lim->rate > 0 && t->aio) {
         c->wake_at = arrivals_next(&sh->arrivals);
         return 2; /* the loop resumes the script when the arrival is due */
@@ -121,6 +131,11 @@ static void ev_stop(struct lapi_thread *t)
     uint64_t now = now_ns(), w = atomic_load_explicit(&c->run->window, memory_order_relaxed);
     if (!w || now < w)
         return; /* --warmup-time or the ramp: run, not counted */
+    if (c->run->lim->events > 0) {
+        if (!c->reserved)
+            return; /* begun in the warmup */
+        c->reserved = 0;
+    }
     lapi_count(t, SB_CNT_TRX);
     uint64_t d = now - c->t0;
     hist_record(c->lat, d);
