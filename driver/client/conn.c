@@ -222,13 +222,7 @@ static void txn_done(struct loop *l, struct conn *c, uint64_t end)
 /* A reply came back to c (done or failed): the stall bookkeeping. */
 static void replied(struct loop *l, uint64_t now)
 {
-    struct pool *p = l->pool;
-    uint64_t lo = l->progress_at > p->measure_start ? l->progress_at : p->measure_start;
-    uint64_t e = pool_window_end(p), hi = e && e < now ? e : now;
-    if (hi > lo && hi - lo > l->max_gap)
-        l->max_gap = hi - lo;
-    l->progress_at = now;
-    l->waiting--;
+    window_stall_replied(&l->stall, now, l->pool->measure_start, pool_window_end(l->pool));
 }
 
 /* The machine's reaction to what start()/cont() returned: 1 go round
@@ -242,8 +236,7 @@ static int on_status(struct loop *l, struct conn *c, enum db_status st, struct d
             park(l, c);
             return 0;
         }
-        if (l->waiting++ == 0)
-            l->progress_at = *now;
+        window_stall_sent(&l->stall, *now);
         c->st = CS_WAIT;
         return 0;
     }
@@ -331,7 +324,7 @@ static void give_up(struct loop *l, struct conn *c)
 {
     txn_leave(l->pool, c);
     if (c->st == CS_WAIT)
-        l->waiting--;
+        l->stall.waiting--;
     conn_unwatch(l, c);
     l->pool->cfg.ops->close(c->db);
     c->db = NULL;

@@ -292,8 +292,8 @@ void level_collect(struct pool *p, struct loop *loops, int nl, struct level_resu
         out->reconnects += pool_get(&l->reconnects);
         out->lost += pool_get(&l->lost);
         out->unfinished += l->unfinished;
-        if (l->max_gap > max_gap)
-            max_gap = l->max_gap;
+        if (l->stall.max_gap > max_gap)
+            max_gap = l->stall.max_gap;
         hist_merge(out->lat, &l->lat);
         for (int k = 0; k < l->ncodes; k++)
             err_count_add(out->codes, &out->ncodes, l->codes[k].code, l->codes[k].n);
@@ -302,7 +302,7 @@ void level_collect(struct pool *p, struct loop *loops, int nl, struct level_resu
     }
     if (p->txn_log)
         write_log(p, loops, nl);
-    level_result_disturbance(out, max_gap >= POOL_STALL_NS ? (double)max_gap / 1e9 : 0);
+    level_result_disturbance(out, window_stall_s(max_gap));
     window_since_ckpt_counts(p->ckpt, out); /* only what came after the last checkpoint */
     window_fairness(p->threads, conn_figures, p, p->ckpt, out);
     window_ckpt_free(p->ckpt);

@@ -78,7 +78,7 @@ void *loop_main(void *arg)
     pthread_mutex_unlock(&p->gate_lock);
     uint64_t now = now_ns();
     l->active = l->n;
-    l->progress_at = now;
+    l->stall.progress_at = now;
     for (int i = 0; i < l->n; i++) {
         struct conn *c = l->conns[i];
         atomic_store_explicit(&c->events, 0, RLX);
@@ -108,12 +108,7 @@ void *loop_main(void *arg)
         if (end && !tail_done) {
             /* a stall that lasts to the window's end counts too */
             tail_done = 1;
-            if (l->waiting > 0) {
-                uint64_t lo = l->progress_at > p->measure_start ? l->progress_at : p->measure_start;
-                uint64_t e = pool_window_end(p), hi = e && e < now ? e : now;
-                if (hi > lo && hi - lo > l->max_gap)
-                    l->max_gap = hi - lo;
-            }
+            window_stall_ended(&l->stall, now, p->measure_start, pool_window_end(p));
         }
         if (atomic_load_explicit(&p->give_up, RLX)) {
             conn_give_up_all(l);

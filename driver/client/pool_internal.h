@@ -14,16 +14,10 @@
 
 #include "client/arrivals.h"
 #include "core/cpulist.h"
+#include "client/window.h"
 #include "client/worker.h"
 
 #define RLX memory_order_relaxed
-
-/* A stall: a stretch of at least this long inside the window in which
- * statements were outstanding and no reply at all came back. OLTP replies
- * take milliseconds, so a normal run never comes near it, even loaded; a
- * server stopped for 20 s inside a 3 s level trips it at once. Idle time
- * (--rate with nothing outstanding) is no stall. */
-#define POOL_STALL_NS 1000000000ull
 
 /* Transactions one conn_advance() call may complete without waiting before
  * it yields to the loop's other connections: an engine that answers inside
@@ -82,11 +76,9 @@ struct loop {
     int ep;
     struct conn **conns;
     int n, active, timers;
-    int waiting;          /* connections in CS_WAIT */
-    int runnable;         /* connections that yielded without waiting */
-    uint64_t progress_at; /* last reply, or when waiting became non-zero */
-    uint64_t max_gap;     /* longest stretch without replies, in the window */
-    uint64_t unfinished;  /* given up at the end */
+    struct window_stall stall; /* waiting: connections in CS_WAIT (client/window.h) */
+    int runnable;              /* connections that yielded without waiting */
+    uint64_t unfinished;       /* given up at the end */
     struct txn_rec *log;
     size_t nlog, caplog;
     char fatal[640];

@@ -29,6 +29,54 @@ static inline int window_ramp_holds(int warm, uint64_t hold_from, uint64_t now, 
     return warm && hold_from && now >= hold_from && !window_open;
 }
 
+/* A stall: a stretch of at least WINDOW_STALL_NS inside the window in
+ * which statements were outstanding and no reply at all came back. OLTP
+ * replies take milliseconds, so a normal run never comes near it, even
+ * loaded; a server stopped for 20 s inside a 3 s level trips it at once.
+ * Idle time (--rate with nothing outstanding) is no stall. A loop keeps one
+ * window_stall (the built-in loops and the Lua loops alike): sent when a
+ * statement goes out, replied when one comes back (done or failed, or
+ * given up), ended once when the window is over with statements still
+ * out. start/end: the window's edges, ns; end 0 = still open. The level's
+ * stall is the longest max_gap of its loops. */
+#define WINDOW_STALL_NS 1000000000ull
+struct window_stall {
+    int waiting;          /* statements out */
+    uint64_t progress_at; /* the last reply, or when waiting became non-zero */
+    uint64_t max_gap;     /* the longest stretch without replies, in the window */
+};
+static inline void window_stall_gap(struct window_stall *s, uint64_t now, uint64_t start,
+                                    uint64_t end)
+{
+    uint64_t lo = s->progress_at > start ? s->progress_at : start;
+    uint64_t hi = end && end < now ? end : now;
+    if (hi > lo && hi - lo > s->max_gap)
+        s->max_gap = hi - lo;
+}
+static inline void window_stall_sent(struct window_stall *s, uint64_t now)
+{
+    if (s->waiting++ == 0)
+        s->progress_at = now;
+}
+static inline void window_stall_replied(struct window_stall *s, uint64_t now, uint64_t start,
+                                        uint64_t end)
+{
+    window_stall_gap(s, now, start, end);
+    s->progress_at = now;
+    s->waiting--;
+}
+static inline void window_stall_ended(struct window_stall *s, uint64_t now, uint64_t start,
+                                      uint64_t end)
+{
+    if (s->waiting > 0)
+        window_stall_gap(s, now, start, end);
+}
+/* The stall's seconds for level_result_disturbance: 0 below WINDOW_STALL_NS. */
+static inline double window_stall_s(uint64_t max_gap)
+{
+    return max_gap >= WINDOW_STALL_NS ? (double)max_gap / 1e9 : 0;
+}
+
 /* The counts a level's result is made of, summed over the connections. */
 struct window_counts {
     uint64_t txns, reads, writes, others, errors, reconnects;

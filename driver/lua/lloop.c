@@ -208,6 +208,29 @@ static int arm(int ep, struct lloop_conn *c, int force)
     return -1;
 }
 
+/* The window's edges for the stall bookkeeping (client/window.h): its
+ * start (UINT64_MAX while it has not opened: nothing before counts) and
+ * --time's deadline once passed (0: still open). */
+static uint64_t win_start(const struct lloop_run *run)
+{
+    uint64_t w = atomic_load_explicit(&run->window, memory_order_relaxed);
+    return w ? w : UINT64_MAX;
+}
+
+static uint64_t win_end(struct lloop_run *run)
+{
+    return atomic_load_explicit(&run->deadline, memory_order_relaxed);
+}
+
+/* c's statement is back (done, failed or given up). */
+static void replied(struct lloop *l, struct lloop_conn *c)
+{
+    if (!c->out)
+        return;
+    c->out = 0;
+    window_stall_replied(&l->stall, now_ns(), win_start(l->run), win_end(l->run));
+}
+
 /* Run c's fiber until it waits for a reply or an arrival (1) or has
  * nothing more to do in this stage (0): thread_run is followed straight
  * by thread_done. */
@@ -227,6 +250,10 @@ static int resume(struct lloop *l, int ep, struct lloop_conn *c)
     }
     if (c->a.want == DB_DONE || c->failed)
         return 0;
+    if (!c->out) { /* a statement went out */
+        c->out = 1;
+        window_stall_sent(&l->stall, now_ns());
+    }
     return arm(ep, c, 0) == 0;
 }
 
@@ -278,6 +305,10 @@ static int give_up(struct lloop *l, int ep)
             !c->failed) {
             c->unfinished = 1;
             left_run(c);
+            if (c->out) { /* given up: no reply comes */
+                c->out = 0;
+                l->stall.waiting--;
+            }
             c->a.abort = 1; /* its Lua code unwinds; no thread_done */
             resume(l, ep, c);
             n++;
@@ -300,8 +331,11 @@ static void drive(struct lloop *l, int ep, int active)
             /* --forced-shutdown's grace; a stop may shorten it */
             uint64_t now = now_ns(),
                      g = evloop_grace_ns(l->run->lim->grace_s, lrun_stopped(l->run));
-            if (!ended)
+            if (!ended) {
                 ended = now;
+                /* a stall that lasts to the window's end counts too */
+                window_stall_ended(&l->stall, now, win_start(l->run), win_end(l->run));
+            }
             give_up_at = g >= EVLOOP_NO_LIMIT ? UINT64_MAX : ended + g;
             if (now >= give_up_at) {
                 active -= give_up(l, ep);
@@ -333,6 +367,7 @@ static void drive(struct lloop *l, int ep, int active)
             }
             a->rc = w == DB_FAILED ? -1 : 0;
             a->want = DB_DONE;
+            replied(l, c);
             if (!resume(l, ep, c))
                 active--;
         }

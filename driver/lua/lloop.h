@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include "client/arrivals.h"
+#include "client/window.h"
 #include "core/cpulist.h"
 #include "core/fiber.h"
 #include "stats/hist.h"
@@ -94,6 +95,7 @@ struct lloop_conn {
     int in_run;      /* counted in run->in_run */
     int warm;        /* counted in run->warm */
     int in_event;    /* --rate: counted in run->concurrency */
+    int out;         /* a statement out, counted in loop->stall */
     int reserved;    /* --events: this event holds one of the N (lrun.c) */
     int unfinished;  /* its event's reply was given up (lloop.c's grace) */
     /* the socket in the loop's epoll as last armed (lloop.c's arm) */
@@ -113,6 +115,10 @@ struct lloop {
     struct lloop_conn **conns;
     struct fiber self; /* the loop thread's own stack, between its connections */
     int n, timers;
+    /* statements out and the longest stretch without a reply inside the
+     * window, as a built-in loop keeps them (client/window.h); read after
+     * the joins */
+    struct window_stall stall;
     pthread_t th;
     int started;
     /* for the watchdog (lwatch.c): the connection whose Lua code runs now

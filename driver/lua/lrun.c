@@ -290,9 +290,13 @@ static void set_cpus(struct lloop_run *run, const char *list)
 
 /* Sum the connections into out, once every loop is joined: after a
  * checkpoint (ck taken), only what came after it. */
-static void collect(struct lloop_conn *cs, int n, const struct window_ckpt *ck,
-                    struct level_result *out)
+static void collect(struct lloop_conn *cs, int n, const struct lloop *loops, int nl,
+                    const struct window_ckpt *ck, struct level_result *out)
 {
+    uint64_t max_gap = 0; /* the run's stall: its loops' longest */
+    for (int i = 0; i < nl; i++)
+        if (loops[i].stall.max_gap > max_gap)
+            max_gap = loops[i].stall.max_gap;
     uint64_t c[SB_CNT_MAX] = {0};
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < SB_CNT_MAX; j++)
@@ -306,7 +310,7 @@ static void collect(struct lloop_conn *cs, int n, const struct window_ckpt *ck,
     as_counts(c, &tot);
     window_set_counts(out, &tot, NULL);
     window_since_ckpt_counts(ck, out);
-    level_result_disturbance(out, 0);
+    level_result_disturbance(out, window_stall_s(max_gap));
     window_fairness(n, lconn_figures, cs, ck, out);
 }
 
@@ -561,7 +565,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     level_result_cpu(out, &ru0, &ru1);
     window_since_ckpt_time(tk.ck, t1, &ru1, out); /* counters restart at a checkpoint */
     int rc = failures(cs, n, why, out, err, errlen);
-    collect(cs, n, tk.ck, out);
+    collect(cs, n, loops, nl, tk.ck, out);
     window_ckpt_free(tk.ck);
     out->interrupted = stop_asked != 0;
     free_run(run, cs, n, loops, nl);

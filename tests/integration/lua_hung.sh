@@ -1,8 +1,10 @@
 #!/bin/sh
 # A hung server (SIGSTOPped) cannot hold a scripted run past its --time:
 # the events still waiting for a reply a grace after the end are given up,
-# counted unfinished and the run is flagged disturbed (PostgreSQL). Nor can
-# an event that never returns to dbscale (a loop without a database call).
+# counted unfinished and the run is flagged disturbed (PostgreSQL); a
+# freeze the server comes back from is flagged as a stall, as in a
+# built-in level. Nor can an event that never returns to dbscale (a loop
+# without a database call).
 . "$(dirname "$0")/lib.sh" "$1"
 start_server pgsql
 S=$(dirname "$0")/lua/count.lua
@@ -36,6 +38,21 @@ thaw
 grep -q '"unfinished": 4' "$work/out" || fail "want 4 unfinished: $(cat "$work/out")"
 grep -q '"disturbed": true' "$work/out" || fail "not flagged disturbed: $(cat "$work/out")"
 echo "lua_hung: a hung server's 4 events given up, the run ended on time"
+
+# A server that stops answering for 1.5 s inside the window and comes back:
+# nothing is given up, and the run is flagged disturbed by the stall, as a
+# built-in level is (client/window.h)
+"$DBSCALE" "$work/nodone.lua" $SERVER_OPTS --threads=4 --time=3.5 --output=json run >"$work/out" 2>&1 &
+pid=$!
+sleep 1
+freeze
+sleep 1.5
+thaw
+wait $pid || fail "run with a 1.5 s freeze failed: $(cat "$work/out")"
+grep -q '"unfinished": 0' "$work/out" || fail "a freeze that ended gave up events: $(cat "$work/out")"
+grep -q '"disturbed": true, "disturbed_why": "stall 1\.[4-9]s"' "$work/out" ||
+    fail "a 1.5 s freeze not flagged as a stall: $(cat "$work/out")"
+echo "lua_hung: a 1.5 s freeze flagged: $(sed -n 's/.*"disturbed_why": "\([^"]*\)".*/\1/p' "$work/out")"
 
 # An event that never gives its loop back (compiled by LuaJIT, so no debug
 # hook runs in it) cannot hold the run past --time, a SIGINT, or the
