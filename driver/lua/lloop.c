@@ -222,13 +222,13 @@ static uint64_t win_end(struct lloop_run *run)
     return atomic_load_explicit(&run->deadline, memory_order_relaxed);
 }
 
-/* c's statement is back (done, failed or given up). */
-static void replied(struct lloop *l, struct lloop_conn *c)
+/* c's statement is back (done or failed) at now. */
+static void replied(struct lloop *l, struct lloop_conn *c, uint64_t now)
 {
     if (!c->out)
         return;
     c->out = 0;
-    window_stall_replied(&l->stall, now_ns(), win_start(l->run), win_end(l->run));
+    window_stall_replied(&l->stall, now, win_start(l->run), win_end(l->run));
 }
 
 /* Run c's fiber until it waits for a reply or an arrival (1) or has
@@ -250,9 +250,9 @@ static int resume(struct lloop *l, int ep, struct lloop_conn *c)
     }
     if (c->a.want == DB_DONE || c->failed)
         return 0;
-    if (!c->out) { /* a statement went out */
+    if (!c->out) { /* a statement went out; the clock matters only to the first */
         c->out = 1;
-        window_stall_sent(&l->stall, now_ns());
+        window_stall_sent(&l->stall, l->stall.waiting ? 0 : now_ns());
     }
     return arm(ep, c, 0) == 0;
 }
@@ -353,6 +353,7 @@ static void drive(struct lloop *l, int ep, int active)
                     fail(l->conns[i], "epoll_wait failed");
             return;
         }
+        uint64_t now = n > 0 ? now_ns() : 0; /* one clock read for the batch */
         for (int k = 0; k < n; k++) {
             struct lloop_conn *c = evs[k].data.ptr;
             struct lapi_async *a = &c->a;
@@ -367,7 +368,7 @@ static void drive(struct lloop *l, int ep, int active)
             }
             a->rc = w == DB_FAILED ? -1 : 0;
             a->want = DB_DONE;
-            replied(l, c);
+            replied(l, c, now);
             if (!resume(l, ep, c))
                 active--;
         }

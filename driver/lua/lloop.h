@@ -7,6 +7,7 @@
 #define DBSCALE_LLOOP_H
 
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdatomic.h>
 #include <sys/resource.h>
 
@@ -111,7 +112,9 @@ struct lloop_conn {
 #define LLOOP_GRACE_NS 1000000000ull
 
 struct lloop {
-    struct lloop_run *run;
+    /* each loop on cache lines of its own (lrun.c allocates them aligned):
+     * the stall and watchdog fields below are written at every statement */
+    alignas(64) struct lloop_run *run;
     struct lloop_conn **conns;
     struct fiber self; /* the loop thread's own stack, between its connections */
     int n, timers;

@@ -368,7 +368,11 @@ static struct lloop *lay_out(struct lloop_run *run, const struct lapi_script *s,
     if (lim->warmup_s <= 0 && !ramps(lim))
         atomic_store(&run->window, 1); /* every event counts */
     struct lloop_conn *cs = xcalloc((size_t)n, sizeof *cs);
-    struct lloop *loops = xcalloc((size_t)nl, sizeof *loops);
+    size_t sz = sizeof(struct lloop) * (size_t)nl; /* a multiple of its 64-byte alignment */
+    struct lloop *loops = aligned_alloc(64, sz);
+    if (!loops)
+        die(EXIT_RUNTIME, "out of memory for %d event loops", nl);
+    memset(loops, 0, sz);
     for (int i = 0; i < nl; i++) {
         loops[i].run = run;
         loops[i].conns = xcalloc((size_t)n / (size_t)nl + 1, sizeof *loops[i].conns);
