@@ -1,10 +1,10 @@
 /*
  * window.h - the figures of a measured window that the built-in loops
- * (client/level.c) and the Lua loops (lua/lrun.c) both report: sysbench's
- * thread fairness, the --report-checkpoints baseline and the
- * --report-interval periods. Written once, so a
- * change to how a window is counted is made once and both kinds of run
- * agree on it.
+ * (client/) and the Lua loops (lua/lloop.c, lua/lrun.c) both report: the
+ * ramp's hold, stalls, sysbench's thread fairness, the
+ * --report-checkpoints baseline and the --report-interval periods with
+ * their --rate queue. Written once, so a change to how a window is counted
+ * is made once and both kinds of run agree on it.
  */
 #ifndef DBSCALE_WINDOW_H
 #define DBSCALE_WINDOW_H
