@@ -177,8 +177,8 @@ int main(void)
     return jobs[0].rc || jobs[1].rc;
 }
 C
-# the library objects: not main.o, nor dbscale-mpi's (they need MPI and have a main)
-objs=$(find "$(dirname "$DBSCALE")/obj" -name '*.o' ! -name main.o ! -name 'mpi_*.o')
+# the library objects: not main.o, nor dbscale-mpi's (main_mpi.o, mpi_*.o: MPI, a main)
+objs=$(find "$(dirname "$DBSCALE")/obj" -name '*.o' ! -name main.o ! -name main_mpi.o ! -name 'mpi_*.o')
 inc=" -I$src"
 # the libraries the Makefile links, read from it so the two cannot drift
 pkgs=$(sed -n 's/^PKGS *:= *//p' "$(dirname "$src")/Makefile")
