@@ -121,10 +121,46 @@ int server_make_dir(const char *path, mode_t mode, const struct spawn_ident *id)
     return rc;
 }
 
-/* Appends ": <last lines of D/log>" to err, so a failed start says why. */
+/* The first line of buf holding an engine's error mark, or NULL: MariaDB's
+ * install-db ends its log with a page of advice, the cause sits above it. */
+static const char *first_error_line(const char *buf)
+{
+    static const char *const marks[] = {"[ERROR]", "FATAL:", "ERROR:", NULL};
+    const char *first = NULL;
+    for (int i = 0; marks[i]; i++) {
+        const char *m = strstr(buf, marks[i]);
+        if (m && (!first || m < first))
+            first = m;
+    }
+    while (first && first > buf && first[-1] != '\n')
+        first--;
+    return first;
+}
+
+void server_log_note(char *log, char *err, size_t errlen)
+{
+    size_t n = strlen(log);
+    while (n > 0 && (log[n - 1] == '\n' || log[n - 1] == ' '))
+        log[--n] = '\0';
+    char *p = log + n;
+    for (int lines = 0; p > log; p--)
+        if (p[-1] == '\n' && ++lines == 6)
+            break;
+    const char *e = first_error_line(log);
+    size_t l = strlen(err);
+    if (e && e < p && l + 16 < errlen) {
+        snprintf(err + l, errlen - l, "; the server log says:\n%.*s\n...", (int)strcspn(e, "\n"),
+                 e);
+        l = strlen(err);
+    }
+    if (l + 16 < errlen)
+        snprintf(err + l, errlen - l, "%s the server log ends:\n%s", e && e < p ? "" : ";", p);
+}
+
+/* Appends the note on D/log's last 8 KiB to err, so a failed start says why. */
 static void add_log_tail(const struct server *s, char *err, size_t errlen)
 {
-    char path[PATH_MAX + 8], buf[2048];
+    char path[PATH_MAX + 8], buf[8192];
     if (server_fmt(path, sizeof path, "%s/log", s->dir) < 0)
         return;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -137,15 +173,7 @@ static void add_log_tail(const struct server *s, char *err, size_t errlen)
     if (n <= 0)
         return;
     buf[n] = '\0';
-    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-        buf[--n] = '\0';
-    char *p = buf + n;
-    for (int lines = 0; p > buf; p--)
-        if (p[-1] == '\n' && ++lines == 6)
-            break;
-    size_t l = strlen(err);
-    if (l + 16 < errlen)
-        snprintf(err + l, errlen - l, "; the server log ends:\n%s", p);
+    server_log_note(buf, err, errlen);
 }
 
 /* An unguessable password of letters and digits: no quoting needed anywhere. */

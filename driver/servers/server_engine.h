@@ -114,6 +114,10 @@ int server_exists(const char *path);
 int server_put_file(const char *path, const char *text, int flags, mode_t mode,
                     const struct spawn_ident *id);
 int server_make_dir(const char *path, mode_t mode, const struct spawn_ident *id);
+/* Appends what a failed start's log says to err: its last lines, and above
+ * them its first error line ([ERROR], FATAL:, ERROR:) when those lines do not
+ * hold it (install-db ends with a page of advice). log is trimmed in place. */
+void server_log_note(char *log, char *err, size_t errlen);
 /* len-1 random letters and digits: no quoting needed anywhere. */
 int server_random_password(char *out, size_t len);
 

@@ -65,6 +65,7 @@ static int my_configure(struct server *s, const struct spawn_ident *id, const ch
                 "[mysqld]\n"
                 "user=%s\n"
                 "datadir=%s/data\n"
+                "tmpdir=%s/tmp\n"
                 "socket=%s\n"
                 "pid-file=%s\n"
                 "port=%d\n"
@@ -75,7 +76,7 @@ static int my_configure(struct server *s, const struct spawn_ident *id, const ch
                 "innodb_log_file_size=64M\n"
                 "max_connections=200\n"
                 "# extra settings\n%s\n",
-                id->name, s->dir, s->socket, s->pidfile, s->port, extra ? extra : "");
+                id->name, s->dir, s->dir, s->socket, s->pidfile, s->port, extra ? extra : "");
     int rc = server_fmt(path, sizeof path, "%s/my.cnf", s->dir) < 0
                  ? -1
                  : server_put_file(path, b.s, O_TRUNC, 0600, id);
@@ -105,6 +106,14 @@ static int my_init(struct server *s, const struct spawn_ident *id, int logfd, ch
     }
     if (server_make_dir(data, 0700, id) < 0) {
         snprintf(err, errlen, "cannot make %s: %s", data, strerror(errno));
+        return -1;
+    }
+    /* A tmpdir of its own: mariadbd removes every #sql file in its tmpdir as
+     * it starts, so servers sharing /tmp delete each other's temporary tables
+     * (install-db's bootstrap then fails one time in three, two at once). */
+    char tmp[PATH_MAX];
+    if (server_fmt(tmp, sizeof tmp, "%s/tmp", s->dir) < 0 || server_make_dir(tmp, 0700, id) < 0) {
+        snprintf(err, errlen, "cannot make %s/tmp: %s", s->dir, strerror(errno));
         return -1;
     }
     char *argv[] = {"mariadb-install-db",

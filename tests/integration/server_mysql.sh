@@ -1,8 +1,8 @@
 #!/bin/sh
 # dbscale server with MariaDB: starts fresh, sbtest connects with its password
 # over TCP and the socket (and not without it), listens on 127.0.0.1 only,
-# honours --conf and --cpus, never prints the password, and leaves nothing
-# behind after stop.
+# honours --conf and --cpus, keeps its temporary files in its own directory,
+# never prints the password, and leaves nothing behind after stop.
 . "$(dirname "$0")/lib.sh" "$1"
 
 "$DBSCALE" server start mysql --cpus=0-x >/dev/null 2>&1; expect_eq "bad --cpus exit" $? 2
@@ -32,6 +32,9 @@ expect_eq "--conf" "$(my_sql 'SELECT @@max_connections, @@innodb_flush_log_at_tr
     "$(printf '77\t2')"
 expect_eq "bind address" "$(my_sql 'SELECT @@bind_address')" 127.0.0.1
 expect_eq "binlog off" "$(my_sql 'SELECT @@log_bin')" 0
+# its own tmpdir: a mariadbd starting beside it removes every #sql file in
+# its tmpdir, and in a shared /tmp those were this server's temporary tables
+expect_eq "tmpdir" "$(my_sql 'SELECT @@tmpdir')" "$dir/tmp"
 my_sql 'CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1); DROP TABLE t' ||
     fail "sbtest cannot create tables in sbtest"
 
