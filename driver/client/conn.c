@@ -134,19 +134,10 @@ static void arm_timer(struct loop *l, struct conn *c)
     l->timers++;
 }
 
-/* --events, as sysbench: a transaction begun inside the window takes one of
- * the N before its first statement, so exactly N begin and all N are
- * counted; none is run and left uncounted, and the server's counters equal
- * the report's. 0 when all N are taken (the connection parks). */
+/* --events (window.h): 0 when all N are taken (the connection parks). */
 static int reserve(struct pool *p, struct conn *c, uint64_t start)
 {
-    c->reserved = 0;
-    if (p->cfg.events <= 0 || start < p->measure_start)
-        return 1;
-    if (atomic_fetch_add_explicit(&p->started, 1, RLX) >= (uint64_t)p->cfg.events)
-        return 0;
-    c->reserved = 1;
-    return 1;
+    return window_reserve(&p->started, p->cfg.events, start >= p->measure_start, &c->reserved);
 }
 
 static void first_stmt(struct pool *p, struct conn *c)

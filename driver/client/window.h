@@ -1,7 +1,7 @@
 /*
  * window.h - the figures of a measured window that the built-in loops
  * (client/) and the Lua loops (lua/lloop.c, lua/lrun.c) both report: the
- * ramp's hold, stalls, sysbench's thread fairness, the
+ * ramp's hold, what --events counts, stalls, sysbench's thread fairness, the
  * --report-checkpoints baseline and the --report-interval periods with
  * their --rate queue. Written once, so a change to how a window is counted
  * is made once and both kinds of run agree on it.
@@ -9,6 +9,7 @@
 #ifndef DBSCALE_WINDOW_H
 #define DBSCALE_WINDOW_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/resource.h>
 
@@ -27,6 +28,24 @@
 static inline int window_ramp_holds(int warm, uint64_t hold_from, uint64_t now, int window_open)
 {
     return warm && hold_from && now >= hold_from && !window_open;
+}
+
+/* --events, as sysbench counts it: an event begun inside the window takes
+ * one of the N from *taken before its first statement, so exactly N begin
+ * there and all N are counted; one begun in the warmup takes none and is
+ * not counted. 1: run it (*reserved says whether it holds one of the N,
+ * which a lost event gives back); 0: all N are taken (the connection
+ * parks). Both loops ask this one question. */
+static inline int window_reserve(_Atomic uint64_t *taken, int64_t events, int in_window,
+                                 int *reserved)
+{
+    *reserved = 0;
+    if (events <= 0 || !in_window)
+        return 1;
+    if (atomic_fetch_add_explicit(taken, 1, memory_order_relaxed) >= (uint64_t)events)
+        return 0;
+    *reserved = 1;
+    return 1;
 }
 
 /* A stall: a stretch of at least WINDOW_STALL_NS inside the window in

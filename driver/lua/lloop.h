@@ -26,8 +26,8 @@ struct lloop_run {
     /* loops past their thread_inits: the caller polls it (a thread_init
      * that never returns cannot hold a stop) before its own wait */
     atomic_int loops_ready;
-    atomic_int stop; /* a connection failed */
-    atomic_llong events;
+    atomic_int stop;         /* a connection failed */
+    _Atomic uint64_t events; /* --events: events begun in the window (window_reserve) */
     /* ns, 0 = none: set once every thread_init is done, while the loops may
      * already run events (a deadline from before the connects would end
      * the first connections' runs before they began) */

@@ -75,17 +75,10 @@ static int more(struct lapi_thread *t)
     struct lloop_run *sh = c->run;
     if (lrun_ending(sh) || !ramp_hold(t, c, sh))
         return 0;
-    if (sh->lim->events > 0) {
-        /* --events as the built-in loops count them: an event begun inside
-         * the window takes one of the N, so exactly N are counted; the
-         * warmup's take none (they once took all N: a warmup longer than
-         * the events reported none) */
+    if (sh->lim->events > 0) { /* window.h: the warmup's events take none of the N */
         uint64_t w = atomic_load_explicit(&sh->window, memory_order_relaxed);
-        c->reserved = w && now_ns() >= w;
-        if (c->reserved && atomic_fetch_add(&sh->events, 1) >= sh->lim->events) {
-            c->reserved = 0;
+        if (!window_reserve(&sh->events, sh->lim->events, w && now_ns() >= w, &c->reserved))
             return 0;
-        }
     }
     if (sh->lim->rate > 0 && t->aio) {
         c->wake_at = arrivals_next(&sh->arrivals);
