@@ -92,6 +92,9 @@ struct lapi_thread {
     /* an error the script ignored (restarting the event), by its code;
      * NULL = only counted */
     void (*on_ignored)(struct lapi_thread *t, const char *code);
+    /* a statement found its connection lost (the script reconnects);
+     * NULL = not counted */
+    void (*on_lost)(struct lapi_thread *t);
 };
 
 /* Reset t for thread tid of s, its generator seeded as worker.c seeds

@@ -247,6 +247,8 @@ static void note_error(struct lapi_thread *t, const struct db_error *e)
 {
     if (e->rolled_back)
         lapi_count(t, SB_CNT_OTHER);
+    if (e->cls == DB_ERR_RECONNECT && t->on_lost)
+        t->on_lost(t);
     t->last_err = *e;
 }
 

@@ -91,6 +91,7 @@ struct lloop_conn {
     uint64_t base[SB_CNT_MAX];                /* counters when the warmup ended */
     struct err_count codes[WORKER_MAX_CODES]; /* ignored errors inside the window */
     int ncodes;
+    uint64_t lost; /* connections lost inside the window (lrun.c) */
     int failed;
     int init_failed; /* in thread_init (or opening its state): the run never began */
     int in_run;      /* counted in run->in_run */

@@ -146,6 +146,15 @@ static void on_ignored(struct lapi_thread *t, const char *code)
         err_count_add(c->codes, &c->ncodes, code, 1);
 }
 
+/* A connection lost in the window, as the built-in loops count one. */
+static void on_lost(struct lapi_thread *t)
+{
+    struct lloop_conn *c = t->run;
+    uint64_t w = atomic_load_explicit(&c->run->window, memory_order_relaxed);
+    if (w && now_ns() >= w)
+        c->lost++;
+}
+
 /* ---- the ticker: --report-interval and --report-checkpoints ---- */
 
 /* The counters as a result's counts. */
@@ -298,6 +307,7 @@ static void collect(struct lloop_conn *cs, int n, const struct lloop *loops, int
         for (int k = 0; k < cs[i].ncodes; k++)
             err_count_add(out->codes, &out->ncodes, cs[i].codes[k].code, cs[i].codes[k].n);
         out->unfinished += (uint64_t)cs[i].unfinished;
+        out->lost += cs[i].lost;
     }
     struct window_counts tot;
     as_counts(c, &tot);
@@ -379,6 +389,7 @@ static struct lloop *lay_out(struct lloop_run *run, const struct lapi_script *s,
         c->t.ev_start = ev_start;
         c->t.ev_stop = ev_stop;
         c->t.on_ignored = on_ignored;
+        c->t.on_lost = on_lost;
         c->lat = xmalloc(sizeof *c->lat);
         hist_init(c->lat);
         struct lloop *l = &loops[i % nl];

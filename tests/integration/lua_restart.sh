@@ -5,8 +5,8 @@
 # sessions end, the port closes) and started again from the same data
 # directory 1 s later; every scripted connection reconnects, prepares its
 # statement again, restarts the event (before_restart_event), and does
-# work afterwards; the run exits 0, counts the reconnects and is flagged
-# disturbed by them, as a built-in run is.
+# work afterwards; the run exits 0, counts the reconnects and the lost
+# connections and is flagged disturbed by them, as a built-in run is.
 . "$(dirname "$0")/lib.sh" "$1"
 SCRIPT=$(cd "$(dirname "$0")" && pwd)/lua/restart.lua
 work=$(mktemp -d)
@@ -68,6 +68,9 @@ for engine in pgsql mysql; do
     # flagged disturbed in the built-in mixes' words (level_result_disturbance)
     grep -q '"disturbed": true, "disturbed_why": "[^"]*[0-9] reconnects' "$work/out" ||
         fail "$engine: the reconnects did not flag the run disturbed: $(cat "$work/out")"
+    # and the connections lost counted, as a built-in level counts them
+    grep -q '"disturbed_why": "[^"]*[0-9] reconnects; [1-9][0-9]* lost' "$work/out" ||
+        fail "$engine: the lost connections not counted: $(cat "$work/out")"
     echo "$engine: $(grep -c RESTART "$work/out") connections came back after the restart, $recon reconnects"
     # the restarted server is stopped from its pid file by stop_server
     stop_server
