@@ -86,8 +86,11 @@ static int my_configure(struct server *s, const struct spawn_ident *id, const ch
     return rc;
 }
 
-static int my_init(struct server *s, const struct spawn_ident *id, int logfd, char *err,
-                   size_t errlen)
+static const char *const mariadbd_paths[] = {"/usr/sbin/mariadbd", "/usr/sbin/mysqld",
+                                             "/usr/local/sbin/mariadbd", NULL};
+
+static int my_init(struct server *s, const struct spawn_ident *id, const char *extra, int logfd,
+                   char *err, size_t errlen)
 {
     static const char *const tools[] = {"/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db",
                                         "/usr/local/bin/mariadb-install-db", NULL};
@@ -116,6 +119,16 @@ static int my_init(struct server *s, const struct spawn_ident *id, int logfd, ch
         snprintf(err, errlen, "cannot make %s/tmp: %s", s->dir, strerror(errno));
         return -1;
     }
+    /* DBSCALE_SERVER_CACHE (server_template.c): install-db reads my.cnf, so
+     * the extra settings are part of the template's name */
+    const char *daemon = first_existing(mariadbd_paths);
+    const char *const stamps[] = {"/proc/self/exe", tool, daemon ? daemon : tool, NULL};
+    struct server_template tp;
+    if (server_template_open(&tp, "mysql", stamps, extra, err, errlen) < 0)
+        return -1;
+    int took = server_template_take(&tp, data, NULL, 0, logfd, err, errlen);
+    if (took != 0)
+        return took < 0 ? -1 : 0;
     char *argv[] = {"mariadb-install-db",
                     defs,
                     uarg,
@@ -133,7 +146,10 @@ static int my_init(struct server *s, const struct spawn_ident *id, int logfd, ch
         snprintf(err, errlen, "cannot start mariadb-install-db: %s", strerror(errno));
         return -1;
     }
-    return spawn_wait(pid, "mariadb-install-db", SERVER_START_TIMEOUT_MS, err, errlen);
+    if (spawn_wait(pid, "mariadb-install-db", SERVER_START_TIMEOUT_MS, err, errlen) < 0)
+        return -1;
+    server_template_keep(&tp, data, NULL, logfd);
+    return 0;
 }
 
 static int my_setup(struct server *s, const struct spawn_ident *id, const char *superpw, char *err,
@@ -189,7 +205,7 @@ static int my_prepare(struct server *s, const struct spawn_ident *id, const char
     (void)superpw; /* root logs in by unix_socket: there is no admin password */
     if (my_configure(s, id, extra, err, errlen) < 0)
         return -1;
-    return my_init(s, id, logfd, err, errlen);
+    return my_init(s, id, extra, logfd, err, errlen);
 }
 
 static int my_paths(struct server *s)
@@ -203,10 +219,8 @@ static int my_paths(struct server *s)
 static int my_command(const struct server *s, const char *bindir, struct server_cmd *cmd, char *err,
                       size_t errlen)
 {
-    static const char *const mariadbd[] = {"/usr/sbin/mariadbd", "/usr/sbin/mysqld",
-                                           "/usr/local/sbin/mariadbd", NULL};
     (void)bindir;
-    const char *bin = first_existing(mariadbd);
+    const char *bin = first_existing(mariadbd_paths);
     if (!bin)
         return snprintf(err, errlen, "mariadbd not found (apt-get install mariadb-server)"), -1;
     snprintf(cmd->path, sizeof cmd->path, "%s", bin);

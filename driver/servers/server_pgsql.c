@@ -118,6 +118,20 @@ static int pg_init(struct server *s, const struct spawn_ident *id, const char *b
         snprintf(err, errlen, "cannot make %s: %s", data, strerror(errno));
         return -1;
     }
+    /* DBSCALE_SERVER_CACHE (server_template.c): initdb reads no setting of
+     * ours, so one template serves every start of this build */
+    char pgbin[PATH_MAX];
+    if (server_fmt(pgbin, sizeof pgbin, "%s/postgres", bindir) < 0) {
+        snprintf(err, errlen, "path too long: %s", bindir);
+        return -1;
+    }
+    const char *const stamps[] = {"/proc/self/exe", initdb, pgbin, NULL};
+    struct server_template tp;
+    if (server_template_open(&tp, "pgsql", stamps, NULL, err, errlen) < 0)
+        return -1;
+    int took = server_template_take(&tp, data, superpw, 40, logfd, err, errlen);
+    if (took != 0)
+        return took < 0 ? -1 : 0;
     char line[80];
     if (server_random_password(superpw, 33) < 0 ||
         server_fmt(line, sizeof line, "%s\n", superpw) < 0 ||
@@ -139,6 +153,8 @@ static int pg_init(struct server *s, const struct spawn_ident *id, const char *b
     }
     int rc = spawn_wait(pid, "initdb", SERVER_START_TIMEOUT_MS, err, errlen);
     unlink(pwfile);
+    if (rc == 0)
+        server_template_keep(&tp, data, superpw, logfd);
     return rc;
 }
 

@@ -55,7 +55,8 @@ procs_of() { ps -eo args | grep -F "$1" | grep -vq grep; } # a process naming $1
 creation() { # ENGINE SIGNAL
     d=$work/c-$1-$2
     mkdir -m 755 "$d"
-    TMPDIR=$d "$DBSCALE" sweep oltp_point_select --db-driver=$1 --threads=1 --repeats=1 --time=1 \
+    # the engine's own tools, not a template's copy (run-integration.sh)
+    TMPDIR=$d DBSCALE_SERVER_CACHE= "$DBSCALE" sweep oltp_point_select --db-driver=$1 --threads=1 --repeats=1 --time=1 \
         --out "$d/r" >"$d/out" 2>&1 &
     sweep=$!
     srv=
