@@ -50,6 +50,11 @@ const struct help_env help_env_table[] = {
      "/usr/lib/postgresql/N/bin)",
      "server sweep"},
     {"DBSCALE_SERVER_DIR", "the throwaway server `dbscale server stop` stops", "server"},
+    {"DBSCALE_SERVER_CACHE",
+     "a directory only you can write, where a throwaway server's freshly made data directory is "
+     "kept and copied for the next start in place of initdb or mariadb-install-db (the tests "
+     "set it; unset: every start runs the tool)",
+     "server sweep"},
     {"DBSCALE_SYSFS_ROOT", "read the CPU topology from this copy of /sys (tests)",
      "sweep micro fs server"},
     {"DBSCALE_PARSE_ONLY",
