@@ -107,22 +107,22 @@ int server_check_listen(const struct server *s, char *err, size_t errlen);
 int server_listen_scan(const char *table, const unsigned long *inodes, int n, char *bad,
                        size_t badlen);
 
-/* server_template.c: DBSCALE_SERVER_CACHE's templates (opt-in). open: the
- * template's name from the engine, the files that make it (NULL-ended) and
- * the extra settings; t->on 0 when there is no cache; -1 when the variable
- * names a directory that is not ours alone (err). take: 1 when data (made,
- * empty) now holds a copy (superpw, when not NULL, the superuser's password
- * it was made with), 0 when none is kept yet, -1 on a failed copy. keep:
- * data, just made by the engine's tool, becomes the template (best effort). */
+/* server_template.c: DBSCALE_SERVER_CACHE's templates (opt-in). take: the
+ * template named by the engine, the files that make it (NULL-ended) and the
+ * extra settings the tool reads (NULL: none) into data (made, empty): 1 when
+ * data now holds a copy (superpw, when not NULL, gets the superuser's
+ * password it was made with), 0 when there is no cache or no template yet
+ * (run the tool), -1 with err when the variable names a directory that is
+ * not ours alone or the copy failed. keep: data, just made by the tool,
+ * becomes t's template (best effort). */
 struct server_template {
     int on;
     char dir[PATH_MAX];
     char path[PATH_MAX];
 };
-int server_template_open(struct server_template *t, const char *engine, const char *const stamps[],
-                         const char *extra, char *err, size_t errlen);
-int server_template_take(const struct server_template *t, const char *data, char *superpw,
-                         size_t pwlen, int logfd, char *err, size_t errlen);
+int server_template_take(struct server_template *t, const char *engine, const char *const stamps[],
+                         const char *extra, const char *data, char *superpw, size_t pwlen,
+                         int logfd, char *err, size_t errlen);
 void server_template_keep(const struct server_template *t, const char *data, const char *superpw,
                           int logfd);
 

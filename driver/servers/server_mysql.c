@@ -124,9 +124,7 @@ static int my_init(struct server *s, const struct spawn_ident *id, const char *e
     const char *daemon = first_existing(mariadbd_paths);
     const char *const stamps[] = {"/proc/self/exe", tool, daemon ? daemon : tool, NULL};
     struct server_template tp;
-    if (server_template_open(&tp, "mysql", stamps, extra, err, errlen) < 0)
-        return -1;
-    int took = server_template_take(&tp, data, NULL, 0, logfd, err, errlen);
+    int took = server_template_take(&tp, "mysql", stamps, extra, data, NULL, 0, logfd, err, errlen);
     if (took != 0)
         return took < 0 ? -1 : 0;
     char *argv[] = {"mariadb-install-db",

@@ -127,9 +127,8 @@ static int pg_init(struct server *s, const struct spawn_ident *id, const char *b
     }
     const char *const stamps[] = {"/proc/self/exe", initdb, pgbin, NULL};
     struct server_template tp;
-    if (server_template_open(&tp, "pgsql", stamps, NULL, err, errlen) < 0)
-        return -1;
-    int took = server_template_take(&tp, data, superpw, 40, logfd, err, errlen);
+    int took =
+        server_template_take(&tp, "pgsql", stamps, NULL, data, superpw, 40, logfd, err, errlen);
     if (took != 0)
         return took < 0 ? -1 : 0;
     char line[80];

@@ -35,7 +35,9 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
-int server_template_open(struct server_template *t, const char *engine, const char *const stamps[],
+/* t from the variable: off (t->on 0), or the template's name; -1 when the
+ * variable names a directory that is not ours alone. */
+static int template_open(struct server_template *t, const char *engine, const char *const stamps[],
                          const char *extra, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
@@ -50,7 +52,7 @@ int server_template_open(struct server_template *t, const char *engine, const ch
     if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
         (st.st_mode & 022)) {
         snprintf(err, errlen,
-                 "DBSCALE_SERVER_CACHE=%s: not a directory of ours that only we can write "
+                 "DBSCALE_SERVER_CACHE=%s: not a directory of yours that only you can write "
                  "(a template there is run as a server's data); fix it or unset the variable",
                  dir);
         return -1;
@@ -108,9 +110,12 @@ static void remove_tree(const char *path, int logfd)
         spawn_wait(pid, "rm", SERVER_START_TIMEOUT_MS, err, sizeof err);
 }
 
-int server_template_take(const struct server_template *t, const char *data, char *superpw,
-                         size_t pwlen, int logfd, char *err, size_t errlen)
+int server_template_take(struct server_template *t, const char *engine, const char *const stamps[],
+                         const char *extra, const char *data, char *superpw, size_t pwlen,
+                         int logfd, char *err, size_t errlen)
 {
+    if (template_open(t, engine, stamps, extra, err, errlen) < 0)
+        return -1;
     if (!t->on)
         return 0;
     char from[PATH_MAX + 8];
