@@ -113,7 +113,7 @@ static int my_init(struct server *s, const struct spawn_ident *id, const char *e
     }
     /* A tmpdir of its own: mariadbd removes every #sql file in its tmpdir as
      * it starts, so servers sharing /tmp delete each other's temporary tables
-     * (install-db's bootstrap then fails one time in three, two at once). */
+     * (with six starting at once, a quarter of the bootstraps failed). */
     char tmp[PATH_MAX];
     if (server_fmt(tmp, sizeof tmp, "%s/tmp", s->dir) < 0 || server_make_dir(tmp, 0700, id) < 0) {
         snprintf(err, errlen, "cannot make %s/tmp: %s", s->dir, strerror(errno));
