@@ -99,17 +99,6 @@ static int copy_tree(const char *from, const char *to, int logfd, char *err, siz
     return spawn_wait(pid, "cp", SERVER_START_TIMEOUT_MS, err, errlen);
 }
 
-static void remove_tree(const char *path, int logfd)
-{
-    char *argv[] = {"rm", "-rf", "--", (char *)path, NULL};
-    struct spawn_ident self = {0}; /* as ourselves: no drop */
-    struct spawn_cmd sp = {"/bin/rm", argv, logfd, &self, NULL, 0};
-    char err[256];
-    pid_t pid = spawn_start(&sp, "/");
-    if (pid > 0)
-        spawn_wait(pid, "rm", SERVER_START_TIMEOUT_MS, err, sizeof err);
-}
-
 int server_template_take(struct server_template *t, const char *engine, const char *const stamps[],
                          const char *extra, const char *data, char *superpw, size_t pwlen,
                          int logfd, char *err, size_t errlen)
@@ -159,5 +148,5 @@ void server_template_keep(const struct server_template *t, const char *data, con
     }
     /* whole or not at all: a template another start kept first stays */
     if (!ok || rename(tmp, t->path) < 0)
-        remove_tree(tmp, logfd);
+        spawn_rm_rf(tmp, 0);
 }
