@@ -12,9 +12,10 @@
  * start with retries and stop; the `server` verb is server_verb.c, the state
  * and password files server_state.c, the checks of a request before
  * anything is made server_request.c, the loopback checks (extra config lines
- * before start, the real sockets after) server_conf.c, and the engine table
- * with its one lookup server_engines.c. What differs per engine sits behind
- * server_engine.h
+ * before start, the real sockets after) server_conf.c, the engine table
+ * with its one lookup server_engines.c, what a failed start quotes of its
+ * log server_log.c, and the opt-in data-directory templates
+ * server_template.c. What differs per engine sits behind server_engine.h
  * (server_pgsql.c, server_mysql.c); running, waiting for and killing
  * processes is spawn.c's. Engines refuse to run as root, so when we are root
  * the engine's processes run as its system user (postgres, mysql); every fd
@@ -119,61 +120,6 @@ int server_make_dir(const char *path, mode_t mode, const struct spawn_ident *id)
     close(fd);
     errno = e;
     return rc;
-}
-
-/* The first line of buf holding an engine's error mark, or NULL: MariaDB's
- * install-db ends its log with a page of advice, the cause sits above it. */
-static const char *first_error_line(const char *buf)
-{
-    static const char *const marks[] = {"[ERROR]", "FATAL:", "ERROR:", NULL};
-    const char *first = NULL;
-    for (int i = 0; marks[i]; i++) {
-        const char *m = strstr(buf, marks[i]);
-        if (m && (!first || m < first))
-            first = m;
-    }
-    while (first && first > buf && first[-1] != '\n')
-        first--;
-    return first;
-}
-
-void server_log_note(char *log, char *err, size_t errlen)
-{
-    size_t n = strlen(log);
-    while (n > 0 && (log[n - 1] == '\n' || log[n - 1] == ' '))
-        log[--n] = '\0';
-    char *p = log + n;
-    for (int lines = 0; p > log; p--)
-        if (p[-1] == '\n' && ++lines == 6)
-            break;
-    const char *e = first_error_line(log);
-    size_t l = strlen(err);
-    if (e && e < p && l + 16 < errlen) {
-        snprintf(err + l, errlen - l, "; the server log says:\n%.*s\n...", (int)strcspn(e, "\n"),
-                 e);
-        l = strlen(err);
-    }
-    if (l + 16 < errlen)
-        snprintf(err + l, errlen - l, "%s the server log ends:\n%s", e && e < p ? "" : ";", p);
-}
-
-/* Appends the note on D/log's last 8 KiB to err, so a failed start says why. */
-static void add_log_tail(const struct server *s, char *err, size_t errlen)
-{
-    char path[PATH_MAX + 8], buf[8192];
-    if (server_fmt(path, sizeof path, "%s/log", s->dir) < 0)
-        return;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    off_t end = lseek(fd, 0, SEEK_END);
-    off_t from = end > (off_t)sizeof buf - 1 ? end - (off_t)sizeof buf + 1 : 0;
-    ssize_t n = pread(fd, buf, sizeof buf - 1, from);
-    close(fd);
-    if (n <= 0)
-        return;
-    buf[n] = '\0';
-    server_log_note(buf, err, errlen);
 }
 
 /* An unguessable password of letters and digits: no quoting needed anywhere. */
@@ -554,7 +500,7 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
             halt(s, e2, sizeof e2); /* never left running beyond loopback */
             goto fail_dir;
         }
-        add_log_tail(s, err, errlen);
+        server_log_tail(s, err, errlen);
         char e2[64];
         halt(s, e2, sizeof e2);
         /* A port picked by us may have been taken meanwhile: try another, from scratch. */

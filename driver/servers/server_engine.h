@@ -126,6 +126,13 @@ int server_template_take(struct server_template *t, const char *engine, const ch
 void server_template_keep(const struct server_template *t, const char *data, const char *superpw,
                           int logfd);
 
+/* server_log.c: appends what a failed start's log says to err: its last
+ * lines, and above them its first error line ([ERROR], FATAL:, ERROR:) when
+ * those lines do not hold it. note: from log's text (trimmed in place);
+ * tail: from D/log's last 8 KiB. */
+void server_log_note(char *log, char *err, size_t errlen);
+void server_log_tail(const struct server *s, char *err, size_t errlen);
+
 /* Lent by server.c. snprintf that says -1 when it truncates. */
 int server_fmt(char *dst, size_t n, const char *f, ...) __attribute__((format(printf, 3, 4)));
 int server_exists(const char *path);
@@ -133,10 +140,6 @@ int server_exists(const char *path);
 int server_put_file(const char *path, const char *text, int flags, mode_t mode,
                     const struct spawn_ident *id);
 int server_make_dir(const char *path, mode_t mode, const struct spawn_ident *id);
-/* Appends what a failed start's log says to err: its last lines, and above
- * them its first error line ([ERROR], FATAL:, ERROR:) when those lines do not
- * hold it (install-db ends with a page of advice). log is trimmed in place. */
-void server_log_note(char *log, char *err, size_t errlen);
 /* len-1 random letters and digits: no quoting needed anywhere. */
 int server_random_password(char *out, size_t len);
 
