@@ -45,6 +45,13 @@ int lrun_ending(struct lloop_run *sh)
     return dl && now_ns() >= dl;
 }
 
+/* Is the window open at t (ns)? run->window is 0 until it opens. */
+static int in_window(const struct lloop_run *sh, uint64_t t)
+{
+    uint64_t w = atomic_load_explicit(&sh->window, memory_order_relaxed);
+    return w && t >= w;
+}
+
 /* The ramp (window.h): this connection waits for the window to open,
  * on the loop's timer (a fiber) or asleep. 0 when the run ends meanwhile. */
 static int ramp_hold(struct lapi_thread *t, struct lloop_conn *c, struct lloop_run *sh)
@@ -76,8 +83,7 @@ static int more(struct lapi_thread *t)
     if (lrun_ending(sh) || !ramp_hold(t, c, sh))
         return 0;
     if (sh->lim->events > 0) { /* window.h: the warmup's events take none of the N */
-        uint64_t w = atomic_load_explicit(&sh->window, memory_order_relaxed);
-        if (!window_reserve(&sh->events, sh->lim->events, w && now_ns() >= w, &c->reserved))
+        if (!window_reserve(&sh->events, sh->lim->events, in_window(sh, now_ns()), &c->reserved))
             return 0;
     }
     if (sh->lim->rate > 0 && t->aio) {
@@ -121,8 +127,8 @@ static void ev_stop(struct lapi_thread *t)
     struct lloop_conn *c = t->run;
     lrun_warm(c);
     lrun_event_left(c);
-    uint64_t now = now_ns(), w = atomic_load_explicit(&c->run->window, memory_order_relaxed);
-    if (!w || now < w)
+    uint64_t now = now_ns();
+    if (!in_window(c->run, now))
         return; /* --warmup-time or the ramp: run, not counted */
     if (c->run->lim->events > 0) {
         if (!c->reserved)
@@ -141,8 +147,7 @@ static void ev_stop(struct lapi_thread *t)
 static void on_ignored(struct lapi_thread *t, const char *code)
 {
     struct lloop_conn *c = t->run;
-    uint64_t w = atomic_load_explicit(&c->run->window, memory_order_relaxed);
-    if (w && now_ns() >= w)
+    if (in_window(c->run, now_ns()))
         err_count_add(c->codes, &c->ncodes, code, 1);
 }
 
@@ -150,8 +155,7 @@ static void on_ignored(struct lapi_thread *t, const char *code)
 static void on_lost(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
-    uint64_t w = atomic_load_explicit(&c->run->window, memory_order_relaxed);
-    if (w && now_ns() >= w)
+    if (in_window(c->run, now_ns()))
         c->lost++;
 }
 
