@@ -36,8 +36,8 @@ done
 cat "$q/long" "$q/rest" >"$q/pool"
 # The throwaway servers' data directories are copied from a template the
 # first start of each engine makes (DBSCALE_SERVER_CACHE, server_template.c):
-# initdb and mariadb-install-db run once per run, not at each of the ~90
-# starts (0.9 s and 2 s each here). The cache goes with the run.
+# initdb and mariadb-install-db run once per run, not at every one of the
+# suite's starts (0.9 s and 2 s each here). The cache goes with the run.
 if [ -z "${DBSCALE_SERVER_CACHE:-}" ]; then
     DBSCALE_SERVER_CACHE=$q/server-cache
     export DBSCALE_SERVER_CACHE
