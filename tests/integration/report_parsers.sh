@@ -52,31 +52,79 @@ CASES
     SOURCES="$CORPUS $T/live"
 fi
 
-# numbers become N and runs of spaces one space: what may differ between runs
+# Each one-liner runs on the reports of the cases it applies to; the
+# outputs of one report come from one shell (every applicable one-liner
+# under a numbered marker line, as sysbench_cmdlines.sh does), and dbscale's
+# report is read once for both sources: a shell, a sed and a command
+# substitution per one-liner and report pair were most of this test's time.
+MARK=@@dbscale-one-liner@@
+W=$SERVER_DIR/parse
+mkdir -p "$W"
+# numbers become N and runs of spaces one space: what may differ between
+# runs (not in the marker lines)
 shape() {
-    sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g'
+    sed -E "/^$MARK [0-9]+\$/!{s/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g;}"
 }
-
-n=0
-bad=0
 tab=$(printf '\t')
+i=0
 while IFS="$tab" read -r cases cmd; do
     case $cases in '#'* | '') continue ;; esac
-    for src in $SOURCES; do
-        for name in default p99_seed p0 hist rate interval checkpoints; do
-            case " $cases " in *" all "* | *" $name "*) ;; *) continue ;; esac
-            [ -f "$src/sysbench_$name.txt" ] || continue
-            want=$(sh -c "$cmd" <"$src/sysbench_$name.txt" | shape)
-            got=$(sh -c "$cmd" <"$T/$name.txt" | shape)
-            n=$((n + 1))
-            if [ "$want" != "$got" ]; then
-                bad=$((bad + 1))
-                printf 'report %s (%s): %s\n  sysbench: %s\n  dbscale:  %s\n' "$name" "$src" \
-                    "$cmd" "$(echo "$want" | head -5)" "$(echo "$got" | head -5)" >&2
-            fi
-        done
+    i=$((i + 1))
+    printf '%s\n' "$cmd" >>"$W/cmds"
+    for name in default p99_seed p0 hist rate interval checkpoints; do
+        case " $cases " in *" all "* | *" $name "*) ;; *) continue ;; esac
+        printf 'printf "\\n%s %s\\n"\n(%s) <"$1"\n' "$MARK" "$i" "$cmd" >>"$W/$name.sh"
+        echo "$i" >>"$W/$name.want"
     done
 done <"$CORPUS/parsers.txt"
+# compare.awk CMDS INDEXES SYSBENCH DBSCALE: every one-liner's output (the
+# lines under its marker, trailing empty lines dropped as $(...) drops
+# them) the same in both; prints "checks bad", each difference on stderr
+cat >"$W/compare.awk" <<'AWK'
+{ f = FILENAME == ARGV[1] ? 1 : FILENAME == ARGV[2] ? 2 : FILENAME == ARGV[3] ? 3 : 4 }
+f == 1 { cmd[FNR] = $0; next }
+f == 2 { want[++nw] = $0; next }
+$0 ~ "^" mark " [0-9]+$" { cur = $2; ran[f, cur] = 1; out[f, cur] = ""; lines[f, cur] = 0; next }
+cur != "" { out[f, cur] = (lines[f, cur]++ ? out[f, cur] "\n" : "") $0 }
+END {
+    bad = 0
+    for (k = 1; k <= nw; k++) {
+        i = want[k]
+        for (g = 3; g <= 4; g++) {
+            s = out[g, i]
+            sub(/\n+$/, "", s)
+            out[g, i] = s
+        }
+        if (!ran[3, i] || !ran[4, i] || out[3, i] != out[4, i]) {
+            bad++
+            printf "report %s (%s): %s\n  sysbench: %s\n  dbscale:  %s\n", name, src, cmd[i],
+                (ran[3, i] ? head5(out[3, i]) : "(did not run)"),
+                (ran[4, i] ? head5(out[4, i]) : "(did not run)") > "/dev/stderr"
+        }
+    }
+    print nw, bad
+}
+function head5(s,    a, n, r, j) {
+    n = split(s, a, "\n")
+    r = a[1]
+    for (j = 2; j <= n && j <= 5; j++) r = r "\n" a[j]
+    return r
+}
+AWK
+n=0
+bad=0
+for name in default p99_seed p0 hist rate interval checkpoints; do
+    [ -f "$W/$name.sh" ] || continue
+    sh "$W/$name.sh" "$T/$name.txt" | shape >"$W/$name.got"
+    for src in $SOURCES; do
+        [ -f "$src/sysbench_$name.txt" ] || continue
+        sh "$W/$name.sh" "$src/sysbench_$name.txt" | shape >"$W/$name.sysbench"
+        r=$(awk -v mark="$MARK" -v name="$name" -v src="$src" -f "$W/compare.awk" \
+            "$W/cmds" "$W/$name.want" "$W/$name.sysbench" "$W/$name.got") || fail "compare.awk failed"
+        n=$((n + ${r% *}))
+        bad=$((bad + ${r#* }))
+    done
+done
 [ "$n" -gt 60 ] || fail "only $n one-liner checks ran"
 # KEEP_REPORTS=DIR keeps both programs' reports there (to see a difference)
 [ -n "${KEEP_REPORTS:-}" ] && cp -r "$T" "$KEEP_REPORTS"
