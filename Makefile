@@ -119,14 +119,20 @@ integration: $(B)/dbscale $(MPI_BIN)
 # the integration tests against real throwaway servers.
 # The three builds use every CPU (CI's 2 cores: about a minute saved); the
 # plain and the sanitized unit tests run side by side (tests/run-unit.sh says
-# why), the integration tests one at a time.
+# why), and the ThreadSanitizer build, which only tests/integration/tsan_run.sh
+# needs, beside them: most of the unit tests' time is test_micro's sampling
+# windows, which last as long whatever else runs (its log is shown after
+# theirs, and either failing fails the check). Then the integration tests.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps
 	@$(MAKE) --no-print-directory format-check
 	@$(MAKE) --no-print-directory -j$(JOBS) all unit-bin
 	@$(MAKE) --no-print-directory -j$(JOBS) B=build/asan $(ASAN_FLAGS) build/asan/dbscale unit-bin
-	@$(MAKE) --no-print-directory -j$(JOBS) tsan
-	@sh tests/run-unit.sh --both "$(UNIT_BIN)" "$(UNIT_BIN:$(B)/%=build/asan/%)"
+	@$(MAKE) --no-print-directory -j$(JOBS) tsan >$(B)/tsan-build.log 2>&1 & tsan=$$!; \
+	    sh tests/run-unit.sh --both "$(UNIT_BIN)" "$(UNIT_BIN:$(B)/%=build/asan/%)"; unit=$$?; \
+	    wait $$tsan; tsanrc=$$?; cat $(B)/tsan-build.log; \
+	    [ $$tsanrc -eq 0 ] || echo "check: the ThreadSanitizer build failed (exit $$tsanrc)"; \
+	    [ $$unit -eq 0 ] && [ $$tsanrc -eq 0 ]
 	@$(MAKE) --no-print-directory integration
 
 # The sanitizer build's flags, shared by asan, asan-check and check.
