@@ -156,7 +156,7 @@ mkdir -p "$TMPDIR"
 chmod 0755 "$work" "$TMPDIR" # the server runs as postgres
 export TMPDIR
 $MPIRUN -n 3 "$MPI_BIN" sweep oltp_point_select --db-driver=pgsql --cpus=all --threads=3,6 \
-    --repeats=1 --time=6 --warmup-time=0 --tables=1 --table-size=1000 --report=off \
+    --repeats=1 --time=3 --warmup-time=0 --tables=1 --table-size=1000 --report=off \
     --out "$work/s6" >"$log" 2>&1 &
 job=$!
 i=0
