@@ -1,5 +1,4 @@
 #!/bin/sh
-# integration: alone
 # --client-cpus is checked once, in option set-up, for run and sweep alike:
 # a list that is not a CPU list, or names a CPU this machine does not have
 # (or that is offline), exits 2 naming the option before anything runs.
