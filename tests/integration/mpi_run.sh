@@ -28,7 +28,7 @@ check_engine() {
 
     # the split, seen at the server while a level runs
     log=$(mktemp)
-    $MPIRUN "$MPI_BIN" run oltp_read_only $common --threads=7 --time=8 >"$log" 2>&1 &
+    $MPIRUN "$MPI_BIN" run oltp_read_only $common --threads=7 --time=4 >"$log" 2>&1 &
     job=$!
     seen="" i=0
     while [ $i -lt 40 ]; do
