@@ -12,7 +12,9 @@
  * as unfinished (the grace is --forced-shutdown's). A --report-checkpoints
  * point is an interval of its own: the figures since the previous one go to
  * a callback and become the baseline the next figures (and the level's
- * result) are taken from. Nothing here prints: figures go to callbacks.
+ * result) are taken from. When periods and checkpoints fall due is the
+ * ticker's (ticker.h), which a script's run keeps too. Nothing here
+ * prints: figures go to callbacks.
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 
 #include "client/evloop.h"
 #include "client/level.h"
+#include "client/ticker.h"
 #include "client/window.h"
 #include "core/util.h"
 
@@ -49,21 +52,6 @@ static void conn_figures(void *arg, int i, uint64_t *events, uint64_t *busy_ns)
     *busy_ns = atomic_load_explicit(&p->conns[i]->busy_ns, RLX);
 }
 
-/* A checkpoint at t s: the figures since the last one go to the callback,
- * and the counters as they are now become the baseline (window.c). */
-static void checkpoint(struct pool *p, struct loop *loops, int nl, double t, struct hist *cur)
-{
-    struct window_counts tot;
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    sum_loops(loops, nl, &tot, cur);
-    struct level_result r = {.threads = p->threads, .loops = nl};
-    window_checkpoint(p->ckpt, now_ns(), p->measure_start, &tot, cur, &ru, conn_figures, p, &r);
-    if (p->cfg.on_checkpoint)
-        p->cfg.on_checkpoint(t, &r, p->cfg.on_checkpoint_arg);
-    free(r.lat);
-}
-
 /* How long after the window's end what still runs may take: the
  * --forced-shutdown grace, but never more than 1 s after a stop. */
 static uint64_t grace_ns(struct pool *p)
@@ -71,22 +59,16 @@ static uint64_t grace_ns(struct pool *p)
     return evloop_grace_ns(p->cfg.grace_s, atomic_load_explicit(&p->stop_at, RLX) != 0);
 }
 
-/* One period's figures from the difference of two snapshots. */
-static void interval(struct pool *p, struct loop *loops, int nl, double t, double dt,
-                     struct window_counts *prev, struct hist *h[3])
+/* The ticker's view of the level: its loops' counters, summed. */
+struct level_view {
+    struct loop *loops;
+    int nl;
+};
+
+static void sum_view(void *arg, struct window_counts *t, struct hist *h)
 {
-    struct window_counts now;
-    sum_loops(loops, nl, &now, h[1]);
-    hist_diff(h[2], h[1], h[0]);
-    struct interval_stats st;
-    window_interval(&st, t, dt, p->threads, p->cfg.report_pct > 0 ? p->cfg.report_pct : 95, &now,
-                    prev, h[2]);
-    if (p->cfg.rate > 0)
-        window_interval_queue(&st, &p->arrivals, atomic_load_explicit(&p->concurrency, RLX));
-    if (p->cfg.on_interval)
-        p->cfg.on_interval(&st, p->cfg.on_interval_arg);
-    *prev = now;
-    hist_copy(h[0], h[1]);
+    struct level_view *v = arg;
+    sum_loops(v->loops, v->nl, t, h);
 }
 
 static int all_joined(struct loop *loops, int nl)
@@ -160,7 +142,33 @@ static void window_close(struct pool *p, struct loop *loops, int nl, int gated, 
         wend = last;
     out->time_s = wend > p->measure_start ? (double)(wend - p->measure_start) / 1e9 : 1e-9;
     level_result_cpu(out, ru0, ru1);
-    window_since_ckpt_time(p->ckpt, wend, ru1, out); /* counters restart at a checkpoint */
+    ticker_close(&p->tick, wend);
+    window_since_ckpt_time(p->tick.ck, wend, ru1, out); /* counters restart at a checkpoint */
+}
+
+/* The ticker of the level's window (ticker.h), over its loops' counters. */
+static void open_ticker(struct pool *p, struct level_view *v, const struct rusage *ru0)
+{
+    const struct worker_cfg *c = &p->cfg;
+    struct ticker_cfg tc = {
+        .threads = p->threads,
+        .loops = v->nl,
+        .interval_s = c->report_interval,
+        .pct = c->report_pct > 0 ? c->report_pct : 95,
+        .on_interval = c->on_interval,
+        .on_interval_arg = c->on_interval_arg,
+        .checkpoints = c->checkpoints,
+        .ncheckpoints = c->ncheckpoints,
+        .on_checkpoint = c->on_checkpoint,
+        .on_checkpoint_arg = c->on_checkpoint_arg,
+        .arrivals = c->rate > 0 ? &p->arrivals : NULL,
+        .concurrency = &p->concurrency,
+        .sum = sum_view,
+        .sum_arg = v,
+        .conn = conn_figures,
+        .conn_arg = p,
+    };
+    ticker_open(&p->tick, &tc, p->measure_start, ru0, 0);
 }
 
 void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_result *out)
@@ -168,20 +176,12 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
     struct rusage ru0, ru1;
     int win = 0; /* 0 not begun, 1 open, 2 closed */
     uint64_t wend = 0, give_up_at = 0;
-    struct hist *h[3];
-    for (int i = 0; i < 3; i++) {
-        h[i] = xmalloc(sizeof(struct hist));
-        hist_init(h[i]);
-    }
-    struct window_counts prev = {0};
-    double ri = p->cfg.report_interval;
-    uint64_t next_report = ri > 0 ? p->measure_start + (uint64_t)(ri * 1e9) : UINT64_MAX;
+    struct level_view view = {loops, nl};
     /* gated: the window's start is fixed; else (start_loops) it waits for
      * the warmup's end, the ramp and before_window */
-    int tick = 0, gated = (!p->cfg.before_window || p->window_gated) && !p->ramp;
+    int gated = (!p->cfg.before_window || p->window_gated) && !p->ramp;
     uint64_t warm_end = p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
     uint64_t ramp_end = p->t0 + (uint64_t)(p->cfg.ramp_timeout_s * 1e9);
-    const int nck = p->cfg.on_checkpoint ? p->cfg.ncheckpoints : 0;
     for (;;) {
         uint64_t now = now_ns();
         if (!gated && now >= warm_end && ramp_over(p, now, ramp_end, out)) {
@@ -195,43 +195,24 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
             if (p->cfg.time_s > 0)
                 atomic_store(&p->end, now + (uint64_t)(p->cfg.time_s * 1e9));
             p->measure_start = now;
-            if (ri > 0)
-                next_report = now + (uint64_t)(ri * 1e9);
         }
-        uint64_t e = pool_window_end(p);
+        uint64_t e = pool_window_end(p), due = UINT64_MAX;
         if (win == 0 && now >= p->measure_start && !(e && e <= p->measure_start)) {
             getrusage(RUSAGE_SELF, &ru0);
             if (p->cfg.on_window)
                 p->cfg.on_window(1, p->cfg.on_window_arg);
             win = 1;
-            if (nck > 0)
-                p->ckpt = window_ckpt_new(p->threads, p->measure_start, &ru0);
+            open_ticker(p, &view, &ru0);
         }
-        /* before the window closes: the period that ends with it is
-         * reported too (--time=3 --report-interval=1 gives three lines) */
-        uint64_t next_ck = UINT64_MAX;
-        if (win == 1 && p->ckpt && p->ckpt->next < nck) {
-            next_ck = p->measure_start + (uint64_t)(p->cfg.checkpoints[p->ckpt->next] * 1e9);
-            if (now >= next_ck && (!e || next_ck < e)) {
-                checkpoint(p, loops, nl, p->cfg.checkpoints[p->ckpt->next], h[1]);
-                p->ckpt->next++;
-                next_ck =
-                    p->ckpt->next < nck
-                        ? p->measure_start + (uint64_t)(p->cfg.checkpoints[p->ckpt->next] * 1e9)
-                        : UINT64_MAX;
-            }
-        }
-        if (win == 1 && now >= next_report && (!e || next_report <= e)) {
-            tick++;
-            interval(p, loops, nl, ri * tick, ri, &prev, h);
-            next_report += (uint64_t)(ri * 1e9);
-        }
+        if (win == 1) /* a checkpoint at or after the end is the result's */
+            due = ticker_tick(&p->tick, now, e, e);
         if (win == 1 && e && now >= e) {
             getrusage(RUSAGE_SELF, &ru1);
             if (p->cfg.on_window)
                 p->cfg.on_window(0, p->cfg.on_window_arg);
             win = 2;
             wend = e;
+            ticker_close(&p->tick, e);
         }
         /* recomputed: a stop can move the end earlier than --time's */
         give_up_at = e ? e + grace_ns(p) : 0;
@@ -244,10 +225,8 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
             wake = warm_end;
         if (win == 0 && p->measure_start < wake)
             wake = p->measure_start;
-        if (win == 1 && next_report < wake)
-            wake = next_report;
-        if (win == 1 && next_ck < wake)
-            wake = next_ck;
+        if (win == 1 && due < wake)
+            wake = due;
         if (win == 1 && e && e < wake)
             wake = e;
         if (give_up_at && give_up_at < wake)
@@ -256,8 +235,6 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
     }
     window_close(p, loops, nl, gated, win, &ru0, &ru1, wend, out);
-    for (int i = 0; i < 3; i++)
-        free(h[i]);
 }
 
 /* The debug transaction log: "connection latency_ns end_ns" (the end since
@@ -303,8 +280,7 @@ void level_collect(struct pool *p, struct loop *loops, int nl, struct level_resu
     if (p->txn_log)
         write_log(p, loops, nl);
     level_result_disturbance(out, window_stall_s(max_gap));
-    window_since_ckpt_counts(p->ckpt, out); /* only what came after the last checkpoint */
-    window_fairness(p->threads, conn_figures, p, p->ckpt, out);
-    window_ckpt_free(p->ckpt);
-    p->ckpt = NULL;
+    window_since_ckpt_counts(p->tick.ck, out); /* only what came after the last checkpoint */
+    window_fairness(p->threads, conn_figures, p, p->tick.ck, out);
+    ticker_free(&p->tick);
 }

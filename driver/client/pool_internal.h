@@ -14,6 +14,7 @@
 
 #include "client/arrivals.h"
 #include "core/cpulist.h"
+#include "client/ticker.h"
 #include "client/window.h"
 #include "client/worker.h"
 
@@ -111,7 +112,7 @@ struct pool {
     int window_gated; /* before_window was called at the start gate (no warmup) */
     /* --rate: connections inside a transaction (sysbench's "concurrency") */
     _Atomic int64_t concurrency;
-    struct window_ckpt *ckpt;  /* level.c: the last --report-checkpoints baseline */
+    struct ticker tick;        /* level.c: the window's periods and checkpoints */
     struct cpulist client_set; /* where the loops run, when client_ncpus > 0 */
     int client_ncpus;
     const char *txn_log; /* path, or NULL */

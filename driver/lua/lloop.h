@@ -56,7 +56,7 @@ struct lloop_run {
     struct arrivals arrivals;
     /* --rate: connections inside an event (sysbench's concurrency), for
      * the interval lines' queue figures */
-    atomic_llong concurrency;
+    _Atomic int64_t concurrency;
 };
 
 /* 1 when the run is ending (a stop, a failure, the deadline): an arrival

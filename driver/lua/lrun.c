@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "client/evloop.h"
+#include "client/ticker.h"
 #include "client/window.h"
 #include "lua/lloop.h"
 #include "lua/lwatch.h"
@@ -181,20 +182,21 @@ static void lconn_figures(void *arg, int i, uint64_t *events, uint64_t *busy_ns)
     *busy_ns = __atomic_load_n(&cs[i].busy_ns, __ATOMIC_RELAXED);
 }
 
-struct ticker {
-    const struct lscript_limits *lim;
+/* The run's timing thread: its window's periods and checkpoints
+ * (client/ticker.h), over the connections' counters. */
+struct ltick {
+    struct ticker tk;
     struct lloop_run *run;
     struct lloop_conn *cs;
-    int n, nl;
-    uint64_t t0;
-    struct window_ckpt *ck; /* NULL: no checkpoints */
+    int n;
     atomic_int done;
     pthread_t th;
 };
 
 /* The connections' counts since their baselines, and their latencies. */
-static void sum_counts(const struct ticker *k, struct window_counts *w, struct hist *h)
+static void sum_counts(void *arg, struct window_counts *w, struct hist *h)
 {
+    const struct ltick *k = arg;
     uint64_t c[SB_CNT_MAX] = {0};
     hist_init(h);
     for (int i = 0; i < k->n; i++) {
@@ -205,83 +207,24 @@ static void sum_counts(const struct ticker *k, struct window_counts *w, struct h
     as_counts(c, w);
 }
 
-/* The checkpoint at t s: the figures since the last one to the callback,
- * then the counters as they are become the baseline (client/window.c). */
-static void ticker_checkpoint(struct ticker *k, double t, struct hist *cur)
-{
-    struct window_counts tot;
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    sum_counts(k, &tot, cur);
-    struct level_result r = {.threads = k->n, .loops = k->nl};
-    window_checkpoint(k->ck, now_ns(), k->t0, &tot, cur, &ru, lconn_figures, k->cs, &r);
-    k->lim->on_checkpoint(t, &r, k->lim->on_checkpoint_arg);
-    free(r.lat);
-}
-
-/* One --report-interval period, from last to end, to on_interval. */
-static void period(struct ticker *k, uint64_t next, uint64_t last, uint64_t end,
-                   struct window_counts *pc, struct hist *prev, struct hist *cur, struct hist *d)
-{
-    const struct lscript_limits *lim = k->lim;
-    struct window_counts cc;
-    sum_counts(k, &cc, cur);
-    hist_diff(d, cur, prev);
-    double dt = end > last ? (double)(end - last) / 1e9 : 1e-9;
-    struct interval_stats st;
-    /* t: the period's scheduled end, "[ 2s ]" */
-    window_interval(&st, (double)(next - k->t0) / 1e9, dt, k->n, lim->pct, &cc, pc, d);
-    if (lim->rate > 0)
-        window_interval_queue(&st, &k->run->arrivals,
-                              atomic_load_explicit(&k->run->concurrency, memory_order_relaxed));
-    lim->on_interval(&st, lim->on_interval_arg);
-    *pc = cc;
-    hist_copy(prev, cur);
-}
-
+/* Until the loops are joined: the reports due while the window is open,
+ * which closes where the last connection's events end (lloop.c); a
+ * checkpoint at or past --time is the final report's, as a built-in
+ * level's. */
 static void *tick_main(void *arg)
 {
-    struct ticker *k = arg;
-    const struct lscript_limits *lim = k->lim;
-    struct hist *prev = xmalloc(sizeof *prev), *cur = xmalloc(sizeof *cur), *d = xmalloc(sizeof *d);
-    struct window_counts pc;
-    sum_counts(k, &pc, prev);
-    int intervals = lim->interval_s > 0 && lim->on_interval;
-    uint64_t step = intervals ? (uint64_t)(lim->interval_s * 1e9) : 0, last = k->t0;
-    uint64_t next = intervals ? k->t0 + step : UINT64_MAX;
+    struct ltick *k = arg;
+    struct lloop_run *run = k->run;
     while (!atomic_load(&k->done)) {
-        uint64_t now = now_ns(), next_ck = UINT64_MAX;
-        if (k->ck && k->ck->next < lim->ncheckpoints)
-            next_ck = k->t0 + (uint64_t)(lim->checkpoints[k->ck->next] * 1e9);
-        uint64_t wake = next < next_ck ? next : next_ck;
-        if (now < wake) {
-            uint64_t w = wake - now < 50000000 ? wake - now : 50000000; /* notice the end */
+        uint64_t now = now_ns(), due = UINT64_MAX;
+        if (atomic_load(&run->window_state) == LLOOP_WIN_OPEN)
+            due = ticker_tick(&k->tk, now, 0, atomic_load(&run->deadline));
+        if (now < due) {
+            uint64_t w = due - now < 50000000 ? due - now : 50000000; /* notice the end */
             struct timespec ts = {(time_t)(w / 1000000000u), (long)(w % 1000000000u)};
             nanosleep(&ts, NULL);
-            continue;
         }
-        if (now >= next_ck) {
-            /* a point at or past --time, or after the events ended, is
-             * the final report's, as a built-in level's */
-            double t = lim->checkpoints[k->ck->next++];
-            if ((lim->time_s <= 0 || t < lim->time_s) &&
-                atomic_load(&k->run->window_state) == LLOOP_WIN_OPEN)
-                ticker_checkpoint(k, t, cur);
-        }
-        if (now < next)
-            continue;
-        period(k, next, last, now, &pc, prev, cur, d);
-        last = now;
-        next += step;
     }
-    /* The loops are joined. A period the window reached the end of (the one
-     * that ends at --time) and the ticker had not reported yet is reported
-     * now, up to the window's end: sysbench's reporter calls it too. */
-    if (intervals && k->run->ended_ns >= next && k->run->ended_ns > last)
-        period(k, next, last, k->run->ended_ns, &pc, prev, cur, d);
-    free(prev);
-    free(cur);
-    free(d);
     return NULL;
 }
 
@@ -544,18 +487,35 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     uint64_t t0 = now_ns();
     struct rusage ru0, ru1; /* over the window, as a built-in level's: not the connects */
     getrusage(RUSAGE_SELF, &ru0);
+    struct ltick k = {.run = run, .cs = cs, .n = n};
+    struct ticker_cfg tc = {
+        .threads = n,
+        .loops = nl,
+        .interval_s = lim->interval_s,
+        .pct = lim->pct,
+        .on_interval = lim->on_interval,
+        .on_interval_arg = lim->on_interval_arg,
+        .checkpoints = lim->checkpoints,
+        .ncheckpoints = lim->ncheckpoints,
+        .on_checkpoint = lim->on_checkpoint,
+        .on_checkpoint_arg = lim->on_checkpoint_arg,
+        .arrivals = lim->rate > 0 ? &run->arrivals : NULL,
+        .concurrency = &run->concurrency,
+        .sum = sum_counts,
+        .sum_arg = &k,
+        .conn = lconn_figures,
+        .conn_arg = cs,
+    };
+    ticker_open(&k.tk, &tc, t0, &ru0, 1); /* a script counts from before t0 */
     atomic_store(&run->window_state, LLOOP_WIN_OPEN);
     if (lim->time_s > 0)
         atomic_store(&run->deadline, t0 + (uint64_t)(lim->time_s * 1e9));
-    struct ticker tk = {.lim = lim, .run = run, .cs = cs, .n = n, .nl = nl, .t0 = t0};
-    if (lim->ncheckpoints > 0 && lim->on_checkpoint)
-        tk.ck = window_ckpt_new(n, t0, &ru0);
-    int ticking = ((lim->interval_s > 0 && lim->on_interval) || tk.ck) &&
-                  pthread_create(&tk.th, NULL, tick_main, &tk) == 0;
+    int ticking =
+        (k.tk.next != UINT64_MAX || k.tk.ck) && pthread_create(&k.th, NULL, tick_main, &k) == 0;
     int joined = lwatch_join(wd, NULL);
     if (ticking) {
-        atomic_store(&tk.done, 1);
-        pthread_join(tk.th, NULL);
+        atomic_store(&k.done, 1);
+        pthread_join(k.th, NULL);
     }
     if (joined < 0) /* a loop still runs: touch nothing of the run */
         return abandon(wd, out, err, errlen);
@@ -573,12 +533,14 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     } else {
         ru1 = run->ended_ru;
     }
+    if (ticking) /* the period the window's end reached, if the ticker had not reported it */
+        ticker_close(&k.tk, t1);
     out->time_s = (double)(t1 - t0) / 1e9;
     level_result_cpu(out, &ru0, &ru1);
-    window_since_ckpt_time(tk.ck, t1, &ru1, out); /* counters restart at a checkpoint */
+    window_since_ckpt_time(k.tk.ck, t1, &ru1, out); /* counters restart at a checkpoint */
     int rc = failures(cs, n, why, out, err, errlen);
-    collect(cs, n, loops, nl, tk.ck, out);
-    window_ckpt_free(tk.ck);
+    collect(cs, n, loops, nl, k.tk.ck, out);
+    ticker_free(&k.tk);
     out->interrupted = stop_asked != 0;
     free_run(run, cs, n, loops, nl);
     lwatch_free(wd);
