@@ -25,16 +25,6 @@
 #include "client/window.h"
 #include "core/util.h"
 
-static int stopping(struct pool *p, uint64_t now)
-{
-    if (atomic_load_explicit(&p->stop, RLX))
-        return 1;
-    uint64_t e = pool_window_end(p);
-    if (e && now >= e)
-        return 1;
-    return p->cfg.events > 0 && pool_get(&p->completed) >= (uint64_t)p->cfg.events;
-}
-
 static int in_window(struct pool *p, uint64_t t)
 {
     uint64_t e = pool_window_end(p);
@@ -346,7 +336,7 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 return;
             }
             if (p->cfg.rate > 0) {
-                if (stopping(p, now)) {
+                if (pool_ending(p, now)) {
                     park(l, c);
                     return;
                 }
@@ -355,7 +345,7 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 break;
             }
             now = now_ns();
-            if (stopping(p, now)) {
+            if (pool_ending(p, now)) {
                 park(l, c);
                 return;
             }
@@ -373,7 +363,7 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
             first_stmt(p, c);
             break;
         case CS_ARRIVAL:
-            if (stopping(p, now)) {
+            if (pool_ending(p, now)) {
                 park(l, c);
                 return;
             }
@@ -420,7 +410,7 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 return;
             break;
         case CS_DOWN:
-            if (stopping(p, now)) {
+            if (pool_ending(p, now)) {
                 c->st = CS_IDLE; /* the next level tries to reconnect it */
                 l->active--;
                 return;

@@ -55,13 +55,6 @@ static void run_ready(struct loop *l, uint64_t now)
     }
 }
 
-static int ending(struct pool *p, uint64_t now)
-{
-    uint64_t e = pool_window_end(p);
-    return atomic_load_explicit(&p->stop, RLX) || (e && now >= e) ||
-           (p->cfg.events > 0 && pool_get(&p->completed) >= (uint64_t)p->cfg.events);
-}
-
 void *loop_main(void *arg)
 {
     struct loop *l = arg;
@@ -104,7 +97,7 @@ void *loop_main(void *arg)
     int tail_done = 0;
     while (l->active > 0) {
         now = now_ns();
-        int end = ending(p, now);
+        int end = pool_ending(p, now);
         if (end && !tail_done) {
             /* a stall that lasts to the window's end counts too */
             tail_done = 1;

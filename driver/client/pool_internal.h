@@ -136,6 +136,16 @@ static inline uint64_t pool_window_end(struct pool *p)
     return s && (!e || s < e) ? s : e;
 }
 
+/* The level is ending at now: a stop, the window's end passed, or the
+ * --events-th transaction counted. A connection then parks between
+ * transactions, and a loop counts the stall that lasts to the end. */
+static inline int pool_ending(struct pool *p, uint64_t now)
+{
+    uint64_t e = pool_window_end(p);
+    return atomic_load_explicit(&p->stop, RLX) || (e && now >= e) ||
+           (p->cfg.events > 0 && pool_get(&p->completed) >= (uint64_t)p->cfg.events);
+}
+
 /* The level's window waits for every connection's first transaction
  * (worker_cfg.ramp_timeout_s). */
 static inline int pool_ramps(const struct pool *p)
