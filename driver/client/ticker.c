@@ -27,7 +27,9 @@ void ticker_open(struct ticker *k, const struct ticker_cfg *cfg, uint64_t t0,
     }
     if (base)
         cfg->sum(cfg->sum_arg, &k->prev, k->h[0]);
-    int periods = cfg->interval_s > 0 && cfg->on_interval;
+    /* under a nanosecond a step would never move the next period's end
+     * (the options refuse below 0.01 s; this is the ticker's own guard) */
+    int periods = cfg->interval_s >= 1e-9 && cfg->on_interval;
     k->next = periods ? t0 + (uint64_t)(cfg->interval_s * 1e9) : UINT64_MAX;
     if (cfg->ncheckpoints > 0 && cfg->on_checkpoint)
         k->ck = window_ckpt_new(cfg->threads, t0, ru0);

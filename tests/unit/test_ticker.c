@@ -160,6 +160,19 @@ static void test_checkpoints_and_cut(void **state)
     assert_null(k.ck);
 }
 
+static void test_no_zero_step(void **state)
+{
+    (void)state;
+    struct run r = {0};
+    struct ticker k;
+    struct rusage ru = {0};
+    struct ticker_cfg c = cfg_of(&r, 1e-12, NULL, 0); /* a step of 0 ns would never end */
+    ticker_open(&k, &c, T0, &ru, 0);
+    assert_int_equal(ticker_tick(&k, T0 + S, 0, 0), UINT64_MAX);
+    assert_int_equal(r.nper, 0);
+    ticker_free(&k);
+}
+
 static void test_never_opened(void **state)
 {
     (void)state;
@@ -176,6 +189,7 @@ int main(void)
         cmocka_unit_test(test_periods_to_the_end),
         cmocka_unit_test(test_close_reports_the_reached_period),
         cmocka_unit_test(test_checkpoints_and_cut),
+        cmocka_unit_test(test_no_zero_step),
         cmocka_unit_test(test_never_opened),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
