@@ -6,8 +6,8 @@
  *
  * The one idea: a template is what the engine's own tool made, taken before
  * the server ever ran, under a name that changes with anything that could
- * make it differ (the tool's and the daemon's files, the extra settings, who
- * we are). It is kept by copying into a private name and renaming, so two
+ * make it differ (the tool's and the daemon's files' size and mtime, the
+ * extra settings, who we are). It is kept by copying into a private name and renaming, so two
  * starts at once never see half of one: NAME/data, and for PostgreSQL
  * NAME/superpw (0600, the superuser's password initdb set; never inside
  * data/, which is copied into a server's directory).
@@ -58,7 +58,7 @@ static int template_open(struct server_template *t, const char *engine, const ch
         return -1;
     }
     uint64_t h = 14695981039346656037ull;
-    h = fnv(h, "dbscale-template-1", 18);
+    h = fnv(h, "dbscale-template-2", 18);
     h = fnv(h, engine, strlen(engine) + 1);
     uid_t me = geteuid();
     h = fnv(h, &me, sizeof me);
@@ -66,8 +66,11 @@ static int template_open(struct server_template *t, const char *engine, const ch
         struct stat b;
         if (stat(stamps[i], &b) < 0)
             return 0; /* the start itself will say what is missing */
-        uint64_t f[4] = {(uint64_t)b.st_dev, (uint64_t)b.st_ino, (uint64_t)b.st_size,
-                         (uint64_t)b.st_mtime};
+        /* size and mtime to the nanosecond, not device and inode: a kernels
+         * study's guest sees these same files over 9p under other numbers,
+         * and takes the host's templates (driver/vm/study.c) */
+        uint64_t f[3] = {(uint64_t)b.st_size, (uint64_t)b.st_mtim.tv_sec,
+                         (uint64_t)b.st_mtim.tv_nsec};
         h = fnv(h, stamps[i], strlen(stamps[i]) + 1);
         h = fnv(h, f, sizeof f);
     }

@@ -82,7 +82,16 @@ static int write_script(const struct study *s, const struct study_run *u, char *
     guest_path(&b, s->cwd);
     /* through a pipe, not the console's tty: the command prints the plain
      * line-per-level progress a log wants, not a line redrawn in place */
-    sbuf_printf(&b, " 2>/dev/null || cd /tmp\n{ ");
+    sbuf_printf(&b, " 2>/dev/null || cd /tmp\n");
+    /* the host's server templates (DBSCALE_SERVER_CACHE, server_template.c),
+     * read-only: a guest under TCG spends 10 s or more in initdb otherwise */
+    const char *cache = getenv("DBSCALE_SERVER_CACHE");
+    if (cache && cache[0] == '/') {
+        sbuf_printf(&b, "c=");
+        guest_path(&b, cache);
+        sbuf_printf(&b, "\n[ -d \"$c\" ] && export DBSCALE_SERVER_CACHE=\"$c\"\n");
+    }
+    sbuf_printf(&b, "{ ");
     guest_path(&b, s->exe);
     for (int i = 0; i < s->ncmd; i++) {
         sbuf_printf(&b, " ");
