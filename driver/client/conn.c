@@ -25,12 +25,6 @@
 #include "client/window.h"
 #include "core/util.h"
 
-static int in_window(struct pool *p, uint64_t t)
-{
-    uint64_t e = pool_window_end(p);
-    return t >= p->measure_start && (!e || t <= e);
-}
-
 /* --db-ignore-errors: a code in the list (or "all") is retried; with a list
  * given, the engine's own retry list no longer applies, as in sysbench. */
 static enum db_errclass effective_class(const struct worker_cfg *cfg, const struct db_error *e)
@@ -56,10 +50,8 @@ void loop_fail(struct loop *l, const char *msg)
     if (!l->fatal[0])
         snprintf(l->fatal, sizeof l->fatal, "%s", msg);
     struct pool *p = l->pool;
-    uint64_t zero = 0;
-    atomic_compare_exchange_strong(&p->stop_at, &zero, now_ns());
     atomic_store(&p->fatal, 1);
-    atomic_store(&p->stop, 1);
+    window_stop(&p->win);
 }
 
 /* Watch c's socket for the direction the engine asked; 0 or -1 (the run
@@ -91,27 +83,9 @@ void conn_unwatch(struct loop *l, struct conn *c)
     c->in_epoll = 0;
 }
 
-/* --rate: c enters or leaves a transaction, for sysbench's concurrency
- * figure (only then: a closed loop's connections are always in one). */
-static void txn_enter(struct pool *p, struct conn *c)
-{
-    if (p->cfg.rate > 0 && !c->in_txn) {
-        c->in_txn = 1;
-        atomic_fetch_add_explicit(&p->concurrency, 1, RLX);
-    }
-}
-
-static void txn_leave(struct pool *p, struct conn *c)
-{
-    if (c->in_txn) {
-        c->in_txn = 0;
-        atomic_fetch_sub_explicit(&p->concurrency, 1, RLX);
-    }
-}
-
 static void park(struct loop *l, struct conn *c)
 {
-    txn_leave(l->pool, c);
+    window_leave(&l->pool->win, &c->in_txn);
     c->st = CS_IDLE;
     conn_unwatch(l, c);
     l->active--;
@@ -124,12 +98,6 @@ static void arm_timer(struct loop *l, struct conn *c)
     l->timers++;
 }
 
-/* --events (window.h): 0 when all N are taken (the connection parks). */
-static int reserve(struct pool *p, struct conn *c, uint64_t start)
-{
-    return window_reserve(&p->started, p->cfg.events, start >= p->measure_start, &c->reserved);
-}
-
 static void first_stmt(struct pool *p, struct conn *c)
 {
     workload_txn_begin(p->cfg.wl, &c->ws, c->idx, p->threads);
@@ -139,11 +107,9 @@ static void first_stmt(struct pool *p, struct conn *c)
 
 static void go_down(struct loop *l, struct conn *c, uint64_t now)
 {
-    txn_leave(l->pool, c);
-    if (c->reserved) { /* the transaction is lost: its place goes back */
-        atomic_fetch_sub_explicit(&l->pool->started, 1, RLX);
-        c->reserved = 0;
-    }
+    window_leave(&l->pool->win, &c->in_txn);
+    window_unreserve(&l->pool->win,
+                     &c->reserved); /* the transaction is lost: its place goes back */
     pool_inc(&l->lost, 1);
     conn_unwatch(l, c);
     l->pool->cfg.ops->close(c->db);
@@ -155,35 +121,12 @@ static void go_down(struct loop *l, struct conn *c, uint64_t now)
     c->backoff_ms = 50;
 }
 
-/* The ramp (window.h): this connection waits for the window to open. */
-static int ramp_hold(const struct pool *p, const struct conn *c, uint64_t now)
-{
-    uint64_t from = p->ramp ? p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9) : 0;
-    return window_ramp_holds(c->warm, from, now, p->measure_start != UINT64_MAX);
-}
-
 /* A transaction completed at end (read from the clock just now). */
 static void txn_done(struct loop *l, struct conn *c, uint64_t end)
 {
     struct pool *p = l->pool;
-    if (!c->warm) { /* the ramp (worker.h): the window waits for every connection's first */
-        c->warm = 1;
-        atomic_fetch_add_explicit(&p->warm, 1, RLX);
-    }
-    if (!in_window(p, end))
-        return; /* warmup, ramp, or finished off after the window */
-    if (p->cfg.events > 0) {
-        if (!c->reserved)
-            return; /* begun in the warmup */
-        c->reserved = 0;
-        uint64_t k = atomic_fetch_add_explicit(&p->completed, 1, RLX);
-        if (k >= (uint64_t)p->cfg.events)
-            return;
-        if (k + 1 == (uint64_t)p->cfg.events) {
-            uint64_t zero = 0;
-            atomic_compare_exchange_strong(&p->end, &zero, end);
-        }
-    }
+    if (!window_done(&p->win, &c->warm, &c->reserved, end))
+        return;
     uint64_t lat = end - c->txn_start;
     hist_record(&l->lat, lat);
     pool_inc(&l->txns, 1);
@@ -196,14 +139,15 @@ static void txn_done(struct loop *l, struct conn *c, uint64_t end)
             l->caplog = l->caplog ? l->caplog * 2 : 4096;
             l->log = xrealloc(l->log, l->caplog * sizeof *l->log);
         }
-        l->log[l->nlog++] = (struct txn_rec){(uint32_t)c->idx, lat, end - p->measure_start};
+        l->log[l->nlog++] = (struct txn_rec){(uint32_t)c->idx, lat, end - p->win.start};
     }
 }
 
 /* A reply came back to c (done or failed): the stall bookkeeping. */
 static void replied(struct loop *l, uint64_t now)
 {
-    window_stall_replied(&l->stall, now, l->pool->measure_start, pool_window_end(l->pool));
+    struct window_state *w = &l->pool->win;
+    window_stall_replied(&l->stall, now, w->start, window_end_now(w));
 }
 
 /* The machine's reaction to what start()/cont() returned: 1 go round
@@ -223,7 +167,7 @@ static int on_status(struct loop *l, struct conn *c, enum db_status st, struct d
     }
     if (st == DB_FAILED) {
         enum db_errclass cls = effective_class(&p->cfg, e);
-        if (in_window(p, *now)) {
+        if (window_counted(&p->win, *now)) {
             pool_inc(&l->errors, 1);
             err_count_add(l->codes, &l->ncodes, e->code[0] ? e->code : "?", 1);
         }
@@ -247,7 +191,7 @@ static int on_status(struct loop *l, struct conn *c, enum db_status st, struct d
         park(l, c);
         return 0;
     }
-    int counted = in_window(p, *now);
+    int counted = window_counted(&p->win, *now);
     if (c->rolling_back) {
         c->rolling_back = 0;
         if (counted)
@@ -266,7 +210,7 @@ static int on_status(struct loop *l, struct conn *c, enum db_status st, struct d
     }
     *now = now_ns();
     txn_done(l, c, *now);
-    txn_leave(p, c);
+    window_leave(&p->win, &c->in_txn);
     c->st = CS_BEGIN;
     return 1;
 }
@@ -303,7 +247,7 @@ static int reconnect(struct loop *l, struct conn *c, uint64_t *now)
  * reconnects it before its window starts. */
 static void give_up(struct loop *l, struct conn *c)
 {
-    txn_leave(l->pool, c);
+    window_leave(&l->pool->win, &c->in_txn);
     if (c->st == CS_WAIT)
         l->stall.waiting--;
     conn_unwatch(l, c);
@@ -336,34 +280,34 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 return;
             }
             if (p->cfg.rate > 0) {
-                if (pool_ending(p, now)) {
+                if (window_ending(&p->win, now)) {
                     park(l, c);
                     return;
                 }
-                c->wake_at = arrivals_next(&p->arrivals);
+                c->wake_at = arrivals_next(&p->win.arrivals);
                 c->st = CS_ARRIVAL;
                 break;
             }
             now = now_ns();
-            if (pool_ending(p, now)) {
+            if (window_ending(&p->win, now)) {
                 park(l, c);
                 return;
             }
-            if (ramp_hold(p, c, now)) {
+            if (window_holds(&p->win, c->warm, now)) {
                 c->wake_at = now + WINDOW_RAMP_POLL_NS;
                 arm_timer(l, c);
                 return;
             }
-            if (!reserve(p, c, now)) {
+            if (!window_reserve(&p->win, now, &c->reserved)) {
                 park(l, c);
                 return;
             }
             c->txn_start = now;
-            txn_enter(p, c);
+            window_enter(&p->win, &c->in_txn);
             first_stmt(p, c);
             break;
         case CS_ARRIVAL:
-            if (pool_ending(p, now)) {
+            if (window_ending(&p->win, now)) {
                 park(l, c);
                 return;
             }
@@ -373,12 +317,12 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
             }
             /* latency runs from the scheduled arrival, so time queued
              * while every connection was busy counts, as in sysbench */
-            if (!reserve(p, c, c->wake_at)) {
+            if (!window_reserve(&p->win, c->wake_at, &c->reserved)) {
                 park(l, c);
                 return;
             }
             c->txn_start = c->wake_at;
-            txn_enter(p, c);
+            window_enter(&p->win, &c->in_txn);
             first_stmt(p, c);
             break;
         case CS_SEND:
@@ -410,7 +354,7 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 return;
             break;
         case CS_DOWN:
-            if (pool_ending(p, now)) {
+            if (window_ending(&p->win, now)) {
                 c->st = CS_IDLE; /* the next level tries to reconnect it */
                 l->active--;
                 return;

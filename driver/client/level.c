@@ -56,7 +56,7 @@ static void conn_figures(void *arg, int i, uint64_t *events, uint64_t *busy_ns)
  * --forced-shutdown grace, but never more than 1 s after a stop. */
 static uint64_t grace_ns(struct pool *p)
 {
-    return evloop_grace_ns(p->cfg.grace_s, atomic_load_explicit(&p->stop_at, RLX) != 0);
+    return evloop_grace_ns(p->cfg.grace_s, atomic_load_explicit(&p->win.stop_at, RLX) != 0);
 }
 
 /* The ticker's view of the level: its loops' counters, summed. */
@@ -98,7 +98,7 @@ static int ramp_over(struct pool *p, uint64_t now, uint64_t ramp_end, struct lev
 {
     if (!p->ramp)
         return 1;
-    int warm = atomic_load_explicit(&p->warm, RLX);
+    int warm = atomic_load_explicit(&p->win.warm, RLX);
     if (warm < p->threads && now < ramp_end)
         return 0;
     out->ramp_missing = p->threads - warm;
@@ -126,21 +126,21 @@ static void window_close(struct pool *p, struct loop *loops, int nl, int gated, 
          * the window ends now, or at the last counted completion, never
          * at a deadline that did not come */
         uint64_t now = now_ns(), last = last_done(loops, nl);
-        wend = pool_window_end(p);
+        wend = window_end_now(&p->win);
         if (!wend || wend > now)
-            wend = p->cfg.events > 0 && last > p->measure_start ? last : now;
+            wend = p->cfg.events > 0 && last > p->win.start ? last : now;
     }
     if (win == 0) {
         getrusage(RUSAGE_SELF, ru0);
         *ru1 = *ru0;
-        wend = p->measure_start;
+        wend = p->win.start;
     }
     /* --events: completions of other loops may land just after the one
      * that reached the count; they are inside the window */
     uint64_t last = last_done(loops, nl);
     if (p->cfg.events > 0 && last > wend)
         wend = last;
-    out->time_s = wend > p->measure_start ? (double)(wend - p->measure_start) / 1e9 : 1e-9;
+    out->time_s = wend > p->win.start ? (double)(wend - p->win.start) / 1e9 : 1e-9;
     level_result_cpu(out, ru0, ru1);
     ticker_close(&p->tick, wend);
     window_since_ckpt_time(p->tick.ck, wend, ru1, out); /* counters restart at a checkpoint */
@@ -161,14 +161,14 @@ static void open_ticker(struct pool *p, struct level_view *v, const struct rusag
         .ncheckpoints = c->ncheckpoints,
         .on_checkpoint = c->on_checkpoint,
         .on_checkpoint_arg = c->on_checkpoint_arg,
-        .arrivals = c->rate > 0 ? &p->arrivals : NULL,
-        .concurrency = &p->concurrency,
+        .arrivals = c->rate > 0 ? &p->win.arrivals : NULL,
+        .concurrency = &p->win.concurrency,
         .sum = sum_view,
         .sum_arg = v,
         .conn = conn_figures,
         .conn_arg = p,
     };
-    ticker_open(&p->tick, &tc, p->measure_start, ru0, 0);
+    ticker_open(&p->tick, &tc, p->win.start, ru0, 0);
 }
 
 void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_result *out)
@@ -185,7 +185,7 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
     for (;;) {
         uint64_t now = now_ns();
         if (!gated && now >= warm_end && ramp_over(p, now, ramp_end, out)) {
-            /* till now measure_start was UINT64_MAX and end 0 (start_loops):
+            /* till now the start was WINDOW_SHUT and the end 0 (start_loops):
              * nothing counted and no --time ran out; the window starts
              * from before_window's return */
             gated = 1;
@@ -193,11 +193,11 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
                 p->cfg.before_window(p->cfg.before_window_arg);
             now = now_ns();
             if (p->cfg.time_s > 0)
-                atomic_store(&p->end, now + (uint64_t)(p->cfg.time_s * 1e9));
-            p->measure_start = now;
+                atomic_store(&p->win.end, now + (uint64_t)(p->cfg.time_s * 1e9));
+            atomic_store(&p->win.start, now);
         }
-        uint64_t e = pool_window_end(p), due = UINT64_MAX;
-        if (win == 0 && now >= p->measure_start && !(e && e <= p->measure_start)) {
+        uint64_t e = window_end_now(&p->win), due = UINT64_MAX;
+        if (win == 0 && now >= p->win.start && !(e && e <= p->win.start)) {
             getrusage(RUSAGE_SELF, &ru0);
             if (p->cfg.on_window)
                 p->cfg.on_window(1, p->cfg.on_window_arg);
@@ -223,8 +223,8 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
         uint64_t wake = now + 20000000ull;
         if (!gated && warm_end < wake)
             wake = warm_end;
-        if (win == 0 && p->measure_start < wake)
-            wake = p->measure_start;
+        if (win == 0 && p->win.start < wake)
+            wake = p->win.start;
         if (win == 1 && due < wake)
             wake = due;
         if (win == 1 && e && e < wake)

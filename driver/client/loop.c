@@ -97,11 +97,11 @@ void *loop_main(void *arg)
     int tail_done = 0;
     while (l->active > 0) {
         now = now_ns();
-        int end = pool_ending(p, now);
+        int end = window_ending(&p->win, now);
         if (end && !tail_done) {
             /* a stall that lasts to the window's end counts too */
             tail_done = 1;
-            window_stall_ended(&l->stall, now, p->measure_start, pool_window_end(p));
+            window_stall_ended(&l->stall, now, p->win.start, window_end_now(&p->win));
         }
         if (atomic_load_explicit(&p->give_up, RLX)) {
             conn_give_up_all(l);
@@ -110,7 +110,7 @@ void *loop_main(void *arg)
         uint64_t wake = l->timers ? run_timers(l, now, end) : UINT64_MAX;
         if (l->active <= 0 || atomic_load_explicit(&p->fatal, RLX))
             break;
-        uint64_t e = pool_window_end(p);
+        uint64_t e = window_end_now(&p->win);
         if (e && e > now && e < wake)
             wake = e;
         /* a stop or give-up is noticed within 50 ms even when nothing moves */

@@ -16,6 +16,7 @@
 #include "core/cpulist.h"
 #include "client/ticker.h"
 #include "client/window.h"
+#include "client/window_state.h"
 #include "client/worker.h"
 
 #define RLX memory_order_relaxed
@@ -89,29 +90,20 @@ struct pool {
     struct worker_cfg cfg;
     struct conn **conns;
     int n;
-    int threads;       /* this level */
-    _Atomic int stop;  /* pool_stop or a fatal error */
+    int threads; /* this level */
+    /* the window the loops ask (window_state.h): its stop (pool_stop or
+     * a fatal error), edges, --events counts, ramp and --rate stream */
+    struct window_state win;
     _Atomic int fatal; /* a loop failed */
     _Atomic int give_up;
-    _Atomic uint64_t stop_at;   /* when the stop was asked, ns */
-    _Atomic uint64_t end;       /* the window's end: --time, or the --events-th completion */
-    _Atomic uint64_t completed; /* --events: transactions counted so far */
-    _Atomic uint64_t started;   /* --events: transactions begun in the window */
-    _Atomic int warm;           /* connections that finished a transaction this level */
-    int ramp;                   /* this level's window waits for them (worker.h) */
-    uint64_t t0;                /* this level, monotonic ns */
-    /* the window's start, monotonic ns; atomic because before_window moves
-     * it while the loops read it */
-    _Atomic uint64_t measure_start;
-    struct arrivals arrivals; /* --rate: the level's one Poisson stream */
+    int ramp;    /* this level's window waits for every connection's first (worker.h) */
+    uint64_t t0; /* this level, monotonic ns */
     /* the start gate: loops wait at it until all are running, so the clock
      * (t0, the window) starts with every loop ready, not with thread creation */
     pthread_mutex_t gate_lock;
     pthread_cond_t gate_cond;
     int gate_ready, gate_open;
-    int window_gated; /* before_window was called at the start gate (no warmup) */
-    /* --rate: connections inside a transaction (sysbench's "concurrency") */
-    _Atomic int64_t concurrency;
+    int window_gated;          /* before_window was called at the start gate (no warmup) */
     struct ticker tick;        /* level.c: the window's periods and checkpoints */
     struct cpulist client_set; /* where the loops run, when client_ncpus > 0 */
     int client_ncpus;
@@ -126,24 +118,6 @@ static inline void pool_inc(_Atomic uint64_t *c, uint64_t by)
 static inline uint64_t pool_get(_Atomic uint64_t *c)
 {
     return atomic_load_explicit(c, RLX);
-}
-
-/* The window's end as known now (--time, --events reached, or a stop),
- * 0 while open-ended. */
-static inline uint64_t pool_window_end(struct pool *p)
-{
-    uint64_t e = atomic_load_explicit(&p->end, RLX), s = atomic_load_explicit(&p->stop_at, RLX);
-    return s && (!e || s < e) ? s : e;
-}
-
-/* The level is ending at now: a stop, the window's end passed, or the
- * --events-th transaction counted. A connection then parks between
- * transactions, and a loop counts the stall that lasts to the end. */
-static inline int pool_ending(struct pool *p, uint64_t now)
-{
-    uint64_t e = pool_window_end(p);
-    return atomic_load_explicit(&p->stop, RLX) || (e && now >= e) ||
-           (p->cfg.events > 0 && pool_get(&p->completed) >= (uint64_t)p->cfg.events);
 }
 
 /* The level's window waits for every connection's first transaction

@@ -1,10 +1,11 @@
 /*
  * window.h - the figures of a measured window that the built-in loops
- * (client/) and the Lua loops (lua/lloop.c, lua/lrun.c) both report: the
- * ramp's hold, what --events counts, stalls, sysbench's thread fairness, the
- * --report-checkpoints baseline and the --report-interval periods with
- * their --rate queue. Written once, so a change to how a window is counted
- * is made once and both kinds of run agree on it.
+ * (client/) and the Lua loops (lua/lloop.c, lua/lrun.c) both report:
+ * stalls, sysbench's thread fairness, the --report-checkpoints baseline
+ * and the --report-interval periods with their --rate queue (what the
+ * connections ask the window while it runs: window_state.h). Written
+ * once, so a change to how a window is counted is made once and both
+ * kinds of run agree on it.
  */
 #ifndef DBSCALE_WINDOW_H
 #define DBSCALE_WINDOW_H
@@ -16,37 +17,6 @@
 #include "client/arrivals.h"
 #include "client/worker.h"
 #include "stats/hist.h"
-
-/* The ramp (worker_cfg.ramp_timeout_s), once the warmup is over: a
- * connection that has finished an event waits, polling every
- * WINDOW_RAMP_POLL_NS, until the window opens. Warm backends running on
- * would take the CPU the cold ones need for their first statements: at 1024
- * connections on 2 CPUs the last few then took longer than the ramp's
- * timeout. hold_from: when the hold begins (the warmup's end), ns; 0 = the
- * level has no ramp. Both loops ask this one question. */
-#define WINDOW_RAMP_POLL_NS 20000000ull
-static inline int window_ramp_holds(int warm, uint64_t hold_from, uint64_t now, int window_open)
-{
-    return warm && hold_from && now >= hold_from && !window_open;
-}
-
-/* --events, as sysbench counts it: an event begun inside the window takes
- * one of the N from *taken before its first statement, so exactly N begin
- * there and all N are counted; one begun in the warmup takes none and is
- * not counted. 1: run it (*reserved says whether it holds one of the N,
- * which a lost event gives back); 0: all N are taken (the connection
- * parks). Both loops ask this one question. */
-static inline int window_reserve(_Atomic uint64_t *taken, int64_t events, int in_window,
-                                 int *reserved)
-{
-    *reserved = 0;
-    if (events <= 0 || !in_window)
-        return 1;
-    if (atomic_fetch_add_explicit(taken, 1, memory_order_relaxed) >= (uint64_t)events)
-        return 0;
-    *reserved = 1;
-    return 1;
-}
 
 /* A stall: a stretch of at least WINDOW_STALL_NS inside the window in
  * which statements were outstanding and no reply at all came back. OLTP

@@ -72,7 +72,7 @@ struct pool *pool_open(const struct worker_cfg *cfg, int nconns, char *err, size
     p->txn_log = cfg->txn_log ? cfg->txn_log : getenv("DBSCALE_TXN_LOG");
     if (p->txn_log && !*p->txn_log)
         p->txn_log = NULL;
-    arrivals_init(&p->arrivals);
+    arrivals_init(&p->win.arrivals);
     pthread_mutex_init(&p->gate_lock, NULL);
     pthread_cond_init(&p->gate_cond, NULL);
     pool_set_client_cpus(p, cfg->client_cpus);
@@ -94,7 +94,7 @@ void pool_close(struct pool *p)
     }
     free(p->conns);
     cpulist_free(&p->client_set);
-    arrivals_destroy(&p->arrivals);
+    arrivals_destroy(&p->win.arrivals);
     pthread_mutex_destroy(&p->gate_lock);
     pthread_cond_destroy(&p->gate_cond);
     free(p);
@@ -104,9 +104,7 @@ void pool_close(struct pool *p)
  * stop's time ends the window. */
 void pool_stop(struct pool *p)
 {
-    uint64_t zero = 0;
-    atomic_compare_exchange_strong(&p->stop_at, &zero, now_ns());
-    atomic_store(&p->stop, 1);
+    window_stop(&p->win);
 }
 
 static void free_loops(struct loop *loops, int nl)
@@ -123,7 +121,7 @@ static void free_loops(struct loop *loops, int nl)
 /* Stop and join the loops already started (a later start failed). */
 static void abort_loops(struct pool *p, struct loop *loops, int nl)
 {
-    atomic_store(&p->stop, 1);
+    atomic_store(&p->win.stop, 1);
     atomic_store(&p->give_up, 1);
     for (int i = 0; i < nl; i++)
         if (loops[i].started)
@@ -183,7 +181,7 @@ static struct loop *start_loops(struct pool *p, int nl, char *err, size_t errlen
         pthread_cond_wait(&p->gate_cond, &p->gate_lock);
     p->window_gated = 0;
     p->ramp = pool_ramps(p);
-    atomic_store(&p->warm, 0);
+    atomic_store(&p->win.warm, 0);
     if (p->cfg.before_window && ((p->cfg.warmup_s <= 0 && !p->ramp) || rc != 0)) {
         /* no warmup: the loops wait at the start gate until every rank is
          * here, so nothing runs uncounted (with --events the server would
@@ -192,17 +190,18 @@ static struct loop *start_loops(struct pool *p, int nl, char *err, size_t errlen
         p->window_gated = 1;
     }
     p->t0 = now_ns();
-    arrivals_start(&p->arrivals, p->cfg.rate, p->cfg.seed, p->t0);
-    p->measure_start = p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
-    atomic_store(&p->end,
-                 p->cfg.time_s > 0 ? p->measure_start + (uint64_t)(p->cfg.time_s * 1e9) : 0);
+    arrivals_start(&p->win.arrivals, p->cfg.rate, p->cfg.seed, p->t0);
+    uint64_t warm_end = p->t0 + (uint64_t)(p->cfg.warmup_s * 1e9);
+    atomic_store(&p->win.hold_from, p->ramp ? warm_end : 0);
+    atomic_store(&p->win.start, warm_end);
+    atomic_store(&p->win.end, p->cfg.time_s > 0 ? warm_end + (uint64_t)(p->cfg.time_s * 1e9) : 0);
     /* fixed when the ramp is over and before_window returns (level.c) */
     if ((p->cfg.before_window && !p->window_gated) || p->ramp) {
-        p->measure_start = UINT64_MAX;
-        atomic_store(&p->end, 0);
+        atomic_store(&p->win.start, WINDOW_SHUT);
+        atomic_store(&p->win.end, 0);
     }
     if (rc != 0) /* the loops that did start find the stop as they pass the gate */
-        atomic_store(&p->stop, 1);
+        atomic_store(&p->win.stop, 1);
     p->gate_open = 1;
     pthread_cond_broadcast(&p->gate_cond);
     pthread_mutex_unlock(&p->gate_lock);
@@ -225,10 +224,12 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
      * one at once instead of being forgotten. */
     atomic_store(&p->fatal, 0);
     atomic_store(&p->give_up, 0);
-    atomic_store(&p->end, 0);
-    atomic_store(&p->completed, 0);
-    atomic_store(&p->started, 0);
-    atomic_store(&p->concurrency, 0);
+    p->win.events = p->cfg.events;
+    p->win.paced = p->cfg.rate > 0;
+    atomic_store(&p->win.end, 0);
+    atomic_store(&p->win.completed, 0);
+    atomic_store(&p->win.started, 0);
+    atomic_store(&p->win.concurrency, 0);
     char err[600];
     if (pool_grow(p, threads, err, sizeof err) < 0) {
         snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
@@ -247,9 +248,9 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
     level_keep_time(p, loops, nl, out);
     level_collect(p, loops, nl, out);
     free_loops(loops, nl);
-    out->interrupted = atomic_load(&p->stop) != 0 && !atomic_load(&p->fatal);
-    atomic_store(&p->stop, 0);
-    atomic_store(&p->stop_at, 0);
+    out->interrupted = atomic_load(&p->win.stop) != 0 && !atomic_load(&p->fatal);
+    atomic_store(&p->win.stop, 0);
+    atomic_store(&p->win.stop_at, 0);
     if (out->fatal_msg[0])
         return -1;
     return out->interrupted ? 1 : 0;

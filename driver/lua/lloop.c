@@ -42,9 +42,9 @@ static void left_run(struct lloop_conn *c)
     if (!c->in_run)
         return;
     c->in_run = 0;
-    lrun_warm(c);
-    lrun_event_left(c);
     struct lloop_run *run = c->run;
+    window_warm(&run->win, &c->warm);
+    window_leave(&run->win, &c->in_event);
     int open = LLOOP_WIN_OPEN;
     if (atomic_fetch_sub(&run->in_run, 1) == 1 &&
         atomic_compare_exchange_strong(&run->window_state, &open, LLOOP_WIN_CLOSED)) {
@@ -62,7 +62,7 @@ static void fail(struct lloop_conn *c, const char *msg)
     set_stage(c, LLOOP_END);
     if (msg != c->err)
         snprintf(c->err, sizeof c->err, "%s", msg);
-    atomic_store(&c->run->stop, 1);
+    window_stop(&c->run->win);
 }
 
 /* The error at the top of c's stack, as lapi_pcall words it. */
@@ -209,17 +209,16 @@ static int arm(int ep, struct lloop_conn *c, int force)
 }
 
 /* The window's edges for the stall bookkeeping (client/window.h): its
- * start (UINT64_MAX while it has not opened: nothing before counts) and
+ * start (WINDOW_SHUT while it has not opened: nothing before counts) and
  * --time's deadline once passed (0: still open). */
-static uint64_t win_start(const struct lloop_run *run)
+static uint64_t win_start(struct lloop_run *run)
 {
-    uint64_t w = atomic_load_explicit(&run->window, memory_order_relaxed);
-    return w ? w : UINT64_MAX;
+    return atomic_load_explicit(&run->win.start, memory_order_relaxed);
 }
 
 static uint64_t win_end(struct lloop_run *run)
 {
-    return atomic_load_explicit(&run->deadline, memory_order_relaxed);
+    return atomic_load_explicit(&run->win.end, memory_order_relaxed);
 }
 
 /* c's statement is back (done or failed) at now. */

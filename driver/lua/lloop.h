@@ -13,6 +13,7 @@
 
 #include "client/arrivals.h"
 #include "client/window.h"
+#include "client/window_state.h"
 #include "core/cpulist.h"
 #include "core/fiber.h"
 #include "stats/hist.h"
@@ -26,22 +27,17 @@ struct lloop_run {
     /* loops past their thread_inits: the caller polls it (a thread_init
      * that never returns cannot hold a stop) before its own wait */
     atomic_int loops_ready;
-    atomic_int stop;         /* a connection failed */
-    _Atomic uint64_t events; /* --events: events begun in the window (window_reserve) */
-    /* ns, 0 = none: set once every thread_init is done, while the loops may
+    /* the window the connections ask (client/window_state.h): its stop
+     * (a signal, a failure), edges, --events counts, ramp, and --rate's
+     * one Poisson stream of arrivals a free connection takes the next of
+     * (sysbench's one queue served by every thread). Its end is --time's
+     * deadline, set once every thread_init is done, while the loops may
      * already run events (a deadline from before the connects would end
-     * the first connections' runs before they began) */
-    _Atomic uint64_t deadline;
+     * the first connections' runs before they began); 0 = none yet. */
+    struct window_state win;
     struct cpulist cpus; /* --client-cpus; ncpus 0 = anywhere */
     int pinned;
-    /* --warmup-time: events completing before this (ns, 0 = not yet
-     * known) are not counted */
-    _Atomic uint64_t window;
-    /* the ramp: from this time (ns, 0 = no ramp) until the window opens, a
-     * connection that has finished an event waits for the others (lrun.c) */
-    _Atomic uint64_t hold_from;
     atomic_int loops_done; /* loops that have finished every connection */
-    atomic_int warm;       /* connections that finished an event, or their events */
     /* connections still in thread_run: the last one out ends the window
      * (ended_ns, ended_ru, lim->on_window), as a built-in level's ends
      * with its events; thread_done and the states' teardown come after
@@ -51,12 +47,6 @@ struct lloop_run {
     atomic_int in_run, window_state;
     uint64_t ended_ns; /* read after the joins */
     struct rusage ended_ru;
-    /* --rate: the run's one Poisson stream of arrivals; a free connection
-     * takes the next (sysbench's one queue served by every thread) */
-    struct arrivals arrivals;
-    /* --rate: connections inside an event (sysbench's concurrency), for
-     * the interval lines' queue figures */
-    _Atomic int64_t concurrency;
 };
 
 /* 1 when the run is ending (a stop, a failure, the deadline): an arrival
@@ -65,10 +55,6 @@ int lrun_ending(struct lloop_run *run);
 /* 1 when the run was stopped (a signal, a failure), not only over its time. */
 int lrun_stopped(struct lloop_run *run);
 struct lloop_conn;
-/* c finished an event, or its events are over: the ramp waits for no more. */
-void lrun_warm(struct lloop_conn *c);
-/* c is out of its event (done, given up, or its events over). */
-void lrun_event_left(struct lloop_conn *c);
 
 enum { LLOOP_INIT, LLOOP_READY, LLOOP_RUN, LLOOP_DONE, LLOOP_END };
 enum { LLOOP_WIN_SHUT, LLOOP_WIN_OPEN, LLOOP_WIN_CLOSED };
@@ -95,10 +81,10 @@ struct lloop_conn {
     int failed;
     int init_failed; /* in thread_init (or opening its state): the run never began */
     int in_run;      /* counted in run->in_run */
-    int warm;        /* counted in run->warm */
-    int in_event;    /* --rate: counted in run->concurrency */
+    int warm;        /* counted in run->win.warm */
+    int in_event;    /* --rate: counted in run->win.concurrency */
     int out;         /* a statement out, counted in loop->stall */
-    int reserved;    /* --events: this event holds one of the N (lrun.c) */
+    int reserved;    /* --events: this event holds one of the N (window_reserve) */
     int unfinished;  /* its event's reply was given up (lloop.c's grace) */
     /* the socket in the loop's epoll as last armed (lloop.c's arm) */
     int armed_fd;

@@ -26,40 +26,37 @@
 #include "lua/lwatch.h"
 #include "core/util.h"
 
+/* A stop asked (a signal), for the report's "interrupted". */
 static volatile sig_atomic_t stop_asked;
+/* the window of the run going on, for the stop (NULL between runs) */
+static struct window_state *_Atomic stop_win;
 
 void lscript_stop(void)
 {
     stop_asked = 1;
+    struct window_state *w = atomic_load(&stop_win);
+    if (w)
+        window_stop(w);
 }
 
 int lrun_stopped(struct lloop_run *sh)
 {
-    return stop_asked || atomic_load_explicit(&sh->stop, memory_order_relaxed);
+    return atomic_load_explicit(&sh->win.stop, memory_order_relaxed);
 }
 
 int lrun_ending(struct lloop_run *sh)
 {
-    if (stop_asked || atomic_load_explicit(&sh->stop, memory_order_relaxed))
-        return 1;
-    uint64_t dl = atomic_load_explicit(&sh->deadline, memory_order_relaxed);
-    return dl && now_ns() >= dl;
+    return window_ending(&sh->win, now_ns());
 }
 
-/* Is the window open at t (ns)? run->window is 0 until it opens. */
-static int in_window(const struct lloop_run *sh, uint64_t t)
-{
-    uint64_t w = atomic_load_explicit(&sh->window, memory_order_relaxed);
-    return w && t >= w;
-}
-
-/* The ramp (window.h): this connection waits for the window to open,
- * on the loop's timer (a fiber) or asleep. 0 when the run ends meanwhile. */
+/* The ramp (window_state.h): this connection waits for the window to
+ * open, on the loop's timer (a fiber) or asleep. 0 when the run ends
+ * meanwhile. */
 static int ramp_hold(struct lapi_thread *t, struct lloop_conn *c, struct lloop_run *sh)
 {
     for (;;) {
-        uint64_t from = atomic_load_explicit(&sh->hold_from, memory_order_relaxed), now = now_ns();
-        if (!window_ramp_holds(c->warm, from, now, atomic_load(&sh->window) != 0))
+        uint64_t now = now_ns();
+        if (!window_holds(&sh->win, c->warm, now))
             return 1;
         if (t->aio) { /* back to the loop: its timer resumes this fiber */
             c->wake_at = now + WINDOW_RAMP_POLL_NS;
@@ -83,12 +80,10 @@ static int more(struct lapi_thread *t)
     struct lloop_run *sh = c->run;
     if (lrun_ending(sh) || !ramp_hold(t, c, sh))
         return 0;
-    if (sh->lim->events > 0) { /* window.h: the warmup's events take none of the N */
-        if (!window_reserve(&sh->events, sh->lim->events, in_window(sh, now_ns()), &c->reserved))
-            return 0;
-    }
+    if (!window_reserve(&sh->win, now_ns(), &c->reserved))
+        return 0; /* --events: all N are taken (the warmup's take none) */
     if (sh->lim->rate > 0 && t->aio) {
-        c->wake_at = arrivals_next(&sh->arrivals);
+        c->wake_at = arrivals_next(&sh->win.arrivals);
         return 2; /* the loop resumes the script when the arrival is due */
     }
     c->wake_at = 0;
@@ -101,41 +96,16 @@ static void ev_start(struct lapi_thread *t)
     /* latency runs from the scheduled arrival, so time queued while every
      * connection was busy counts, as in sysbench */
     c->t0 = c->wake_at ? c->wake_at : now_ns();
-    if (c->run->lim->rate > 0 && !c->in_event) {
-        c->in_event = 1;
-        atomic_fetch_add_explicit(&c->run->concurrency, 1, memory_order_relaxed);
-    }
-}
-
-void lrun_event_left(struct lloop_conn *c)
-{
-    if (c->in_event) {
-        c->in_event = 0;
-        atomic_fetch_sub_explicit(&c->run->concurrency, 1, memory_order_relaxed);
-    }
-}
-
-void lrun_warm(struct lloop_conn *c)
-{
-    if (!c->warm) {
-        c->warm = 1;
-        atomic_fetch_add(&c->run->warm, 1);
-    }
+    window_enter(&c->run->win, &c->in_event);
 }
 
 static void ev_stop(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
-    lrun_warm(c);
-    lrun_event_left(c);
+    window_leave(&c->run->win, &c->in_event);
     uint64_t now = now_ns();
-    if (!in_window(c->run, now))
+    if (!window_done(&c->run->win, &c->warm, &c->reserved, now))
         return; /* --warmup-time or the ramp: run, not counted */
-    if (c->run->lim->events > 0) {
-        if (!c->reserved)
-            return; /* begun in the warmup */
-        c->reserved = 0;
-    }
     lapi_count(t, SB_CNT_TRX);
     uint64_t d = now - c->t0;
     hist_record(c->lat, d);
@@ -148,7 +118,7 @@ static void ev_stop(struct lapi_thread *t)
 static void on_ignored(struct lapi_thread *t, const char *code)
 {
     struct lloop_conn *c = t->run;
-    if (in_window(c->run, now_ns()))
+    if (window_counted(&c->run->win, now_ns()))
         err_count_add(c->codes, &c->ncodes, code, 1);
 }
 
@@ -156,7 +126,7 @@ static void on_ignored(struct lapi_thread *t, const char *code)
 static void on_lost(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
-    if (in_window(c->run, now_ns()))
+    if (window_counted(&c->run->win, now_ns()))
         c->lost++;
 }
 
@@ -218,7 +188,7 @@ static void *tick_main(void *arg)
     while (!atomic_load(&k->done)) {
         uint64_t now = now_ns(), due = UINT64_MAX;
         if (atomic_load(&run->window_state) == LLOOP_WIN_OPEN)
-            due = ticker_tick(&k->tk, now, 0, atomic_load(&run->deadline));
+            due = ticker_tick(&k->tk, now, 0, atomic_load(&run->win.end));
         if (now < due) {
             uint64_t w = due - now < 50000000 ? due - now : 50000000; /* notice the end */
             struct timespec ts = {(time_t)(w / 1000000000u), (long)(w % 1000000000u)};
@@ -283,10 +253,10 @@ static void warm_up(struct lloop_run *run, struct lloop_conn *cs, int n, int nl,
     uint64_t t0 = now_ns(), until = t0 + (uint64_t)(run->lim->warmup_s * 1e9);
     uint64_t ramp_end = ramps(run->lim) ? t0 + (uint64_t)(run->lim->ramp_timeout_s * 1e9) : 0;
     if (ramp_end)
-        atomic_store(&run->hold_from, until);
+        atomic_store(&run->win.hold_from, until);
     for (uint64_t now; !lrun_ending(run) && atomic_load(&run->loops_done) < nl;) {
         now = now_ns();
-        int ramping = now < ramp_end && atomic_load(&run->warm) < n;
+        int ramping = now < ramp_end && atomic_load(&run->win.warm) < n;
         if (now >= until && !ramping)
             break;
         uint64_t w = now < until && until - now < 20000000 ? until - now : 20000000;
@@ -297,9 +267,9 @@ static void warm_up(struct lloop_run *run, struct lloop_conn *cs, int n, int nl,
         uint64_t now = now_ns();
         out->ramp_s = (double)(now - t0) / 1e9;
         if (now >= ramp_end) /* timed out (not a stop, nor the events over) */
-            out->ramp_missing = n - atomic_load(&run->warm);
+            out->ramp_missing = n - atomic_load(&run->win.warm);
     }
-    atomic_store(&run->window, now_ns());
+    atomic_store(&run->win.start, now_ns());
     for (int i = 0; i < n; i++)
         for (int j = 0; j < SB_CNT_MAX; j++)
             if (j != SB_CNT_TRX)
@@ -313,10 +283,14 @@ static struct lloop *lay_out(struct lloop_run *run, const struct lapi_script *s,
 {
     const struct lscript_limits *lim = run->lim;
     pthread_barrier_init(&run->ready, NULL, (unsigned)nl + 1);
-    arrivals_init(&run->arrivals);
-    arrivals_start(&run->arrivals, lim->rate, s->seed, 0); /* at the first event */
-    if (lim->warmup_s <= 0 && !ramps(lim))
-        atomic_store(&run->window, 1); /* every event counts */
+    struct window_state *w = &run->win;
+    w->events = lim->events;
+    w->paced = lim->rate > 0;
+    w->tail = 1; /* sysbench's end rule (window_state.h) */
+    arrivals_init(&w->arrivals);
+    arrivals_start(&w->arrivals, lim->rate, s->seed, 0); /* at the first event */
+    /* shut until warm_up opens it, or open from the first event on */
+    atomic_store(&w->start, lim->warmup_s > 0 || ramps(lim) ? WINDOW_SHUT : 1);
     struct lloop_conn *cs = xcalloc((size_t)n, sizeof *cs);
     size_t sz = sizeof(struct lloop) * (size_t)nl; /* a multiple of its 64-byte alignment */
     struct lloop *loops = aligned_alloc(64, sz);
@@ -436,7 +410,7 @@ static void free_run(struct lloop_run *run, struct lloop_conn *cs, int n, struct
     if (run->pinned)
         cpulist_free(&run->cpus);
     pthread_barrier_destroy(&run->ready);
-    arrivals_destroy(&run->arrivals);
+    arrivals_destroy(&run->win.arrivals);
     free(run);
 }
 
@@ -455,6 +429,9 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     int n = s->threads;
     /* on the heap: an abandoned loop (lwatch.h) may still use it after the return */
     struct lloop_run *run = xcalloc(1, sizeof *run);
+    atomic_store(&stop_win, &run->win);
+    if (stop_asked) /* it came before the run's window was there */
+        window_stop(&run->win);
     run->lim = lim;
     set_cpus(run, lim->client_cpus);
     int nl = evloop_count(run->lim->loops, run->pinned ? cpulist_count(&run->cpus) : 0, n);
@@ -499,8 +476,8 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
         .ncheckpoints = lim->ncheckpoints,
         .on_checkpoint = lim->on_checkpoint,
         .on_checkpoint_arg = lim->on_checkpoint_arg,
-        .arrivals = lim->rate > 0 ? &run->arrivals : NULL,
-        .concurrency = &run->concurrency,
+        .arrivals = lim->rate > 0 ? &run->win.arrivals : NULL,
+        .concurrency = &run->win.concurrency,
         .sum = sum_counts,
         .sum_arg = &k,
         .conn = lconn_figures,
@@ -509,7 +486,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     ticker_open(&k.tk, &tc, t0, &ru0, 1); /* a script counts from before t0 */
     atomic_store(&run->window_state, LLOOP_WIN_OPEN);
     if (lim->time_s > 0)
-        atomic_store(&run->deadline, t0 + (uint64_t)(lim->time_s * 1e9));
+        atomic_store(&run->win.end, t0 + (uint64_t)(lim->time_s * 1e9));
     int ticking =
         (k.tk.next != UINT64_MAX || k.tk.ck) && pthread_create(&k.th, NULL, tick_main, &k) == 0;
     int joined = lwatch_join(wd, NULL);
@@ -542,6 +519,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     collect(cs, n, loops, nl, k.tk.ck, out);
     ticker_free(&k.tk);
     out->interrupted = stop_asked != 0;
+    atomic_store(&stop_win, NULL);
     free_run(run, cs, n, loops, nl);
     lwatch_free(wd);
     lapi_enter(&mt);

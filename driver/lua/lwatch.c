@@ -149,7 +149,7 @@ static void *watch_main(void *arg)
                      "%s: dbscale's memory reached %ld MB (the limit is half the machine's, or "
                      "DBSCALE_LUA_MEM_MB=%ld): the run was stopped",
                      x->ln.path, mb, limit);
-            atomic_store(&x->run->stop, 1);
+            window_stop(&x->run->win);
             x->stopped = x->ended = now - LLOOP_GRACE_NS; /* stuck code is given up at once */
         }
         if (!x->stopped && lrun_stopped(x->run))

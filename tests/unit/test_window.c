@@ -5,7 +5,9 @@
  * and busy seconds; a checkpoint reports what came since the last one and
  * becomes the baseline the next checkpoint and the level's result subtract;
  * the Poisson stream is the same for the same seed and counts its queue on a
- * copy, without taking anything from it.
+ * copy, without taking anything from it. And the questions both run-times'
+ * connections ask the running window (client/window_state.h): what counts
+ * under each end rule, --events' N, the ramp's hold and the stop.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 
 #include "client/arrivals.h"
 #include "client/window.h"
+#include "client/window_state.h"
 
 struct figs {
     uint64_t ev[3], busy[3];
@@ -108,12 +111,94 @@ static void test_arrivals(void **state)
     arrivals_destroy(&b);
 }
 
+/* A window from 100 to 200 ns. */
+static void open_window(struct window_state *w, int64_t events, int tail)
+{
+    memset(w, 0, sizeof *w);
+    w->events = events;
+    w->tail = tail;
+    atomic_store(&w->start, 100);
+    atomic_store(&w->end, 200);
+}
+
+static void test_state_end_rules(void **state)
+{
+    (void)state;
+    struct window_state w;
+    int warm = 0, res = 0;
+    open_window(&w, 0, 0);                          /* the built-in mixes' rule */
+    assert_false(window_done(&w, &warm, &res, 99)); /* the warmup's */
+    assert_int_equal(warm, 1);
+    assert_int_equal(atomic_load(&w.warm), 1);
+    assert_true(window_done(&w, &warm, &res, 100));
+    assert_true(window_done(&w, &warm, &res, 200));
+    assert_false(window_done(&w, &warm, &res, 201)); /* finished off after the end */
+    assert_int_equal(atomic_load(&w.warm), 1);       /* once per connection */
+    assert_false(window_ending(&w, 199));
+    assert_true(window_ending(&w, 200));
+    w.tail = 1; /* a script's: the event running at the end counts */
+    assert_true(window_done(&w, &warm, &res, 201));
+    assert_true(window_ending(&w, 200));
+    atomic_store(&w.start, WINDOW_SHUT); /* not open yet: nothing counts */
+    assert_false(window_counted(&w, 150));
+}
+
+static void test_state_events(void **state)
+{
+    (void)state;
+    struct window_state w;
+    int warm = 0, r[4] = {0};
+    open_window(&w, 2, 0);
+    atomic_store(&w.end, 0);                    /* --events alone: open-ended */
+    assert_true(window_reserve(&w, 50, &r[0])); /* the warmup's take none of the N */
+    assert_int_equal(r[0], 0);
+    assert_true(window_reserve(&w, 120, &r[1]));
+    assert_true(window_reserve(&w, 120, &r[2]));
+    assert_false(window_reserve(&w, 120, &r[3])); /* all N taken */
+    assert_true(r[1] && r[2] && !r[3]);
+    window_unreserve(&w, &r[2]); /* a lost event gives its place back */
+    assert_int_equal(r[2], 0);
+    assert_true(window_reserve(&w, 130, &r[3]));
+    assert_false(window_done(&w, &warm, &r[0], 140)); /* begun in the warmup */
+    assert_true(window_done(&w, &warm, &r[1], 150));
+    assert_false(window_ending(&w, 150));
+    assert_true(window_done(&w, &warm, &r[3], 160)); /* the N-th ends the window there */
+    assert_int_equal(window_end_now(&w), 160);
+    assert_true(window_ending(&w, 160));
+}
+
+static void test_state_hold_and_stop(void **state)
+{
+    (void)state;
+    struct window_state w;
+    open_window(&w, 0, 0);
+    atomic_store(&w.start, WINDOW_SHUT);
+    atomic_store(&w.hold_from, 50);
+    assert_false(window_holds(&w, 0, 60)); /* a cold connection runs on */
+    assert_false(window_holds(&w, 1, 40)); /* still the warmup */
+    assert_true(window_holds(&w, 1, 60));
+    atomic_store(&w.start, 70); /* the window opened */
+    assert_false(window_holds(&w, 1, 80));
+    w.paced = 1;
+    int in = 0;
+    window_enter(&w, &in);
+    window_enter(&w, &in);
+    assert_int_equal(atomic_load(&w.concurrency), 1);
+    window_leave(&w, &in);
+    window_leave(&w, &in);
+    assert_int_equal(atomic_load(&w.concurrency), 0);
+    assert_false(window_ending(&w, 150));
+    window_stop(&w);
+    assert_true(window_ending(&w, 150));
+    assert_true(atomic_load(&w.stop_at) > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fairness),
-        cmocka_unit_test(test_checkpoint_baseline),
-        cmocka_unit_test(test_arrivals),
+        cmocka_unit_test(test_fairness),     cmocka_unit_test(test_checkpoint_baseline),
+        cmocka_unit_test(test_arrivals),     cmocka_unit_test(test_state_end_rules),
+        cmocka_unit_test(test_state_events), cmocka_unit_test(test_state_hold_and_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,176 @@
+/*
+ * window_state.h - a level's window as its connections see it while it
+ * runs, and the questions they ask it at every event: is the run ending,
+ * does an event that ended now count, may one more begin (--events), must
+ * this one wait for the others (the ramp). One struct and one set of
+ * answers for both run-times: the pool's loops (client/conn.c) and a
+ * script's loops (lua/lrun.c, lua/lloop.c). The timing side opens and
+ * closes the window and the loops read it, so the shared fields are
+ * relaxed atomics; each connection keeps its own flags (warm, reserved,
+ * in an event) and passes them in.
+ */
+#ifndef DBSCALE_WINDOW_STATE_H
+#define DBSCALE_WINDOW_STATE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "client/arrivals.h"
+#include "core/util.h"
+
+#define WS_RLX memory_order_relaxed
+
+/* start while the window has not opened: nothing counts yet */
+#define WINDOW_SHUT UINT64_MAX
+
+struct window_state {
+    /* the level's settings */
+    int64_t events; /* --events, 0 none */
+    int paced;      /* --rate: arrivals, and connections inside an event counted */
+    /* A script's end rule (sysbench's): an event running at the end still
+     * counts when it finishes, and the window closes where the last one
+     * ends (lua/lloop.c). Without it (the built-in mixes) one that ends past
+     * the end is finished off and not counted. */
+    int tail;
+    _Atomic int stop;         /* a stop (a signal) or a failure */
+    _Atomic uint64_t stop_at; /* when the stop was asked, ns; 0 none */
+    _Atomic uint64_t start;   /* ns; WINDOW_SHUT until the window opens */
+    /* --time's deadline, or the --events-th completion; 0 while open-ended */
+    _Atomic uint64_t end;
+    /* the ramp: from here (ns, the warmup's end; 0 no ramp) until the
+     * window opens, a connection that has finished an event waits */
+    _Atomic uint64_t hold_from;
+    _Atomic uint64_t started;    /* --events: events begun in the window */
+    _Atomic uint64_t completed;  /* --events: events counted */
+    _Atomic int warm;            /* connections that finished an event */
+    _Atomic int64_t concurrency; /* --rate: connections inside an event (sysbench's) */
+    struct arrivals arrivals;    /* --rate: the one Poisson stream every connection takes from */
+};
+
+/* Stop the run now; the stop's time ends the window. Only lock-free
+ * atomics and the clock: safe in a signal handler. */
+static inline void window_stop(struct window_state *w)
+{
+    uint64_t zero = 0;
+    atomic_compare_exchange_strong(&w->stop_at, &zero, now_ns());
+    atomic_store(&w->stop, 1);
+}
+
+/* The window's end as known now (--time, --events reached, or a stop), 0
+ * while open-ended. */
+static inline uint64_t window_end_now(struct window_state *w)
+{
+    uint64_t e = atomic_load_explicit(&w->end, WS_RLX),
+             s = atomic_load_explicit(&w->stop_at, WS_RLX);
+    return s && (!e || s < e) ? s : e;
+}
+
+/* The run is ending at now: a stop, the end passed, or the --events-th
+ * event counted. A connection then begins no more events. */
+static inline int window_ending(struct window_state *w, uint64_t now)
+{
+    uint64_t e = window_end_now(w);
+    return atomic_load_explicit(&w->stop, WS_RLX) || (e && now >= e) ||
+           (w->events > 0 && atomic_load_explicit(&w->completed, WS_RLX) >= (uint64_t)w->events);
+}
+
+/* Is t inside the window (for an event's end, or an error's)? */
+static inline int window_counted(struct window_state *w, uint64_t t)
+{
+    uint64_t e = w->tail ? 0 : window_end_now(w);
+    return t >= atomic_load_explicit(&w->start, WS_RLX) && (!e || t <= e);
+}
+
+/* The ramp (worker_cfg.ramp_timeout_s), once the warmup is over: a
+ * connection that has finished an event waits, polling every
+ * WINDOW_RAMP_POLL_NS, until the window opens. Warm backends running on
+ * would take the CPU the cold ones need for their first statements: at
+ * 1024 connections on 2 CPUs the last few then took longer than the
+ * ramp's timeout. */
+#define WINDOW_RAMP_POLL_NS 20000000ull
+static inline int window_holds(struct window_state *w, int warm, uint64_t now)
+{
+    uint64_t from = atomic_load_explicit(&w->hold_from, WS_RLX);
+    return warm && from && now >= from && atomic_load_explicit(&w->start, WS_RLX) == WINDOW_SHUT;
+}
+
+/* --events, as sysbench counts it: an event begun (at t) inside the window
+ * takes one of the N before its first statement, so exactly N begin there
+ * and all N are counted; one begun in the warmup takes none and is not
+ * counted. 1: run it (*reserved says whether it holds one of the N, which
+ * a lost event gives back with window_unreserve); 0: all N are taken (the
+ * connection begins no more). */
+static inline int window_reserve(struct window_state *w, uint64_t t, int *reserved)
+{
+    *reserved = 0;
+    if (w->events <= 0 || t < atomic_load_explicit(&w->start, WS_RLX))
+        return 1;
+    if (atomic_fetch_add_explicit(&w->started, 1, WS_RLX) >= (uint64_t)w->events) {
+        /* taken back, so a place a lost event gives back can be had again */
+        atomic_fetch_sub_explicit(&w->started, 1, WS_RLX);
+        return 0;
+    }
+    *reserved = 1;
+    return 1;
+}
+
+static inline void window_unreserve(struct window_state *w, int *reserved)
+{
+    if (*reserved) {
+        atomic_fetch_sub_explicit(&w->started, 1, WS_RLX);
+        *reserved = 0;
+    }
+}
+
+/* The connection finished an event, or has no more to run: the ramp waits
+ * for it no longer. */
+static inline void window_warm(struct window_state *w, int *warm)
+{
+    if (!*warm) {
+        *warm = 1;
+        atomic_fetch_add_explicit(&w->warm, 1, WS_RLX);
+    }
+}
+
+/* --rate: the connection enters or leaves an event, for sysbench's
+ * concurrency figure (a closed loop's connections are always in one). */
+static inline void window_enter(struct window_state *w, int *in)
+{
+    if (w->paced && !*in) {
+        *in = 1;
+        atomic_fetch_add_explicit(&w->concurrency, 1, WS_RLX);
+    }
+}
+
+static inline void window_leave(struct window_state *w, int *in)
+{
+    if (*in) {
+        *in = 0;
+        atomic_fetch_sub_explicit(&w->concurrency, 1, WS_RLX);
+    }
+}
+
+/* An event ended at t (read from the clock just now): the connection is
+ * warm, and 1 when the event counts: inside the window and, with
+ * --events, one of the N (the N-th ends the window there). */
+static inline int window_done(struct window_state *w, int *warm, int *reserved, uint64_t t)
+{
+    window_warm(w, warm);
+    if (!window_counted(w, t))
+        return 0; /* warmup, ramp, or finished off after the window */
+    if (w->events > 0) {
+        if (!*reserved)
+            return 0; /* begun in the warmup */
+        *reserved = 0;
+        uint64_t k = atomic_fetch_add_explicit(&w->completed, 1, WS_RLX);
+        if (k >= (uint64_t)w->events)
+            return 0;
+        if (k + 1 == (uint64_t)w->events) {
+            uint64_t zero = 0;
+            atomic_compare_exchange_strong(&w->end, &zero, t);
+        }
+    }
+    return 1;
+}
+
+#endif
