@@ -404,14 +404,14 @@ static int worker_settings(struct oltp_setup *s, const struct opts *o, char *err
     w->events = opts_int(o, "events");
     w->time_s = opts_num(o, "time");
     w->warmup_s = opts_num(o, "warmup-time");
-    w->report_interval = opts_num(o, "report-interval");
-    if (w->report_interval > 0 && w->report_interval < OLTP_MIN_REPORT_INTERVAL) {
+    w->rep.interval_s = opts_num(o, "report-interval");
+    if (w->rep.interval_s > 0 && w->rep.interval_s < OLTP_MIN_REPORT_INTERVAL) {
         snprintf(err, errlen,
                  "--report-interval: %g s is below the %g s minimum (0 turns the reports off)",
-                 w->report_interval, OLTP_MIN_REPORT_INTERVAL);
+                 w->rep.interval_s, OLTP_MIN_REPORT_INTERVAL);
         return -1;
     }
-    w->report_pct = s->npcts ? s->pcts[0] : 95;
+    w->rep.pct = s->npcts ? s->pcts[0] : 95;
     const char *ign =
         opts_isset(o, "db-ignore-errors") ? "db-ignore-errors" : "mysql-ignore-errors";
     w->ignore_errors = opts_str(o, ign);
@@ -434,8 +434,8 @@ static int worker_settings(struct oltp_setup *s, const struct opts *o, char *err
     const char *ck = has_opt(o, "report-checkpoints") ? opts_str(o, "report-checkpoints") : NULL;
     if (ck && checkpoints(s, ck, err, errlen) < 0)
         return -1;
-    w->checkpoints = s->ckpts;
-    w->ncheckpoints = s->nckpts;
+    w->rep.checkpoints = s->ckpts;
+    w->rep.ncheckpoints = s->nckpts;
     w->client_cpus = opts_str(o, "client-cpus");
     /* checked here, once, for run and sweep: a bad list must not run unpinned
      * (same/rest are the sweep's words; the run verb refuses them) */

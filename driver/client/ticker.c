@@ -29,9 +29,9 @@ void ticker_open(struct ticker *k, const struct ticker_cfg *cfg, uint64_t t0,
         cfg->sum(cfg->sum_arg, &k->prev, k->h[0]);
     /* under a nanosecond a step would never move the next period's end
      * (the options refuse below 0.01 s; this is the ticker's own guard) */
-    int periods = cfg->interval_s >= 1e-9 && cfg->on_interval;
-    k->next = periods ? t0 + (uint64_t)(cfg->interval_s * 1e9) : UINT64_MAX;
-    if (cfg->ncheckpoints > 0 && cfg->on_checkpoint)
+    int periods = cfg->rep.interval_s >= 1e-9 && cfg->rep.on_interval;
+    k->next = periods ? t0 + (uint64_t)(cfg->rep.interval_s * 1e9) : UINT64_MAX;
+    if (cfg->rep.ncheckpoints > 0 && cfg->rep.on_checkpoint)
         k->ck = window_ckpt_new(cfg->threads, t0, ru0);
 }
 
@@ -44,12 +44,12 @@ static void period(struct ticker *k, uint64_t at, uint64_t until)
     hist_diff(k->h[2], k->h[1], k->h[0]);
     double dt = until > k->last ? (double)(until - k->last) / 1e9 : 1e-9;
     struct interval_stats st;
-    window_interval(&st, (double)(at - k->t0) / 1e9, dt, cfg->threads, cfg->pct, &now, &k->prev,
-                    k->h[2]);
+    window_interval(&st, (double)(at - k->t0) / 1e9, dt, cfg->threads,
+                    cfg->rep.pct > 0 ? cfg->rep.pct : 95, &now, &k->prev, k->h[2]);
     if (cfg->arrivals)
         window_interval_queue(&st, cfg->arrivals,
                               atomic_load_explicit(cfg->concurrency, memory_order_relaxed));
-    cfg->on_interval(&st, cfg->on_interval_arg);
+    cfg->rep.on_interval(&st, cfg->rep.on_interval_arg);
     k->prev = now;
     hist_copy(k->h[0], k->h[1]);
     k->last = until;
@@ -66,7 +66,7 @@ static void checkpoint(struct ticker *k, double t)
     cfg->sum(cfg->sum_arg, &tot, k->h[1]);
     struct level_result r = {.threads = cfg->threads, .loops = cfg->loops};
     window_checkpoint(k->ck, now_ns(), k->t0, &tot, k->h[1], &ru, cfg->conn, cfg->conn_arg, &r);
-    cfg->on_checkpoint(t, &r, cfg->on_checkpoint_arg);
+    cfg->rep.on_checkpoint(t, &r, cfg->rep.on_checkpoint_arg);
     free(r.lat);
 }
 
@@ -75,8 +75,8 @@ uint64_t ticker_tick(struct ticker *k, uint64_t now, uint64_t end, uint64_t cut)
     if (!k->open)
         return UINT64_MAX;
     uint64_t wake = UINT64_MAX;
-    while (k->ck && k->ck->next < k->cfg.ncheckpoints) {
-        double t = k->cfg.checkpoints[k->ck->next];
+    while (k->ck && k->ck->next < k->cfg.rep.ncheckpoints) {
+        double t = k->cfg.rep.checkpoints[k->ck->next];
         uint64_t at = k->t0 + (uint64_t)(t * 1e9);
         if (now < at) {
             wake = at;
@@ -86,7 +86,7 @@ uint64_t ticker_tick(struct ticker *k, uint64_t now, uint64_t end, uint64_t cut)
         if (!cut || at < cut)
             checkpoint(k, t);
     }
-    uint64_t step = (uint64_t)(k->cfg.interval_s * 1e9);
+    uint64_t step = (uint64_t)(k->cfg.rep.interval_s * 1e9);
     /* before the window closes: the period that ends with it is reported
      * too (--time=3 --report-interval=1 gives three lines) */
     while (now >= k->next && (!end || k->next <= end)) {

@@ -20,14 +20,9 @@
 
 struct ticker_cfg {
     int threads, loops;
-    double interval_s; /* 0, or no on_interval: no periods */
-    double pct;        /* the percentile a period shows */
-    void (*on_interval)(const struct interval_stats *st, void *arg);
-    void *on_interval_arg;
-    const double *checkpoints; /* seconds since the window's start, ascending */
-    int ncheckpoints;          /* 0, or no on_checkpoint: no points */
-    void (*on_checkpoint)(double t, const struct level_result *r, void *arg);
-    void *on_checkpoint_arg;
+    /* no interval_s or on_interval: no periods; no checkpoints or
+     * on_checkpoint: no points */
+    struct window_reports rep;
     /* --rate: the period's queue line reads these; NULL without --rate */
     struct arrivals *arrivals;
     _Atomic int64_t *concurrency;

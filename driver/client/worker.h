@@ -21,7 +21,7 @@
 #include "client/level_result.h"
 #include "client/workload.h"
 
-/* Figures of one --report-interval period, handed to worker_cfg.on_interval. */
+/* Figures of one --report-interval period, handed to window_reports.on_interval. */
 struct interval_stats {
     double t, dt; /* end of the period since measuring began, and its length, s */
     int threads;
@@ -37,6 +37,26 @@ struct interval_stats {
 
 struct level_result;
 
+/* What a measured window reports while it is open (client/ticker.h): the
+ * --report-interval periods and the --report-checkpoints points, and where
+ * each goes. Both run-times' settings (worker_cfg, lscript_limits) carry
+ * it whole, and the ticker takes it as it is. */
+struct window_reports {
+    double interval_s; /* --report-interval, s; 0 = off */
+    double pct;        /* the percentile a period shows; 0 = 95 */
+    /* called from the timing thread every interval_s, never from a loop */
+    void (*on_interval)(const struct interval_stats *st, void *arg);
+    void *on_interval_arg;
+    /* --report-checkpoints: seconds since the window's start, ascending. At
+     * each, on_checkpoint gets the figures since the previous one (or the
+     * start) from the timing thread, and the counters start again: the
+     * result then covers only the time after the last checkpoint. */
+    const double *checkpoints;
+    int ncheckpoints;
+    void (*on_checkpoint)(double t, const struct level_result *r, void *arg);
+    void *on_checkpoint_arg;
+};
+
 struct worker_cfg {
     const struct db_ops *ops;
     const struct db_target *targets; /* connections spread round-robin over these */
@@ -50,8 +70,6 @@ struct worker_cfg {
     long long events;          /* stop after this many transactions; 0 = no limit */
     double time_s;             /* measured time; 0 = no limit */
     double warmup_s;           /* run but do not count, before the measured time */
-    double report_interval;    /* seconds; 0 = off */
-    double report_pct;         /* percentile shown in interval lines */
     const char *ignore_errors; /* NULL: the engine's own retry list; "all"; "1213,40P01" */
     double reconnect_timeout;  /* a connection down longer than this fails the run */
     const char *client_cpus;   /* CPU list for the loop threads, NULL = anywhere */
@@ -70,17 +88,7 @@ struct worker_cfg {
      * before they are given up (--forced-shutdown): 0 = POOL's 1 s, < 0 = as
      * long as they take. A stop (a signal) gives up after 1 s regardless. */
     double grace_s;
-    /* --report-checkpoints: seconds since the window's start, ascending. At
-     * each, on_checkpoint gets the figures since the previous one (or the
-     * start) from the timing thread, and the counters start again: the
-     * level's result then covers only the time after the last checkpoint. */
-    const double *checkpoints;
-    int ncheckpoints;
-    void (*on_checkpoint)(double t, const struct level_result *r, void *arg);
-    void *on_checkpoint_arg;
-    /* called from the timing thread every report_interval, never from a loop */
-    void (*on_interval)(const struct interval_stats *st, void *arg);
-    void *on_interval_arg;
+    struct window_reports rep; /* --report-interval, --report-checkpoints */
     /* called from the timing thread (never from a loop) exactly at the
      * measured window's edges: 1 at its start, 0 at its end. With --events
      * or a stop the end is seen within ~20 ms of the moment it happened. */

@@ -40,12 +40,10 @@ int lscript_command(const struct lapi_script *s, char *err, size_t errlen);
 struct lscript_limits {
     double time_s;    /* 0 = no limit */
     long long events; /* 0 = no limit */
-    /* --report-interval: figures of each period handed to on_interval from
-     * a timing thread of its own (as worker_cfg.on_interval) */
-    double interval_s; /* 0 = off */
-    double pct;        /* the percentile shown */
-    void (*on_interval)(const struct interval_stats *st, void *arg);
-    void *on_interval_arg;
+    /* --report-interval and --report-checkpoints, from a timing thread of
+     * the run's own, as a built-in level's (the result is then the time
+     * after the last checkpoint) */
+    struct window_reports rep;
     double rate;           /* --rate: events/s, Poisson arrivals, one queue; 0 = off */
     double warmup_s;       /* --warmup-time: run uncounted first */
     double ramp_timeout_s; /* --ramp-timeout: the window waits for every connection's
@@ -58,14 +56,6 @@ struct lscript_limits {
     int loops;               /* event-loop threads; 0 = one per client CPU */
     int batch_from;          /* the loops' policy (worker_cfg.batch_from) */
     const char *client_cpus; /* CPU list the loops run on; NULL = anywhere */
-    /* --report-checkpoints: seconds since the window's start, ascending.
-     * At each, the figures since the last one go to on_checkpoint (from
-     * the timing thread) and the counters start again, as
-     * worker_cfg.checkpoints; the result is then the time after the last */
-    const double *checkpoints;
-    int ncheckpoints;
-    void (*on_checkpoint)(double t, const struct level_result *r, void *arg);
-    void *on_checkpoint_arg;
     /* NULL, or told the measured window's edges: 1 as it opens (after the
      * warmup, from the calling thread), 0 as the last connection's events
      * end (from its loop), before thread_done and the teardown */

@@ -39,8 +39,7 @@ void lsetup_limits(struct lscript_limits *lim, const struct oltp_setup *st)
     *lim = (struct lscript_limits){
         .time_s = w->time_s,
         .events = w->events,
-        .interval_s = w->report_interval,
-        .pct = w->report_pct,
+        .rep = w->rep, /* the verb sets the callbacks */
         .rate = w->rate,
         .warmup_s = w->warmup_s,
         .ramp_timeout_s = w->ramp_timeout_s,
@@ -48,7 +47,5 @@ void lsetup_limits(struct lscript_limits *lim, const struct oltp_setup *st)
         .loops = w->loops,
         .batch_from = w->batch_from,
         .client_cpus = w->client_cpus,
-        .checkpoints = w->checkpoints,
-        .ncheckpoints = w->ncheckpoints,
     };
 }

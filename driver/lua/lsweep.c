@@ -133,8 +133,8 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
     ls.command = "run";
     ls.threads = threads;
     struct lscript_limits lim = x->lim;
-    lim.on_interval = on_interval;
-    lim.on_interval_arg = cb_arg;
+    lim.rep.on_interval = on_interval;
+    lim.rep.on_interval_arg = cb_arg;
     lim.on_window = on_window;
     lim.on_window_arg = cb_arg;
     lim.client_cpus = client_cpus; /* the loops pin themselves */

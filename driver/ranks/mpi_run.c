@@ -46,7 +46,7 @@ static void window_barrier(void *arg)
 static int slice_mine(struct ranks_run *c, struct oltp_setup *s, int *threads, char *err,
                       size_t errlen)
 {
-    if (s->wcfg.report_interval > 0) {
+    if (s->wcfg.rep.interval_s > 0) {
         /* a run's interval lines are live progress: reduced across ranks
          * they could only be printed after the level (no MPI traffic in the
          * window), which would be a replay, not a report. The sweep keeps

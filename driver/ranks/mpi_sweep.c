@@ -324,8 +324,8 @@ static int follower_open(struct ranks_sweep *c, struct opts *o, struct oltp_setu
         s->wcfg.targets = s->targets;
     }
     slice_cfg(c, s);
-    s->wcfg.on_interval = follower_interval;
-    s->wcfg.on_interval_arg = iv;
+    s->wcfg.rep.on_interval = follower_interval;
+    s->wcfg.rep.on_interval_arg = iv;
     *p = pool_open(&s->wcfg, (int)ranks_share(m->threads, c->nranks, c->rank), err, errlen);
     return *p != NULL;
 }

@@ -289,8 +289,8 @@ int sweep_open_pool(struct sweep *w, char *err, size_t errlen)
 {
     w->s.wcfg.on_window = on_window;
     w->s.wcfg.on_window_arg = w;
-    w->s.wcfg.on_interval = on_interval;
-    w->s.wcfg.on_interval_arg = w;
+    w->s.wcfg.rep.on_interval = on_interval;
+    w->s.wcfg.rep.on_interval_arg = w;
     int mine = (int)w->plan.maxthreads;
     if (w->share && w->share->open(w, mine, &mine, err, errlen, w->share->arg) < 0)
         return -1;

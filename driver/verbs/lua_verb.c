@@ -185,11 +185,11 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
     struct lua_periods periods = {.hooks = hooks.intermediate ? &hooks : NULL, .sink = &sink};
     struct lscript_limits lim;
     lsetup_limits(&lim, st);
-    lim.on_interval = lua_period;
-    lim.on_interval_arg = &periods;
-    lim.on_checkpoint = lua_checkpoint;
-    struct lua_ckpts ckpts = {.hooks = &hooks, .ri = &ri, .pct = lim.pct};
-    lim.on_checkpoint_arg = &ckpts;
+    lim.rep.on_interval = lua_period;
+    lim.rep.on_interval_arg = &periods;
+    lim.rep.on_checkpoint = lua_checkpoint;
+    struct lua_ckpts ckpts = {.hooks = &hooks, .ri = &ri, .pct = lim.rep.pct};
+    lim.rep.on_checkpoint_arg = &ckpts;
     struct level_result res;
     struct lerrors errs; /* ignored errors by code, for the report */
     lerrors_init(&errs);
@@ -211,7 +211,7 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
     if (r < 0 && res.time_s == 0)
         ; /* init() or the script failed before any thread ran: no figures to show */
     else if (hooks.cumulative)
-        lreport_cumulative(&hooks, &res, lim.pct);
+        lreport_cumulative(&hooks, &res, lim.rep.pct);
     else if (text)
         report_text(stdout, &res, &ri);
     else if (!strcmp(out, "json"))

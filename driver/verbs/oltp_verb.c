@@ -262,7 +262,7 @@ static int run_verb(const struct opts *o, struct oltp_setup *s, const char *name
         .options_json = optj.s,
         .threads = opts_int(o, "threads"),
         .rate = s->wcfg.rate,
-        .report_interval = s->wcfg.report_interval,
+        .report_interval = s->wcfg.rep.interval_s,
         .rand_seed = opts_int(o, "rand-seed"),
         .pcts = s->pcts,
         .npcts = s->npcts,
@@ -275,12 +275,12 @@ static int run_verb(const struct opts *o, struct oltp_setup *s, const char *name
     struct report_interval_sink sink = {
         .text = v >= 3 ? rep : NULL, .rate = ri.rate, .pct_off = !s->npcts};
     struct ckpt_sink ck = {.f = text && lead && v >= 3 ? stdout : NULL, .ri = &ri};
-    s->wcfg.on_checkpoint = on_checkpoint;
-    s->wcfg.on_checkpoint_arg = &ck;
+    s->wcfg.rep.on_checkpoint = on_checkpoint;
+    s->wcfg.rep.on_checkpoint_arg = &ck;
     const char *ipath = opts_str(o, "interval-output");
     char ierr[1200];
     if (ipath &&
-        report_interval_open(&sink, ipath, s->wcfg.report_interval, ierr, sizeof ierr) < 0) {
+        report_interval_open(&sink, ipath, s->wcfg.rep.interval_s, ierr, sizeof ierr) < 0) {
         fprintf(stderr, "dbscale run: %s\n", ierr);
         sbuf_free(&optj);
         return EXIT_USAGE;
@@ -289,8 +289,8 @@ static int run_verb(const struct opts *o, struct oltp_setup *s, const char *name
         report_run_header(stdout, &ri);
         fflush(stdout);
     }
-    s->wcfg.on_interval = report_interval;
-    s->wcfg.on_interval_arg = &sink;
+    s->wcfg.rep.on_interval = report_interval;
+    s->wcfg.rep.on_interval_arg = &sink;
     int threads = (int)opts_int(o, "threads");
     struct pool *p;
     int rc = open_pool(s, sh, lead, &threads, &p, err, errlen);
