@@ -85,7 +85,7 @@ void conn_unwatch(struct loop *l, struct conn *c)
 
 static void park(struct loop *l, struct conn *c)
 {
-    window_leave(&l->pool->win, &c->in_txn);
+    window_leave(&l->pool->win, &c->wc);
     c->st = CS_IDLE;
     conn_unwatch(l, c);
     l->active--;
@@ -107,9 +107,8 @@ static void first_stmt(struct pool *p, struct conn *c)
 
 static void go_down(struct loop *l, struct conn *c, uint64_t now)
 {
-    window_leave(&l->pool->win, &c->in_txn);
-    window_unreserve(&l->pool->win,
-                     &c->reserved); /* the transaction is lost: its place goes back */
+    window_leave(&l->pool->win, &c->wc);
+    window_unreserve(&l->pool->win, &c->wc); /* the transaction is lost: its place goes back */
     pool_inc(&l->lost, 1);
     conn_unwatch(l, c);
     l->pool->cfg.ops->close(c->db);
@@ -125,7 +124,7 @@ static void go_down(struct loop *l, struct conn *c, uint64_t now)
 static void txn_done(struct loop *l, struct conn *c, uint64_t end)
 {
     struct pool *p = l->pool;
-    if (!window_done(&p->win, &c->warm, &c->reserved, end))
+    if (!window_done(&p->win, &c->wc, end))
         return;
     uint64_t lat = end - c->txn_start;
     hist_record(&l->lat, lat);
@@ -210,7 +209,7 @@ static int on_status(struct loop *l, struct conn *c, enum db_status st, struct d
     }
     *now = now_ns();
     txn_done(l, c, *now);
-    window_leave(&p->win, &c->in_txn);
+    window_leave(&p->win, &c->wc);
     c->st = CS_BEGIN;
     return 1;
 }
@@ -247,7 +246,7 @@ static int reconnect(struct loop *l, struct conn *c, uint64_t *now)
  * reconnects it before its window starts. */
 static void give_up(struct loop *l, struct conn *c)
 {
-    window_leave(&l->pool->win, &c->in_txn);
+    window_leave(&l->pool->win, &c->wc);
     if (c->st == CS_WAIT)
         l->stall.waiting--;
     conn_unwatch(l, c);
@@ -279,50 +278,34 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 l->runnable++;
                 return;
             }
-            if (p->cfg.rate > 0) {
-                if (window_ending(&p->win, now)) {
-                    park(l, c);
-                    return;
-                }
-                c->wake_at = arrivals_next(&p->win.arrivals);
+            if (!p->win.paced)
+                now = now_ns();
+            switch (window_begin(&p->win, &c->wc, now, &c->wake_at)) {
+            case WINDOW_PARK:
+                park(l, c);
+                return;
+            case WINDOW_HOLD:
+                arm_timer(l, c);
+                return;
+            case WINDOW_ARRIVAL:
                 c->st = CS_ARRIVAL;
                 break;
+            case WINDOW_GO:
+                c->txn_start = now;
+                first_stmt(p, c);
+                break;
             }
-            now = now_ns();
-            if (window_ending(&p->win, now)) {
-                park(l, c);
-                return;
-            }
-            if (window_holds(&p->win, c->warm, now)) {
-                c->wake_at = now + WINDOW_RAMP_POLL_NS;
-                arm_timer(l, c);
-                return;
-            }
-            if (!window_reserve(&p->win, now, &c->reserved)) {
-                park(l, c);
-                return;
-            }
-            c->txn_start = now;
-            window_enter(&p->win, &c->in_txn);
-            first_stmt(p, c);
             break;
         case CS_ARRIVAL:
-            if (window_ending(&p->win, now)) {
-                park(l, c);
-                return;
-            }
-            if (c->wake_at > now) {
+            if (c->wake_at > now && !window_ending(&p->win, now)) {
                 arm_timer(l, c);
                 return;
             }
-            /* latency runs from the scheduled arrival, so time queued
-             * while every connection was busy counts, as in sysbench */
-            if (!window_reserve(&p->win, c->wake_at, &c->reserved)) {
+            if (window_arrived(&p->win, &c->wc, now, c->wake_at) == WINDOW_PARK) {
                 park(l, c);
                 return;
             }
-            c->txn_start = c->wake_at;
-            window_enter(&p->win, &c->in_txn);
+            c->txn_start = c->wake_at; /* window_arrived: the arrival's time */
             first_stmt(p, c);
             break;
         case CS_SEND:

@@ -76,11 +76,11 @@ void *loop_main(void *arg)
         struct conn *c = l->conns[i];
         atomic_store_explicit(&c->events, 0, RLX);
         atomic_store_explicit(&c->busy_ns, 0, RLX);
-        c->in_txn = 0;
+        c->wc.in_event = 0;
         c->on_timer = 0;
         c->runnable = 0;
         c->rolling_back = 0;
-        c->warm = 0;
+        c->wc.warm = 0;
         if (c->db) {
             c->st = CS_BEGIN;
         } else {

@@ -42,10 +42,9 @@ struct conn {
     enum cstate st;
     int in_epoll, on_timer, rolling_back;
     int given_up; /* dropped at a level's end with a reply missing */
-    int reserved; /* --events: this transaction holds one of the N */
     int runnable; /* yielded between transactions: the loop resumes it */
-    int in_txn;   /* --rate: counted in pool.concurrency */
-    int warm;     /* finished a transaction this level (the ramp, worker.h) */
+    /* this level's: warm (the ramp), --events' place, --rate's concurrency */
+    struct window_conn wc;
     enum db_status wait;
     uint64_t wake_at; /* CS_ARRIVAL / CS_DOWN: when the timer fires */
     struct wl_state ws;

@@ -47,6 +47,14 @@ struct window_state {
     struct arrivals arrivals;    /* --rate: the one Poisson stream every connection takes from */
 };
 
+/* What the window knows of one connection; the connection keeps it and
+ * passes it in. */
+struct window_conn {
+    int warm;     /* finished an event: counted in warm */
+    int reserved; /* --events: this event holds one of the N */
+    int in_event; /* --rate: counted in concurrency */
+};
+
 /* Stop the run now; the stop's time ends the window. Only lock-free
  * atomics and the clock: safe in a signal handler. */
 static inline void window_stop(struct window_state *w)
@@ -88,10 +96,11 @@ static inline int window_counted(struct window_state *w, uint64_t t)
  * 1024 connections on 2 CPUs the last few then took longer than the
  * ramp's timeout. */
 #define WINDOW_RAMP_POLL_NS 20000000ull
-static inline int window_holds(struct window_state *w, int warm, uint64_t now)
+static inline int window_holds(struct window_state *w, const struct window_conn *wc, uint64_t now)
 {
     uint64_t from = atomic_load_explicit(&w->hold_from, WS_RLX);
-    return warm && from && now >= from && atomic_load_explicit(&w->start, WS_RLX) == WINDOW_SHUT;
+    return wc->warm && from && now >= from &&
+           atomic_load_explicit(&w->start, WS_RLX) == WINDOW_SHUT;
 }
 
 /* --events, as sysbench counts it: an event begun (at t) inside the window
@@ -100,9 +109,9 @@ static inline int window_holds(struct window_state *w, int warm, uint64_t now)
  * counted. 1: run it (*reserved says whether it holds one of the N, which
  * a lost event gives back with window_unreserve); 0: all N are taken (the
  * connection begins no more). */
-static inline int window_reserve(struct window_state *w, uint64_t t, int *reserved)
+static inline int window_reserve(struct window_state *w, uint64_t t, struct window_conn *wc)
 {
-    *reserved = 0;
+    wc->reserved = 0;
     if (w->events <= 0 || t < atomic_load_explicit(&w->start, WS_RLX))
         return 1;
     if (atomic_fetch_add_explicit(&w->started, 1, WS_RLX) >= (uint64_t)w->events) {
@@ -110,42 +119,42 @@ static inline int window_reserve(struct window_state *w, uint64_t t, int *reserv
         atomic_fetch_sub_explicit(&w->started, 1, WS_RLX);
         return 0;
     }
-    *reserved = 1;
+    wc->reserved = 1;
     return 1;
 }
 
-static inline void window_unreserve(struct window_state *w, int *reserved)
+static inline void window_unreserve(struct window_state *w, struct window_conn *wc)
 {
-    if (*reserved) {
+    if (wc->reserved) {
         atomic_fetch_sub_explicit(&w->started, 1, WS_RLX);
-        *reserved = 0;
+        wc->reserved = 0;
     }
 }
 
 /* The connection finished an event, or has no more to run: the ramp waits
  * for it no longer. */
-static inline void window_warm(struct window_state *w, int *warm)
+static inline void window_warm(struct window_state *w, struct window_conn *wc)
 {
-    if (!*warm) {
-        *warm = 1;
+    if (!wc->warm) {
+        wc->warm = 1;
         atomic_fetch_add_explicit(&w->warm, 1, WS_RLX);
     }
 }
 
 /* --rate: the connection enters or leaves an event, for sysbench's
  * concurrency figure (a closed loop's connections are always in one). */
-static inline void window_enter(struct window_state *w, int *in)
+static inline void window_enter(struct window_state *w, struct window_conn *wc)
 {
-    if (w->paced && !*in) {
-        *in = 1;
+    if (w->paced && !wc->in_event) {
+        wc->in_event = 1;
         atomic_fetch_add_explicit(&w->concurrency, 1, WS_RLX);
     }
 }
 
-static inline void window_leave(struct window_state *w, int *in)
+static inline void window_leave(struct window_state *w, struct window_conn *wc)
 {
-    if (*in) {
-        *in = 0;
+    if (wc->in_event) {
+        wc->in_event = 0;
         atomic_fetch_sub_explicit(&w->concurrency, 1, WS_RLX);
     }
 }
@@ -153,15 +162,15 @@ static inline void window_leave(struct window_state *w, int *in)
 /* An event ended at t (read from the clock just now): the connection is
  * warm, and 1 when the event counts: inside the window and, with
  * --events, one of the N (the N-th ends the window there). */
-static inline int window_done(struct window_state *w, int *warm, int *reserved, uint64_t t)
+static inline int window_done(struct window_state *w, struct window_conn *wc, uint64_t t)
 {
-    window_warm(w, warm);
+    window_warm(w, wc);
     if (!window_counted(w, t))
         return 0; /* warmup, ramp, or finished off after the window */
     if (w->events > 0) {
-        if (!*reserved)
+        if (!wc->reserved)
             return 0; /* begun in the warmup */
-        *reserved = 0;
+        wc->reserved = 0;
         uint64_t k = atomic_fetch_add_explicit(&w->completed, 1, WS_RLX);
         if (k >= (uint64_t)w->events)
             return 0;
@@ -171,6 +180,48 @@ static inline int window_done(struct window_state *w, int *warm, int *reserved, 
         }
     }
     return 1;
+}
+
+/* What a connection free for its next event does, decided in one place
+ * for both run-times' connections: */
+enum window_next {
+    WINDOW_PARK,    /* no more events: the run is ending, or --events' N are taken */
+    WINDOW_HOLD,    /* the ramp: ask again at *at */
+    WINDOW_ARRIVAL, /* --rate: wait for the arrival at *at, then window_arrived */
+    WINDOW_GO,      /* begin the event now; its latency runs from *at */
+};
+
+/* The connection is free at now: its next step, and its time in *at. */
+static inline enum window_next window_begin(struct window_state *w, struct window_conn *wc,
+                                            uint64_t now, uint64_t *at)
+{
+    if (window_ending(w, now))
+        return WINDOW_PARK;
+    if (w->paced) {
+        *at = arrivals_next(&w->arrivals);
+        return WINDOW_ARRIVAL;
+    }
+    if (window_holds(w, wc, now)) {
+        *at = now + WINDOW_RAMP_POLL_NS;
+        return WINDOW_HOLD;
+    }
+    if (!window_reserve(w, now, wc))
+        return WINDOW_PARK;
+    *at = now;
+    return WINDOW_GO;
+}
+
+/* --rate: the arrival at `at` that window_begin handed out is due (or the
+ * run is ending, which parks): go or park. The event's latency runs from
+ * at, so time it queued while every connection was busy counts, as in
+ * sysbench; --events' N are taken at the arrival. */
+static inline enum window_next window_arrived(struct window_state *w, struct window_conn *wc,
+                                              uint64_t now, uint64_t at)
+{
+    if (window_ending(w, now) || !window_reserve(w, at, wc))
+        return WINDOW_PARK;
+    window_enter(w, wc);
+    return WINDOW_GO;
 }
 
 #endif

@@ -43,8 +43,8 @@ static void left_run(struct lloop_conn *c)
         return;
     c->in_run = 0;
     struct lloop_run *run = c->run;
-    window_warm(&run->win, &c->warm);
-    window_leave(&run->win, &c->in_event);
+    window_warm(&run->win, &c->wc);
+    window_leave(&run->win, &c->wc);
     int open = LLOOP_WIN_OPEN;
     if (atomic_fetch_sub(&run->in_run, 1) == 1 &&
         atomic_compare_exchange_strong(&run->window_state, &open, LLOOP_WIN_CLOSED)) {
@@ -256,8 +256,9 @@ static int resume(struct lloop *l, int ep, struct lloop_conn *c)
     return arm(ep, c, 0) == 0;
 }
 
-/* --rate: resume the connections whose arrival is due (with true, or
- * false when the run is ending); the earliest still pending, or 0. */
+/* Resume the connections whose timer is due (all of them when the run is
+ * ending): a --rate arrival is answered by window_arrived; the earliest
+ * still pending, or 0. */
 static uint64_t run_timers(struct lloop *l, int ep, int *active)
 {
     uint64_t next = 0, now = now_ns();
@@ -273,7 +274,9 @@ static uint64_t run_timers(struct lloop *l, int ep, int *active)
         }
         c->timer = 0;
         l->timers--;
-        c->a.arrived = !ending;
+        if (c->arrival) /* else the ramp's hold: the script asks again */
+            c->a.arrived = window_arrived(&l->run->win, &c->wc, now, c->wake_at) == WINDOW_GO;
+        c->arrival = 0;
         if (!resume(l, ep, c))
             (*active)--;
         now = now_ns();

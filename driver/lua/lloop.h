@@ -70,7 +70,8 @@ struct lloop_conn {
     struct fiber fib;
     int fib_done; /* fib (made when fib.map is set) reached its function's end */
     int stage;
-    int timer;        /* waits for wake_at (a --rate arrival) */
+    int timer;        /* waits for wake_at (a --rate arrival, or the ramp's hold) */
+    int arrival;      /* the timer is an arrival's: window_arrived answers it */
     uint64_t wake_at; /* its arrival: its latency starts there */
     struct hist *lat;
     uint64_t t0, busy_ns, done;
@@ -81,11 +82,10 @@ struct lloop_conn {
     int failed;
     int init_failed; /* in thread_init (or opening its state): the run never began */
     int in_run;      /* counted in run->in_run */
-    int warm;        /* counted in run->win.warm */
-    int in_event;    /* --rate: counted in run->win.concurrency */
     int out;         /* a statement out, counted in loop->stall */
-    int reserved;    /* --events: this event holds one of the N (window_reserve) */
-    int unfinished;  /* its event's reply was given up (lloop.c's grace) */
+    /* warm (the ramp), --events' place, --rate's concurrency (window_state.h) */
+    struct window_conn wc;
+    int unfinished; /* its event's reply was given up (lloop.c's grace) */
     /* the socket in the loop's epoll as last armed (lloop.c's arm) */
     int armed_fd;
     unsigned armed_ev, armed_closes;

@@ -49,45 +49,55 @@ int lrun_ending(struct lloop_run *sh)
     return window_ending(&sh->win, now_ns());
 }
 
-/* The ramp (window_state.h): this connection waits for the window to
- * open, on the loop's timer (a fiber) or asleep. 0 when the run ends
- * meanwhile. */
-static int ramp_hold(struct lapi_thread *t, struct lloop_conn *c, struct lloop_run *sh)
+/* Wait until at, on the loop's timer (a fiber) or asleep. 0 when the loop
+ * gave the wait up. */
+static int wait_until(struct lapi_thread *t, struct lloop_conn *c, uint64_t at)
 {
-    for (;;) {
-        uint64_t now = now_ns();
-        if (!window_holds(&sh->win, c->warm, now))
-            return 1;
-        if (t->aio) { /* back to the loop: its timer resumes this fiber */
-            c->wake_at = now + WINDOW_RAMP_POLL_NS;
-            t->aio->want = LAPI_WAIT_TIMER;
-            if (!t->aio->abort)
-                t->wait(t);
-            if (t->aio->abort)
-                return 0;
-        } else {
-            struct timespec ts = {0, (long)WINDOW_RAMP_POLL_NS};
-            nanosleep(&ts, NULL);
-        }
-        if (lrun_ending(sh))
-            return 0;
+    c->wake_at = at;
+    if (t->aio) { /* back to the loop: its timer resumes this fiber */
+        t->aio->want = LAPI_WAIT_TIMER;
+        if (!t->aio->abort)
+            t->wait(t);
+        return !t->aio->abort;
     }
+    uint64_t now = now_ns();
+    if (at > now) {
+        struct timespec ts = {(time_t)((at - now) / 1000000000u), (long)((at - now) % 1000000000u)};
+        nanosleep(&ts, NULL);
+    }
+    return 1;
 }
 
+/* thread_run asks for its next event, and the window decides as it does
+ * for a built-in connection (window_begin): 1 yes, 0 no, 2 yes once the
+ * --rate arrival is due (the loop's timer resumes the script, and
+ * window_arrived answers). */
 static int more(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
-    struct lloop_run *sh = c->run;
-    if (lrun_ending(sh) || !ramp_hold(t, c, sh))
-        return 0;
-    if (!window_reserve(&sh->win, now_ns(), &c->reserved))
-        return 0; /* --events: all N are taken (the warmup's take none) */
-    if (sh->lim->rate > 0 && t->aio) {
-        c->wake_at = arrivals_next(&sh->win.arrivals);
-        return 2; /* the loop resumes the script when the arrival is due */
+    struct window_state *w = &c->run->win;
+    for (;;) {
+        uint64_t at = 0;
+        switch (window_begin(w, &c->wc, now_ns(), &at)) {
+        case WINDOW_PARK:
+            return 0;
+        case WINDOW_GO:
+            c->wake_at = 0; /* its latency runs from ev_start */
+            return 1;
+        case WINDOW_HOLD: /* the ramp: ask again at `at` */
+            if (!wait_until(t, c, at))
+                return 0;
+            break;
+        case WINDOW_ARRIVAL:
+            if (t->aio) {
+                c->wake_at = at;
+                c->arrival = 1;
+                return 2;
+            }
+            wait_until(t, c, at); /* blocking: the answer is due now */
+            return window_arrived(w, &c->wc, now_ns(), at) == WINDOW_GO;
+        }
     }
-    c->wake_at = 0;
-    return 1;
 }
 
 static void ev_start(struct lapi_thread *t)
@@ -96,15 +106,15 @@ static void ev_start(struct lapi_thread *t)
     /* latency runs from the scheduled arrival, so time queued while every
      * connection was busy counts, as in sysbench */
     c->t0 = c->wake_at ? c->wake_at : now_ns();
-    window_enter(&c->run->win, &c->in_event);
+    window_enter(&c->run->win, &c->wc);
 }
 
 static void ev_stop(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
-    window_leave(&c->run->win, &c->in_event);
+    window_leave(&c->run->win, &c->wc);
     uint64_t now = now_ns();
-    if (!window_done(&c->run->win, &c->warm, &c->reserved, now))
+    if (!window_done(&c->run->win, &c->wc, now))
         return; /* --warmup-time or the ramp: run, not counted */
     lapi_count(t, SB_CNT_TRX);
     uint64_t d = now - c->t0;

@@ -125,19 +125,19 @@ static void test_state_end_rules(void **state)
 {
     (void)state;
     struct window_state w;
-    int warm = 0, res = 0;
-    open_window(&w, 0, 0);                          /* the built-in mixes' rule */
-    assert_false(window_done(&w, &warm, &res, 99)); /* the warmup's */
-    assert_int_equal(warm, 1);
+    struct window_conn c = {0};
+    open_window(&w, 0, 0);                 /* the built-in mixes' rule */
+    assert_false(window_done(&w, &c, 99)); /* the warmup's */
+    assert_int_equal(c.warm, 1);
     assert_int_equal(atomic_load(&w.warm), 1);
-    assert_true(window_done(&w, &warm, &res, 100));
-    assert_true(window_done(&w, &warm, &res, 200));
-    assert_false(window_done(&w, &warm, &res, 201)); /* finished off after the end */
-    assert_int_equal(atomic_load(&w.warm), 1);       /* once per connection */
+    assert_true(window_done(&w, &c, 100));
+    assert_true(window_done(&w, &c, 200));
+    assert_false(window_done(&w, &c, 201));    /* finished off after the end */
+    assert_int_equal(atomic_load(&w.warm), 1); /* once per connection */
     assert_false(window_ending(&w, 199));
     assert_true(window_ending(&w, 200));
     w.tail = 1; /* a script's: the event running at the end counts */
-    assert_true(window_done(&w, &warm, &res, 201));
+    assert_true(window_done(&w, &c, 201));
     assert_true(window_ending(&w, 200));
     atomic_store(&w.start, WINDOW_SHUT); /* not open yet: nothing counts */
     assert_false(window_counted(&w, 150));
@@ -147,50 +147,77 @@ static void test_state_events(void **state)
 {
     (void)state;
     struct window_state w;
-    int warm = 0, r[4] = {0};
+    struct window_conn c[4] = {{0}};
     open_window(&w, 2, 0);
     atomic_store(&w.end, 0);                    /* --events alone: open-ended */
-    assert_true(window_reserve(&w, 50, &r[0])); /* the warmup's take none of the N */
-    assert_int_equal(r[0], 0);
-    assert_true(window_reserve(&w, 120, &r[1]));
-    assert_true(window_reserve(&w, 120, &r[2]));
-    assert_false(window_reserve(&w, 120, &r[3])); /* all N taken */
-    assert_true(r[1] && r[2] && !r[3]);
-    window_unreserve(&w, &r[2]); /* a lost event gives its place back */
-    assert_int_equal(r[2], 0);
-    assert_true(window_reserve(&w, 130, &r[3]));
-    assert_false(window_done(&w, &warm, &r[0], 140)); /* begun in the warmup */
-    assert_true(window_done(&w, &warm, &r[1], 150));
+    assert_true(window_reserve(&w, 50, &c[0])); /* the warmup's take none of the N */
+    assert_int_equal(c[0].reserved, 0);
+    assert_true(window_reserve(&w, 120, &c[1]));
+    assert_true(window_reserve(&w, 120, &c[2]));
+    assert_false(window_reserve(&w, 120, &c[3])); /* all N taken */
+    assert_true(c[1].reserved && c[2].reserved && !c[3].reserved);
+    window_unreserve(&w, &c[2]); /* a lost event gives its place back */
+    assert_int_equal(c[2].reserved, 0);
+    assert_true(window_reserve(&w, 130, &c[3]));
+    assert_false(window_done(&w, &c[0], 140)); /* begun in the warmup */
+    assert_true(window_done(&w, &c[1], 150));
     assert_false(window_ending(&w, 150));
-    assert_true(window_done(&w, &warm, &r[3], 160)); /* the N-th ends the window there */
+    assert_true(window_done(&w, &c[3], 160)); /* the N-th ends the window there */
     assert_int_equal(window_end_now(&w), 160);
     assert_true(window_ending(&w, 160));
+    uint64_t at = 0;
+    assert_int_equal(window_begin(&w, &c[1], 161, &at), WINDOW_PARK);
 }
 
 static void test_state_hold_and_stop(void **state)
 {
     (void)state;
     struct window_state w;
+    struct window_conn c = {0}, warm = {.warm = 1};
     open_window(&w, 0, 0);
     atomic_store(&w.start, WINDOW_SHUT);
     atomic_store(&w.hold_from, 50);
-    assert_false(window_holds(&w, 0, 60)); /* a cold connection runs on */
-    assert_false(window_holds(&w, 1, 40)); /* still the warmup */
-    assert_true(window_holds(&w, 1, 60));
+    assert_false(window_holds(&w, &c, 60));    /* a cold connection runs on */
+    assert_false(window_holds(&w, &warm, 40)); /* still the warmup */
+    assert_true(window_holds(&w, &warm, 60));
+    uint64_t at = 0;
+    assert_int_equal(window_begin(&w, &warm, 60, &at), WINDOW_HOLD);
+    assert_int_equal(at, 60 + WINDOW_RAMP_POLL_NS);
+    assert_int_equal(window_begin(&w, &c, 60, &at), WINDOW_GO);
+    assert_int_equal(at, 60);
     atomic_store(&w.start, 70); /* the window opened */
-    assert_false(window_holds(&w, 1, 80));
-    w.paced = 1;
-    int in = 0;
-    window_enter(&w, &in);
-    window_enter(&w, &in);
-    assert_int_equal(atomic_load(&w.concurrency), 1);
-    window_leave(&w, &in);
-    window_leave(&w, &in);
-    assert_int_equal(atomic_load(&w.concurrency), 0);
+    assert_false(window_holds(&w, &warm, 80));
+    assert_int_equal(window_begin(&w, &warm, 80, &at), WINDOW_GO);
     assert_false(window_ending(&w, 150));
     window_stop(&w);
     assert_true(window_ending(&w, 150));
     assert_true(atomic_load(&w.stop_at) > 0);
+    assert_int_equal(window_begin(&w, &c, 150, &at), WINDOW_PARK);
+}
+
+/* --rate: the begin hands out the stream's next arrival; the arrival,
+ * once due, takes --events' place and counts the connection in the
+ * concurrency until it leaves. */
+static void test_state_paced(void **state)
+{
+    (void)state;
+    struct window_state w;
+    struct window_conn c = {0}, d = {0};
+    open_window(&w, 1, 0);
+    w.paced = 1;
+    arrivals_init(&w.arrivals);
+    arrivals_start(&w.arrivals, 1000, 42, 100);
+    uint64_t at = 0;
+    assert_int_equal(window_begin(&w, &c, 110, &at), WINDOW_ARRIVAL);
+    assert_true(at >= 100);
+    assert_int_equal(window_arrived(&w, &c, 120, 120), WINDOW_GO);
+    assert_true(c.reserved);
+    assert_int_equal(atomic_load(&w.concurrency), 1);
+    assert_int_equal(window_arrived(&w, &d, 130, 130), WINDOW_PARK); /* the one is taken */
+    assert_int_equal(atomic_load(&w.concurrency), 1);
+    window_leave(&w, &c);
+    assert_int_equal(atomic_load(&w.concurrency), 0);
+    arrivals_destroy(&w.arrivals);
 }
 
 int main(void)
@@ -199,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_fairness),     cmocka_unit_test(test_checkpoint_baseline),
         cmocka_unit_test(test_arrivals),     cmocka_unit_test(test_state_end_rules),
         cmocka_unit_test(test_state_events), cmocka_unit_test(test_state_hold_and_stop),
+        cmocka_unit_test(test_state_paced),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
