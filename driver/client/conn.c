@@ -145,8 +145,7 @@ static void txn_done(struct loop *l, struct conn *c, uint64_t end)
 /* A reply came back to c (done or failed): the stall bookkeeping. */
 static void replied(struct loop *l, uint64_t now)
 {
-    struct window_state *w = &l->pool->win;
-    window_stall_replied(&l->stall, now, w->start, window_end_now(w));
+    window_stall_replied(&l->stall, now, &l->pool->win);
 }
 
 /* The machine's reaction to what start()/cont() returned: 1 go round

@@ -101,7 +101,7 @@ void *loop_main(void *arg)
         if (end && !tail_done) {
             /* a stall that lasts to the window's end counts too */
             tail_done = 1;
-            window_stall_ended(&l->stall, now, p->win.start, window_end_now(&p->win));
+            window_stall_ended(&l->stall, now, &p->win);
         }
         if (atomic_load_explicit(&p->give_up, RLX)) {
             conn_give_up_all(l);

@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 
 #include "client/arrivals.h"
+#include "client/window_state.h"
 #include "client/worker.h"
 #include "stats/hist.h"
 
@@ -26,8 +27,9 @@
  * window_stall (the built-in loops and the Lua loops alike): sent when a
  * statement goes out, replied when one comes back (done or failed, or
  * given up), ended once when the window is over with statements still
- * out. start/end: the window's edges, ns; end 0 = still open. The level's
- * stall is the longest max_gap of its loops. */
+ * out, over the window's edges as the run's window_state has them now
+ * (a stop ends it too). The level's stall is the longest max_gap of its
+ * loops. */
 #define WINDOW_STALL_NS 1000000000ull
 struct window_stall {
     int waiting;          /* statements out */
@@ -47,18 +49,17 @@ static inline void window_stall_sent(struct window_stall *s, uint64_t now)
     if (s->waiting++ == 0)
         s->progress_at = now;
 }
-static inline void window_stall_replied(struct window_stall *s, uint64_t now, uint64_t start,
-                                        uint64_t end)
+static inline void window_stall_replied(struct window_stall *s, uint64_t now,
+                                        struct window_state *w)
 {
-    window_stall_gap(s, now, start, end);
+    window_stall_gap(s, now, atomic_load_explicit(&w->start, WS_RLX), window_end_now(w));
     s->progress_at = now;
     s->waiting--;
 }
-static inline void window_stall_ended(struct window_stall *s, uint64_t now, uint64_t start,
-                                      uint64_t end)
+static inline void window_stall_ended(struct window_stall *s, uint64_t now, struct window_state *w)
 {
     if (s->waiting > 0)
-        window_stall_gap(s, now, start, end);
+        window_stall_gap(s, now, atomic_load_explicit(&w->start, WS_RLX), window_end_now(w));
 }
 /* The stall's seconds for level_result_disturbance: 0 below WINDOW_STALL_NS. */
 static inline double window_stall_s(uint64_t max_gap)

@@ -208,26 +208,13 @@ static int arm(int ep, struct lloop_conn *c, int force)
     return -1;
 }
 
-/* The window's edges for the stall bookkeeping (client/window.h): its
- * start (WINDOW_SHUT while it has not opened: nothing before counts) and
- * --time's deadline once passed (0: still open). */
-static uint64_t win_start(struct lloop_run *run)
-{
-    return atomic_load_explicit(&run->win.start, memory_order_relaxed);
-}
-
-static uint64_t win_end(struct lloop_run *run)
-{
-    return atomic_load_explicit(&run->win.end, memory_order_relaxed);
-}
-
 /* c's statement is back (done or failed) at now. */
 static void replied(struct lloop *l, struct lloop_conn *c, uint64_t now)
 {
     if (!c->out)
         return;
     c->out = 0;
-    window_stall_replied(&l->stall, now, win_start(l->run), win_end(l->run));
+    window_stall_replied(&l->stall, now, &l->run->win);
 }
 
 /* Run c's fiber until it waits for a reply or an arrival (1) or has
@@ -336,7 +323,7 @@ static void drive(struct lloop *l, int ep, int active)
             if (!ended) {
                 ended = now;
                 /* a stall that lasts to the window's end counts too */
-                window_stall_ended(&l->stall, now, win_start(l->run), win_end(l->run));
+                window_stall_ended(&l->stall, now, &l->run->win);
             }
             give_up_at = g >= EVLOOP_NO_LIMIT ? UINT64_MAX : ended + g;
             if (now >= give_up_at) {
