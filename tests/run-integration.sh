@@ -7,16 +7,30 @@
 # provoke, a window), so they run IT_JOBS at a time (default 2). A test whose
 # header has the line
 #     # integration: alone
-# runs with nothing beside it: it changes what the whole machine sees (CPU
-# hotplug, cpusets), loads every CPU on purpose (1024 connections, qemu), or
-# asserts on timing that a neighbour would disturb. Those run first, one at
+# runs with no other test beside it: it changes what the whole machine sees
+# (CPU hotplug, cpusets), loads every CPU on purpose (1024 connections, qemu),
+# or asserts on timing that a neighbour would disturb. Those run first, one at
 # a time; then the rest, longest first where a header says
 #     # integration: long
+#
+# make check hands this run two jobs of its own, so that no CPU idles:
+#   IT_BESIDE_ALONE  a command (the sanitizer builds) run beside the alone
+#                    tests in its own session, its autogroup at nice 19: it
+#                    takes only the CPU the alone test leaves (servers run in
+#                    their own sessions, so a plain nice would not do; a
+#                    build asserts nothing on time). It must succeed before
+#                    the rest start.
+#   IT_BESIDE_POOL   a command (the unit tests) run beside the rest.
+# Each one's output is printed after it; either failing fails the run.
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 jobs=${IT_JOBS:-2}
 q=$(mktemp -d /tmp/dbscale-itq-XXXXXX) || exit 1
-trap 'rm -rf "$q"' EXIT
+beside=
+trap '[ -z "$beside" ] || kill -TERM -- -"$beside" 2>/dev/null || kill -TERM "$beside" 2>/dev/null
+rm -rf "$q"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 : >"$q/alone"
 : >"$q/long"
 : >"$q/rest"
@@ -78,9 +92,36 @@ worker() {
     done
 }
 
+# beside NAME CMD: CMD in the background, output to $q/NAME.log; its pid in $beside
+beside() {
+    if [ "$1" = alone ]; then
+        # a session of its own is an autogroup of its own (when the kernel
+        # has them), whose nice 19 weighs against the tests' and servers'
+        setsid -w sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 sh -c "$1"' \
+            sh "$2" >"$q/$1.log" 2>&1 </dev/null &
+    else
+        sh -c "$2" >"$q/$1.log" 2>&1 </dev/null &
+    fi
+    beside=$!
+}
+# beside_wait NAME: wait for it, print its output; fails if it failed
+beside_wait() {
+    wait "$beside"
+    rc=$?
+    beside=
+    flock "$q/print" cat "$q/$1.log"
+    [ $rc -eq 0 ] || echo "integration: IT_BESIDE_$(echo "$1" | tr "[:lower:]" "[:upper:]") failed (exit $rc)"
+    return $rc
+}
+
+[ -z "${IT_BESIDE_ALONE:-}" ] || beside alone "$IT_BESIDE_ALONE"
 while read -r t; do
     run_one "$t"
 done <"$q/alone"
+if [ -n "${IT_BESIDE_ALONE:-}" ]; then
+    beside_wait alone || exit 1
+fi
+[ -z "${IT_BESIDE_POOL:-}" ] || beside pool "$IT_BESIDE_POOL"
 i=0
 pids=
 while [ $i -lt "$jobs" ]; do
@@ -90,6 +131,10 @@ while [ $i -lt "$jobs" ]; do
 done
 # shellcheck disable=SC2086
 wait $pids
+besiderc=0
+if [ -n "${IT_BESIDE_POOL:-}" ]; then
+    beside_wait pool || besiderc=1
+fi
 
 pass=0 failn=0 skip=0 failed=""
 if [ -f "$q/outcomes" ]; then
@@ -102,4 +147,4 @@ if [ -f "$q/outcomes" ]; then
     done <"$q/outcomes"
 fi
 echo "integration: $pass passed, $failn failed, $skip skipped${failed:+ (failed:$failed)}"
-[ $failn -eq 0 ]
+[ $failn -eq 0 ] && [ $besiderc -eq 0 ]
