@@ -121,15 +121,15 @@ integration: $(B)/dbscale $(MPI_BIN)
 # sanitizer builds (which only the unit tests and asan_run / tsan_run need)
 # run beside its alone tests at the lowest priority, on the CPU those leave
 # idle (about half of it in hung_server or mpi_faults: servers stopped on
-# purpose, timeouts waited out); the
-# unit tests run beside the rest. tests/run-integration.sh (IT_BESIDE_*) says
-# how, and fails the check if either fails.
+# purpose, timeouts waited out); the unit tests run after them, by themselves,
+# before the rest. tests/run-integration.sh (IT_BESIDE_ALONE, IT_BEFORE_POOL)
+# says how, and stops the check if either fails.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps
 	@$(MAKE) --no-print-directory format-check
 	@$(MAKE) --no-print-directory -j$(JOBS) all unit-bin
 	@IT_BESIDE_ALONE='$(MAKE) --no-print-directory -j$(JOBS) B=build/asan $(ASAN_FLAGS) build/asan/dbscale unit-bin && $(MAKE) --no-print-directory -j$(JOBS) tsan' \
-	    IT_BESIDE_POOL='sh tests/run-unit.sh --both "$(UNIT_BIN)" "$(UNIT_BIN:$(B)/%=build/asan/%)"' \
+	    IT_BEFORE_POOL='sh tests/run-unit.sh --both "$(UNIT_BIN)" "$(UNIT_BIN:$(B)/%=build/asan/%)"' \
 	    sh tests/run-integration.sh $(B)/dbscale
 
 # The sanitizer build's flags, shared by asan, asan-check and check.

@@ -13,15 +13,17 @@
 # a time; then the rest, longest first where a header says
 #     # integration: long
 #
-# make check hands this run two jobs of its own, so that no CPU idles:
+# make check hands this run two jobs of its own:
 #   IT_BESIDE_ALONE  a command (the sanitizer builds) run beside the alone
 #                    tests in its own session, its autogroup at nice 19: it
 #                    takes only the CPU the alone test leaves (servers run in
 #                    their own sessions, so a plain nice would not do; a
-#                    build asserts nothing on time). It must succeed before
-#                    the rest start.
-#   IT_BESIDE_POOL   a command (the unit tests) run beside the rest.
-# Each one's output is printed after it; either failing fails the run.
+#                    build asserts nothing on time).
+#   IT_BEFORE_POOL   a command (the unit tests) run once that is done, by
+#                    itself (test_micro's short samples count nothing beside
+#                    a loaded pool), before the rest start.
+# Either failing stops the run there, as a failed build or unit test stopped
+# make check before the integration tests.
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 jobs=${IT_JOBS:-2}
@@ -92,36 +94,32 @@ worker() {
     done
 }
 
-# beside NAME CMD: CMD in the background, output to $q/NAME.log; its pid in $beside
-beside() {
-    if [ "$1" = alone ]; then
-        # a session of its own is an autogroup of its own (when the kernel
-        # has them), whose nice 19 weighs against the tests' and servers'
-        setsid -w sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 sh -c "$1"' \
-            sh "$2" >"$q/$1.log" 2>&1 </dev/null &
-    else
-        sh -c "$2" >"$q/$1.log" 2>&1 </dev/null &
-    fi
+if [ -n "${IT_BESIDE_ALONE:-}" ]; then
+    # a session of its own is an autogroup of its own (when the kernel has
+    # them), whose nice 19 weighs against the tests' and the servers'
+    setsid -w sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 sh -c "$1"' \
+        sh "$IT_BESIDE_ALONE" >"$q/beside.log" 2>&1 </dev/null &
     beside=$!
-}
-# beside_wait NAME: wait for it, print its output; fails if it failed
-beside_wait() {
-    wait "$beside"
-    rc=$?
-    beside=
-    flock "$q/print" cat "$q/$1.log"
-    [ $rc -eq 0 ] || echo "integration: IT_BESIDE_$(echo "$1" | tr "[:lower:]" "[:upper:]") failed (exit $rc)"
-    return $rc
-}
-
-[ -z "${IT_BESIDE_ALONE:-}" ] || beside alone "$IT_BESIDE_ALONE"
+fi
 while read -r t; do
     run_one "$t"
 done <"$q/alone"
-if [ -n "${IT_BESIDE_ALONE:-}" ]; then
-    beside_wait alone || exit 1
+if [ -n "$beside" ]; then
+    wait "$beside"
+    rc=$?
+    beside=
+    cat "$q/beside.log"
+    [ $rc -eq 0 ] || {
+        echo "integration: IT_BESIDE_ALONE failed (exit $rc)"
+        exit 1
+    }
 fi
-[ -z "${IT_BESIDE_POOL:-}" ] || beside pool "$IT_BESIDE_POOL"
+if [ -n "${IT_BEFORE_POOL:-}" ]; then
+    sh -c "$IT_BEFORE_POOL" </dev/null || {
+        echo "integration: IT_BEFORE_POOL failed (exit $?)"
+        exit 1
+    }
+fi
 i=0
 pids=
 while [ $i -lt "$jobs" ]; do
@@ -131,10 +129,6 @@ while [ $i -lt "$jobs" ]; do
 done
 # shellcheck disable=SC2086
 wait $pids
-besiderc=0
-if [ -n "${IT_BESIDE_POOL:-}" ]; then
-    beside_wait pool || besiderc=1
-fi
 
 pass=0 failn=0 skip=0 failed=""
 if [ -f "$q/outcomes" ]; then
@@ -147,4 +141,4 @@ if [ -f "$q/outcomes" ]; then
     done <"$q/outcomes"
 fi
 echo "integration: $pass passed, $failn failed, $skip skipped${failed:+ (failed:$failed)}"
-[ $failn -eq 0 ] && [ $besiderc -eq 0 ]
+[ $failn -eq 0 ]
