@@ -149,13 +149,11 @@ static void window_close(struct pool *p, struct loop *loops, int nl, int gated, 
 /* The ticker of the level's window (ticker.h), over its loops' counters. */
 static void open_ticker(struct pool *p, struct level_view *v, const struct rusage *ru0)
 {
-    const struct worker_cfg *c = &p->cfg;
     struct ticker_cfg tc = {
         .threads = p->threads,
         .loops = v->nl,
-        .rep = c->rep,
-        .arrivals = c->rate > 0 ? &p->win.arrivals : NULL,
-        .concurrency = &p->win.concurrency,
+        .rep = p->cfg.rep,
+        .win = &p->win,
         .sum = sum_view,
         .sum_arg = v,
         .conn = conn_figures,

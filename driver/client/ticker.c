@@ -46,9 +46,9 @@ static void period(struct ticker *k, uint64_t at, uint64_t until)
     struct interval_stats st;
     window_interval(&st, (double)(at - k->t0) / 1e9, dt, cfg->threads,
                     cfg->rep.pct > 0 ? cfg->rep.pct : 95, &now, &k->prev, k->h[2]);
-    if (cfg->arrivals)
-        window_interval_queue(&st, cfg->arrivals,
-                              atomic_load_explicit(cfg->concurrency, memory_order_relaxed));
+    if (cfg->win && cfg->win->paced)
+        window_interval_queue(&st, &cfg->win->arrivals,
+                              atomic_load_explicit(&cfg->win->concurrency, memory_order_relaxed));
     cfg->rep.on_interval(&st, cfg->rep.on_interval_arg);
     k->prev = now;
     hist_copy(k->h[0], k->h[1]);

@@ -15,17 +15,17 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
-#include "client/arrivals.h"
 #include "client/window.h"
+#include "client/window_state.h"
 
 struct ticker_cfg {
     int threads, loops;
     /* no interval_s or on_interval: no periods; no checkpoints or
      * on_checkpoint: no points */
     struct window_reports rep;
-    /* --rate: the period's queue line reads these; NULL without --rate */
-    struct arrivals *arrivals;
-    _Atomic int64_t *concurrency;
+    /* the running window: with --rate (paced) a period's queue line reads
+     * its arrivals and concurrency */
+    struct window_state *win;
     /* what the run has counted so far, summed over its connections, with
      * their latencies (read while the loops write: relaxed, hist.h) */
     void (*sum)(void *arg, struct window_counts *c, struct hist *h);
