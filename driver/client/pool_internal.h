@@ -123,7 +123,7 @@ static inline uint64_t pool_get(_Atomic uint64_t *c)
  * (worker_cfg.ramp_timeout_s). */
 static inline int pool_ramps(const struct pool *p)
 {
-    return p->cfg.ramp_timeout_s > 0 && p->cfg.events <= 0 && p->cfg.rate <= 0;
+    return window_ramps(p->cfg.ramp_timeout_s, p->cfg.events, p->cfg.rate);
 }
 
 /* Connect and prepare every statement of the workload; again: a reconnect

@@ -96,6 +96,14 @@ static inline int window_counted(struct window_state *w, uint64_t t)
  * 1024 connections on 2 CPUs the last few then took longer than the
  * ramp's timeout. */
 #define WINDOW_RAMP_POLL_NS 20000000ull
+
+/* Has a run with these settings a ramp? Not with --events or --rate,
+ * whose windows open at once (exactly N run; arrivals go to whichever
+ * connection is free). */
+static inline int window_ramps(double ramp_timeout_s, long long events, double rate)
+{
+    return ramp_timeout_s > 0 && events <= 0 && rate <= 0;
+}
 static inline int window_holds(struct window_state *w, const struct window_conn *wc, uint64_t now)
 {
     uint64_t from = atomic_load_explicit(&w->hold_from, WS_RLX);

@@ -248,7 +248,7 @@ static void collect(struct lloop_conn *cs, int n, const struct lloop *loops, int
  * connection's first event. */
 static int ramps(const struct lscript_limits *lim)
 {
-    return lim->ramp_timeout_s > 0 && lim->events <= 0 && lim->rate <= 0;
+    return window_ramps(lim->ramp_timeout_s, lim->events, lim->rate);
 }
 
 /* --warmup-time and the ramp: events run, uncounted, until the warmup has
