@@ -7,10 +7,10 @@
  * The one idea: a template is what the engine's own tool made, taken before
  * the server ever ran, under a name that changes with anything that could
  * make it differ (the tool's and the daemon's files' size and mtime, the
- * extra settings, who we are). It is kept by copying into a private name and renaming, so two
- * starts at once never see half of one: NAME/data, and for PostgreSQL
- * NAME/superpw (0600, the superuser's password initdb set; never inside
- * data/, which is copied into a server's directory).
+ * extra settings, who we are). It is kept by copying into a private name
+ * and renaming, so two starts at once never see half of one: NAME/data,
+ * and for PostgreSQL NAME/superpw (0600, the superuser's password initdb
+ * set; never inside data/, which is copied into a server's directory).
  *
  * It is opt-in (the integration tests set it for their run). The directory
  * must be ours, a real directory and writable by no one else, or the start
