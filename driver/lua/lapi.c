@@ -77,38 +77,13 @@ struct lapi_thread *lapi_current(void)
     return lapi_cur;
 }
 
-/* ---- thread_run's pacing ---- */
-
-/* dbscale_more said 2 (--rate: the next arrival is not due yet): true
- * when it is, false when the run ends first; blocking, the wait happened
- * in more() and the answer is yes. */
-static int wait_arrival(struct lapi_thread *t)
-{
-    int yes = 1;
-    if (t->aio) {
-        t->aio->want = LAPI_WAIT_TIMER;
-        if (!t->aio->abort)
-            t->wait(t);
-        yes = t->aio->arrived && !t->aio->abort;
-    }
-    return yes;
-}
-
-static int c_wait_arrival(lua_State *L)
-{
-    lua_pushboolean(L, wait_arrival(lapi_self(L)));
-    return 1;
-}
-
 /* sysbench's own names for the pacing (lapi_sbdecl.h declares them), for
  * a script whose thread_run calls them as sysbench's does. The thread id
  * is the running state's: a state paces only its own connection. */
 __attribute__((visibility("default"))) _Bool sb_more_events(int thread_id)
 {
     (void)thread_id;
-    struct lapi_thread *t = lapi_cur;
-    int m = t && t->more ? t->more(t) : 0;
-    return m == 2 ? wait_arrival(t) : m != 0;
+    return dbscale_more() != 0;
 }
 
 __attribute__((visibility("default"))) void sb_event_start(int thread_id)
@@ -126,16 +101,13 @@ __attribute__((visibility("default"))) void sb_event_stop(int thread_id)
 /* The primitives table handed to the prelude. */
 static void push_prims(lua_State *L, struct lapi_thread *t)
 {
-    static const luaL_Reg prims[] = {{"wait_arrival", c_wait_arrival}, {NULL, NULL}};
-    const luaL_Reg *sets[] = {lapi_sql_prims, prims};
     lua_newtable(L);
-    for (int k = 0; k < 2; k++)
-        for (const luaL_Reg *r = sets[k]; r->name; r++) {
-            lua_pushlightuserdata(L, t);
-            luaL_getmetatable(L, "dbscale.conn");
-            lua_pushcclosure(L, r->func, 2);
-            lua_setfield(L, -2, r->name);
-        }
+    for (const luaL_Reg *r = lapi_sql_prims; r->name; r++) {
+        lua_pushlightuserdata(L, t);
+        luaL_getmetatable(L, "dbscale.conn");
+        lua_pushcclosure(L, r->func, 2);
+        lua_setfield(L, -2, r->name);
+    }
     lua_pushstring(L, t->s->ops->name);
     lua_setfield(L, -2, "driver");
 }

@@ -54,19 +54,20 @@ struct lapi_script {
  * con:query and stmt:execute start it here and call the thread's wait,
  * which runs the loop's other connections until the loop has stepped the
  * statement to its reply. */
-/* want: a --rate arrival's timer (the loop sets arrived: 1, or 0 when the
- * run is ending) */
-#define LAPI_WAIT_TIMER 3
+/* want: between events, thread_run asks for the next; the loop answers
+ * in go (1 begin it, 0 no more) once the window has decided (a --rate
+ * arrival or the ramp may make it wait first) */
+#define LAPI_WAIT_BEGIN 3
 
 struct lapi_async {
     struct db_conn *c; /* the connection it runs on */
     void *owner;       /* lapi_sql.c's object for it, whose result set the reply fills */
     struct db_result res;
     struct db_error e;
-    int want;    /* DB_WAIT_READ / DB_WAIT_WRITE while in flight, else DB_DONE */
-    int rc;      /* 0 / -1 once done */
-    int arrived; /* LAPI_WAIT_TIMER's answer */
-    int abort;   /* the loop gave the wait up (the run ended without its reply) */
+    int want;  /* DB_WAIT_READ / _WRITE: in flight; LAPI_WAIT_BEGIN; else DB_DONE */
+    int rc;    /* 0 / -1 once done */
+    int go;    /* LAPI_WAIT_BEGIN's answer */
+    int abort; /* the loop gave the wait up (the run ended without its reply) */
 };
 
 struct lapi_thread {
@@ -75,8 +76,8 @@ struct lapi_thread {
     struct rng rng;
     uint32_t unique_n;
     uint64_t cnt[SB_CNT_MAX];
-    /* thread_run's pacing (set by the runner; NULL = no run). more: 0 no,
-     * 1 yes, 2 yes once the loop's timer (an arrival) is due: wait */
+    /* thread_run's pacing (set by the runner; NULL = no run). more: 1
+     * begin the next event, 0 no more (it may wait inside, for the loop) */
     int (*more)(struct lapi_thread *t);
     void (*ev_start)(struct lapi_thread *t);
     void (*ev_stop)(struct lapi_thread *t);

@@ -201,11 +201,7 @@ function sysbench.sql.driver(name)
   if name ~= nil and name ~= C.driver then error('failed to initialize the DB driver', 2) end
   return setmetatable({sname = C.driver}, drv)
 end
-local function more()
-  local m = FC.dbscale_more()
-  if m == 2 then return C.wait_arrival() end
-  return m ~= 0
-end
+local function more() return FC.dbscale_more() ~= 0 end
 -- sysbench's thread_run without its pcall and inner repeat loop, so
 -- the event loop's trace has no pcall frame in it: an error ends
 -- thread_run, and lloop.c sees sysbench.error.RESTART_EVENT and calls

@@ -217,10 +217,8 @@ static void replied(struct lloop *l, struct lloop_conn *c, uint64_t now)
     window_stall_replied(&l->stall, now, &l->run->win);
 }
 
-/* Run c's fiber until it waits for a reply or an arrival (1) or has
- * nothing more to do in this stage (0): thread_run is followed straight
- * by thread_done. */
-static int resume(struct lloop *l, int ep, struct lloop_conn *c)
+/* Switch to c's fiber until it parks again, telling the watchdog. */
+static void step(struct lloop *l, struct lloop_conn *c)
 {
     lapi_enter(&c->t);
     unsigned long s = atomic_load_explicit(&l->steps, memory_order_relaxed);
@@ -229,23 +227,65 @@ static int resume(struct lloop *l, int ep, struct lloop_conn *c)
     fiber_switch(&l->self, &c->fib);
     atomic_store_explicit(&l->cur, NULL, memory_order_relaxed);
     atomic_store_explicit(&l->steps, s + 2, memory_order_relaxed);
-    if (c->a.want == LAPI_WAIT_TIMER) {
-        c->timer = 1;
-        l->timers++;
+}
+
+/* c is free for its next event (LAPI_WAIT_BEGIN): the window decides, as
+ * for a built-in connection (client/window_state.h). 1 answered in c->a.go,
+ * 0 c waits on its timer first (the ramp's hold, or a --rate arrival that
+ * window_arrived answers). */
+static int begin(struct lloop *l, struct lloop_conn *c, uint64_t now)
+{
+    switch (window_begin(&l->run->win, &c->wc, now, &c->wake_at)) {
+    case WINDOW_PARK:
+        c->a.go = 0;
         return 1;
+    case WINDOW_GO:
+        c->a.go = 1;
+        c->wake_at = 0; /* its latency runs from ev_start */
+        return 1;
+    case WINDOW_HOLD:
+        c->arrival = 0;
+        break;
+    case WINDOW_ARRIVAL:
+        c->arrival = 1;
+        break;
     }
-    if (c->a.want == DB_DONE || c->failed)
-        return 0;
-    if (!c->out) { /* a statement went out; the clock matters only to the first */
-        c->out = 1;
-        window_stall_sent(&l->stall, l->stall.waiting ? 0 : now_ns());
+    c->timer = 1;
+    l->timers++;
+    return 0;
+}
+
+/* c has a statement out and waits for its reply. */
+static int replying(const struct lloop_conn *c)
+{
+    return c->a.want == DB_WAIT_READ || c->a.want == DB_WAIT_WRITE;
+}
+
+/* Run c's fiber until it waits for a reply or a timer (1) or has nothing
+ * more to do in this stage (0): thread_run is followed straight by
+ * thread_done. */
+static int resume(struct lloop *l, int ep, struct lloop_conn *c)
+{
+    for (;;) {
+        step(l, c);
+        if (c->a.want == LAPI_WAIT_BEGIN && !c->failed) {
+            if (begin(l, c, now_ns()))
+                continue;
+            return 1;
+        }
+        if (c->a.want == DB_DONE || c->failed)
+            return 0;
+        if (!c->out) { /* a statement went out; the clock matters only to the first */
+            c->out = 1;
+            window_stall_sent(&l->stall, l->stall.waiting ? 0 : now_ns());
+        }
+        return arm(ep, c, 0) == 0;
     }
-    return arm(ep, c, 0) == 0;
 }
 
 /* Resume the connections whose timer is due (all of them when the run is
- * ending): a --rate arrival is answered by window_arrived; the earliest
- * still pending, or 0. */
+ * ending): a --rate arrival is answered by window_arrived, the ramp's hold
+ * asks the window again; the earliest still pending, or 0. */
 static uint64_t run_timers(struct lloop *l, int ep, int *active)
 {
     uint64_t next = 0, now = now_ns();
@@ -261,10 +301,14 @@ static uint64_t run_timers(struct lloop *l, int ep, int *active)
         }
         c->timer = 0;
         l->timers--;
-        if (c->arrival) /* else the ramp's hold: the script asks again */
-            c->a.arrived = window_arrived(&l->run->win, &c->wc, now, c->wake_at) == WINDOW_GO;
-        c->arrival = 0;
-        if (!resume(l, ep, c))
+        int answered = 1;
+        if (c->arrival) {
+            c->arrival = 0;
+            c->a.go = window_arrived(&l->run->win, &c->wc, now, c->wake_at) == WINDOW_GO;
+        } else {
+            answered = begin(l, c, now); /* the ramp's hold: ask again */
+        }
+        if (answered && !resume(l, ep, c))
             (*active)--;
         now = now_ns();
         /* an event without a database call may already wait for its next arrival */
@@ -290,8 +334,7 @@ static int give_up(struct lloop *l, int ep)
     int n = 0;
     for (int i = 0; i < l->n; i++) {
         struct lloop_conn *c = l->conns[i];
-        if (c->stage == LLOOP_RUN && c->a.want != DB_DONE && c->a.want != LAPI_WAIT_TIMER &&
-            !c->failed) {
+        if (c->stage == LLOOP_RUN && replying(c) && !c->failed) {
             c->unfinished = 1;
             left_run(c);
             if (c->out) { /* given up: no reply comes */
@@ -346,7 +389,7 @@ static void drive(struct lloop *l, int ep, int active)
         for (int k = 0; k < n; k++) {
             struct lloop_conn *c = evs[k].data.ptr;
             struct lapi_async *a = &c->a;
-            if (a->want == DB_DONE || a->want == LAPI_WAIT_TIMER || c->failed)
+            if (!replying(c) || c->failed)
                 continue;
             enum db_status w = c->t.s->ops->cont(a->c, &a->e);
             if (w == DB_WAIT_READ || w == DB_WAIT_WRITE) {

@@ -49,55 +49,18 @@ int lrun_ending(struct lloop_run *sh)
     return window_ending(&sh->win, now_ns());
 }
 
-/* Wait until at, on the loop's timer (a fiber) or asleep. 0 when the loop
- * gave the wait up. */
-static int wait_until(struct lapi_thread *t, struct lloop_conn *c, uint64_t at)
-{
-    c->wake_at = at;
-    if (t->aio) { /* back to the loop: its timer resumes this fiber */
-        t->aio->want = LAPI_WAIT_TIMER;
-        if (!t->aio->abort)
-            t->wait(t);
-        return !t->aio->abort;
-    }
-    uint64_t now = now_ns();
-    if (at > now) {
-        struct timespec ts = {(time_t)((at - now) / 1000000000u), (long)((at - now) % 1000000000u)};
-        nanosleep(&ts, NULL);
-    }
-    return 1;
-}
-
-/* thread_run asks for its next event, and the window decides as it does
- * for a built-in connection (window_begin): 1 yes, 0 no, 2 yes once the
- * --rate arrival is due (the loop's timer resumes the script, and
- * window_arrived answers). */
+/* thread_run asks for its next event: the fiber waits in its loop, which
+ * asks the window as it does for a built-in connection (window_begin; a
+ * --rate arrival or the ramp's hold wait on the loop's timer) and answers
+ * 1 begin it, 0 no more. */
 static int more(struct lapi_thread *t)
 {
-    struct lloop_conn *c = t->run;
-    struct window_state *w = &c->run->win;
-    for (;;) {
-        uint64_t at = 0;
-        switch (window_begin(w, &c->wc, now_ns(), &at)) {
-        case WINDOW_PARK:
-            return 0;
-        case WINDOW_GO:
-            c->wake_at = 0; /* its latency runs from ev_start */
-            return 1;
-        case WINDOW_HOLD: /* the ramp: ask again at `at` */
-            if (!wait_until(t, c, at))
-                return 0;
-            break;
-        case WINDOW_ARRIVAL:
-            if (t->aio) {
-                c->wake_at = at;
-                c->arrival = 1;
-                return 2;
-            }
-            wait_until(t, c, at); /* blocking: the answer is due now */
-            return window_arrived(w, &c->wc, now_ns(), at) == WINDOW_GO;
-        }
-    }
+    struct lapi_async *a = t->aio;
+    if (!a || a->abort)
+        return 0;
+    a->want = LAPI_WAIT_BEGIN;
+    t->wait(t);
+    return a->go && !a->abort;
 }
 
 static void ev_start(struct lapi_thread *t)
