@@ -8,6 +8,12 @@
  * reply is already there); the machine then simply goes round again, never
  * deeper, so a million synchronous completions use no more stack than one.
  *
+ * The statements come from the built-in mix (workload.h), or from a
+ * source with code of its own between them (struct conn_source: a
+ * script's fiber, lua/lloop.c), which the machine resumes where the mix
+ * would send: at the event's start, and with each reply. Both ask the one
+ * window (window_state.h) the same questions at the same steps.
+ *
  * Every transaction's start and end are read from the clock when they
  * happen (a reused loop timestamp stamped synchronous transactions 0 ms).
  * A transaction counts in the level iff it completes inside the window;
@@ -55,15 +61,22 @@ void loop_fail(struct loop *l, const char *msg)
 }
 
 /* Watch c's socket for the direction the engine asked; 0 or -1 (the run
- * fails: a connection nobody watches would hang the level). */
+ * fails: a connection nobody watches would hang the level). A source's
+ * connection may wait on another socket than last time (a script's second
+ * connection, or a reconnect): the old one leaves the epoll first. */
 static int watch(struct loop *l, struct conn *c, enum db_status w)
 {
     int fd = l->pool->cfg.ops->fd(c->db);
+    unsigned closes = c->closes ? *c->closes : 0;
     struct epoll_event ev = {.events = w == DB_WAIT_WRITE ? EPOLLOUT : EPOLLIN, .data.ptr = c};
     int rc = 0;
+    if (c->in_epoll && (fd != c->wfd || closes != c->wcloses))
+        conn_unwatch(l, c);
     if (!c->in_epoll) {
         rc = epoll_ctl(l->ep, EPOLL_CTL_ADD, fd, &ev);
         c->in_epoll = rc == 0;
+        c->wfd = fd;
+        c->wcloses = closes;
     } else if (c->wait != w) {
         rc = epoll_ctl(l->ep, EPOLL_CTL_MOD, fd, &ev);
     }
@@ -76,10 +89,12 @@ static int watch(struct loop *l, struct conn *c, enum db_status w)
     return rc;
 }
 
+/* A socket closed since it was added has left the epoll by itself (and its
+ * number may be another socket's now): only an open one is taken out. */
 void conn_unwatch(struct loop *l, struct conn *c)
 {
-    if (c->in_epoll && c->db)
-        epoll_ctl(l->ep, EPOLL_CTL_DEL, l->pool->cfg.ops->fd(c->db), NULL);
+    if (c->in_epoll && (!c->closes || *c->closes == c->wcloses))
+        epoll_ctl(l->ep, EPOLL_CTL_DEL, c->wfd, NULL);
     c->in_epoll = 0;
 }
 
@@ -105,6 +120,26 @@ static void first_stmt(struct pool *p, struct conn *c)
     c->st = CS_SEND;
 }
 
+/* The window's answer to a free connection: its next event begins (go),
+ * or it has no more. The mix sends the event's first statement; a
+ * source's code is resumed with the answer (no more ends its run). 1 go
+ * round again, 0 return to the loop (parked). */
+static int next_event(struct loop *l, struct conn *c, int go)
+{
+    struct pool *p = l->pool;
+    if (p->src) {
+        c->answer = go;
+        c->st = CS_SOURCE;
+        return 1;
+    }
+    if (!go) {
+        park(l, c);
+        return 0;
+    }
+    first_stmt(p, c);
+    return 1;
+}
+
 static void go_down(struct loop *l, struct conn *c, uint64_t now)
 {
     window_leave(&l->pool->win, &c->wc);
@@ -120,12 +155,11 @@ static void go_down(struct loop *l, struct conn *c, uint64_t now)
     c->backoff_ms = 50;
 }
 
-/* A transaction completed at end (read from the clock just now). */
-static void txn_done(struct loop *l, struct conn *c, uint64_t end)
+int conn_event_done(struct loop *l, struct conn *c, uint64_t end)
 {
     struct pool *p = l->pool;
     if (!window_done(&p->win, &c->wc, end))
-        return;
+        return 0;
     uint64_t lat = end - c->txn_start;
     hist_record(&l->lat, lat);
     pool_inc(&l->txns, 1);
@@ -140,6 +174,15 @@ static void txn_done(struct loop *l, struct conn *c, uint64_t end)
         }
         l->log[l->nlog++] = (struct txn_rec){(uint32_t)c->idx, lat, end - p->win.start};
     }
+    return 1;
+}
+
+void conn_event_start(struct loop *l, struct conn *c)
+{
+    struct window_state *w = &l->pool->win;
+    if (!w->paced) /* with --rate it runs from the arrival (CS_ARRIVAL) */
+        c->txn_start = now_ns();
+    window_enter(w, &c->wc);
 }
 
 /* A reply came back to c (done or failed): the stall bookkeeping. */
@@ -148,21 +191,44 @@ static void replied(struct loop *l, uint64_t now)
     window_stall_replied(&l->stall, now, &l->pool->win);
 }
 
+/* A statement is out on c: wait for its socket. 0 (return to the loop). */
+static int wait_reply(struct loop *l, struct conn *c, enum db_status st, uint64_t now)
+{
+    if (watch(l, c, st) < 0) {
+        park(l, c);
+        return 0;
+    }
+    window_stall_sent(&l->stall, now);
+    c->st = CS_WAIT;
+    return 0;
+}
+
+/* A source's connection (conn_source): resume its code with c->answer and
+ * act on what it waits for now. 1 go round again, 0 return to the loop. */
+static int source_step(struct loop *l, struct conn *c, uint64_t *now)
+{
+    int w = l->pool->src->resume(l, c, c->answer);
+    if (w == DB_WAIT_READ || w == DB_WAIT_WRITE) {
+        /* the clock matters only to the first statement out */
+        return wait_reply(l, c, (enum db_status)w, l->stall.waiting ? *now : (*now = now_ns()));
+    }
+    if (w == CONN_NEXT) {
+        *now = now_ns(); /* its event ended just now */
+        c->st = CS_BEGIN;
+        return 1;
+    }
+    park(l, c);
+    return 0;
+}
+
 /* The machine's reaction to what start()/cont() returned: 1 go round
  * again, 0 return to the loop (waiting or parked). */
 static int on_status(struct loop *l, struct conn *c, enum db_status st, struct db_error *e,
                      uint64_t *now)
 {
     struct pool *p = l->pool;
-    if (st == DB_WAIT_READ || st == DB_WAIT_WRITE) {
-        if (watch(l, c, st) < 0) {
-            park(l, c);
-            return 0;
-        }
-        window_stall_sent(&l->stall, *now);
-        c->st = CS_WAIT;
-        return 0;
-    }
+    if (st == DB_WAIT_READ || st == DB_WAIT_WRITE)
+        return wait_reply(l, c, st, *now);
     if (st == DB_FAILED) {
         enum db_errclass cls = effective_class(&p->cfg, e);
         if (window_counted(&p->win, *now)) {
@@ -207,7 +273,7 @@ static int on_status(struct loop *l, struct conn *c, enum db_status st, struct d
         return 1;
     }
     *now = now_ns();
-    txn_done(l, c, *now);
+    conn_event_done(l, c, *now);
     window_leave(&p->win, &c->wc);
     c->st = CS_BEGIN;
     return 1;
@@ -249,13 +315,17 @@ static void give_up(struct loop *l, struct conn *c)
     if (c->st == CS_WAIT)
         l->stall.waiting--;
     conn_unwatch(l, c);
+    l->unfinished++;
+    c->st = CS_IDLE;
+    l->active--;
+    if (l->pool->src) { /* its code unwinds; the connection stays the source's */
+        l->pool->src->give_up(l, c);
+        return;
+    }
     l->pool->cfg.ops->close(c->db);
     c->db = NULL;
     c->given_up = 1;
     c->rolling_back = 0;
-    l->unfinished++;
-    c->st = CS_IDLE;
-    l->active--;
 }
 
 void conn_advance(struct loop *l, struct conn *c, uint64_t now)
@@ -281,8 +351,9 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 now = now_ns();
             switch (window_begin(&p->win, &c->wc, now, &c->wake_at)) {
             case WINDOW_PARK:
-                park(l, c);
-                return;
+                if (!next_event(l, c, 0))
+                    return;
+                break;
             case WINDOW_HOLD:
                 arm_timer(l, c);
                 return;
@@ -291,7 +362,7 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 break;
             case WINDOW_GO:
                 c->txn_start = now;
-                first_stmt(p, c);
+                next_event(l, c, 1);
                 break;
             }
             break;
@@ -301,11 +372,12 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 return;
             }
             if (window_arrived(&p->win, &c->wc, now, c->wake_at) == WINDOW_PARK) {
-                park(l, c);
-                return;
+                if (!next_event(l, c, 0))
+                    return;
+                break;
             }
             c->txn_start = c->wake_at; /* window_arrived: the arrival's time */
-            first_stmt(p, c);
+            next_event(l, c, 1);
             break;
         case CS_SEND:
             if (atomic_load_explicit(&p->give_up, RLX)) {
@@ -324,15 +396,27 @@ void conn_advance(struct loop *l, struct conn *c, uint64_t now)
                 give_up(l, c);
                 return;
             }
-            e.cls = DB_ERR_NONE, e.code[0] = e.msg[0] = '\0';
-            st = ops->cont(c->db, &e);
+            if (c->err) { /* a source's: its code reads the error */
+                st = ops->cont(c->db, c->err);
+            } else {
+                e.cls = DB_ERR_NONE, e.code[0] = e.msg[0] = '\0';
+                st = ops->cont(c->db, &e);
+            }
             if (st == DB_WAIT_READ || st == DB_WAIT_WRITE) {
                 if (watch(l, c, st) < 0)
                     park(l, c);
                 return;
             }
             replied(l, now);
-            if (!on_status(l, c, st, &e, &now))
+            if (p->src) {
+                c->answer = st;
+                c->st = CS_SOURCE;
+            } else if (!on_status(l, c, st, &e, &now)) {
+                return;
+            }
+            break;
+        case CS_SOURCE:
+            if (!source_step(l, c, &now))
                 return;
             break;
         case CS_DOWN:

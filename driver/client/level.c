@@ -52,13 +52,6 @@ static void conn_figures(void *arg, int i, uint64_t *events, uint64_t *busy_ns)
     *busy_ns = atomic_load_explicit(&p->conns[i]->busy_ns, RLX);
 }
 
-/* How long after the window's end what still runs may take: the
- * --forced-shutdown grace, but never more than 1 s after a stop. */
-static uint64_t grace_ns(struct pool *p)
-{
-    return evloop_grace_ns(p->cfg.grace_s, atomic_load_explicit(&p->win.stop_at, RLX) != 0);
-}
-
 /* The ticker's view of the level: its loops' counters, summed. */
 struct level_view {
     struct loop *loops;
@@ -166,7 +159,7 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
 {
     struct rusage ru0, ru1;
     int win = 0; /* 0 not begun, 1 open, 2 closed */
-    uint64_t wend = 0, give_up_at = 0;
+    uint64_t wend = 0;
     struct level_view view = {loops, nl};
     /* gated: the window's start is fixed; else (start_loops) it waits for
      * the warmup's end, the ramp and before_window */
@@ -205,10 +198,6 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
             wend = e;
             ticker_close(&p->tick, e);
         }
-        /* recomputed: a stop can move the end earlier than --time's */
-        give_up_at = e ? e + grace_ns(p) : 0;
-        if (give_up_at && now >= give_up_at)
-            atomic_store(&p->give_up, 1);
         if (all_joined(loops, nl))
             break;
         uint64_t wake = now + 20000000ull;
@@ -220,8 +209,6 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
             wake = due;
         if (win == 1 && e && e < wake)
             wake = e;
-        if (give_up_at && give_up_at < wake)
-            wake = give_up_at;
         struct timespec ts = {(time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull)};
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
     }

@@ -9,9 +9,11 @@
  * connection that became ready together, which is where a loop saves CPU
  * over a thread per connection.
  *
- * A level ends on time: when the timing thread raises give_up (the grace
- * after the window's end or a stop has passed), connections still waiting
- * for a reply are dropped, so a hung server cannot hold the loop.
+ * A level ends on time: once the grace after the window's end or a stop
+ * has passed (the first loop to see it raises give_up for all),
+ * connections still waiting for a reply are dropped, so a hung server
+ * cannot hold the loop. The same loop carries a script's connections
+ * (lua/lloop.c), whose statements come from a source (conn_source).
  */
 #include <errno.h>
 #include <string.h>
@@ -69,6 +71,24 @@ void *loop_main(void *arg)
     while (!p->gate_open)
         pthread_cond_wait(&p->gate_cond, &p->gate_lock);
     pthread_mutex_unlock(&p->gate_lock);
+    loop_run(l);
+    return NULL;
+}
+
+/* After the window's end, how long a reply may still take: the
+ * --forced-shutdown grace, never more than 1 s after a stop. */
+static uint64_t give_up_at(struct pool *p)
+{
+    uint64_t e = window_end_now(&p->win);
+    if (!e)
+        return UINT64_MAX;
+    uint64_t g = evloop_grace_ns(p->cfg.grace_s, atomic_load_explicit(&p->win.stop_at, RLX) != 0);
+    return g >= EVLOOP_NO_LIMIT ? UINT64_MAX : e + g;
+}
+
+void loop_run(struct loop *l)
+{
+    struct pool *p = l->pool;
     uint64_t now = now_ns();
     l->active = l->n;
     l->stall.progress_at = now;
@@ -81,7 +101,10 @@ void *loop_main(void *arg)
         c->runnable = 0;
         c->rolling_back = 0;
         c->wc.warm = 0;
-        if (c->db) {
+        if (p->src) {
+            c->st = CS_SOURCE; /* its code starts its run */
+            c->answer = 0;
+        } else if (c->db) {
             c->st = CS_BEGIN;
         } else {
             /* still down from an earlier level: the outage keeps its start,
@@ -91,7 +114,7 @@ void *loop_main(void *arg)
         }
         conn_advance(l, c, now);
         if (atomic_load_explicit(&p->fatal, RLX))
-            return NULL;
+            return;
     }
     struct epoll_event evs[64];
     int tail_done = 0;
@@ -103,6 +126,9 @@ void *loop_main(void *arg)
             tail_done = 1;
             window_stall_ended(&l->stall, now, &p->win);
         }
+        uint64_t give_up = give_up_at(p);
+        if (now >= give_up)
+            atomic_store_explicit(&p->give_up, 1, RLX);
         if (atomic_load_explicit(&p->give_up, RLX)) {
             conn_give_up_all(l);
             break;
@@ -113,6 +139,8 @@ void *loop_main(void *arg)
         uint64_t e = window_end_now(&p->win);
         if (e && e > now && e < wake)
             wake = e;
+        if (give_up < wake)
+            wake = give_up;
         /* a stop or give-up is noticed within 50 ms even when nothing moves */
         uint64_t cap = now + 50000000ull;
         if (wake > cap)
@@ -133,5 +161,4 @@ void *loop_main(void *arg)
         if (atomic_load_explicit(&p->fatal, RLX))
             break;
     }
-    return NULL;
 }

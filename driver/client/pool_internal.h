@@ -1,7 +1,10 @@
 /*
- * pool_internal.h - the insides the client's three files share: the pool
- * and its level (worker.c), the event loops (loop.c) and the connection
- * state machine (conn.c). Private to driver/client; the face is worker.h.
+ * pool_internal.h - the insides the client's files share: the pool and its
+ * level (worker.c, level.c), the event loops (loop.c) and the connection
+ * state machine (conn.c). The face for callers is worker.h; the one other
+ * room that comes in here is lua/, whose script connections are this
+ * machine's connections with a statement source of their own (struct
+ * conn_source, lua/lloop.c).
  */
 #ifndef DBSCALE_POOL_INTERNAL_H
 #define DBSCALE_POOL_INTERNAL_H
@@ -34,6 +37,33 @@ enum cstate {
     CS_WAIT,    /* a statement is out: wait for the socket, then cont() */
     CS_DOWN,    /* connection lost: timer until the next reconnect attempt */
     CS_IDLE,    /* parked for the rest of the level */
+    CS_SOURCE,  /* a source's connection: resume its code with c->answer */
+};
+
+/* What a source's code waits for when it hands the connection back
+ * (conn_source.resume): DB_WAIT_READ / DB_WAIT_WRITE (a statement is out
+ * on c->db), CONN_NEXT (it is free for its next event: the window
+ * decides, and answers 1 begin it, 0 no more), or DB_DONE (its run is
+ * over: the connection parks). */
+#define CONN_NEXT 16
+
+/* A statement source other than the built-in mix (worker_cfg.wl): code of
+ * its own that runs between the statements and sends them itself, as a
+ * script's fiber does (lua/lloop.c). The machine keeps what is the same
+ * for every connection: the window's decisions, the waits on the socket
+ * and the timers, the stall and the give-up. The source runs the events,
+ * counts its statements and classifies its errors (the script restarts
+ * its event, or reconnects, itself), and reports an event's edges with
+ * conn_event_start / conn_event_done. */
+struct conn;
+struct loop;
+struct conn_source {
+    /* Resume c's code with the answer to what it waited for (the window's
+     * 1/0 after CONN_NEXT; the reply's DB_DONE / DB_FAILED after a wait,
+     * its error in c->err; anything when it starts): what it waits for now. */
+    int (*resume)(struct loop *l, struct conn *c, int answer);
+    /* The level gives up c's reply: its code unwinds without it. */
+    void (*give_up)(struct loop *l, struct conn *c);
 };
 
 struct conn {
@@ -43,10 +73,15 @@ struct conn {
     int in_epoll, on_timer, rolling_back;
     int given_up; /* dropped at a level's end with a reply missing */
     int runnable; /* yielded between transactions: the loop resumes it */
+    int answer;   /* CS_SOURCE: what the source's code is resumed with */
     /* this level's: warm (the ramp), --events' place, --rate's concurrency */
     struct window_conn wc;
     enum db_status wait;
-    uint64_t wake_at; /* CS_ARRIVAL / CS_DOWN: when the timer fires */
+    int wfd;                /* the socket in the loop's epoll (in_epoll) */
+    unsigned wcloses;       /* *closes when it was added */
+    const unsigned *closes; /* a source's: connections it has closed (NULL: none) */
+    struct db_error *err;   /* a source's: where a reply's error goes */
+    uint64_t wake_at;       /* CS_ARRIVAL / CS_DOWN: when the timer fires */
     struct wl_state ws;
     struct wl_stmt stmt;
     struct rng rng;
@@ -93,6 +128,9 @@ struct pool {
     /* the window the loops ask (window_state.h): its stop (pool_stop or
      * a fatal error), edges, --events counts, ramp and --rate stream */
     struct window_state win;
+    /* NULL: the connections run worker_cfg.wl; else every one is this
+     * source's (lua/lrun.c), and the connections are the source's own */
+    const struct conn_source *src;
     _Atomic int fatal; /* a loop failed */
     _Atomic int give_up;
     int ramp;    /* this level's window waits for every connection's first (worker.h) */
@@ -126,6 +164,9 @@ static inline int pool_ramps(const struct pool *p)
     return window_ramps(p->cfg.ramp_timeout_s, p->cfg.events, p->cfg.rate);
 }
 
+/* A pool of no connections yet (pool_open opens them; a source's run puts
+ * its own in conns). */
+struct pool *pool_new(const struct worker_cfg *cfg);
 /* Connect and prepare every statement of the workload; again: a reconnect
  * (short connect timeout, WORKER_RECONNECT_TIMEOUT_S). */
 struct db_conn *pool_open_conn(const struct pool *p, int idx, int again, struct db_error *err);
@@ -137,10 +178,20 @@ int pool_grow(struct pool *p, int n, char *err, size_t errlen);
 void loop_fail(struct loop *l, const char *msg);
 /* Run c until it must wait (socket, timer) or is parked. */
 void conn_advance(struct loop *l, struct conn *c, uint64_t now);
+/* A source's event began: its latency runs from now (or, with --rate,
+ * from its arrival). */
+void conn_event_start(struct loop *l, struct conn *c);
+/* A source's event ended at end (read from the clock just now): 1 when it
+ * counts (window_done), as the built-in mix's transactions are counted. */
+int conn_event_done(struct loop *l, struct conn *c, uint64_t end);
 /* Stop watching c's socket. */
 void conn_unwatch(struct loop *l, struct conn *c);
 /* Give up every connection of l still waiting for a reply. */
 void conn_give_up_all(struct loop *l);
+/* The loop thread of a level: its start gate, then loop_run. */
 void *loop_main(void *arg);
+/* Drive l's connections from their first step until every one is parked
+ * (or the level gives up, or fails). */
+void loop_run(struct loop *l);
 
 #endif

@@ -65,7 +65,7 @@ void pool_set_client_cpus(struct pool *p, const char *list)
         p->client_ncpus = cpulist_count(&p->client_set);
 }
 
-struct pool *pool_open(const struct worker_cfg *cfg, int nconns, char *err, size_t errlen)
+struct pool *pool_new(const struct worker_cfg *cfg)
 {
     struct pool *p = xcalloc(1, sizeof *p);
     p->cfg = *cfg;
@@ -76,6 +76,12 @@ struct pool *pool_open(const struct worker_cfg *cfg, int nconns, char *err, size
     pthread_mutex_init(&p->gate_lock, NULL);
     pthread_cond_init(&p->gate_cond, NULL);
     pool_set_client_cpus(p, cfg->client_cpus);
+    return p;
+}
+
+struct pool *pool_open(const struct worker_cfg *cfg, int nconns, char *err, size_t errlen)
+{
+    struct pool *p = pool_new(cfg);
     if (pool_grow(p, nconns, err, errlen) < 0) {
         pool_close(p);
         return NULL;
@@ -87,7 +93,7 @@ void pool_close(struct pool *p)
 {
     if (!p)
         return;
-    for (int i = 0; i < p->n; i++) {
+    for (int i = 0; i < p->n && !p->src; i++) { /* a source's are its own */
         if (p->conns[i]->db)
             p->cfg.ops->close(p->conns[i]->db);
         free(p->conns[i]);

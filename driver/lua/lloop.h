@@ -1,7 +1,8 @@
 /*
- * lloop.h - a scripted run's connections on a few event-loop threads
- * (lloop.c), and what the run (lrun.c) shares with them. Private to
- * driver/lua.
+ * lloop.h - a scripted run's connections: the connection machine's
+ * (client/conn.c), carried by its loops (client/loop.c), with a Lua
+ * fiber as their statement source (lloop.c); and what the run (lrun.c)
+ * shares with them. Private to driver/lua.
  */
 #ifndef DBSCALE_LLOOP_H
 #define DBSCALE_LLOOP_H
@@ -9,12 +10,10 @@
 #include <pthread.h>
 #include <stdalign.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <sys/resource.h>
 
-#include "client/arrivals.h"
-#include "client/window.h"
-#include "client/window_state.h"
-#include "core/cpulist.h"
+#include "client/pool_internal.h"
 #include "core/fiber.h"
 #include "stats/hist.h"
 #include "lua/lapi.h"
@@ -23,20 +22,18 @@
 /* What every loop of one run shares. */
 struct lloop_run {
     const struct lscript_limits *lim;
+    /* the connection machine's pool (client/pool_internal.h): its window
+     * (the stop, edges, --events counts, the ramp, --rate's one Poisson
+     * stream, and sysbench's end rule: tail), --client-cpus, the give-up;
+     * its connections are the run's (conn_source lloop_source). The
+     * window's end is --time's deadline, set once every thread_init is
+     * done (a deadline from before the connects would end the first
+     * connections' runs before they began); 0 = none yet. */
+    struct pool *pool;
     pthread_barrier_t ready; /* every thread_init done: the loops and the caller */
     /* loops past their thread_inits: the caller polls it (a thread_init
      * that never returns cannot hold a stop) before its own wait */
     atomic_int loops_ready;
-    /* the window the connections ask (client/window_state.h): its stop
-     * (a signal, a failure), edges, --events counts, ramp, and --rate's
-     * one Poisson stream of arrivals a free connection takes the next of
-     * (sysbench's one queue served by every thread). Its end is --time's
-     * deadline, set once every thread_init is done, while the loops may
-     * already run events (a deadline from before the connects would end
-     * the first connections' runs before they began); 0 = none yet. */
-    struct window_state win;
-    struct cpulist cpus; /* --client-cpus; ncpus 0 = anywhere */
-    int pinned;
     atomic_int loops_done; /* loops that have finished every connection */
     /* connections still in thread_run: the last one out ends the window
      * (ended_ns, ended_ru, lim->on_window), as a built-in level's ends
@@ -49,19 +46,19 @@ struct lloop_run {
     struct rusage ended_ru;
 };
 
-/* 1 when the run is ending (a stop, a failure, the deadline): an arrival
- * waited for is then no event. */
+/* 1 when the run is ending (a stop, a failure, the deadline). */
 int lrun_ending(struct lloop_run *run);
 /* 1 when the run was stopped (a signal, a failure), not only over its time. */
 int lrun_stopped(struct lloop_run *run);
-struct lloop_conn;
 
 enum { LLOOP_INIT, LLOOP_READY, LLOOP_RUN, LLOOP_DONE, LLOOP_END };
 enum { LLOOP_WIN_SHUT, LLOOP_WIN_OPEN, LLOOP_WIN_CLOSED };
 
-/* One scripted connection: its own Lua state, which runs thread_init,
+/* One scripted connection: the machine's connection (client/conn.c) whose
+ * statements come from its own Lua state, which runs thread_init,
  * thread_run and thread_done in turn on the connection's fiber. */
 struct lloop_conn {
+    struct conn conn;     /* the machine's: window, timers, socket, its events */
     struct lapi_thread t; /* t.run points back here */
     struct lapi_async a;
     struct lloop_run *run;
@@ -69,12 +66,8 @@ struct lloop_conn {
     lua_State *L;
     struct fiber fib;
     int fib_done; /* fib (made when fib.map is set) reached its function's end */
+    int over;     /* thread_run is over: the fiber waits to run thread_done */
     int stage;
-    int timer;        /* waits for wake_at (a --rate arrival, or the ramp's hold) */
-    int arrival;      /* the timer is an arrival's: window_arrived answers it */
-    uint64_t wake_at; /* its arrival: its latency starts there */
-    struct hist *lat;
-    uint64_t t0, busy_ns, done;
     uint64_t base[SB_CNT_MAX];                /* counters when the warmup ended */
     struct err_count codes[WORKER_MAX_CODES]; /* ignored errors inside the window */
     int ncodes;
@@ -82,43 +75,38 @@ struct lloop_conn {
     int failed;
     int init_failed; /* in thread_init (or opening its state): the run never began */
     int in_run;      /* counted in run->in_run */
-    int out;         /* a statement out, counted in loop->stall */
-    /* warm (the ramp), --events' place, --rate's concurrency (window_state.h) */
-    struct window_conn wc;
-    int unfinished; /* its event's reply was given up (lloop.c's grace) */
-    /* the socket in the loop's epoll as last armed (lloop.c's arm) */
-    int armed_fd;
-    unsigned armed_ev, armed_closes;
-    const struct db_conn *armed_c;
+    int unfinished;  /* its event's reply was given up (the machine's grace) */
     char err[700];
 };
 
-/* How long after the run's end (deadline, stop) a reply still missing is
- * waited for before the event is given up, as the built-in loops do: a hung
- * server cannot hold the run. */
+/* How long after the run's end stuck Lua code is waited for before the
+ * watchdog unwinds it (lwatch.c), as the machine waits for a reply. */
 #define LLOOP_GRACE_NS 1000000000ull
 
 struct lloop {
-    /* each loop on cache lines of its own (lrun.c allocates them aligned):
-     * the stall and watchdog fields below are written at every statement */
-    alignas(64) struct lloop_run *run;
-    struct lloop_conn **conns;
+    /* the machine's loop (client/loop.c): its epoll, timers, stall, and
+     * the events' count and latencies. Each loop is on cache lines of its
+     * own (lrun.c allocates them aligned). */
+    struct loop loop;
+    struct lloop_run *run;
     struct fiber self; /* the loop thread's own stack, between its connections */
-    int n, timers;
-    /* statements out and the longest stretch without a reply inside the
-     * window, as a built-in loop keeps them (client/window.h); read after
-     * the joins */
-    struct window_stall stall;
-    pthread_t th;
-    int started;
     /* for the watchdog (lwatch.c): the connection whose Lua code runs now
      * (NULL while the loop itself does), and a count of the switches */
     struct lloop_conn *_Atomic cur;
     _Atomic unsigned long steps;
 };
 
-/* The loop thread: open its connections' states, run every thread_init,
- * wait on run->ready, then thread_run and thread_done, then close them. */
+/* The scripted connections' statement source for the machine. */
+extern const struct conn_source lloop_source;
+
+static inline struct lloop_conn *lloop_conn_of(struct conn *c)
+{
+    return (struct lloop_conn *)((char *)c - offsetof(struct lloop_conn, conn));
+}
+
+/* The loop thread: open its connections' states and run every
+ * thread_init, wait on run->ready, run the machine's loop (client/loop.c)
+ * over them, then every thread_done, then close them. */
 void *lloop_main(void *loop);
 
 #endif

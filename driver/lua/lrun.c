@@ -41,18 +41,18 @@ void lscript_stop(void)
 
 int lrun_stopped(struct lloop_run *sh)
 {
-    return atomic_load_explicit(&sh->win.stop, memory_order_relaxed);
+    return atomic_load_explicit(&sh->pool->win.stop, memory_order_relaxed);
 }
 
 int lrun_ending(struct lloop_run *sh)
 {
-    return window_ending(&sh->win, now_ns());
+    return window_ending(&sh->pool->win, now_ns());
 }
 
-/* thread_run asks for its next event: the fiber waits in its loop, which
- * asks the window as it does for a built-in connection (window_begin; a
- * --rate arrival or the ramp's hold wait on the loop's timer) and answers
- * 1 begin it, 0 no more. */
+/* thread_run asks for its next event: the fiber waits in the machine's
+ * loop, which asks the window as it does for a built-in connection
+ * (conn.c's CS_BEGIN: a --rate arrival or the ramp's hold wait on the
+ * loop's timer) and answers 1 begin it, 0 no more. */
 static int more(struct lapi_thread *t)
 {
     struct lapi_async *a = t->aio;
@@ -63,35 +63,28 @@ static int more(struct lapi_thread *t)
     return a->go && !a->abort;
 }
 
+/* An event's edges, counted by the machine as a built-in transaction's
+ * (latency from the --rate arrival, so time queued while every connection
+ * was busy counts, as in sysbench); the trx counter too, for the script. */
 static void ev_start(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
-    /* latency runs from the scheduled arrival, so time queued while every
-     * connection was busy counts, as in sysbench */
-    c->t0 = c->wake_at ? c->wake_at : now_ns();
-    window_enter(&c->run->win, &c->wc);
+    conn_event_start(&c->loop->loop, &c->conn);
 }
 
 static void ev_stop(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
-    window_leave(&c->run->win, &c->wc);
-    uint64_t now = now_ns();
-    if (!window_done(&c->run->win, &c->wc, now))
-        return; /* --warmup-time or the ramp: run, not counted */
-    lapi_count(t, SB_CNT_TRX);
-    uint64_t d = now - c->t0;
-    hist_record(c->lat, d);
-    /* read by the ticker's checkpoints while written: whole words */
-    __atomic_store_n(&c->busy_ns, c->busy_ns + d, __ATOMIC_RELAXED);
-    __atomic_store_n(&c->done, c->done + 1, __ATOMIC_RELAXED);
+    window_leave(&c->run->pool->win, &c->conn.wc);
+    if (conn_event_done(&c->loop->loop, &c->conn, now_ns()))
+        lapi_count(t, SB_CNT_TRX); /* else --warmup-time or the ramp: run, not counted */
 }
 
 /* Errors by code, as the built-in loops count them (in the window only). */
 static void on_ignored(struct lapi_thread *t, const char *code)
 {
     struct lloop_conn *c = t->run;
-    if (window_counted(&c->run->win, now_ns()))
+    if (window_counted(&c->run->pool->win, now_ns()))
         err_count_add(c->codes, &c->ncodes, code, 1);
 }
 
@@ -99,7 +92,7 @@ static void on_ignored(struct lapi_thread *t, const char *code)
 static void on_lost(struct lapi_thread *t)
 {
     struct lloop_conn *c = t->run;
-    if (window_counted(&c->run->win, now_ns()))
+    if (window_counted(&c->run->pool->win, now_ns()))
         c->lost++;
 }
 
@@ -116,13 +109,13 @@ static void as_counts(const uint64_t c[SB_CNT_MAX], struct window_counts *w)
     w->reconnects = c[SB_CNT_RECONNECT];
 }
 
-/* A connection's events and busy time, for window.c's fairness: read by
- * the ticker's checkpoints while written, whole words. */
+/* A connection's events and busy time (the machine's), for window.c's
+ * fairness: read by the ticker's checkpoints while written. */
 static void lconn_figures(void *arg, int i, uint64_t *events, uint64_t *busy_ns)
 {
     struct lloop_conn *cs = arg;
-    *events = __atomic_load_n(&cs[i].done, __ATOMIC_RELAXED);
-    *busy_ns = __atomic_load_n(&cs[i].busy_ns, __ATOMIC_RELAXED);
+    *events = atomic_load_explicit(&cs[i].conn.events, memory_order_relaxed);
+    *busy_ns = atomic_load_explicit(&cs[i].conn.busy_ns, memory_order_relaxed);
 }
 
 /* The run's timing thread: its window's periods and checkpoints
@@ -132,21 +125,24 @@ struct ltick {
     struct lloop_run *run;
     struct lloop_conn *cs;
     int n;
+    struct lloop *loops;
+    int nl;
     atomic_int done;
     pthread_t th;
 };
 
-/* The connections' counts since their baselines, and their latencies. */
+/* The connections' counts since their baselines, and the loops'
+ * latencies. */
 static void sum_counts(void *arg, struct window_counts *w, struct hist *h)
 {
     const struct ltick *k = arg;
     uint64_t c[SB_CNT_MAX] = {0};
     hist_init(h);
-    for (int i = 0; i < k->n; i++) {
+    for (int i = 0; i < k->n; i++)
         for (int j = 0; j < SB_CNT_MAX; j++)
             c[j] += lapi_counter(&k->cs[i].t, j) - k->cs[i].base[j];
-        hist_merge(h, k->cs[i].lat); /* readable while written: hist.h */
-    }
+    for (int i = 0; i < k->nl; i++)
+        hist_merge(h, &k->loops[i].loop.lat); /* readable while written: hist.h */
     as_counts(c, w);
 }
 
@@ -161,7 +157,7 @@ static void *tick_main(void *arg)
     while (!atomic_load(&k->done)) {
         uint64_t now = now_ns(), due = UINT64_MAX;
         if (atomic_load(&run->window_state) == LLOOP_WIN_OPEN)
-            due = ticker_tick(&k->tk, now, 0, atomic_load(&run->win.end));
+            due = ticker_tick(&k->tk, now, 0, atomic_load(&run->pool->win.end));
         if (now < due) {
             uint64_t w = due - now < 50000000 ? due - now : 50000000; /* notice the end */
             struct timespec ts = {(time_t)(w / 1000000000u), (long)(w % 1000000000u)};
@@ -171,29 +167,21 @@ static void *tick_main(void *arg)
     return NULL;
 }
 
-static void set_cpus(struct lloop_run *run, const char *list)
-{
-    char why[160];
-    if (!list || !*list || !strcmp(list, "same") || !strcmp(list, "rest"))
-        return;
-    if (cpulist_init(&run->cpus) == 0 && cpulist_parse(&run->cpus, list, 0, why, sizeof why) > 0)
-        run->pinned = 1;
-}
-
 /* Sum the connections into out, once every loop is joined: after a
  * checkpoint (ck taken), only what came after it. */
 static void collect(struct lloop_conn *cs, int n, const struct lloop *loops, int nl,
                     const struct window_ckpt *ck, struct level_result *out)
 {
     uint64_t max_gap = 0; /* the run's stall: its loops' longest */
-    for (int i = 0; i < nl; i++)
-        if (loops[i].stall.max_gap > max_gap)
-            max_gap = loops[i].stall.max_gap;
+    for (int i = 0; i < nl; i++) {
+        if (loops[i].loop.stall.max_gap > max_gap)
+            max_gap = loops[i].loop.stall.max_gap;
+        hist_merge(out->lat, &loops[i].loop.lat);
+    }
     uint64_t c[SB_CNT_MAX] = {0};
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < SB_CNT_MAX; j++)
             c[j] += cs[i].t.cnt[j] - cs[i].base[j];
-        hist_merge(out->lat, cs[i].lat);
         for (int k = 0; k < cs[i].ncodes; k++)
             err_count_add(out->codes, &out->ncodes, cs[i].codes[k].code, cs[i].codes[k].n);
         out->unfinished += (uint64_t)cs[i].unfinished;
@@ -226,10 +214,10 @@ static void warm_up(struct lloop_run *run, struct lloop_conn *cs, int n, int nl,
     uint64_t t0 = now_ns(), until = t0 + (uint64_t)(run->lim->warmup_s * 1e9);
     uint64_t ramp_end = ramps(run->lim) ? t0 + (uint64_t)(run->lim->ramp_timeout_s * 1e9) : 0;
     if (ramp_end)
-        atomic_store(&run->win.hold_from, until);
+        atomic_store(&run->pool->win.hold_from, until);
     for (uint64_t now; !lrun_ending(run) && atomic_load(&run->loops_done) < nl;) {
         now = now_ns();
-        int ramping = now < ramp_end && atomic_load(&run->win.warm) < n;
+        int ramping = now < ramp_end && atomic_load(&run->pool->win.warm) < n;
         if (now >= until && !ramping)
             break;
         uint64_t w = now < until && until - now < 20000000 ? until - now : 20000000;
@@ -240,9 +228,9 @@ static void warm_up(struct lloop_run *run, struct lloop_conn *cs, int n, int nl,
         uint64_t now = now_ns();
         out->ramp_s = (double)(now - t0) / 1e9;
         if (now >= ramp_end) /* timed out (not a stop, nor the events over) */
-            out->ramp_missing = n - atomic_load(&run->win.warm);
+            out->ramp_missing = n - atomic_load(&run->pool->win.warm);
     }
-    atomic_store(&run->win.start, now_ns());
+    atomic_store(&run->pool->win.start, now_ns());
     for (int i = 0; i < n; i++)
         for (int j = 0; j < SB_CNT_MAX; j++)
             if (j != SB_CNT_TRX)
@@ -255,12 +243,12 @@ static struct lloop *lay_out(struct lloop_run *run, const struct lapi_script *s,
                              struct lloop_conn **cs_out)
 {
     const struct lscript_limits *lim = run->lim;
+    struct pool *p = run->pool;
     pthread_barrier_init(&run->ready, NULL, (unsigned)nl + 1);
-    struct window_state *w = &run->win;
+    struct window_state *w = &p->win;
     w->events = lim->events;
     w->paced = lim->rate > 0;
-    w->tail = 1; /* sysbench's end rule (window_state.h) */
-    arrivals_init(&w->arrivals);
+    w->tail = 1;                                         /* sysbench's end rule (window_state.h) */
     arrivals_start(&w->arrivals, lim->rate, s->seed, 0); /* at the first event */
     /* shut until warm_up opens it, or open from the first event on */
     atomic_store(&w->start, lim->warmup_s > 0 || ramps(lim) ? WINDOW_SHUT : 1);
@@ -272,8 +260,13 @@ static struct lloop *lay_out(struct lloop_run *run, const struct lapi_script *s,
     memset(loops, 0, sz);
     for (int i = 0; i < nl; i++) {
         loops[i].run = run;
-        loops[i].conns = xcalloc((size_t)n / (size_t)nl + 1, sizeof *loops[i].conns);
+        loops[i].loop.pool = p;
+        loops[i].loop.conns = xcalloc((size_t)n / (size_t)nl + 1, sizeof *loops[i].loop.conns);
+        loops[i].loop.ep = -1;
+        hist_init(&loops[i].loop.lat);
     }
+    p->conns = xcalloc((size_t)n, sizeof *p->conns);
+    p->n = p->threads = n;
     for (int i = 0; i < n; i++) {
         struct lloop_conn *c = &cs[i];
         c->run = run;
@@ -284,10 +277,12 @@ static struct lloop *lay_out(struct lloop_run *run, const struct lapi_script *s,
         c->t.ev_stop = ev_stop;
         c->t.on_ignored = on_ignored;
         c->t.on_lost = on_lost;
-        c->lat = xmalloc(sizeof *c->lat);
-        hist_init(c->lat);
-        struct lloop *l = &loops[i % nl];
-        l->conns[l->n++] = c;
+        c->conn.idx = i;
+        c->conn.closes = &c->t.closes; /* a socket the script closed left the epoll */
+        c->conn.err = &c->a.e;         /* a reply's error, for the script */
+        p->conns[i] = &c->conn;
+        struct loop *l = &loops[i % nl].loop;
+        l->conns[l->n++] = &c->conn;
     }
     *cs_out = cs;
     return loops;
@@ -374,16 +369,15 @@ static int failures(const struct lloop_conn *cs, int n, const char *why, struct 
 static void free_run(struct lloop_run *run, struct lloop_conn *cs, int n, struct lloop *loops,
                      int nl)
 {
-    for (int i = 0; i < n; i++)
-        free(cs[i].lat);
-    for (int i = 0; i < nl; i++)
-        free(loops[i].conns);
+    (void)n;
+    for (int i = 0; i < nl; i++) {
+        free(loops[i].loop.conns);
+        free(loops[i].loop.log);
+    }
     free(loops);
     free(cs);
-    if (run->pinned)
-        cpulist_free(&run->cpus);
+    pool_close(run->pool); /* the window's; the connections were the run's */
     pthread_barrier_destroy(&run->ready);
-    arrivals_destroy(&run->win.arrivals);
     free(run);
 }
 
@@ -402,12 +396,23 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     int n = s->threads;
     /* on the heap: an abandoned loop (lwatch.h) may still use it after the return */
     struct lloop_run *run = xcalloc(1, sizeof *run);
-    atomic_store(&stop_win, &run->win);
-    if (stop_asked) /* it came before the run's window was there */
-        window_stop(&run->win);
     run->lim = lim;
-    set_cpus(run, lim->client_cpus);
-    int nl = evloop_count(run->lim->loops, run->pinned ? cpulist_count(&run->cpus) : 0, n);
+    run->pool = pool_new(&(struct worker_cfg){
+        .ops = s->ops,
+        .seed = s->seed,
+        .loops = lim->loops,
+        .batch_from = lim->batch_from,
+        .rate = lim->rate,
+        .events = lim->events,
+        .grace_s = lim->grace_s,
+        .client_cpus = lim->client_cpus,
+        .txn_log = "", /* none: a script has no transaction log */
+    });
+    run->pool->src = &lloop_source;
+    atomic_store(&stop_win, &run->pool->win);
+    if (stop_asked) /* it came before the run's window was there */
+        window_stop(&run->pool->win);
+    int nl = evloop_count(lim->loops, run->pool->client_ncpus, n);
     out->loops = nl;
     struct lloop_conn *cs;
     struct lloop *loops = lay_out(run, s, n, nl, &cs);
@@ -419,7 +424,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     sigaddset(&stopset, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stopset, &old);
     for (int i = 0; i < nl; i++)
-        if (pthread_create(&loops[i].th, NULL, lloop_main, &loops[i]) != 0)
+        if (pthread_create(&loops[i].loop.th, NULL, lloop_main, &loops[i]) != 0)
             die(EXIT_RUNTIME, "cannot start event loop %d", i);
     struct lwatch_lines ln = {.path = s->path};
     lines_of(M, &ln);
@@ -437,12 +442,12 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     uint64_t t0 = now_ns();
     struct rusage ru0, ru1; /* over the window, as a built-in level's: not the connects */
     getrusage(RUSAGE_SELF, &ru0);
-    struct ltick k = {.run = run, .cs = cs, .n = n};
+    struct ltick k = {.run = run, .cs = cs, .n = n, .loops = loops, .nl = nl};
     struct ticker_cfg tc = {
         .threads = n,
         .loops = nl,
         .rep = lim->rep,
-        .win = &run->win,
+        .win = &run->pool->win,
         .sum = sum_counts,
         .sum_arg = &k,
         .conn = lconn_figures,
@@ -451,7 +456,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     ticker_open(&k.tk, &tc, t0, &ru0, 1); /* a script counts from before t0 */
     atomic_store(&run->window_state, LLOOP_WIN_OPEN);
     if (lim->time_s > 0)
-        atomic_store(&run->win.end, t0 + (uint64_t)(lim->time_s * 1e9));
+        atomic_store(&run->pool->win.end, t0 + (uint64_t)(lim->time_s * 1e9));
     int ticking =
         (k.tk.next != UINT64_MAX || k.tk.ck) && pthread_create(&k.th, NULL, tick_main, &k) == 0;
     int joined = lwatch_join(wd, NULL);

@@ -149,7 +149,7 @@ static void *watch_main(void *arg)
                      "%s: dbscale's memory reached %ld MB (the limit is half the machine's, or "
                      "DBSCALE_LUA_MEM_MB=%ld): the run was stopped",
                      x->ln.path, mb, limit);
-            window_stop(&x->run->win);
+            window_stop(&x->run->pool->win);
             x->stopped = x->ended = now - LLOOP_GRACE_NS; /* stuck code is given up at once */
         }
         if (!x->stopped && lrun_stopped(x->run))
@@ -196,7 +196,7 @@ int lwatch_join(struct lwatch *x, const atomic_int *ready)
             all = atomic_load(ready) >= x->nl;
         else
             for (int i = 0; i < x->nl; i++) {
-                if (!x->joined[i] && pthread_tryjoin_np(x->loops[i].th, NULL) == 0)
+                if (!x->joined[i] && pthread_tryjoin_np(x->loops[i].loop.th, NULL) == 0)
                     x->joined[i] = 1;
                 all &= x->joined[i];
             }
