@@ -44,8 +44,7 @@ static void sum_loops(struct loop *loops, int nl, struct window_counts *t, struc
     }
 }
 
-/* A connection's events and busy time, for window.c's fairness. */
-static void conn_figures(void *arg, int i, uint64_t *events, uint64_t *busy_ns)
+void level_conn_figures(void *arg, int i, uint64_t *events, uint64_t *busy_ns)
 {
     struct pool *p = arg;
     *events = atomic_load_explicit(&p->conns[i]->events, RLX);
@@ -149,7 +148,7 @@ static void open_ticker(struct pool *p, struct level_view *v, const struct rusag
         .win = &p->win,
         .sum = sum_view,
         .sum_arg = v,
-        .conn = conn_figures,
+        .conn = level_conn_figures,
         .conn_arg = p,
     };
     ticker_open(&p->tick, &tc, p->win.start, ru0, 0);
@@ -259,6 +258,6 @@ void level_collect(struct pool *p, struct loop *loops, int nl, struct level_resu
         write_log(p, loops, nl);
     level_result_disturbance(out, window_stall_s(max_gap));
     window_since_ckpt_counts(p->tick.ck, out); /* only what came after the last checkpoint */
-    window_fairness(p->threads, conn_figures, p, p->tick.ck, out);
+    window_fairness(p->threads, level_conn_figures, p, p->tick.ck, out);
     ticker_free(&p->tick);
 }

@@ -1,14 +1,18 @@
 /*
  * level.h - one level's timekeeping and collection (level.c), used by
- * pool_run in worker.c. Private to driver/client.
+ * pool_run in worker.c, and a script's run (lua/lrun.c) for the figures
+ * both take alike. Private to driver/client and lua/.
  */
 #ifndef DBSCALE_LEVEL_H
 #define DBSCALE_LEVEL_H
 
 #include "client/pool_internal.h"
 
+/* Connection i of the pool's events and busy time this level, for
+ * window.c's fairness (arg: the pool); readable while the level runs. */
+void level_conn_figures(void *arg, int i, uint64_t *events, uint64_t *busy_ns);
 /* The timing thread while the loops run: the window's edges (rusage,
- * on_window), interval lines, the give-up after the grace; returns when
+ * on_window), interval lines; returns when
  * every loop has been joined, with out's time and client CPU filled. */
 void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_result *out);
 /* Sum the loops' counters into out: counts, codes, the fatal message,

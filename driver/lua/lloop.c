@@ -132,14 +132,14 @@ static int call_fn(struct lloop_conn *c, const char *fn)
 /* Back to the loop until it switches here again. a.want says why: a
  * statement in flight, the next event (LAPI_WAIT_BEGIN), or (DB_DONE) a
  * stage ended. */
-static void park(struct lloop_conn *c)
+static void back_to_loop(struct lloop_conn *c)
 {
     fiber_switch(&c->fib, &c->loop->self);
 }
 
 static void conn_wait(struct lapi_thread *t)
 {
-    park(t->run);
+    back_to_loop(t->run);
 }
 
 /* The connection's fiber: thread_init, a wait for every loop's, thread_run
@@ -158,7 +158,7 @@ static void conn_main(void *arg)
     }
     set_stage(c, LLOOP_READY);
     c->a.want = DB_DONE;
-    park(c);
+    back_to_loop(c);
     if (c->stage != LLOOP_RUN || c->a.abort)
         goto end;
     c->t.aio = &c->a;
@@ -173,7 +173,7 @@ static void conn_main(void *arg)
     c->t.aio = NULL;
     c->over = 1;
     c->a.want = DB_DONE;
-    park(c); /* the machine parks the connection; lloop_main calls again */
+    back_to_loop(c); /* the machine parks the connection; lloop_main calls again */
     if (!c->a.abort && !c->failed) {
         set_stage(c, LLOOP_DONE);
         if (call_fn(c, "thread_done") < 0 && !c->a.abort)
@@ -186,7 +186,7 @@ end:
     c->fib_done = 1;
     for (;;) {
         c->a.want = DB_DONE;
-        park(c);
+        back_to_loop(c);
     }
 }
 

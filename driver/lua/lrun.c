@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "client/evloop.h"
+#include "client/level.h"
 #include "client/ticker.h"
 #include "client/window.h"
 #include "lua/lloop.h"
@@ -109,15 +110,6 @@ static void as_counts(const uint64_t c[SB_CNT_MAX], struct window_counts *w)
     w->reconnects = c[SB_CNT_RECONNECT];
 }
 
-/* A connection's events and busy time (the machine's), for window.c's
- * fairness: read by the ticker's checkpoints while written. */
-static void lconn_figures(void *arg, int i, uint64_t *events, uint64_t *busy_ns)
-{
-    struct lloop_conn *cs = arg;
-    *events = atomic_load_explicit(&cs[i].conn.events, memory_order_relaxed);
-    *busy_ns = atomic_load_explicit(&cs[i].conn.busy_ns, memory_order_relaxed);
-}
-
 /* The run's timing thread: its window's periods and checkpoints
  * (client/ticker.h), over the connections' counters. */
 struct ltick {
@@ -169,7 +161,7 @@ static void *tick_main(void *arg)
 
 /* Sum the connections into out, once every loop is joined: after a
  * checkpoint (ck taken), only what came after it. */
-static void collect(struct lloop_conn *cs, int n, const struct lloop *loops, int nl,
+static void collect(struct pool *p, struct lloop_conn *cs, int n, const struct lloop *loops, int nl,
                     const struct window_ckpt *ck, struct level_result *out)
 {
     uint64_t max_gap = 0; /* the run's stall: its loops' longest */
@@ -192,7 +184,7 @@ static void collect(struct lloop_conn *cs, int n, const struct lloop *loops, int
     window_set_counts(out, &tot, NULL);
     window_since_ckpt_counts(ck, out);
     level_result_disturbance(out, window_stall_s(max_gap));
-    window_fairness(n, lconn_figures, cs, ck, out);
+    window_fairness(n, level_conn_figures, p, ck, out);
 }
 
 /* The ramp (lscript_limits.ramp_timeout_s): the window waits for every
@@ -450,8 +442,8 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
         .win = &run->pool->win,
         .sum = sum_counts,
         .sum_arg = &k,
-        .conn = lconn_figures,
-        .conn_arg = cs,
+        .conn = level_conn_figures,
+        .conn_arg = run->pool,
     };
     ticker_open(&k.tk, &tc, t0, &ru0, 1); /* a script counts from before t0 */
     atomic_store(&run->window_state, LLOOP_WIN_OPEN);
@@ -486,7 +478,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     level_result_cpu(out, &ru0, &ru1);
     window_since_ckpt_time(k.tk.ck, t1, &ru1, out); /* counters restart at a checkpoint */
     int rc = failures(cs, n, why, out, err, errlen);
-    collect(cs, n, loops, nl, k.tk.ck, out);
+    collect(run->pool, cs, n, loops, nl, k.tk.ck, out);
     ticker_free(&k.tk);
     out->interrupted = stop_asked != 0;
     atomic_store(&stop_win, NULL);
