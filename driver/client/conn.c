@@ -66,19 +66,20 @@ void loop_fail(struct loop *l, const char *msg)
  * connection, or a reconnect): the old one leaves the epoll first. */
 static int watch(struct loop *l, struct conn *c, enum db_status w)
 {
-    int fd = l->pool->cfg.ops->fd(c->db);
     unsigned closes = c->closes ? *c->closes : 0;
     struct epoll_event ev = {.events = w == DB_WAIT_WRITE ? EPOLLOUT : EPOLLIN, .data.ptr = c};
     int rc = 0;
-    if (c->in_epoll && (fd != c->wfd || closes != c->wcloses))
+    if (c->in_epoll && (c->db != c->wdb || closes != c->wcloses))
         conn_unwatch(l, c);
     if (!c->in_epoll) {
+        int fd = l->pool->cfg.ops->fd(c->db);
         rc = epoll_ctl(l->ep, EPOLL_CTL_ADD, fd, &ev);
         c->in_epoll = rc == 0;
         c->wfd = fd;
+        c->wdb = c->db;
         c->wcloses = closes;
     } else if (c->wait != w) {
-        rc = epoll_ctl(l->ep, EPOLL_CTL_MOD, fd, &ev);
+        rc = epoll_ctl(l->ep, EPOLL_CTL_MOD, c->wfd, &ev);
     }
     c->wait = w;
     if (rc < 0) {
@@ -213,7 +214,8 @@ static int source_step(struct loop *l, struct conn *c, uint64_t *now)
         return wait_reply(l, c, (enum db_status)w, l->stall.waiting ? *now : (*now = now_ns()));
     }
     if (w == CONN_NEXT) {
-        *now = now_ns(); /* its event ended just now */
+        if (l->pool->win.paced) /* else CS_BEGIN reads the clock */
+            *now = now_ns();
         c->st = CS_BEGIN;
         return 1;
     }

@@ -77,11 +77,12 @@ struct conn {
     /* this level's: warm (the ramp), --events' place, --rate's concurrency */
     struct window_conn wc;
     enum db_status wait;
-    int wfd;                /* the socket in the loop's epoll (in_epoll) */
-    unsigned wcloses;       /* *closes when it was added */
-    const unsigned *closes; /* a source's: connections it has closed (NULL: none) */
-    struct db_error *err;   /* a source's: where a reply's error goes */
-    uint64_t wake_at;       /* CS_ARRIVAL / CS_DOWN: when the timer fires */
+    int wfd;                   /* the socket in the loop's epoll (in_epoll) */
+    const struct db_conn *wdb; /* whose socket it is */
+    unsigned wcloses;          /* *closes when it was added */
+    const unsigned *closes;    /* a source's: connections it has closed (NULL: none) */
+    struct db_error *err;      /* a source's: where a reply's error goes */
+    uint64_t wake_at;          /* CS_ARRIVAL / CS_DOWN: when the timer fires */
     struct wl_state ws;
     struct wl_stmt stmt;
     struct rng rng;

@@ -89,7 +89,7 @@ static void drop_result(struct lconn *lc)
 }
 
 /* Every close is counted: run's loops keep a socket in their epoll while
- * it stays the same, and a closed one's number may come back (lloop.c). */
+ * it stays the same, and a closed one's number may come back (client/conn.c). */
 static void close_conn(struct lconn *lc)
 {
     drop_result(lc); /* its rows may live in the connection's statements */
