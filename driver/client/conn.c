@@ -62,14 +62,14 @@ void loop_fail(struct loop *l, const char *msg)
 
 /* Watch c's socket for the direction the engine asked; 0 or -1 (the run
  * fails: a connection nobody watches would hang the level). A source's
- * connection may wait on another socket than last time (a script's second
- * connection, or a reconnect): the old one leaves the epoll first. */
+ * connection may wait on another of its connections than last time: the
+ * old one leaves the epoll first. (One it closes leaves before the close:
+ * conn_unwatch_db.) */
 static int watch(struct loop *l, struct conn *c, enum db_status w)
 {
-    unsigned closes = c->closes ? *c->closes : 0;
     struct epoll_event ev = {.events = w == DB_WAIT_WRITE ? EPOLLOUT : EPOLLIN, .data.ptr = c};
     int rc = 0;
-    if (c->in_epoll && (c->db != c->wdb || closes != c->wcloses))
+    if (c->in_epoll && c->db != c->wdb)
         conn_unwatch(l, c);
     if (!c->in_epoll) {
         int fd = l->pool->cfg.ops->fd(c->db);
@@ -77,7 +77,6 @@ static int watch(struct loop *l, struct conn *c, enum db_status w)
         c->in_epoll = rc == 0;
         c->wfd = fd;
         c->wdb = c->db;
-        c->wcloses = closes;
     } else if (c->wait != w) {
         rc = epoll_ctl(l->ep, EPOLL_CTL_MOD, c->wfd, &ev);
     }
@@ -90,13 +89,17 @@ static int watch(struct loop *l, struct conn *c, enum db_status w)
     return rc;
 }
 
-/* A socket closed since it was added has left the epoll by itself (and its
- * number may be another socket's now): only an open one is taken out. */
 void conn_unwatch(struct loop *l, struct conn *c)
 {
-    if (c->in_epoll && (!c->closes || *c->closes == c->wcloses))
+    if (c->in_epoll)
         epoll_ctl(l->ep, EPOLL_CTL_DEL, c->wfd, NULL);
     c->in_epoll = 0;
+}
+
+void conn_unwatch_db(struct loop *l, struct conn *c, const struct db_conn *db)
+{
+    if (c->in_epoll && c->wdb == db)
+        conn_unwatch(l, c);
 }
 
 static void park(struct loop *l, struct conn *c)

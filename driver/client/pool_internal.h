@@ -79,8 +79,6 @@ struct conn {
     enum db_status wait;
     int wfd;                   /* the socket in the loop's epoll (in_epoll) */
     const struct db_conn *wdb; /* whose socket it is */
-    unsigned wcloses;          /* *closes when it was added */
-    const unsigned *closes;    /* a source's: connections it has closed (NULL: none) */
     struct db_error *err;      /* a source's: where a reply's error goes */
     uint64_t wake_at;          /* CS_ARRIVAL / CS_DOWN: when the timer fires */
     struct wl_state ws;
@@ -187,6 +185,9 @@ void conn_event_start(struct loop *l, struct conn *c);
 int conn_event_done(struct loop *l, struct conn *c, uint64_t end);
 /* Stop watching c's socket. */
 void conn_unwatch(struct loop *l, struct conn *c);
+/* A source is about to close db (its socket still open): c stops watching
+ * it if it does, while the number is still the socket's own. */
+void conn_unwatch_db(struct loop *l, struct conn *c, const struct db_conn *db);
 /* Give up every connection of l still waiting for a reply. */
 void conn_give_up_all(struct loop *l);
 /* The loop thread of a level: its start gate, then loop_run. */

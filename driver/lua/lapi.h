@@ -89,7 +89,9 @@ struct lapi_thread {
     /* the latest database error: C.last_error's words, and the code an
      * ignored one is counted as */
     struct db_error last_err;
-    unsigned closes; /* connections closed so far (a socket number may be reused) */
+    /* one of the state's connections is about to close (its socket still
+     * open): the runner's loop stops watching it; NULL = nothing to do */
+    void (*on_close)(struct lapi_thread *t, const struct db_conn *c);
     /* an error the script ignored (restarting the event), by its code;
      * NULL = only counted */
     void (*on_ignored)(struct lapi_thread *t, const char *code);

@@ -88,13 +88,15 @@ static void drop_result(struct lconn *lc)
     lc->rs->next = 0;
 }
 
-/* Every close is counted: run's loops keep a socket in their epoll while
- * it stays the same, and a closed one's number may come back (client/conn.c). */
+/* Every close is told first: a run's loop keeps a socket in its epoll
+ * while it stays the same, and must take it out while its number is still
+ * its own (a closed one's may come back for another socket). */
 static void close_conn(struct lconn *lc)
 {
     drop_result(lc); /* its rows may live in the connection's statements */
+    if (lc->t->on_close)
+        lc->t->on_close(lc->t, lc->c);
     lc->t->s->ops->close(lc->c);
-    lc->t->closes++;
 }
 
 static int conn_gc(lua_State *L)

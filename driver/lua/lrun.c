@@ -97,6 +97,15 @@ static void on_lost(struct lapi_thread *t)
         c->lost++;
 }
 
+/* The script closes one of its connections: the machine stops watching its
+ * socket first (before the state's loop exists, nothing watches). */
+static void on_close(struct lapi_thread *t, const struct db_conn *db)
+{
+    struct lloop_conn *c = t->run;
+    if (c->loop)
+        conn_unwatch_db(&c->loop->loop, &c->conn, db);
+}
+
 /* ---- the ticker: --report-interval and --report-checkpoints ---- */
 
 /* The counters as a result's counts. */
@@ -270,8 +279,8 @@ static struct lloop *lay_out(struct lloop_run *run, const struct lapi_script *s,
         c->t.on_ignored = on_ignored;
         c->t.on_lost = on_lost;
         c->conn.idx = i;
-        c->conn.closes = &c->t.closes; /* a socket the script closed left the epoll */
-        c->conn.err = &c->a.e;         /* a reply's error, for the script */
+        c->t.on_close = on_close;
+        c->conn.err = &c->a.e; /* a reply's error, for the script */
         p->conns[i] = &c->conn;
         struct loop *l = &loops[i % nl].loop;
         l->conns[l->n++] = &c->conn;
@@ -337,9 +346,10 @@ static lua_State *open_main(const struct lapi_script *s, struct lapi_thread *mt,
 }
 
 /* The run's failure, if any: the watchdog's reason (why), else the first
- * connection that failed. 0, or -1 with err and out->fatal_msg. */
-static int failures(const struct lloop_conn *cs, int n, const char *why, struct level_result *out,
-                    char *err, size_t errlen)
+ * connection that failed, else a loop the machine stopped (loop_fail: an
+ * epoll call failed). 0, or -1 with err and out->fatal_msg. */
+static int failures(const struct lloop_conn *cs, int n, const struct lloop *loops, int nl,
+                    const char *why, struct level_result *out, char *err, size_t errlen)
 {
     if (why) { /* stopped for memory: every loop came back */
         snprintf(err, errlen, "%s", why);
@@ -352,6 +362,12 @@ static int failures(const struct lloop_conn *cs, int n, const char *why, struct 
             snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
             if (cs[i].init_failed) /* as sysbench: threads that never began have no report */
                 out->time_s = 0;
+            return -1;
+        }
+    for (int i = 0; i < nl; i++)
+        if (loops[i].loop.fatal[0]) {
+            snprintf(err, errlen, "%s", loops[i].loop.fatal);
+            snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
             return -1;
         }
     return 0;
@@ -477,7 +493,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     out->time_s = (double)(t1 - t0) / 1e9;
     level_result_cpu(out, &ru0, &ru1);
     window_since_ckpt_time(k.tk.ck, t1, &ru1, out); /* counters restart at a checkpoint */
-    int rc = failures(cs, n, why, out, err, errlen);
+    int rc = failures(cs, n, loops, nl, why, out, err, errlen);
     collect(run->pool, cs, n, loops, nl, k.tk.ck, out);
     ticker_free(&k.tk);
     out->interrupted = stop_asked != 0;

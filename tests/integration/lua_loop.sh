@@ -64,5 +64,24 @@ LUA
 out=$(timeout 60 "$DBSCALE" "$cor" $SERVER_OPTS --threads=2 --client-loops=1 --events=20 --time=0 \
     --output=json run 2>&1) || fail "statements in a script's coroutine: $out"
 case $out in *'"transactions": 20,'*'"reads": 40,'*) ;; *) fail "want 20 transactions, 40 reads: $out" ;; esac
+# a script that closes one of its two connections while the other waits in
+# the loop's epoll: the loop stops watching the other one only when the
+# script moves to another socket, never by a socket number that closed
+two=$(mktemp --suffix=.lua)
+at_exit 'rm -f "$two"'
+cat >"$two" <<'LUA'
+function thread_init()
+   a = sysbench.sql.driver():connect()
+   b = sysbench.sql.driver():connect()
+end
+function event()
+   a:query("SELECT 1")
+   if b then b:disconnect(); b = nil end
+   a:query("SELECT 3")
+end
+LUA
+out=$(timeout 60 "$DBSCALE" "$two" $SERVER_OPTS --threads=2 --client-loops=1 --events=20 --time=0 \
+    --output=json run 2>&1) || fail "a script that closes one of its connections: $out"
+case $out in *'"transactions": 20,'*'"reads": 40,'*) ;; *) fail "want 20 transactions, 40 reads: $out" ;; esac
 echo "lua_loop: two connections took turns on one loop thread; a restart counted by code;" \
-    "statements inside a script's coroutine"
+    "statements inside a script's coroutine; a connection closed beside a watched one"
