@@ -23,7 +23,6 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "client/evloop.h"
 #include "client/level.h"
 #include "client/ticker.h"
 #include "client/window.h"

@@ -374,10 +374,8 @@ static int failures(const struct lloop_conn *cs, int n, const struct lloop *loop
 }
 
 /* What the run's loops and connections held, once every loop came back. */
-static void free_run(struct lloop_run *run, struct lloop_conn *cs, int n, struct lloop *loops,
-                     int nl)
+static void free_run(struct lloop_run *run, struct lloop_conn *cs, struct lloop *loops, int nl)
 {
-    (void)n;
     for (int i = 0; i < nl; i++) {
         free(loops[i].loop.conns);
         free(loops[i].loop.log);
@@ -498,7 +496,7 @@ int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
     ticker_free(&k.tk);
     out->interrupted = stop_asked != 0;
     atomic_store(&stop_win, NULL);
-    free_run(run, cs, n, loops, nl);
+    free_run(run, cs, loops, nl);
     lwatch_free(wd);
     lapi_enter(&mt);
     if (lapi_call(M, "done", 0, rc ? NULL : err, rc ? 0 : errlen) < 0 && rc == 0)
