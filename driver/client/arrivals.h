@@ -1,7 +1,7 @@
 /*
  * arrivals.h - --rate's one Poisson stream of arrivals, shared by every
- * connection of a level: the built-in loops' (client/conn.c) and the Lua
- * loops' (lua/lrun.c). A connection takes the next arrival whenever it is
+ * connection of a level (client/conn.c asks it for a built-in mix's
+ * connections and a script's alike). A connection takes the next arrival whenever it is
  * free, so an arrival goes to the first connection free for it and waits
  * for one when all are busy: one queue served by every connection (M/M/c),
  * as sysbench's event queue is, rather than a queue per connection behind

@@ -6,15 +6,18 @@
  * completes inside [start, end]; TPS = count / (end - start). The end is
  * --time's deadline, the moment the --events-th transaction completed, or a
  * stop, whichever came first. The timing thread sits exactly on the edges:
- * client rusage and the caller's on_window callback are taken there, never
- * from a loop. What was still in flight at the end is finished off
- * uncounted; what has no reply a grace period later is given up and counted
- * as unfinished (the grace is --forced-shutdown's). A --report-checkpoints
- * point is an interval of its own: the figures since the previous one go to
- * a callback and become the baseline the next figures (and the level's
- * result) are taken from. When periods and checkpoints fall due is the
- * ticker's (ticker.h), which a script's run keeps too. Nothing here
- * prints: figures go to callbacks.
+ * client rusage and the caller's on_window callback are taken there. What
+ * was still in flight at the end is finished off uncounted; what has no
+ * reply a grace period later is given up and counted as unfinished (the
+ * grace is --forced-shutdown's). A script's level (a statement source,
+ * pool_internal.h) keeps sysbench's end rule instead: an event running at
+ * the end still counts, and the window closes where the last connection's
+ * run ends, so that edge is taken on its loop (level_conn_over), the one
+ * edge not taken here. A --report-checkpoints point is an interval of its
+ * own: the figures since the previous one go to a callback and become the
+ * baseline the next figures (and the level's result) are taken from. When
+ * periods and checkpoints fall due is the ticker's (ticker.h). Nothing
+ * here prints: figures go to callbacks.
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,7 +31,12 @@
 #include "client/window.h"
 #include "core/util.h"
 
-static void sum_loops(struct loop *loops, int nl, struct window_counts *t, struct hist *h)
+/* The window's phases (pool.phase). */
+enum { WIN_SHUT, WIN_OPEN, WIN_CLOSING, WIN_CLOSED };
+
+/* The loops' counters, and a source's statements (its counts hook). */
+static void sum_loops(struct pool *p, struct loop *loops, int nl, struct window_counts *t,
+                      struct hist *h)
 {
     memset(t, 0, sizeof *t);
     hist_init(h);
@@ -41,6 +49,28 @@ static void sum_loops(struct loop *loops, int nl, struct window_counts *t, struc
         t->reconnects += pool_get(&loops[i].reconnects);
         hist_merge(h, &loops[i].lat);
     }
+    if (p->src && p->src->counts)
+        p->src->counts(p, t);
+}
+
+/* Close the open window at `at`, once (whoever moves the phase first):
+ * client CPU and on_window taken here, for the timing thread to read. */
+static void shut(struct pool *p, uint64_t at)
+{
+    int open = WIN_OPEN;
+    if (!atomic_compare_exchange_strong(&p->phase, &open, WIN_CLOSING))
+        return;
+    getrusage(RUSAGE_SELF, &p->closed_ru);
+    p->closed_ns = at;
+    if (p->cfg.on_window)
+        p->cfg.on_window(0, p->cfg.on_window_arg);
+    atomic_store(&p->phase, WIN_CLOSED);
+}
+
+void level_conn_over(struct pool *p)
+{
+    if (atomic_fetch_sub(&p->running, 1) == 1 && p->win.tail)
+        shut(p, now_ns());
 }
 
 void level_conn_figures(void *arg, int i, uint64_t *events, uint64_t *busy_ns)
@@ -59,7 +89,7 @@ struct level_view {
 static void sum_view(void *arg, struct window_counts *t, struct hist *h)
 {
     struct level_view *v = arg;
-    sum_loops(v->loops, v->nl, t, h);
+    sum_loops(v->loops[0].pool, v->loops, v->nl, t, h);
 }
 
 static int all_joined(struct loop *loops, int nl)
@@ -97,6 +127,15 @@ static int ramp_over(struct pool *p, uint64_t now, uint64_t ramp_end, struct lev
     return 1;
 }
 
+/* The window closed (its phase moved to closed, here or from a loop):
+ * its end and client CPU as the closer took them. */
+static void closed(struct pool *p, int *win, uint64_t *wend, struct rusage *ru1)
+{
+    *win = 2;
+    *wend = p->closed_ns;
+    *ru1 = p->closed_ru;
+}
+
 /* The timing loop is over (every loop joined): the window closed if it
  * had not (--events reached, nothing could run, a stop in the warmup) and
  * the level's time and CPU taken from its edges. gated: the window's start
@@ -108,19 +147,19 @@ static void window_close(struct pool *p, struct loop *loops, int nl, int gated, 
     if (!gated && p->cfg.before_window && !p->window_gated)
         p->cfg.before_window(p->cfg.before_window_arg); /* stopped in the warmup: the other
                                                            ranks still wait for us */
-    if (win == 1) {
-        /* the loops ended on their own (--events, or nothing could run) */
-        getrusage(RUSAGE_SELF, ru1);
-        if (p->cfg.on_window)
-            p->cfg.on_window(0, p->cfg.on_window_arg);
-        /* before --time's deadline (--events reached, nothing could run):
+    if (win == 1 && atomic_load(&p->phase) != WIN_CLOSED) {
+        /* the loops ended on their own (--events, or nothing could run; a
+         * tail window whose runs never began): before --time's deadline
          * the window ends now, or at the last counted completion, never
          * at a deadline that did not come */
         uint64_t now = now_ns(), last = last_done(loops, nl);
-        wend = window_end_now(&p->win);
-        if (!wend || wend > now)
-            wend = p->cfg.events > 0 && last > p->win.start ? last : now;
+        uint64_t e = window_end_now(&p->win);
+        if (p->win.tail || !e || e > now)
+            e = p->cfg.events > 0 && last > p->win.start && !p->win.tail ? last : now;
+        shut(p, e);
     }
+    if (win == 1)
+        closed(p, &win, &wend, ru1);
     if (win == 0) {
         getrusage(RUSAGE_SELF, ru0);
         *ru1 = *ru0;
@@ -150,10 +189,18 @@ static void open_ticker(struct pool *p, struct level_view *v, const struct rusag
         .conn = level_conn_figures,
         .conn_arg = p,
     };
-    ticker_open(&p->tick, &tc, p->win.start, ru0, 0);
+    /* a source's counters ran before the window: its first period starts
+     * from what they held at the start */
+    ticker_open(&p->tick, &tc, p->win.start, ru0, p->src != NULL);
 }
 
-void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_result *out)
+/* A source's loop will not come back (conn_source.abandoned). */
+static int abandoned(struct pool *p)
+{
+    return p->src && p->src->abandoned && p->src->abandoned(p);
+}
+
+int level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_result *out)
 {
     struct rusage ru0, ru1;
     int win = 0; /* 0 not begun, 1 open, 2 closed */
@@ -166,6 +213,8 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
     uint64_t ramp_end = p->t0 + (uint64_t)(p->cfg.ramp_timeout_s * 1e9);
     for (;;) {
         uint64_t now = now_ns();
+        if (abandoned(p))
+            return -1;
         if (!gated && now >= warm_end && ramp_over(p, now, ramp_end, out)) {
             /* till now the start was WINDOW_SHUT and the end 0 (start_loops):
              * nothing counted and no --time ran out; the window starts
@@ -180,21 +229,24 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
         }
         uint64_t e = window_end_now(&p->win), due = UINT64_MAX;
         if (win == 0 && now >= p->win.start && !(e && e <= p->win.start)) {
+            if (p->src && p->src->window_open)
+                p->src->window_open(p);
             getrusage(RUSAGE_SELF, &ru0);
             if (p->cfg.on_window)
                 p->cfg.on_window(1, p->cfg.on_window_arg);
             win = 1;
+            atomic_store(&p->phase, WIN_OPEN);
             open_ticker(p, &view, &ru0);
         }
-        if (win == 1) /* a checkpoint at or after the end is the result's */
-            due = ticker_tick(&p->tick, now, e, e);
-        if (win == 1 && e && now >= e) {
-            getrusage(RUSAGE_SELF, &ru1);
-            if (p->cfg.on_window)
-                p->cfg.on_window(0, p->cfg.on_window_arg);
-            win = 2;
-            wend = e;
-            ticker_close(&p->tick, e);
+        /* a checkpoint at or after the end is the result's; with the tail
+         * rule the periods go on until the last run ends */
+        if (win == 1)
+            due = ticker_tick(&p->tick, now, p->win.tail ? 0 : e, e);
+        if (win == 1 && e && now >= e && !p->win.tail)
+            shut(p, e);
+        if (win == 1 && atomic_load(&p->phase) == WIN_CLOSED) {
+            closed(p, &win, &wend, &ru1);
+            ticker_close(&p->tick, wend);
         }
         if (all_joined(loops, nl))
             break;
@@ -205,12 +257,13 @@ void level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_re
             wake = p->win.start;
         if (win == 1 && due < wake)
             wake = due;
-        if (win == 1 && e && e < wake)
+        if (win == 1 && e && e < wake && !p->win.tail)
             wake = e;
         struct timespec ts = {(time_t)(wake / 1000000000ull), (long)(wake % 1000000000ull)};
         clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
     }
     window_close(p, loops, nl, gated, win, &ru0, &ru1, wend, out);
+    return 0;
 }
 
 /* The debug transaction log: "connection latency_ns end_ns" (the end since
@@ -233,21 +286,16 @@ static void write_log(struct pool *p, struct loop *loops, int nl)
 void level_collect(struct pool *p, struct loop *loops, int nl, struct level_result *out)
 {
     out->lat = xmalloc(sizeof(struct hist));
-    hist_init(out->lat);
+    struct window_counts tot;
+    sum_loops(p, loops, nl, &tot, out->lat);
+    window_set_counts(out, &tot, NULL);
     uint64_t max_gap = 0;
     for (int i = 0; i < nl; i++) {
         struct loop *l = &loops[i];
-        out->txns += pool_get(&l->txns);
-        out->reads += pool_get(&l->reads);
-        out->writes += pool_get(&l->writes);
-        out->others += pool_get(&l->others);
-        out->errors += pool_get(&l->errors);
-        out->reconnects += pool_get(&l->reconnects);
         out->lost += pool_get(&l->lost);
         out->unfinished += l->unfinished;
         if (l->stall.max_gap > max_gap)
             max_gap = l->stall.max_gap;
-        hist_merge(out->lat, &l->lat);
         for (int k = 0; k < l->ncodes; k++)
             err_count_add(out->codes, &out->ncodes, l->codes[k].code, l->codes[k].n);
         if (l->fatal[0] && !out->fatal_msg[0])

@@ -1,8 +1,8 @@
 /*
- * level_result.h - what one level (or a script's run) hands back: its
- * counts, latency histogram, error codes, client CPU, fairness and how it
- * was disturbed. The built-in loops (level.c), the Lua loops (lua/lrun.c)
- * and dbscale-mpi's reduction (ranks/) all fill this one struct, and the
+ * level_result.h - what one level (a built-in mix's or a script's) hands
+ * back: its counts, latency histogram, error codes, client CPU, fairness
+ * and how it was disturbed. A level's run (level.c) and dbscale-mpi's
+ * reduction (ranks/) fill this one struct, and the
  * reports read it; its three helpers live beside it, so the loops' files
  * call into it and never into each other.
  */

@@ -13,7 +13,8 @@
  * has passed (the first loop to see it raises give_up for all),
  * connections still waiting for a reply are dropped, so a hung server
  * cannot hold the loop. The same loop carries a script's connections
- * (lua/lloop.c), whose statements come from a source (conn_source).
+ * (lua/lloop.c), whose statements come from a source (conn_source); the
+ * source's code runs before the start gate and after loop_run too.
  */
 #include <errno.h>
 #include <string.h>
@@ -64,6 +65,8 @@ void *loop_main(void *arg)
     if (p->client_ncpus)
         pthread_setaffinity_np(pthread_self(), p->client_set.size, p->client_set.set);
     sched_policy_apply_loop(p->cfg.batch_from, l->n);
+    if (p->src && p->src->loop_begin)
+        p->src->loop_begin(l); /* a script's thread_init, before any event */
     /* the start gate (worker.c start_loops): wait until every loop runs and the clock is set */
     pthread_mutex_lock(&p->gate_lock);
     p->gate_ready++;
@@ -72,6 +75,8 @@ void *loop_main(void *arg)
         pthread_cond_wait(&p->gate_cond, &p->gate_lock);
     pthread_mutex_unlock(&p->gate_lock);
     loop_run(l);
+    if (p->src && p->src->loop_end)
+        p->src->loop_end(l); /* a script's thread_done and teardown */
     return NULL;
 }
 

@@ -14,6 +14,7 @@
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include "client/arrivals.h"
 #include "core/cpulist.h"
@@ -57,6 +58,8 @@ enum cstate {
  * conn_event_start / conn_event_done. */
 struct conn;
 struct loop;
+struct pool;
+struct window_counts;
 struct conn_source {
     /* Resume c's code with the answer to what it waited for (the window's
      * 1/0 after CONN_NEXT; the reply's DB_DONE / DB_FAILED after a wait,
@@ -64,6 +67,21 @@ struct conn_source {
     int (*resume)(struct loop *l, struct conn *c, int answer);
     /* The level gives up c's reply: its code unwinds without it. */
     void (*give_up)(struct loop *l, struct conn *c);
+    /* The level's run (pool_run) asks these too; each may be NULL. On l's
+     * thread: before the start gate (a script's thread_init; it adds the
+     * connections that will run to p->running), and after loop_run (its
+     * thread_done, then its teardown). */
+    void (*loop_begin)(struct loop *l);
+    void (*loop_end)(struct loop *l);
+    /* From the timing thread: the window opens (a script takes its
+     * counters' baselines); the statements it counted since, added to w
+     * (the machine counts only the events of a source's connections). */
+    void (*window_open)(struct pool *p);
+    void (*counts)(struct pool *p, struct window_counts *w);
+    /* 1 once a loop will never come back (a script's code stuck in
+     * compiled code, lua/lwatch.c): pool_run returns at once and leaves
+     * everything of the level as it is, for the process's exit. */
+    int (*abandoned)(struct pool *p);
 };
 
 struct conn {
@@ -106,6 +124,7 @@ struct loop {
     struct err_count codes[WORKER_MAX_CODES];
     int ncodes;
     struct pool *pool;
+    int idx; /* in the level's loops */
     pthread_t th;
     int started, joined;
     int ep;
@@ -128,8 +147,17 @@ struct pool {
      * a fatal error), edges, --events counts, ramp and --rate stream */
     struct window_state win;
     /* NULL: the connections run worker_cfg.wl; else every one is this
-     * source's (lua/lrun.c), and the connections are the source's own */
+     * source's (lua/lloop.c), and the connections are the source's own */
     const struct conn_source *src;
+    void *src_arg; /* the source's, for its hooks */
+    /* The window's phase (level.c: WIN_*), moved on by compare-and-swap so
+     * it closes once: from the timing thread at its end, or, with the tail
+     * rule (win.tail), where the last of the `running` connections of a
+     * source ended its run (level_conn_over, from that loop). The closer
+     * writes closed_ns / closed_ru before the phase becomes closed. */
+    _Atomic int phase, running;
+    uint64_t closed_ns;
+    struct rusage closed_ru;
     _Atomic int fatal; /* a loop failed */
     _Atomic int give_up;
     int ramp;    /* this level's window waits for every connection's first (worker.h) */

@@ -1,8 +1,8 @@
 /*
  * ticker.h - the reports a measured window makes while it is open: a
  * --report-interval period every interval_s, and a --report-checkpoints
- * point at each listed second. The built-in levels' timing thread
- * (client/level.c) and a script's (lua/lrun.c) each keep one ticker: when a
+ * point at each listed second. A level's timing thread (client/level.c)
+ * keeps one ticker, for a built-in mix and a script alike: when a
  * report falls due, what it covers, and the baseline it leaves are decided
  * here, once. The caller owns the window's edges and its clock; the ticker
  * is told the time and says when it next needs to be. Figures go to the

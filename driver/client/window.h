@@ -1,11 +1,10 @@
 /*
- * window.h - the figures of a measured window that the built-in loops
- * (client/) and the Lua loops (lua/lloop.c, lua/lrun.c) both report:
+ * window.h - the figures of a measured window that a level reports,
+ * a built-in mix's or a script's (client/level.c, ticker.c):
  * stalls, sysbench's thread fairness, the --report-checkpoints baseline
  * and the --report-interval periods with their --rate queue (what the
  * connections ask the window while it runs: window_state.h). Written
- * once, so a change to how a window is counted is made once and both
- * kinds of run agree on it.
+ * once, so a change to how a window is counted is made once.
  */
 #ifndef DBSCALE_WINDOW_H
 #define DBSCALE_WINDOW_H

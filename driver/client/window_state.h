@@ -3,8 +3,8 @@
  * runs, and the questions they ask it at every event: is the run ending,
  * does an event that ended now count, may one more begin (--events), must
  * this one wait for the others (the ramp). One struct and one set of
- * answers for both run-times: the pool's loops (client/conn.c) and a
- * script's loops (lua/lrun.c, lua/lloop.c). The timing side opens and
+ * answers for every connection of a level, a built-in mix's or a
+ * script's (client/conn.c, lua/lloop.c). The timing side opens and
  * closes the window and the loops read it, so the shared fields are
  * relaxed atomics; each connection keeps its own flags (warm, reserved,
  * in an event) and passes them in.
@@ -29,7 +29,7 @@ struct window_state {
     int paced;      /* --rate: arrivals, and connections inside an event counted */
     /* A script's end rule (sysbench's): an event running at the end still
      * counts when it finishes, and the window closes where the last one
-     * ends (lua/lloop.c). Without it (the built-in mixes) one that ends past
+     * ends (level_conn_over, from its loop). Without it (the built-in mixes) one that ends past
      * the end is finished off and not counted. */
     int tail;
     _Atomic int stop;         /* a stop (a signal) or a failure */

@@ -72,6 +72,8 @@ struct pool *pool_new(const struct worker_cfg *cfg)
     p->txn_log = cfg->txn_log ? cfg->txn_log : getenv("DBSCALE_TXN_LOG");
     if (p->txn_log && !*p->txn_log)
         p->txn_log = NULL;
+    p->win.events = cfg->events; /* the window's settings: every level's */
+    p->win.paced = cfg->rate > 0;
     arrivals_init(&p->win.arrivals);
     pthread_mutex_init(&p->gate_lock, NULL);
     pthread_cond_init(&p->gate_cond, NULL);
@@ -135,8 +137,9 @@ static void abort_loops(struct pool *p, struct loop *loops, int nl)
 }
 
 /* The level's loops, each with its share of the connections, running.
- * NULL with err when a resource could not be had (nothing left running). */
-static struct loop *start_loops(struct pool *p, int nl, char *err, size_t errlen)
+ * NULL with err when a resource could not be had (nothing left running),
+ * or with *abandoned set when a source's loop never reached the gate. */
+static struct loop *start_loops(struct pool *p, int nl, int *abandoned, char *err, size_t errlen)
 {
     size_t sz = sizeof(struct loop) * (size_t)nl; /* a multiple of its 64-byte alignment */
     struct loop *loops = aligned_alloc(64, sz);
@@ -147,6 +150,7 @@ static struct loop *start_loops(struct pool *p, int nl, char *err, size_t errlen
     memset(loops, 0, sz);
     for (int i = 0; i < nl; i++) {
         loops[i].pool = p;
+        loops[i].idx = i;
         loops[i].conns = xcalloc((size_t)p->threads, sizeof *loops[i].conns);
         hist_init(&loops[i].lat);
         loops[i].ep = epoll_create1(EPOLL_CLOEXEC);
@@ -183,8 +187,27 @@ static struct loop *start_loops(struct pool *p, int nl, char *err, size_t errlen
      * tens of ms to schedule a new thread, idle time that belongs to no
      * transaction and would otherwise sit inside the window. */
     pthread_mutex_lock(&p->gate_lock);
-    while (rc == 0 && p->gate_ready < started)
-        pthread_cond_wait(&p->gate_cond, &p->gate_lock);
+    while (rc == 0 && p->gate_ready < started) {
+        if (p->src && p->src->abandoned && p->src->abandoned(p)) {
+            /* a source's loop is stuck before the gate (a script's
+             * thread_init that never returns): the level is left as it is */
+            pthread_mutex_unlock(&p->gate_lock);
+            *abandoned = 1;
+            return NULL;
+        }
+        if (!p->src) {
+            pthread_cond_wait(&p->gate_cond, &p->gate_lock);
+            continue;
+        }
+        struct timespec ts; /* a source's loops: look again every 50 ms */
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 50000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&p->gate_cond, &p->gate_lock, &ts);
+    }
     p->window_gated = 0;
     p->ramp = pool_ramps(p);
     atomic_store(&p->win.warm, 0);
@@ -230,12 +253,12 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
      * one at once instead of being forgotten. */
     atomic_store(&p->fatal, 0);
     atomic_store(&p->give_up, 0);
-    p->win.events = p->cfg.events;
-    p->win.paced = p->cfg.rate > 0;
     atomic_store(&p->win.end, 0);
     atomic_store(&p->win.completed, 0);
     atomic_store(&p->win.started, 0);
     atomic_store(&p->win.concurrency, 0);
+    atomic_store(&p->phase, 0);
+    atomic_store(&p->running, 0);
     char err[600];
     if (pool_grow(p, threads, err, sizeof err) < 0) {
         snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
@@ -246,12 +269,15 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
     p->threads = threads;
     int nl = evloop_count(p->cfg.loops, p->client_ncpus, threads);
     out->loops = nl;
-    struct loop *loops = start_loops(p, nl, err, sizeof err);
-    if (!loops) {
-        snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
+    int abandoned = 0;
+    struct loop *loops = start_loops(p, nl, &abandoned, err, sizeof err);
+    if (!loops || level_keep_time(p, loops, nl, out) < 0) {
+        /* abandoned: a loop still runs and uses the level; nothing is freed */
+        out->abandoned = abandoned || loops;
+        if (!out->abandoned)
+            snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
         return -1;
     }
-    level_keep_time(p, loops, nl, out);
     level_collect(p, loops, nl, out);
     free_loops(loops, nl);
     out->interrupted = atomic_load(&p->win.stop) != 0 && !atomic_load(&p->fatal);

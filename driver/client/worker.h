@@ -39,8 +39,9 @@ struct level_result;
 
 /* What a measured window reports while it is open (client/ticker.h): the
  * --report-interval periods and the --report-checkpoints points, and where
- * each goes. Both run-times' settings (worker_cfg, lscript_limits) carry
- * it whole, and the ticker takes it as it is. */
+ * each goes. A level's settings (worker_cfg) carry it whole, for a
+ * built-in mix's level and a script's alike, and the ticker takes it as
+ * it is. */
 struct window_reports {
     double interval_s; /* --report-interval, s; 0 = off */
     double pct;        /* the percentile a period shows; 0 = 95 */
@@ -89,9 +90,11 @@ struct worker_cfg {
      * long as they take. A stop (a signal) gives up after 1 s regardless. */
     double grace_s;
     struct window_reports rep; /* --report-interval, --report-checkpoints */
-    /* called from the timing thread (never from a loop) exactly at the
-     * measured window's edges: 1 at its start, 0 at its end. With --events
-     * or a stop the end is seen within ~20 ms of the moment it happened. */
+    /* called from the timing thread exactly at the measured window's
+     * edges: 1 at its start, 0 at its end. With --events or a stop the end
+     * is seen within ~20 ms of the moment it happened. A script's level
+     * ends where its last connection's run does (the tail rule): that 0
+     * comes from the loop, before the connections' thread_done. */
     void (*on_window)(int begin, void *arg); /* 1 at the window's start, 0 at its end */
     void *on_window_arg;
     /* NULL, or called once per level from the timing thread (the thread

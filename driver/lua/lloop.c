@@ -17,9 +17,12 @@
  * being left at every yield and re-entered on every resume
  * (lapi_prelude.lua).
  *
- * thread_init and thread_done run before and after the machine's loop,
- * their statements blocking (sysbench's oltp scripts connect and prepare
- * there, which block anyway). Never prints. What still blocks a loop:
+ * thread_init and thread_done run before the level's start gate and after
+ * the machine's loop (the source's loop_begin and loop_end hooks), their
+ * statements blocking (sysbench's oltp scripts connect and prepare there,
+ * which block anyway). The level itself (warmup, window, reports,
+ * collection) is pool_run's, as for a built-in mix; the script's own
+ * statement counters reach it through the counts hook. Never prints. What still blocks a loop:
  * connect and reconnect, prepare, thread_init and thread_done, and
  * anything the script itself does that blocks (os.execute, a blocking ffi
  * call).
@@ -27,12 +30,10 @@
 #include <errno.h>
 #include <lauxlib.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "lua/lloop.h"
-#include "core/sched_policy.h"
+#include "client/level.h"
+#include "lua/lwatch.h"
 #include "core/util.h"
 
 /* The watchdog (lwatch.c) reads a connection's stage from its own thread. */
@@ -42,23 +43,16 @@ static void set_stage(struct lloop_conn *c, int stage)
 }
 
 /* c's events are over (thread_run returned, failed or was given up); the
- * last connection out ends the window, if it is open. */
+ * last connection out ends a window still open (level_conn_over). */
 static void left_run(struct lloop_conn *c)
 {
     if (!c->in_run)
         return;
     c->in_run = 0;
-    struct lloop_run *run = c->run;
-    window_warm(&run->pool->win, &c->conn.wc);
-    window_leave(&run->pool->win, &c->conn.wc);
-    int open = LLOOP_WIN_OPEN;
-    if (atomic_fetch_sub(&run->in_run, 1) == 1 &&
-        atomic_compare_exchange_strong(&run->window_state, &open, LLOOP_WIN_CLOSED)) {
-        getrusage(RUSAGE_SELF, &run->ended_ru);
-        run->ended_ns = now_ns();
-        if (run->lim->on_window)
-            run->lim->on_window(0, run->lim->on_window_arg);
-    }
+    struct pool *p = c->run->pool;
+    window_warm(&p->win, &c->conn.wc);
+    window_leave(&p->win, &c->conn.wc);
+    level_conn_over(p);
 }
 
 static void fail(struct lloop_conn *c, const char *msg)
@@ -237,14 +231,11 @@ static int src_resume(struct loop *lp, struct conn *cn, int answer)
 static void src_give_up(struct loop *lp, struct conn *cn)
 {
     (void)lp;
-    struct lloop_conn *c = lloop_conn_of(cn);
-    c->unfinished = 1;
+    struct lloop_conn *c = lloop_conn_of(cn); /* the loop counts it unfinished */
     left_run(c);
     c->a.abort = 1;
     step(c->loop, c);
 }
-
-const struct conn_source lloop_source = {.resume = src_resume, .give_up = src_give_up};
 
 /* The machine's loop is over: a connection it left waiting for its next
  * event (a failure stopped the loop early) is told there is none; each
@@ -252,8 +243,8 @@ const struct conn_source lloop_source = {.resume = src_resume, .give_up = src_gi
  * state is closed with C frames of its own still on a stack. */
 static void finish(struct lloop *l)
 {
-    for (int i = 0; i < l->loop.n; i++) {
-        struct lloop_conn *c = lloop_conn_of(l->loop.conns[i]);
+    for (int i = 0; i < l->loop->n; i++) {
+        struct lloop_conn *c = lloop_conn_of(l->loop->conns[i]);
         if (!c->fib.map || c->fib_done)
             continue;
         if (c->a.want == LAPI_WAIT_BEGIN && !c->a.abort) {
@@ -263,8 +254,8 @@ static void finish(struct lloop *l)
         if (c->over && !c->fib_done)
             step(l, c);
     }
-    for (int i = 0; i < l->loop.n; i++) {
-        struct lloop_conn *c = lloop_conn_of(l->loop.conns[i]);
+    for (int i = 0; i < l->loop->n; i++) {
+        struct lloop_conn *c = lloop_conn_of(l->loop->conns[i]);
         if (c->fib.map && !c->fib_done) {
             c->a.abort = 1;
             step(l, c);
@@ -281,11 +272,6 @@ static void finish(struct lloop *l)
  * and its fiber, and run its thread_init. */
 static void init_conn(struct lloop *l, struct lloop_conn *c)
 {
-    c->loop = l;
-    if (l->loop.ep < 0) {
-        fail(c, "cannot create an epoll");
-        return;
-    }
     c->L = lapi_open(&c->t, c->err, sizeof c->err);
     if (!c->L) {
         c->init_failed = 1;
@@ -303,37 +289,41 @@ static void init_conn(struct lloop *l, struct lloop_conn *c)
     step(l, c);
 }
 
-void *lloop_main(void *arg)
+/* conn_source.loop_begin: the loop's connections' states opened and their
+ * thread_init run, before the start gate; those ready will run. */
+static void src_loop_begin(struct loop *lp)
 {
-    struct lloop *l = arg;
-    struct lloop_run *run = l->run;
-    struct pool *p = run->pool;
-    if (p->client_ncpus)
-        pthread_setaffinity_np(pthread_self(), p->client_set.size, p->client_set.set);
+    struct lloop_run *run = lp->pool->src_arg;
+    struct lloop *l = &run->loops[lp->idx];
+    l->loop = lp;
+    l->run = run;
     fiber_self(&l->self);
-    l->loop.ep = epoll_create1(EPOLL_CLOEXEC);
-    for (int i = 0; i < l->loop.n; i++)
-        init_conn(l, lloop_conn_of(l->loop.conns[i]));
+    for (int i = 0; i < lp->n; i++) {
+        struct lloop_conn *c = lloop_conn_of(lp->conns[i]);
+        c->loop = l;
+        init_conn(l, c);
+    }
     int ready = 0;
-    for (int i = 0; i < l->loop.n; i++) {
-        struct lloop_conn *c = lloop_conn_of(l->loop.conns[i]);
+    for (int i = 0; i < lp->n; i++) {
+        struct lloop_conn *c = lloop_conn_of(lp->conns[i]);
         c->in_run = c->stage == LLOOP_READY && !c->failed;
+        if (c->in_run)
+            set_stage(c, LLOOP_RUN);
         ready += c->in_run;
     }
-    atomic_fetch_add(&run->in_run, ready); /* every loop's, before any event */
-    atomic_fetch_add(&run->loops_ready, 1);
-    pthread_barrier_wait(&run->ready); /* every loop's thread_init done: measuring starts */
-    sched_policy_apply_loop(run->lim->batch_from, l->loop.n); /* as the built-in loops */
-    for (int i = 0; i < l->loop.n; i++) {
-        struct lloop_conn *c = lloop_conn_of(l->loop.conns[i]);
-        if (c->stage == LLOOP_READY && !c->failed)
-            set_stage(c, LLOOP_RUN);
-    }
-    if (l->loop.ep >= 0)
-        loop_run(&l->loop);
+    atomic_fetch_add(&run->pool->running, ready); /* every loop's, before the gate */
+}
+
+/* conn_source.loop_end: thread_done for those whose run is over, then
+ * every state closed. */
+static void src_loop_end(struct loop *lp)
+{
+    struct lloop_run *run = lp->pool->src_arg;
+    struct lloop *l = &run->loops[lp->idx];
     finish(l);
-    for (int i = 0; i < l->loop.n; i++) {
-        struct lloop_conn *c = lloop_conn_of(l->loop.conns[i]);
+    for (int i = 0; i < lp->n; i++) {
+        struct lloop_conn *c = lloop_conn_of(lp->conns[i]);
+        lp->unfinished += (uint64_t)__atomic_load_n(&c->stuck, __ATOMIC_RELAXED);
         db_result_free(&c->a.res); /* before its connection closes with the state */
         if (c->L) {
             lapi_enter(&c->t);
@@ -342,9 +332,137 @@ void *lloop_main(void *arg)
         }
         fiber_destroy(&c->fib); /* nothing when it was never made */
     }
-    if (l->loop.ep >= 0)
-        close(l->loop.ep);
-    l->loop.ep = -1;
-    atomic_fetch_add(&run->loops_done, 1);
-    return NULL;
+}
+
+/* conn_source.window_open: after a warmup or the ramp, the counters so far
+ * become each connection's baseline (a transaction counts only inside the
+ * window, so it needs none). */
+static void src_window_open(struct pool *p)
+{
+    struct lloop_run *run = p->src_arg;
+    if (!run->base_at_open)
+        return;
+    for (int i = 0; i < run->n; i++)
+        for (int j = 0; j < SB_CNT_MAX; j++)
+            if (j != SB_CNT_TRX)
+                run->cs[i].base[j] = lapi_counter(&run->cs[i].t, j);
+}
+
+/* conn_source.counts: the statements the scripts counted, since their
+ * baselines. */
+static void src_counts(struct pool *p, struct window_counts *w)
+{
+    struct lloop_run *run = p->src_arg;
+    uint64_t c[SB_CNT_MAX] = {0};
+    for (int i = 0; i < run->n; i++)
+        for (int j = 0; j < SB_CNT_MAX; j++)
+            c[j] += lapi_counter(&run->cs[i].t, j) - run->cs[i].base[j];
+    w->reads += c[SB_CNT_READ];
+    w->writes += c[SB_CNT_WRITE];
+    w->others += c[SB_CNT_OTHER];
+    w->errors += c[SB_CNT_ERROR];
+    w->reconnects += c[SB_CNT_RECONNECT];
+}
+
+static int src_abandoned(struct pool *p)
+{
+    struct lloop_run *run = p->src_arg;
+    return run->wd && lwatch_abandoned(run->wd);
+}
+
+const struct conn_source lloop_source = {
+    .resume = src_resume,
+    .give_up = src_give_up,
+    .loop_begin = src_loop_begin,
+    .loop_end = src_loop_end,
+    .window_open = src_window_open,
+    .counts = src_counts,
+    .abandoned = src_abandoned,
+};
+
+/* ---- the script's calls into the machine (lapi_thread's callbacks) ---- */
+
+int lrun_stopped(struct lloop_run *run)
+{
+    return atomic_load_explicit(&run->pool->win.stop, memory_order_relaxed);
+}
+
+int lrun_ending(struct lloop_run *run)
+{
+    return window_ending(&run->pool->win, now_ns());
+}
+
+/* thread_run asks for its next event: the fiber waits in the machine's
+ * loop, which asks the window as it does for a built-in connection
+ * (conn.c's CS_BEGIN: a --rate arrival or the ramp's hold wait on the
+ * loop's timer) and answers 1 begin it, 0 no more. */
+static int more(struct lapi_thread *t)
+{
+    struct lapi_async *a = t->aio;
+    if (!a || a->abort)
+        return 0;
+    a->want = LAPI_WAIT_BEGIN;
+    t->wait(t);
+    return a->go && !a->abort;
+}
+
+/* An event's edges, counted by the machine as a built-in transaction's
+ * (latency from the --rate arrival, so time queued while every connection
+ * was busy counts, as in sysbench); the trx counter too, for the script. */
+static void ev_start(struct lapi_thread *t)
+{
+    struct lloop_conn *c = t->run;
+    conn_event_start(c->loop->loop, &c->conn);
+}
+
+static void ev_stop(struct lapi_thread *t)
+{
+    struct lloop_conn *c = t->run;
+    window_leave(&c->run->pool->win, &c->conn.wc);
+    if (conn_event_done(c->loop->loop, &c->conn, now_ns()))
+        lapi_count(t, SB_CNT_TRX); /* else --warmup-time or the ramp: run, not counted */
+}
+
+/* Errors by code, as the built-in loops count them (in the window only),
+ * into the loop's counts (its thread runs the script). */
+static void on_ignored(struct lapi_thread *t, const char *code)
+{
+    struct lloop_conn *c = t->run;
+    struct loop *l = c->loop->loop;
+    if (window_counted(&c->run->pool->win, now_ns()))
+        err_count_add(l->codes, &l->ncodes, code, 1);
+}
+
+/* A connection lost in the window, as the built-in loops count one. */
+static void on_lost(struct lapi_thread *t)
+{
+    struct lloop_conn *c = t->run;
+    if (window_counted(&c->run->pool->win, now_ns()))
+        pool_inc(&c->loop->loop->lost, 1);
+}
+
+/* The script closes one of its connections: the machine stops watching its
+ * socket first (before the state's loop exists, nothing watches). */
+static void on_close(struct lapi_thread *t, const struct db_conn *db)
+{
+    struct lloop_conn *c = t->run;
+    if (c->loop)
+        conn_unwatch_db(c->loop->loop, &c->conn, db);
+}
+
+void lloop_conn_init(struct lloop_run *run, const struct lapi_script *s, int i)
+{
+    struct lloop_conn *c = &run->cs[i];
+    c->run = run;
+    lapi_thread_seed(&c->t, s, i);
+    c->t.run = c;
+    c->t.more = more;
+    c->t.ev_start = ev_start;
+    c->t.ev_stop = ev_stop;
+    c->t.on_ignored = on_ignored;
+    c->t.on_lost = on_lost;
+    c->t.on_close = on_close;
+    c->conn.idx = i;
+    c->conn.err = &c->a.e; /* a reply's error, for the script */
+    run->pool->conns[i] = &c->conn;
 }

@@ -11,7 +11,6 @@
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stddef.h>
-#include <sys/resource.h>
 
 #include "client/pool_internal.h"
 #include "core/fiber.h"
@@ -19,31 +18,27 @@
 #include "lua/lapi.h"
 #include "lua/lscript.h"
 
+struct lloop;
+struct lloop_conn;
+struct lwatch;
+
 /* What every loop of one run shares. */
 struct lloop_run {
-    const struct lscript_limits *lim;
-    /* the connection machine's pool (client/pool_internal.h): its window
-     * (the stop, edges, --events counts, the ramp, --rate's one Poisson
-     * stream, and sysbench's end rule: tail), --client-cpus, the give-up;
-     * its connections are the run's (conn_source lloop_source). The
-     * window's end is --time's deadline, set once every thread_init is
-     * done (a deadline from before the connects would end the first
-     * connections' runs before they began); 0 = none yet. */
+    /* the connection machine's pool (client/pool_internal.h), which runs
+     * the level (pool_run): its window (the stop, edges, --events counts,
+     * the ramp, --rate's one Poisson stream, and sysbench's end rule:
+     * tail), --client-cpus, the give-up; its connections are the run's
+     * (conn_source lloop_source, src_arg this run) */
     struct pool *pool;
-    pthread_barrier_t ready; /* every thread_init done: the loops and the caller */
-    /* loops past their thread_inits: the caller polls it (a thread_init
-     * that never returns cannot hold a stop) before its own wait */
-    atomic_int loops_ready;
-    atomic_int loops_done; /* loops that have finished every connection */
-    /* connections still in thread_run: the last one out ends the window
-     * (ended_ns, ended_ru, lim->on_window), as a built-in level's ends
-     * with its events; thread_done and the states' teardown come after
-     * it. window_state: LLOOP_WIN_*, moved on by compare-and-swap, so the
-     * window closes once, from the loop or (events over before it opened)
-     * from the caller after the joins */
-    atomic_int in_run, window_state;
-    uint64_t ended_ns; /* read after the joins */
-    struct rusage ended_ru;
+    struct lloop_conn *cs; /* the run's n connections, pool->conns in order */
+    int n;
+    struct lloop *loops; /* one per machine loop (struct loop.idx) */
+    int nl;
+    /* the window opens after a warmup or the ramp: the counters it had
+     * then are each connection's baseline (else they count from the
+     * first event) */
+    int base_at_open;
+    struct lwatch *wd; /* the watchdog (lwatch.h), for the abandoned hook */
 };
 
 /* 1 when the run is ending (a stop, a failure, the deadline). */
@@ -52,7 +47,6 @@ int lrun_ending(struct lloop_run *run);
 int lrun_stopped(struct lloop_run *run);
 
 enum { LLOOP_INIT, LLOOP_READY, LLOOP_RUN, LLOOP_DONE, LLOOP_END };
-enum { LLOOP_WIN_SHUT, LLOOP_WIN_OPEN, LLOOP_WIN_CLOSED };
 
 /* One scripted connection: the machine's connection (client/conn.c) whose
  * statements come from its own Lua state, which runs thread_init,
@@ -68,14 +62,11 @@ struct lloop_conn {
     int fib_done; /* fib (made when fib.map is set) reached its function's end */
     int over;     /* thread_run is over: the fiber waits to run thread_done */
     int stage;
-    uint64_t base[SB_CNT_MAX];                /* counters when the warmup ended */
-    struct err_count codes[WORKER_MAX_CODES]; /* ignored errors inside the window */
-    int ncodes;
-    uint64_t lost; /* connections lost inside the window (lrun.c) */
+    uint64_t base[SB_CNT_MAX]; /* counters when the window opened (base_at_open) */
     int failed;
     int init_failed; /* in thread_init (or opening its state): the run never began */
-    int in_run;      /* counted in run->in_run */
-    int unfinished;  /* its event's reply was given up (the machine's grace) */
+    int in_run;      /* counted in pool->running */
+    int stuck;       /* its event was given up by the watchdog (lwatch.c): unfinished */
     char err[700];
 };
 
@@ -83,11 +74,10 @@ struct lloop_conn {
  * watchdog unwinds it (lwatch.c), as the machine waits for a reply. */
 #define LLOOP_GRACE_NS 1000000000ull
 
+/* The script's side of one of the machine's loops, on cache lines of its
+ * own (lrun.c allocates them aligned). */
 struct lloop {
-    /* the machine's loop (client/loop.c): its epoll, timers, stall, and
-     * the events' count and latencies. Each loop is on cache lines of its
-     * own (lrun.c allocates them aligned). */
-    struct loop loop;
+    alignas(64) struct loop *loop; /* the machine's (client/loop.c) */
     struct lloop_run *run;
     struct fiber self; /* the loop thread's own stack, between its connections */
     /* for the watchdog (lwatch.c): the connection whose Lua code runs now
@@ -104,9 +94,9 @@ static inline struct lloop_conn *lloop_conn_of(struct conn *c)
     return (struct lloop_conn *)((char *)c - offsetof(struct lloop_conn, conn));
 }
 
-/* The loop thread: open its connections' states and run every
- * thread_init, wait on run->ready, run the machine's loop (client/loop.c)
- * over them, then every thread_done, then close them. */
-void *lloop_main(void *loop);
+/* Connection i of the run: its lapi thread seeded from the script, its
+ * callbacks the machine's (events, errors, closes), and its place in the
+ * pool. */
+void lloop_conn_init(struct lloop_run *run, const struct lapi_script *s, int i);
 
 #endif

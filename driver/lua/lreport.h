@@ -29,7 +29,7 @@ struct lreport {
 int lreport_open(struct lreport *r, const struct lapi_script *s, double time_s, char *err,
                  size_t errlen);
 /* Call report_intermediate with one period's figures (an on_interval of
- * lscript_limits; arg is the struct lreport). */
+ * window_reports; arg is the struct lreport). */
 void lreport_interval(const struct interval_stats *st, void *arg);
 /* Close the periods' state and call report_cumulative with the run's
  * figures in a fresh one; pct is --percentile. 0, or -1 with r->err. */

@@ -37,36 +37,16 @@ int lscript_has_command(const struct lapi_script *s, const char *cmd, char *err,
  * or -2 when the script has no such command. */
 int lscript_command(const struct lapi_script *s, char *err, size_t errlen);
 
-struct lscript_limits {
-    double time_s;    /* 0 = no limit */
-    long long events; /* 0 = no limit */
-    /* --report-interval and --report-checkpoints, from a timing thread of
-     * the run's own, as a built-in level's (the result is then the time
-     * after the last checkpoint) */
-    struct window_reports rep;
-    double rate;           /* --rate: events/s, Poisson arrivals, one queue; 0 = off */
-    double warmup_s;       /* --warmup-time: run uncounted first */
-    double ramp_timeout_s; /* --ramp-timeout: the window waits for every connection's
-                              first event, as worker_cfg's (not with events or rate) */
-    /* --forced-shutdown: after the run's end, how long events waiting for
-     * a reply may take before they are given up (no thread_done for them),
-     * as worker_cfg.grace_s: 0 = 1 s (LLOOP_GRACE_NS), < 0 = as long as
-     * they take (sysbench's default) */
-    double grace_s;
-    int loops;               /* event-loop threads; 0 = one per client CPU */
-    int batch_from;          /* the loops' policy (worker_cfg.batch_from) */
-    const char *client_cpus; /* CPU list the loops run on; NULL = anywhere */
-    /* NULL, or told the measured window's edges: 1 as it opens (after the
-     * warmup, from the calling thread), 0 as the last connection's events
-     * end (from its loop), before thread_done and the teardown */
-    void (*on_window)(int begin, void *arg);
-    void *on_window_arg;
-};
-/* init(), then threads x (thread_init, thread_run, thread_done) on the
- * loops, done().
+/* init(), then one level of s->threads connections, each running
+ * thread_init, thread_run and thread_done, on the connection machine
+ * (pool_run), then done(). cfg: the level's settings, as a built-in
+ * level's (--time, --events, --rate, --warmup-time, --ramp-timeout,
+ * --forced-shutdown, the loops and client CPUs, the reports and
+ * on_window); its engine, seed and targets are the script's own, and
+ * before_window and the transaction log are not used.
  * 0 with out filled; -1 with err (out still holds what ran). */
-int lscript_run(const struct lapi_script *s, const struct lscript_limits *lim,
-                struct level_result *out, char *err, size_t errlen);
+int lscript_run(const struct lapi_script *s, const struct worker_cfg *cfg, struct level_result *out,
+                char *err, size_t errlen);
 /* Ask a running lscript_run to stop; safe from a signal handler. */
 void lscript_stop(void);
 

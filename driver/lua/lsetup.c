@@ -32,20 +32,3 @@ void lsetup_fill(struct lapi_script *ls, const struct opts *o, const struct oltp
                       (unsigned)opts_int(o, "rand-spec-res"), opts_num(o, "rand-pareto-h"),
                       opts_num(o, "rand-zipfian-exp"));
 }
-
-void lsetup_limits(struct lscript_limits *lim, const struct oltp_setup *st)
-{
-    const struct worker_cfg *w = &st->wcfg;
-    *lim = (struct lscript_limits){
-        .time_s = w->time_s,
-        .events = w->events,
-        .rep = w->rep, /* the verb sets the callbacks */
-        .rate = w->rate,
-        .warmup_s = w->warmup_s,
-        .ramp_timeout_s = w->ramp_timeout_s,
-        .grace_s = w->grace_s,
-        .loops = w->loops,
-        .batch_from = w->batch_from,
-        .client_cpus = w->client_cpus,
-    };
-}

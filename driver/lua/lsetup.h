@@ -14,10 +14,4 @@
  * comes from o and st (threads from --threads when it is one number). */
 void lsetup_fill(struct lapi_script *ls, const struct opts *o, const struct oltp_setup *st);
 
-/* A run's limits from st's typed worker settings, as a built-in run takes
- * them (--time, --events, --rate and --report-interval as checked there,
- * and an MPI rank's share of --events and --rate once sliced): the
- * callbacks stay the caller's to set. */
-void lsetup_limits(struct lscript_limits *lim, const struct oltp_setup *st);
-
 #endif

@@ -132,16 +132,16 @@ int lsweep_level(void *arg, int threads, const char *client_cpus,
     struct lapi_script ls = x->ls;
     ls.command = "run";
     ls.threads = threads;
-    struct lscript_limits lim = x->lim;
-    lim.rep.on_interval = on_interval;
-    lim.rep.on_interval_arg = cb_arg;
-    lim.on_window = on_window;
-    lim.on_window_arg = cb_arg;
-    lim.client_cpus = client_cpus; /* the loops pin themselves */
+    struct worker_cfg cfg = x->cfg;
+    cfg.rep.on_interval = on_interval;
+    cfg.rep.on_interval_arg = cb_arg;
+    cfg.on_window = on_window;
+    cfg.on_window_arg = cb_arg;
+    cfg.client_cpus = client_cpus; /* the loops pin themselves */
     char err[sizeof out->fatal_msg];
     struct cpulist old; /* the runner's threads inherit the pin */
     int pinned = placement_pin_self(client_cpus, &old);
-    int r = lscript_run(&ls, &lim, out, err, sizeof err);
+    int r = lscript_run(&ls, &cfg, out, err, sizeof err);
     if (pinned)
         placement_unpin_self(&old);
     lerrors_take(&x->errors, out); /* this level's codes only */

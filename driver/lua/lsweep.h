@@ -12,9 +12,11 @@
 #include "lua/lscript.h"
 
 struct lsweep {
-    struct lapi_script ls;     /* filled by lsetup_fill; threads set per level */
-    struct lscript_limits lim; /* lsetup_limits, once: a level adds its callbacks */
-    struct lerrors errors;     /* lsweep_init / lsweep_free */
+    struct lapi_script ls; /* filled by lsetup_fill; threads set per level */
+    /* the level's settings (oltp_setup.wcfg, as a built-in level's):
+     * a level adds its callbacks and client CPUs */
+    struct worker_cfg cfg;
+    struct lerrors errors; /* lsweep_init / lsweep_free */
 };
 
 void lsweep_init(struct lsweep *x);
@@ -31,7 +33,7 @@ int lsweep_find_workload(int argc, char **argv, char *path, size_t len);
 int lsweep_prepare(struct lsweep *x, char *err, size_t errlen);
 
 /* A level of threads connections (sweep.run_level's shape; arg is a struct
- * lsweep): x->lim's limits, the script's threads on client_cpus (NULL:
+ * lsweep): x->cfg's settings, the script's threads on client_cpus (NULL:
  * anywhere). */
 int lsweep_level(void *arg, int threads, const char *client_cpus,
                  void (*on_interval)(const struct interval_stats *st, void *a),

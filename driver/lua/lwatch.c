@@ -77,7 +77,6 @@ struct lwatch {
     atomic_int done, abandoned;
     uint64_t ended, stopped; /* when the run was first seen ending / stopped, ns */
     struct watched *w;
-    int *joined;    /* the caller's: loops joined */
     char why[1024]; /* written by the watchdog only, read after lwatch_stop or abandoned */
 };
 
@@ -125,7 +124,7 @@ static int look(struct lwatch *x, uint64_t now)
             continue;
         if (!w->hooked) {           /* interpreted code unwinds at its next instructions */
             if (stage == LLOOP_RUN) /* as an event whose reply was given up */
-                __atomic_store_n(&c->unfinished, 1, __ATOMIC_RELAXED);
+                __atomic_store_n(&c->stuck, 1, __ATOMIC_RELAXED);
             __atomic_store_n(&c->a.abort, 1, __ATOMIC_RELAXED);
             lua_sethook(c->L, watch_hook, LUA_MASKCOUNT, 1000);
             w->hooked = now;
@@ -172,7 +171,6 @@ struct lwatch *lwatch_start(struct lloop_run *run, struct lloop *loops, int nl,
     struct lwatch *x = xcalloc(1, sizeof *x);
     x->run = run, x->loops = loops, x->nl = nl, x->ln = *ln;
     x->w = xcalloc((size_t)nl, sizeof *x->w);
-    x->joined = xcalloc((size_t)nl, sizeof *x->joined);
     uint64_t now = now_ns();
     for (int i = 0; i < nl; i++)
         x->w[i].moved = now;
@@ -184,27 +182,6 @@ struct lwatch *lwatch_start(struct lloop_run *run, struct lloop *loops, int nl,
 int lwatch_abandoned(struct lwatch *x)
 {
     return atomic_load(&x->abandoned);
-}
-
-int lwatch_join(struct lwatch *x, const atomic_int *ready)
-{
-    for (;;) {
-        if (lwatch_abandoned(x))
-            return -1;
-        int all = 1;
-        if (ready)
-            all = atomic_load(ready) >= x->nl;
-        else
-            for (int i = 0; i < x->nl; i++) {
-                if (!x->joined[i] && pthread_tryjoin_np(x->loops[i].loop.th, NULL) == 0)
-                    x->joined[i] = 1;
-                all &= x->joined[i];
-            }
-        if (all)
-            return 0;
-        struct timespec ts = {0, 10000000};
-        nanosleep(&ts, NULL);
-    }
 }
 
 const char *lwatch_stop(struct lwatch *x)
@@ -219,6 +196,5 @@ void lwatch_free(struct lwatch *x)
     if (!x)
         return;
     free(x->w);
-    free(x->joined);
     free(x);
 }

@@ -24,11 +24,9 @@ struct lwatch;
 struct lwatch *lwatch_start(struct lloop_run *run, struct lloop *loops, int nl,
                             const struct lwatch_lines *ln);
 /* 1 once a loop was abandoned: it still runs, and uses the run's memory,
- * so the caller frees nothing of the run and the process should end soon. */
+ * so the caller frees nothing of the run and the process should end soon
+ * (pool_run asks it, conn_source.abandoned, and then returns at once). */
 int lwatch_abandoned(struct lwatch *x);
-/* Join every loop (ready NULL), or wait until *ready counts every loop
- * (their thread_init done): 0, or -1 when a loop was abandoned first. */
-int lwatch_join(struct lwatch *x, const atomic_int *ready);
 /* Stop watching: NULL, or why the run was stopped or abandoned. */
 const char *lwatch_stop(struct lwatch *x);
 void lwatch_free(struct lwatch *x);

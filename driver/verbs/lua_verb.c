@@ -183,8 +183,7 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
     if (hooks.intermediate)
         sink.text = NULL; /* the hook prints instead */
     struct lua_periods periods = {.hooks = hooks.intermediate ? &hooks : NULL, .sink = &sink};
-    struct lscript_limits lim;
-    lsetup_limits(&lim, st);
+    struct worker_cfg lim = st->wcfg; /* as a built-in run's level */
     lim.rep.on_interval = lua_period;
     lim.rep.on_interval_arg = &periods;
     lim.rep.on_checkpoint = lua_checkpoint;

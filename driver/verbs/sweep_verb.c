@@ -296,7 +296,7 @@ static int check_options(struct sv *v)
         v->lsw.ls.path = v->spath;
         v->lsw.ls.lua_path = opts_str(&w->o, "lua-path");
         lsetup_fill(&v->lsw.ls, &w->o, &w->s);
-        lsetup_limits(&v->lsw.lim, &w->s);
+        v->lsw.cfg = w->s.wcfg; /* a level sets its callbacks */
         w->script = v->spath;
         w->run_level = lsweep_level;
         w->run_level_arg = &v->lsw;
