@@ -136,6 +136,30 @@ static void abort_loops(struct pool *p, struct loop *loops, int nl)
             pthread_join(loops[i].th, NULL);
 }
 
+/* With gate_lock held: wait until the `started` loops are at the start
+ * gate. A source's loops run its code first (a script's thread_init):
+ * every 50 ms the wait asks whether one was abandoned (-1). */
+static int wait_ready(struct pool *p, int started)
+{
+    while (p->gate_ready < started) {
+        if (!p->src) {
+            pthread_cond_wait(&p->gate_cond, &p->gate_lock);
+            continue;
+        }
+        if (p->src->abandoned && p->src->abandoned(p))
+            return -1;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 50000000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&p->gate_cond, &p->gate_lock, &ts);
+    }
+    return 0;
+}
+
 /* The level's loops, each with its share of the connections, running.
  * NULL with err when a resource could not be had (nothing left running),
  * or with *abandoned set when a source's loop never reached the gate. */
@@ -187,26 +211,12 @@ static struct loop *start_loops(struct pool *p, int nl, int *abandoned, char *er
      * tens of ms to schedule a new thread, idle time that belongs to no
      * transaction and would otherwise sit inside the window. */
     pthread_mutex_lock(&p->gate_lock);
-    while (rc == 0 && p->gate_ready < started) {
-        if (p->src && p->src->abandoned && p->src->abandoned(p)) {
-            /* a source's loop is stuck before the gate (a script's
-             * thread_init that never returns): the level is left as it is */
-            pthread_mutex_unlock(&p->gate_lock);
-            *abandoned = 1;
-            return NULL;
-        }
-        if (!p->src) {
-            pthread_cond_wait(&p->gate_cond, &p->gate_lock);
-            continue;
-        }
-        struct timespec ts; /* a source's loops: look again every 50 ms */
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 50000000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&p->gate_cond, &p->gate_lock, &ts);
+    if (rc == 0 && wait_ready(p, started) < 0) {
+        /* a source's loop is stuck before the gate (a script's
+         * thread_init that never returns): the level is left as it is */
+        pthread_mutex_unlock(&p->gate_lock);
+        *abandoned = 1;
+        return NULL;
     }
     p->window_gated = 0;
     p->ramp = pool_ramps(p);
@@ -273,7 +283,7 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
     struct loop *loops = start_loops(p, nl, &abandoned, err, sizeof err);
     if (!loops || level_keep_time(p, loops, nl, out) < 0) {
         /* abandoned: a loop still runs and uses the level; nothing is freed */
-        out->abandoned = abandoned || loops;
+        out->abandoned = abandoned || loops != NULL;
         if (!out->abandoned)
             snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", err);
         return -1;

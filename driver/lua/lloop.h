@@ -16,7 +16,6 @@
 #include "core/fiber.h"
 #include "stats/hist.h"
 #include "lua/lapi.h"
-#include "lua/lscript.h"
 
 struct lloop;
 struct lloop_conn;
