@@ -223,13 +223,11 @@ int level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_res
             if (p->cfg.before_window && !p->window_gated)
                 p->cfg.before_window(p->cfg.before_window_arg);
             now = now_ns();
-            /* after the ramp, at the connections' next poll (window_state.h:
-             * they are all held till then) */
-            uint64_t from = atomic_load(&p->win.hold_from);
-            uint64_t start = from && now >= from ? window_hold_tick(from, now) : now;
             if (p->cfg.time_s > 0)
-                atomic_store(&p->win.end, start + (uint64_t)(p->cfg.time_s * 1e9));
-            atomic_store(&p->win.start, start);
+                atomic_store(&p->win.end, now + (uint64_t)(p->cfg.time_s * 1e9));
+            atomic_store(&p->win.start, now);
+            for (int i = 0; i < nl; i++) /* what the ramp held begins now */
+                loop_kick(&loops[i]);
         }
         uint64_t e = window_end_now(&p->win), due = UINT64_MAX;
         if (win == 0 && now >= p->win.start && !(e && e <= p->win.start)) {

@@ -128,6 +128,10 @@ struct loop {
     pthread_t th;
     int started, joined;
     int ep;
+    /* an eventfd in ep (data.ptr: the loop itself), -1 none: the window
+     * opened after the ramp (loop_kick), so the connections it holds begin
+     * now rather than at their next poll */
+    int kick;
     struct conn **conns;
     int n, active, timers;
     struct window_stall stall; /* waiting: connections in CS_WAIT (client/window.h) */
@@ -218,6 +222,9 @@ void conn_unwatch(struct loop *l, struct conn *c);
 void conn_unwatch_db(struct loop *l, struct conn *c, const struct db_conn *db);
 /* Give up every connection of l still waiting for a reply. */
 void conn_give_up_all(struct loop *l);
+/* From the timing thread: the window opened after the ramp; l's held
+ * connections begin at once. */
+void loop_kick(struct loop *l);
 /* The loop thread of a level: its start gate, then loop_run. */
 void *loop_main(void *arg);
 /* Drive l's connections from their first step until every one is parked

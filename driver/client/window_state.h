@@ -104,17 +104,6 @@ static inline int window_ramps(double ramp_timeout_s, long long events, double r
 {
     return ramp_timeout_s > 0 && events <= 0 && rate <= 0;
 }
-/* The ramp's next poll after now (now >= from): on one grid of
- * WINDOW_RAMP_POLL_NS from hold_from, so every held connection looks at the
- * same instants, and a window opened at one of them (level.c) finds each
- * one resuming at its start. Polls at times of their own left up to a
- * poll of idle connections inside the window: 20 ms at 1 thread, 2% of a
- * 1 s level counted as time without transactions. */
-static inline uint64_t window_hold_tick(uint64_t from, uint64_t now)
-{
-    return from + ((now - from) / WINDOW_RAMP_POLL_NS + 1) * WINDOW_RAMP_POLL_NS;
-}
-
 static inline int window_holds(struct window_state *w, const struct window_conn *wc, uint64_t now)
 {
     uint64_t from = atomic_load_explicit(&w->hold_from, WS_RLX);
@@ -221,7 +210,7 @@ static inline enum window_next window_begin(struct window_state *w, struct windo
         return WINDOW_ARRIVAL;
     }
     if (window_holds(w, wc, now)) {
-        *at = window_hold_tick(atomic_load_explicit(&w->hold_from, WS_RLX), now);
+        *at = now + WINDOW_RAMP_POLL_NS;
         return WINDOW_HOLD;
     }
     if (!window_reserve(w, now, wc))

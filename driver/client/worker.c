@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -120,10 +121,24 @@ static void free_loops(struct loop *loops, int nl)
     for (int i = 0; i < nl; i++) {
         if (loops[i].ep >= 0)
             close(loops[i].ep);
+        if (loops[i].kick >= 0)
+            close(loops[i].kick);
         free(loops[i].conns);
         free(loops[i].log);
     }
     free(loops);
+}
+
+/* The loop's kick (loop_kick, loop.c), in its epoll with the loop itself
+ * as the event's pointer. */
+static void add_kick(struct loop *l)
+{
+    l->kick = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = l};
+    if (l->kick >= 0 && epoll_ctl(l->ep, EPOLL_CTL_ADD, l->kick, &ev) < 0) {
+        close(l->kick);
+        l->kick = -1;
+    }
 }
 
 /* Stop and join the loops already started (a later start failed). */
@@ -175,16 +190,20 @@ static struct loop *start_loops(struct pool *p, int nl, int *abandoned, char *er
     for (int i = 0; i < nl; i++) {
         loops[i].pool = p;
         loops[i].idx = i;
+        loops[i].ep = loops[i].kick = -1;
+    }
+    int ramps = pool_ramps(p);
+    for (int i = 0; i < nl; i++) {
         loops[i].conns = xcalloc((size_t)p->threads, sizeof *loops[i].conns);
         hist_init(&loops[i].lat);
         loops[i].ep = epoll_create1(EPOLL_CLOEXEC);
         if (loops[i].ep < 0) {
             snprintf(err, errlen, "epoll_create1: %s", strerror(errno));
-            for (int k = i + 1; k < nl; k++)
-                loops[k].ep = -1;
             free_loops(loops, nl);
             return NULL;
         }
+        if (ramps) /* without one (no eventfd), a held connection waits for its poll */
+            add_kick(&loops[i]);
     }
     for (int i = 0; i < p->threads; i++) {
         struct loop *l = &loops[i % nl];
