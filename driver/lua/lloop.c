@@ -22,10 +22,10 @@
  * statements blocking (sysbench's oltp scripts connect and prepare there,
  * which block anyway). The level itself (warmup, window, reports,
  * collection) is pool_run's, as for a built-in mix; the script's own
- * statement counters reach it through the counts hook. Never prints. What still blocks a loop:
- * connect and reconnect, prepare, thread_init and thread_done, and
- * anything the script itself does that blocks (os.execute, a blocking ffi
- * call).
+ * statement counters reach it through the counts hook. Never prints.
+ * What still blocks a loop: connect and reconnect, prepare, thread_init
+ * and thread_done, and anything the script itself does that blocks
+ * (os.execute, a blocking ffi call).
  */
 #include <errno.h>
 #include <lauxlib.h>
