@@ -183,12 +183,12 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
     if (hooks.intermediate)
         sink.text = NULL; /* the hook prints instead */
     struct lua_periods periods = {.hooks = hooks.intermediate ? &hooks : NULL, .sink = &sink};
-    struct worker_cfg lim = st->wcfg; /* as a built-in run's level */
-    lim.rep.on_interval = lua_period;
-    lim.rep.on_interval_arg = &periods;
-    lim.rep.on_checkpoint = lua_checkpoint;
-    struct lua_ckpts ckpts = {.hooks = &hooks, .ri = &ri, .pct = lim.rep.pct};
-    lim.rep.on_checkpoint_arg = &ckpts;
+    struct worker_cfg cfg = st->wcfg; /* as a built-in run's level */
+    cfg.rep.on_interval = lua_period;
+    cfg.rep.on_interval_arg = &periods;
+    cfg.rep.on_checkpoint = lua_checkpoint;
+    struct lua_ckpts ckpts = {.hooks = &hooks, .ri = &ri, .pct = cfg.rep.pct};
+    cfg.rep.on_checkpoint_arg = &ckpts;
     struct level_result res;
     struct lerrors errs; /* ignored errors by code, for the report */
     lerrors_init(&errs);
@@ -198,7 +198,7 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    int r = lscript_run(ls, &lim, &res, err, sizeof err);
+    int r = lscript_run(ls, &cfg, &res, err, sizeof err);
     lerrors_take(&errs, &res);
     ls->errors = NULL;
     lerrors_destroy(&errs);
@@ -210,7 +210,7 @@ static int run_cmd(struct lapi_script *ls, struct oltp_setup *st, const struct o
     if (r < 0 && res.time_s == 0)
         ; /* init() or the script failed before any thread ran: no figures to show */
     else if (hooks.cumulative)
-        lreport_cumulative(&hooks, &res, lim.rep.pct);
+        lreport_cumulative(&hooks, &res, cfg.rep.pct);
     else if (text)
         report_text(stdout, &res, &ri);
     else if (!strcmp(out, "json"))
