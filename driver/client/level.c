@@ -154,8 +154,10 @@ static void window_close(struct pool *p, struct loop *loops, int nl, int gated, 
          * at a deadline that did not come */
         uint64_t now = now_ns(), last = last_done(loops, nl);
         uint64_t e = window_end_now(&p->win);
-        if (p->win.tail || !e || e > now)
-            e = p->cfg.events > 0 && last > p->win.start && !p->win.tail ? last : now;
+        if (p->win.tail) /* where the last run ended: about now */
+            e = now;
+        else if (!e || e > now)
+            e = p->cfg.events > 0 && last > p->win.start ? last : now;
         shut(p, e);
     }
     if (win == 1)
