@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 
 #include "client/arrivals.h"
+#include "client/evloop.h"
 #include "core/cpulist.h"
 #include "client/ticker.h"
 #include "client/window.h"
@@ -193,6 +194,14 @@ static inline uint64_t pool_get(_Atomic uint64_t *c)
 static inline int pool_ramps(const struct pool *p)
 {
     return window_ramps(p->cfg.ramp_timeout_s, p->cfg.events, p->cfg.rate);
+}
+
+/* How many event loops a level of `threads` connections runs on
+ * (--client-loops, else one per client CPU, never more than connections):
+ * pool_run's count, which a source sizes its per-loop state by. */
+static inline int pool_loops(const struct pool *p, int threads)
+{
+    return evloop_count(p->cfg.loops, p->client_ncpus, threads);
 }
 
 /* A pool of no connections yet (pool_open opens them; a source's run puts

@@ -77,7 +77,11 @@ struct pool *pool_new(const struct worker_cfg *cfg)
     p->win.paced = cfg->rate > 0;
     arrivals_init(&p->win.arrivals);
     pthread_mutex_init(&p->gate_lock, NULL);
-    pthread_cond_init(&p->gate_cond, NULL);
+    pthread_condattr_t ca; /* a timed wait on it (wait_ready) runs on now_ns()'s clock */
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&p->gate_cond, &ca);
+    pthread_condattr_destroy(&ca);
     pool_set_client_cpus(p, cfg->client_cpus);
     return p;
 }
@@ -163,13 +167,8 @@ static int wait_ready(struct pool *p, int started)
         }
         if (p->src->abandoned && p->src->abandoned(p))
             return -1;
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 50000000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
+        uint64_t at = now_ns() + 50000000ull;
+        struct timespec ts = {(time_t)(at / 1000000000ull), (long)(at % 1000000000ull)};
         pthread_cond_timedwait(&p->gate_cond, &p->gate_lock, &ts);
     }
     return 0;
@@ -296,7 +295,7 @@ int pool_run(struct pool *p, int threads, struct level_result *out)
     revive(p, threads);
     out->setup_s = (double)(now_ns() - setup0) / 1e9;
     p->threads = threads;
-    int nl = evloop_count(p->cfg.loops, p->client_ncpus, threads);
+    int nl = pool_loops(p, threads);
     out->loops = nl;
     int abandoned = 0;
     struct loop *loops = start_loops(p, nl, &abandoned, err, sizeof err);

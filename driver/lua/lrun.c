@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client/evloop.h"
 #include "lua/lloop.h"
 #include "lua/lwatch.h"
 #include "core/util.h"
@@ -56,7 +55,7 @@ static struct lloop_run *lay_out(const struct lapi_script *s, const struct worke
     p->win.tail = 1; /* sysbench's end rule (window_state.h) */
     run->pool = p;
     run->n = n;
-    run->nl = evloop_count(c.loops, p->client_ncpus, n); /* as pool_run counts them */
+    run->nl = pool_loops(p, n); /* the loops pool_run will start */
     run->base_at_open = c.warmup_s > 0 || pool_ramps(p);
     run->cs = xcalloc((size_t)n, sizeof *run->cs);
     size_t sz = sizeof(struct lloop) * (size_t)run->nl; /* a multiple of its 64-byte alignment */
