@@ -382,12 +382,12 @@ const struct conn_source lloop_source = {
 
 /* ---- the script's calls into the machine (lapi_thread's callbacks) ---- */
 
-int lrun_stopped(struct lloop_run *run)
+int lloop_stopped(struct lloop_run *run)
 {
     return atomic_load_explicit(&run->pool->win.stop, memory_order_relaxed);
 }
 
-int lrun_ending(struct lloop_run *run)
+int lloop_ending(struct lloop_run *run)
 {
     return window_ending(&run->pool->win, now_ns());
 }

@@ -41,9 +41,9 @@ struct lloop_run {
 };
 
 /* 1 when the run is ending (a stop, a failure, the deadline). */
-int lrun_ending(struct lloop_run *run);
+int lloop_ending(struct lloop_run *run);
 /* 1 when the run was stopped (a signal, a failure), not only over its time. */
-int lrun_stopped(struct lloop_run *run);
+int lloop_stopped(struct lloop_run *run);
 
 enum { LLOOP_INIT, LLOOP_READY, LLOOP_RUN, LLOOP_DONE, LLOOP_END };
 

@@ -151,9 +151,9 @@ static void *watch_main(void *arg)
             window_stop(&x->run->pool->win);
             x->stopped = x->ended = now - LLOOP_GRACE_NS; /* stuck code is given up at once */
         }
-        if (!x->stopped && lrun_stopped(x->run))
+        if (!x->stopped && lloop_stopped(x->run))
             x->stopped = now;
-        if (!x->ended && lrun_ending(x->run))
+        if (!x->ended && lloop_ending(x->run))
             x->ended = now;
         if (look(x, now)) {
             atomic_store(&x->abandoned, 1);
