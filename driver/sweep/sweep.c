@@ -24,7 +24,6 @@
 
 #include "machine/placement.h"
 #include "sweep/baseline.h"
-#include "results/report.h"
 #include "core/util.h"
 
 #define MAX_PIDS 4096

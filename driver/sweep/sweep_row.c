@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "stats/hist.h"
-#include "results/report.h"
+#include "report/report_run.h"
 #include "sweep/sweep.h"
 #include "core/util.h"
 

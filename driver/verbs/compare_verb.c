@@ -1,6 +1,6 @@
 /*
  * compare_verb.c - `dbscale compare A B [C...] [--out DIR]`: options in,
- * compare_load() and compare_build() (results/compare.h), the tables to
+ * compare_load() and compare_build() (analysis/compare.h), the tables to
  * stdout and, with --out, compare.md / compare.csv; the exit code.
  *
  * The one idea: the compare room builds tables as text cells and never
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/compare.h"
+#include "analysis/compare.h"
 #include "core/options.h"
 #include "core/safefile.h"
 #include "core/util.h"

@@ -25,9 +25,9 @@
 #include <unistd.h>
 
 #include "core/options.h"
-#include "results/page.h"
+#include "page/page.h"
 #include "results/resdir.h"
-#include "results/page_kernels.h"
+#include "results/studydir.h"
 #include "core/signals.h"
 #include "core/util.h"
 #include "verbs/verbs.h"
@@ -393,7 +393,7 @@ static int write_page(const struct study *s, char *path, size_t len, char *err, 
 {
     char **dirs;
     size_t n;
-    if (page_kernels_study_dirs(s->out, &dirs, &n, err, errlen) < 0)
+    if (studydir_variants(s->out, &dirs, &n, err, errlen) < 0)
         return -1;
     if (n == 0) {
         snprintf(err, errlen, "no variant left results");
@@ -402,7 +402,7 @@ static int write_page(const struct study *s, char *path, size_t len, char *err, 
     }
     snprintf(path, len, "%s/report.html", s->out);
     int rc = page_write_dirs(dirs, n, path, err, errlen);
-    page_kernels_free_dirs(dirs, n);
+    studydir_free(dirs, n);
     return rc;
 }
 

@@ -20,7 +20,7 @@
 #include "lua/lsetup.h"
 #include "verbs/lua_verb.h"
 #include "client/oltp.h"
-#include "results/report.h"
+#include "report/report_run.h"
 #include "core/util.h"
 #include "client/workload.h"
 

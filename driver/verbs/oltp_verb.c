@@ -15,7 +15,7 @@
 #include "verbs/help.h"
 #include "verbs/lua_verb.h"
 #include "client/oltp.h"
-#include "results/report.h"
+#include "report/report_run.h"
 #include "core/signals.h"
 #include "core/redact.h"
 #include "core/util.h"

@@ -1,10 +1,10 @@
 /*
  * plot_verb.c - `dbscale plot RESULTS_DIR... [--out DIR] [--format png,svg]`:
- * options in, plot_load()/plot_make() (results/plot.h), what they logged out,
- * an exit code.
+ * options in, curves_load() (analysis/curves.h) and plot_make() (plot/plot.h),
+ * what they logged out, an exit code.
  *
- * The one idea: the plot room returns everything it has to say in a
- * struct plot_log, so the same code can run inside a sweep without printing;
+ * The one idea: the curves and the plot room return everything they have to
+ * say in a struct curves_log, so the same code can run inside a sweep without printing;
  * this verb alone decides what goes to stdout and stderr and that bad input
  * is exit 2, a failing machine or gnuplot exit 1.
  *
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "core/options.h"
-#include "results/plot.h"
+#include "plot/plot.h"
 #include "core/util.h"
 #include "verbs/verb_args.h"
 #include "verbs/verbs.h"
@@ -69,14 +69,16 @@ int plot_main(int argc, char **argv)
         opts_free(&o);
         return EXIT_USAGE;
     }
-    struct plot_log log = {0};
+    struct curves_log log = {0};
     struct plot_files written = {0};
+    struct curves cv = {0};
     struct plot p = {0};
-    p.log = &log;
+    cv.log = &log;
+    cv.labels = opts_str(&o, "label");
+    p.cv = &cv;
     p.written = &written;
-    p.labels = opts_str(&o, "label");
     size_t nlab = 0; /* one per directory, in order: more name nothing and are refused */
-    for (const char *l = p.labels; l; l = strchr(l, ','), l = l ? l + 1 : NULL)
+    for (const char *l = cv.labels; l; l = strchr(l, ','), l = l ? l + 1 : NULL)
         nlab++;
     if (nlab > (size_t)npos) {
         warnx_("--label: %zu labels for %d results director%s (one per directory, in order)", nlab,
@@ -86,12 +88,12 @@ int plot_main(int argc, char **argv)
     }
     p.log_y = !opts_isset(&o, "log-y") ? 0 : opts_bool(&o, "log-y") ? 1 : -1;
     char outbuf[600];
-    if (plot_load(&p, pos, (size_t)npos) < 0) {
+    if (curves_load(&cv, pos, (size_t)npos) < 0) {
         rc = EXIT_USAGE;
     } else {
         p.out = opts_str(&o, "out");
         if (!p.out) {
-            snprintf(outbuf, sizeof outbuf, "%s/plots", p.dirs[0].path);
+            snprintf(outbuf, sizeof outbuf, "%s/plots", cv.dirs[0].path);
             p.out = outbuf;
         }
         rc = plot_make(&p, formats) < 0 ? EXIT_RUNTIME : 0;
@@ -106,7 +108,7 @@ int plot_main(int argc, char **argv)
     sbuf_free(&log.out);
     sbuf_free(&log.warn);
     plot_files_free(&written);
-    plot_free(&p);
+    curves_free(&cv);
     opts_free(&o);
     return rc;
 }

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 
 #include "core/options.h"
-#include "results/page.h"
-#include "results/plot.h"
-#include "results/page_kernels.h"
+#include "page/page.h"
+#include "page/page_study.h"
+#include "results/studydir.h"
 #include "core/util.h"
 #include "verbs/verbs.h"
 
@@ -61,7 +61,7 @@ int report_main(int argc, char **argv)
     char *dirs[REPORT_MAXDIRS], **sub = NULL, *study = NULL;
     size_t nd = 0, nsub = 0;
     for (int i = 0; i < npos; i++) {
-        if (page_kernels_study_dirs(pos[i], &sub, &nsub, err, sizeof err) < 0) {
+        if (studydir_variants(pos[i], &sub, &nsub, err, sizeof err) < 0) {
             warnx_("%s", err);
             opts_free(&o);
             return EXIT_USAGE;
@@ -72,13 +72,13 @@ int report_main(int argc, char **argv)
             dirs[nd++] = xstrdup(sub[j]);
         if (!nsub && nd < REPORT_MAXDIRS)
             dirs[nd++] = xstrdup(pos[i]);
-        page_kernels_free_dirs(sub, nsub);
+        studydir_free(sub, nsub);
     }
-    struct plot_log log = {0};
-    struct plot p = {0};
-    p.log = &log;
+    struct curves_log log = {0};
+    struct curves cv = {0};
+    cv.log = &log;
     rc = 0;
-    if (page_load(&p, dirs, nd) < 0) {
+    if (page_load(&cv, dirs, nd) < 0) {
         warnx_("%s", log.err[0] ? log.err : "cannot read the results");
         rc = EXIT_USAGE;
     }
@@ -87,13 +87,13 @@ int report_main(int argc, char **argv)
     char def[600];
     const char *out = opts_str(&o, "out");
     if (rc == 0 && !out) {
-        snprintf(def, sizeof def, "%s/report.html", study ? study : p.dirs[0].path);
+        snprintf(def, sizeof def, "%s/report.html", study ? study : cv.dirs[0].path);
         out = def;
     }
     size_t nsw;
     struct optdef *sw = sweep_verb_optdefs(&nsw); /* the reproduce line's names */
     page_known_options(sw, nsw);
-    if (rc == 0 && page_write(&p, out, err, sizeof err) < 0) {
+    if (rc == 0 && page_write(&cv, out, err, sizeof err) < 0) {
         warnx_("cannot write the report: %s", err);
         rc = EXIT_RUNTIME;
     }
@@ -103,7 +103,7 @@ int report_main(int argc, char **argv)
         printf("report: %s\n", out);
     sbuf_free(&log.out);
     sbuf_free(&log.warn);
-    plot_free(&p);
+    curves_free(&cv);
     for (size_t i = 0; i < nd; i++)
         free(dirs[i]);
     opts_free(&o);

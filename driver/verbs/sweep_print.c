@@ -11,8 +11,9 @@
 
 #include "sweep/baseline.h"
 #include "core/cpulist.h"
-#include "results/page.h"
-#include "results/report.h"
+#include "page/page.h"
+#include "page/page_study.h"
+#include "report/report_sweep.h"
 
 void sweep_print_baseline(const struct sweep *w, int k, void *arg)
 {

@@ -1,7 +1,7 @@
 /*
  * fuzz_plot.c - libFuzzer target for `dbscale plot` without gnuplot: the
  * input, split at form feeds, becomes results.csv, meta.json and micro.csv
- * of one results directory; plot_load() and plot_make() with no image
+ * of one results directory; curves_load() and plot_make() with no image
  * format then build the curves, statistics, summary, data files and the
  * generated scripts (gnuplot is not run).
  *
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results/plot.h"
+#include "plot/plot.h"
 #include "core/util.h"
 
 static char fp_dir[] = "/tmp/dbscale-fuzz-plot-XXXXXX";
@@ -121,14 +121,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     char out[160];
     snprintf(out, sizeof out, "%s/plots", fp_dir);
-    struct plot_log log = {0};
+    struct curves_log log = {0};
     struct plot_files written = {0};
+    struct curves cv = {0};
     struct plot pl = {0};
-    pl.log = &log;
+    cv.log = &log;
+    pl.cv = &cv;
     pl.written = &written;
     pl.out = out;
     char *paths[] = {fp_dir};
-    if (plot_load(&pl, paths, 1) == 0) {
+    if (curves_load(&cv, paths, 1) == 0) {
         (void)plot_make(&pl, "");
         for (size_t i = 0; i < written.n; i++) {
             size_t l = strlen(written.name[i]);
@@ -140,6 +142,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sbuf_free(&log.out);
     sbuf_free(&log.warn);
     plot_files_free(&written);
-    plot_free(&pl);
+    curves_free(&cv);
     return 0;
 }

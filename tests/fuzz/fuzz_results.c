@@ -19,8 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results/compare.h"
-#include "results/compare_load.h"
+#include "analysis/compare.h"
+#include "analysis/compare_load.h"
 #include "results/results.h"
 #include "core/util.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results/compare.h"
+#include "analysis/compare.h"
 #include "results/results.h"
 
 /* The copy in tests/data, found from the repo root or from this file. */

@@ -20,11 +20,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "results/compare.h"
+#include "analysis/compare.h"
 #include "machine/kernelinfo.h"
-#include "results/page.h"
+#include "page/page.h"
 #include "results/kerneljson.h"
-#include "results/page_kernels.h"
+#include "page/page_kernels.h"
+#include "results/studydir.h"
 #include "vm/initramfs.h"
 #include "vm/kimage.h"
 #include "vm/study.h"
@@ -354,10 +355,10 @@ static void test_page_sentences(void **state)
     put("kernels.json", "{\"variants\": [\"k.smp\", \"k.up\", \"../escape\", \"missing\"]}\n");
     char **dirs, err[600];
     size_t n;
-    assert_int_equal(page_kernels_study_dirs(root, &dirs, &n, err, sizeof err), 0);
+    assert_int_equal(studydir_variants(root, &dirs, &n, err, sizeof err), 0);
     assert_int_equal((int)n, 2);
-    struct plot_log log = {0};
-    struct plot p = {0};
+    struct curves_log log = {0};
+    struct curves p = {0};
     p.log = &log;
     assert_int_equal(page_load(&p, dirs, n), 0);
     struct sbuf b = {0};
@@ -369,10 +370,10 @@ static void test_page_sentences(void **state)
     assert_non_null(strstr(b.s, "booted with one CPU (nr_cpus=1)")); /* how UP was reached */
     assert_null(strstr(b.s, "id=\"emulated\""));                     /* bare metal: no banner */
     sbuf_free(&b);
-    plot_free(&p);
+    curves_free(&p);
     sbuf_free(&log.out);
     sbuf_free(&log.warn);
-    page_kernels_free_dirs(dirs, n);
+    studydir_free(dirs, n);
 }
 
 /* compare matches an UP boot's "up" point with an SMP kernel's "smp-k1"

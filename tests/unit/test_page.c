@@ -17,12 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results/page.h"
-#include "results/page_headline.h"
-#include "results/page_html.h"
-#include "results/page_svg.h"
-#include "results/page_warn.h"
-#include "results/plot.h"
+#include "page/page.h"
+#include "page/page_headline.h"
+#include "page/page_html.h"
+#include "page/page_svg.h"
+#include "page/page_warn.h"
+#include "analysis/curves.h"
 
 /* The copy in tests/data, found from the repo root or from this file. */
 static const char *data_path(const char *name)
@@ -45,10 +45,10 @@ static size_t count(const char *hay, const char *needle)
     return n;
 }
 
-static void load(struct plot *p, const char *a, const char *b)
+static void load(struct curves *p, const char *a, const char *b)
 {
     char *paths[2] = {xstrdup(data_path(a)), b ? xstrdup(data_path(b)) : NULL};
-    static struct plot_log log;
+    static struct curves_log log;
     memset(p, 0, sizeof *p);
     memset(&log, 0, sizeof log);
     p->log = &log;
@@ -59,7 +59,7 @@ static void load(struct plot *p, const char *a, const char *b)
     free(paths[1]);
 }
 
-static ssize_t curve(const struct plot *p, size_t dir, const char *variant)
+static ssize_t curve(const struct curves *p, size_t dir, const char *variant)
 {
     for (size_t i = 0; i < p->nc; i++)
         if (p->c[i].dir == (int)dir && !strcmp(p->c[i].variant, variant))
@@ -85,7 +85,7 @@ static void test_escape(void **state)
 static void test_headline_numbers(void **state)
 {
     (void)state;
-    struct plot p;
+    struct curves p;
     load(&p, "pgsql-sweep", NULL);
     char h[512];
     page_headline(&p, (size_t)curve(&p, 0, "smp"), h, sizeof h);
@@ -94,14 +94,14 @@ static void test_headline_numbers(void **state)
     page_headline(&p, (size_t)curve(&p, 0, "up"), h, sizeof h);
     assert_string_equal(h, "PostgreSQL 15.8 oltp_read_only up on 1 CPU: peak 2566 tps at 4 "
                            "threads, -6% at 8");
-    plot_free(&p);
+    curves_free(&p);
 }
 
 /* Two directories: the second is set against the first, curve by curve. */
 static void test_compare_sentence(void **state)
 {
     (void)state;
-    struct plot p;
+    struct curves p;
     load(&p, "pgsql-sweep", "mysql-sweep");
     size_t my = (size_t)curve(&p, 1, "smp");
     assert_int_equal(page_match(&p, my), curve(&p, 0, "smp"));
@@ -112,7 +112,7 @@ static void test_compare_sentence(void **state)
     assert_non_null(strstr(h, "% at 8 threads"));
     page_headline(&p, my, h, sizeof h);
     assert_non_null(strstr(h, "MariaDB 10.11.6 oltp_read_only smp on 1 -> 2 CPUs"));
-    plot_free(&p);
+    curves_free(&p);
 }
 
 static void test_svg_points(void **state)
@@ -149,7 +149,7 @@ static void test_svg_points(void **state)
 static void test_warnings_fixture(void **state)
 {
     (void)state;
-    struct plot p;
+    struct curves p;
     load(&p, "pgsql-sweep", NULL);
     struct sbuf w = {0};
     assert_true(page_warnings(&p, &w) >= 3);
@@ -158,7 +158,7 @@ static void test_warnings_fixture(void **state)
     assert_non_null(strstr(w.s, "55% idle at 1 thread"));
     assert_null(strstr(w.s, "disturbed"));
     sbuf_free(&w);
-    plot_free(&p);
+    curves_free(&p);
 }
 
 static char tmp[] = "/tmp/dbscale-page-XXXXXX", tmp2[] = "/tmp/dbscale-page2-XXXXXX";
@@ -189,8 +189,8 @@ static void test_hostile_page(void **state)
                      " \"options\": {\"workload\": \"a'b\\\"c<d>\", \"pgsql-password\": "
                      "\"hunter2\"}}");
     char *paths[1] = {tmp};
-    struct plot_log log = {0};
-    struct plot p = {.log = &log};
+    struct curves_log log = {0};
+    struct curves p = {.log = &log};
     char err[1024];
     assert_int_equal(page_load(&p, paths, 1), 0);
     struct sbuf h = {0};
@@ -213,7 +213,7 @@ static void test_hostile_page(void **state)
     snprintf(out, sizeof out, "%s/page.html", tmp);
     assert_int_equal(page_write(&p, out, err, sizeof err), 0);
     assert_int_equal(access(out, R_OK), 0);
-    plot_free(&p);
+    curves_free(&p);
     unlink(out);
     char made[700];
     assert_int_equal(page_write_dir(tmp, made, sizeof made, err, sizeof err), 0);
@@ -249,8 +249,8 @@ static void test_headline_bare_version(void **state)
     fputs("{\"server_version\": \"15.18\"}", f);
     fclose(f);
     char *paths[1] = {tmp2}, h[512];
-    struct plot_log log = {0};
-    struct plot p = {.log = &log};
+    struct curves_log log = {0};
+    struct curves p = {.log = &log};
     assert_int_equal(page_load(&p, paths, 1), 0);
     page_headline(&p, 0, h, sizeof h);
     assert_string_equal(h, "PostgreSQL 15.18 oltp_read_only smp-k1 on 1 CPU: peak 125 tps at 1 "
@@ -266,7 +266,7 @@ static void test_headline_bare_version(void **state)
     assert_non_null(strstr(html.s, "no graph against CPUs"));
     assert_int_equal(count(html.s, "<svg"), 2);
     sbuf_free(&html);
-    plot_free(&p);
+    curves_free(&p);
     unlink(path);
     snprintf(path, sizeof path, "%s/results.csv", tmp2);
     unlink(path);
@@ -277,7 +277,7 @@ static void test_headline_bare_version(void **state)
 static void test_fixture_page(void **state)
 {
     (void)state;
-    struct plot p;
+    struct curves p;
     load(&p, "pgsql-sweep", "mysql-sweep");
     struct sbuf h = {0};
     page_render(&p, &h);
@@ -296,7 +296,7 @@ static void test_fixture_page(void **state)
      * the other way round). */
     assert_non_null(strstr(h.s, "<td class=\"neg\">-36%*</td>"));
     sbuf_free(&h);
-    plot_free(&p);
+    curves_free(&p);
 }
 
 int main(void)

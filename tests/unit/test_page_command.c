@@ -17,9 +17,9 @@
 
 #include "results/meta_command.h"
 #include "core/options.h"
-#include "results/page.h"
-#include "results/page_tables.h"
-#include "results/plot.h"
+#include "page/page.h"
+#include "page/page_study.h"
+#include "analysis/curves.h"
 #include "verbs/verbs.h"
 
 static struct optdef *defs;
@@ -44,7 +44,7 @@ static int teardown(void **state)
 /* page_command over a meta.json given as text: the line, or "-" for none */
 static char *line_of(const char *meta_json, int *left_out)
 {
-    struct plot_dir d;
+    struct curves_dir d;
     memset(&d, 0, sizeof d);
     d.meta = json_loads(meta_json, 0, NULL);
     assert_non_null(d.meta);

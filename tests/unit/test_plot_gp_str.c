@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "results/plot_gp.h"
+#include "plot/plot_gp_text.h"
 
 static char *quoted(const char *s)
 {

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "results/compare_load.h"
+#include "analysis/compare_load.h"
 #include "results/input.h"
 #include "results/results.h"
 

@@ -1,6 +1,6 @@
 /*
- * test_plot_log.c - the plot room prints nothing: plot_load()/plot_make()
- * return the summary table, notes and errors in struct plot_log for the
+ * test_plot_log.c - the plot room prints nothing: curves_load()/plot_make()
+ * return the summary table, notes and errors in struct curves_log for the
  * verb to print (a sweep may run them inside itself). Run on the fixture
  * sweep with gnuplot made unfindable, so the run stops at the first graph
  * with gnuplot's absence in log.err and no gnuplot is needed here.
@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "results/plot.h"
+#include "plot/plot.h"
 
 static void repo_root(char *p, size_t len)
 {
@@ -51,14 +51,16 @@ static void test_plot_prints_nothing(void **state)
     dup2(fd, 1);
     dup2(fd, 2);
 
-    struct plot_log log = {0};
+    struct curves_log log = {0};
     struct plot_files written = {0};
+    struct curves cv = {0};
     struct plot p = {0};
-    p.log = &log;
+    cv.log = &log;
+    p.cv = &cv;
     p.written = &written;
     p.out = out;
     char *paths[] = {data};
-    int lrc = plot_load(&p, paths, 1);
+    int lrc = curves_load(&cv, paths, 1);
     int mrc = lrc == 0 ? plot_make(&p, "png") : 0;
 
     fflush(stdout);
@@ -86,7 +88,7 @@ static void test_plot_prints_nothing(void **state)
     sbuf_free(&log.out);
     sbuf_free(&log.warn);
     plot_files_free(&written);
-    plot_free(&p);
+    curves_free(&cv);
 }
 
 int main(void)

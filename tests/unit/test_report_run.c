@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/report.h"
+#include "report/report_run.h"
 
 static struct level_result res;
 static char *out;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/report.h"
+#include "report/report_sweep.h"
 
 static void row(struct result_row *r, const char *variant, int cpus, int threads, double tps,
                 double p95)

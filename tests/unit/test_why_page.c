@@ -19,9 +19,9 @@
 #include <string.h>
 
 #include "results/folded.h"
-#include "results/page_flame.h"
-#include "results/page_why.h"
-#include "results/whypoint.h"
+#include "page/page_flame.h"
+#include "page/page_why.h"
+#include "analysis/whypoint.h"
 
 static void add_wait(struct whycsv *w, int threads, int repeat, const char *ev, const char *cls,
                      double us)

@@ -1,0 +1,36 @@
+/*
+ * compare.h - results sets side by side: match the points of sets loaded by
+ * compare_load.h by key, and build a table of medians, relative % per pair
+ * and Welch marks, rendered as text, Markdown or CSV.
+ */
+#ifndef DBSCALE_COMPARE_H
+#define DBSCALE_COMPARE_H
+
+#include <stddef.h>
+
+#include "analysis/compare_load.h"
+#include "core/util.h"
+
+enum compare_col { CC_KEY, CC_VALUE, CC_REL, CC_SIG, CC_P };
+
+/* A built table: ncols named columns of text cells; REL/SIG/P come in threes
+ * per pair of sets (i < j). SIG is "*" (significant at 95%), "~" (no
+ * difference proven) or "no test (n=K)" (fewer than 2 independent runs on a
+ * side), over compare_point.rep; "" when REL is N/A. */
+struct compare_table {
+    size_t nrows, ncols;
+    char **head;
+    enum compare_col *type;
+    char **cell; /* nrows * ncols, row-major */
+    char **legend;
+    size_t nlegend;
+};
+
+/* Table of the sets of one kind (0 rows when none). */
+void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct compare_table *t);
+void compare_table_free(struct compare_table *t);
+void compare_render_text(const struct compare_table *t, struct sbuf *b);
+void compare_render_md(const struct compare_table *t, struct sbuf *b);
+void compare_render_csv(const struct compare_table *t, struct sbuf *b);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * page_why.h - the page's "why" section: per curve, where the server's time
+ * went per transaction at every thread count (the CPU split, lock, I/O and
+ * client waits, the largest wait events), a sentence at the knee built
+ * only from those figures, the kernel baseline's tests of the paths that
+ * grew, and the curve's profiles (page_prof.h). Reads the why files of
+ * each directory (whycsv.h); nothing when a directory has none.
+ */
+#ifndef DBSCALE_PAGE_WHY_H
+#define DBSCALE_PAGE_WHY_H
+
+#include "analysis/curves.h"
+#include "core/util.h"
+#include "analysis/whypoint.h"
+
+/* The section for what page_load() read (nothing when no directory has
+ * why files). */
+void page_why(const struct curves *cv, struct sbuf *b);
+
+/* "per transaction, lock waits grew 3.1x (120 -> 372 us); ..." comparing
+ * point a to point b, the category that grew most first, then the largest
+ * growth among the wait events; every clause carries its numbers. Appends
+ * nothing when neither point has figures. */
+void page_why_compare(const struct whypoint *a, const struct whypoint *b, struct sbuf *s);
+
+/* The kernel baseline tests (micro.csv names) that exercise what grew
+ * from a to b: lock waits map to the futex and mutex tests, I/O waits to
+ * fs, and the profile's grown kernel functions kfn[0..nk) by their names
+ * (futex, open, pipe, page faults, file locks, the scheduler). Names into
+ * out (max), count. */
+int page_why_baseline_tests(const struct whypoint *a, const struct whypoint *b, char (*kfn)[128],
+                            int nk, char (*out)[32], int max);
+
+#endif

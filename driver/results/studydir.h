@@ -1,0 +1,20 @@
+/*
+ * studydir.h - a `dbscale kernels` study directory read back: its variants'
+ * results directories.
+ */
+#ifndef DBSCALE_STUDYDIR_H
+#define DBSCALE_STUDYDIR_H
+
+#include <stddef.h>
+
+/* The most variants a study's page letters (A..Z); later ones are not read. */
+#define STUDYDIR_MAX 26
+
+/* A kernels study directory (it has kernels.json): its variants'
+ * directories that hold results, in the study's order, malloc'd (free with
+ * studydir_free). 0 (also when dir is no study: *n = 0), or -1
+ * with err when its kernels.json cannot be read. */
+int studydir_variants(const char *dir, char ***dirs, size_t *n, char *err, size_t errlen);
+void studydir_free(char **dirs, size_t n);
+
+#endif
