@@ -43,7 +43,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 MPI_BIN  := $(if $(MPICC),$(B)/dbscale-mpi)
 
-.PHONY: all deps check check-vm unit unit-bin integration asan asan-check tsan fuzz fuzz-build demo bench install clean format format-check
+.PHONY: all deps check check-vm unit unit-bin integration asan asan-check tsan fuzz fuzz-build demo bench install clean format format-check house
 
 all: $(B)/dbscale $(MPI_BIN) $(B)/dbscale.1 $(B)/dbscale.bash-completion
 
@@ -200,6 +200,12 @@ install: $(B)/dbscale $(B)/dbscale.1 $(B)/dbscale.bash-completion $(MPI_BIN)
 	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/dbscale
 
 FORMAT_FILES = $(SRC) $(MPI_SRC) $(HDR) $(wildcard tests/unit/*.c tests/unit/*.h)
+
+# The house rules: each room's README.md names the rooms it may include and
+# call ("May include:"); scripts/house.py checks every #include and, from the
+# objects, every call against it, and that no files call each other in a loop.
+house: $(OBJ)
+	@python3 scripts/house.py $(B)/obj
 
 format:
 	clang-format -i $(FORMAT_FILES)
