@@ -42,6 +42,8 @@ struct stats_effect {
     double sa, sb; /* standard deviation of the logs per side (~ the CV); NAN with n < 2 */
     double se, df; /* standard error of diff, Welch-Satterthwaite df; NAN without an interval */
     double conf, alpha, power;
+    int moderated; /* se, df, p, lo, hi and mde come from stats_moderate
+                    * (stats/moderate.h), not from this point alone */
 };
 
 /* a[na], b[nb]: the repeats of A and of B (all > 0). 0 when the interval,
