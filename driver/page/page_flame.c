@@ -5,8 +5,9 @@
  * callee, summed), then lay each frame out at its parent's left edge plus
  * its elder siblings' widths: a box's width is its share of all samples, so
  * the widest boxes are where the time went. Frames narrower than a sliver
- * are left out with their callees, which bounds the page's size whatever
- * the profile. Every name reaches the page through page_esc().
+ * are left out with their callees, and frames deeper than MAXDEP are not
+ * kept, which bounds the page's size and the tree's depth whatever the
+ * profile. Every name reaches the page through page_esc().
  */
 #include "page/page_flame.h"
 
@@ -143,7 +144,11 @@ size_t page_flame(struct sbuf *b, const char *title, const char *folded, double 
         if (c > 0) {
             root.n += c;
             struct fnode *at = &root;
-            for (size_t s = 0; s < len;) {
+            /* frames deeper than MAXDEP are never drawn: not kept either,
+             * so a stack of millions of frames costs MAXDEP nodes and the
+             * tree's walks stay MAXDEP deep */
+            int d = 0;
+            for (size_t s = 0; s < len && ++d < MAXDEP;) {
                 size_t f = s;
                 while (f < len && l[f] != ';')
                     f++;

@@ -191,13 +191,38 @@ static void test_folded_and_flame(void **st)
     folded_free(&f);
 }
 
+/* A stack of two million frames (19 MB of text, as a runaway recursion in
+ * a profiled server leaves) is read and drawn, not a crash: the folded
+ * reader and the flame graph's tree stay bounded by the drawn depth. */
+static void test_deep_stack(void **st)
+{
+    (void)st;
+    size_t frames = 2000000;
+    struct sbuf line = {0};
+    sbuf_printf(&line, "postgres");
+    for (size_t i = 0; i < frames; i++)
+        sbuf_printf(&line, ";f%zu", i % 1000);
+    sbuf_printf(&line, " 5\npostgres;a;b 3\n");
+    struct folded f = {0};
+    folded_add_text(&f, line.s);
+    folded_sort(&f);
+    assert_true(f.total == 8);
+    struct sbuf b = {0};
+    size_t boxes = page_flame(&b, "deep", f.text.s, 0.0001);
+    /* all, postgres, a, b, and the deep stack's frames down to the drawn depth */
+    assert_true(boxes > 4 && boxes < 200);
+    assert_non_null(strstr(b.s, "f0 (5 samples"));
+    sbuf_free(&b);
+    sbuf_free(&line);
+    folded_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_points),
-        cmocka_unit_test(test_sentence),
-        cmocka_unit_test(test_baseline_map),
-        cmocka_unit_test(test_folded_and_flame),
+        cmocka_unit_test(test_points),       cmocka_unit_test(test_sentence),
+        cmocka_unit_test(test_baseline_map), cmocka_unit_test(test_folded_and_flame),
+        cmocka_unit_test(test_deep_stack),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
