@@ -3,13 +3,17 @@
  * its curves: per (variant, cpus, threads), where the server's time went per
  * transaction, by category and by wait event, each the median over the
  * repeats results.csv holds (repeat >= 1; --profile=knee's extra runs are
- * left out). Pure: numbers in, numbers out; the page reads these.
+ * left out, and so is a repeat whose level completed nothing or was marked
+ * disturbed). A wait's category is its event's class (results/waitclass.h),
+ * whatever the file's cls column says. Pure: numbers in, numbers out.
+ * A figure that was not measured is NAN, never 0.
  */
 #ifndef DBSCALE_WHYPOINT_H
 #define DBSCALE_WHYPOINT_H
 
 #include <stddef.h>
 
+#include "results/results.h"
 #include "results/whycsv.h"
 
 /* Categories, in microseconds per transaction. User and kernel CPU are the
@@ -43,18 +47,21 @@ struct whypoint {
     char variant[32];
     int cpus, threads;
     int repeats;                        /* how many repeats the medians are over */
-    double cat[WP_N];                   /* -1: not collected at this point */
+    double cat[WP_N];                   /* NAN: not measured at this point */
     struct whypoint_ev ev[WHYPOINT_EV]; /* the largest first */
     int nev;
-    double voluntary_txn, involuntary_txn, migrations_txn, runq_us_txn; /* -1: none */
+    double voluntary_txn, involuntary_txn, migrations_txn, runq_us_txn; /* NAN: not measured */
 };
 
-/* Every point of w, into *out (malloc'd). Count. */
-size_t whypoint_build(const struct whycsv *w, struct whypoint **out);
+/* Every point of w, into *out (malloc'd). Count. rs (NULL: every repeat
+ * counts) says which repeats measured something: one whose results.csv row
+ * completed no transaction or is marked disturbed is left out. */
+size_t whypoint_build(const struct whycsv *w, const struct result_set *rs, struct whypoint **out);
 /* The point of (variant, cpus, threads), or NULL. */
 const struct whypoint *whypoint_find(const struct whypoint *p, size_t n, const char *variant,
                                      int cpus, int threads);
-/* An event's microseconds per transaction at p (0 when not seen). */
+/* An event's microseconds per transaction at p (0 when not seen at a
+ * measured point: the waits that were sampled or timed and never seen). */
 double whypoint_event(const struct whypoint *p, const char *event);
 
 #endif

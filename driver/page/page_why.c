@@ -50,7 +50,8 @@ static void clause(struct sbuf *s, const char *what, double a, double b)
 
 static int shown(double a, double b)
 {
-    return a >= 0 && b >= 0 && (a >= 1 || b >= 1); /* under a microsecond both: nothing */
+    /* not measured on a side (NAN), or under a microsecond both: nothing */
+    return !isnan(a) && !isnan(b) && (a >= 1 || b >= 1);
 }
 
 void page_why_compare(const struct whypoint *a, const struct whypoint *b, struct sbuf *s)
@@ -143,9 +144,9 @@ int page_why_baseline_tests(const struct whypoint *a, const struct whypoint *b, 
                             int nk, char (*out)[32], int max)
 {
     int n = 0;
-    if (a->cat[WP_LOCK] >= 0 && b->cat[WP_LOCK] > 1.2 * a->cat[WP_LOCK] && b->cat[WP_LOCK] >= 1)
+    if (!isnan(a->cat[WP_LOCK]) && b->cat[WP_LOCK] > 1.2 * a->cat[WP_LOCK] && b->cat[WP_LOCK] >= 1)
         n = add_tests(kmap[0].tests, out, n, max); /* lock waits sleep on futexes */
-    if (a->cat[WP_IO] >= 0 && b->cat[WP_IO] > 1.2 * a->cat[WP_IO] && b->cat[WP_IO] >= 1)
+    if (!isnan(a->cat[WP_IO]) && b->cat[WP_IO] > 1.2 * a->cat[WP_IO] && b->cat[WP_IO] >= 1)
         n = add_tests("fs", out, n, max);
     for (int i = 0; i < nk; i++)
         for (size_t m = 0; m < sizeof kmap / sizeof kmap[0]; m++)
@@ -194,7 +195,7 @@ static void table(struct sbuf *b, const struct curve *c, const struct whypoint *
         for (size_t t = 0; t < c->k; t++) {
             const struct whypoint *w = point(pts, np, c, t);
             char v[32];
-            if (!w || w->cat[cat] < 0)
+            if (!w || isnan(w->cat[cat]))
                 sbuf_printf(b, "<td>-</td>");
             else
                 sbuf_printf(b, "<td>%s</td>", num(v, sizeof v, w->cat[cat]));
@@ -231,20 +232,20 @@ static void table(struct sbuf *b, const struct curve *c, const struct whypoint *
         int any = 0;
         for (size_t t = 0; t < c->k; t++) {
             const struct whypoint *w = point(pts, np, c, t);
-            any |= w && w->voluntary_txn >= 0;
+            any |= w && !isnan(w->voluntary_txn);
         }
         if (!any)
             continue;
         sbuf_printf(b, "<tr><th class=\"curve\">%s</th>", sched[k]);
         for (size_t t = 0; t < c->k; t++) {
             const struct whypoint *w = point(pts, np, c, t);
-            double v = !w       ? -1
+            double v = !w       ? NAN
                        : k == 0 ? w->voluntary_txn
                        : k == 1 ? w->involuntary_txn
                        : k == 2 ? w->migrations_txn
                                 : w->runq_us_txn;
             char x[32];
-            sbuf_printf(b, "<td>%s</td>", v < 0 ? "-" : num(x, sizeof x, v));
+            sbuf_printf(b, "<td>%s</td>", isnan(v) ? "-" : num(x, sizeof x, v));
         }
         sbuf_printf(b, "</tr>\n");
     }
@@ -447,7 +448,7 @@ void page_why(const struct curves *cv, struct sbuf *b)
         }
         notes(b, &cv->dirs[d]);
         struct whypoint *pts = NULL;
-        size_t np = whypoint_build(&w, &pts);
+        size_t np = whypoint_build(&w, &cv->dirs[d].rs, &pts);
         for (size_t i = 0; i < cv->nc; i++)
             if (cv->c[i].dir == (int)d)
                 curve(b, cv, i, &w, pts, np, dir);

@@ -200,7 +200,7 @@ static int write_kind(const char *dir, const struct wkind *k, const char *rows, 
                 csv_put(&b, p);
             else if (k->cols[c].type == W_INT)
                 sbuf_printf(&b, "%d", *(const int *)p);
-            else
+            else if (!isnan(*(const double *)p)) /* not measured: an empty cell */
                 sbuf_printf(&b, "%.9g", *(const double *)p);
         }
         sbuf_add(&b, "\n", 1);
@@ -246,8 +246,12 @@ static int set_field(const struct wcol *c, char *row, const char *v)
         *(int *)p = (int)x;
         return 0;
     }
+    if (!*v) { /* not measured */
+        *(double *)p = NAN;
+        return 0;
+    }
     double x = strtod(v, &end); /* counts, times, shares: finite, >= 0 */
-    if (!*v || *end || !isfinite(x) || x < 0 || x >= 1e15)
+    if (*end || !isfinite(x) || x < 0 || x >= 1e15)
         return -1;
     *(double *)p = x;
     return 0;

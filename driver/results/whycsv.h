@@ -4,7 +4,10 @@
  * (variant, cpus, threads, repeat). One owner: whycsv_write writes them
  * whole and atomically (the sweep rewrites them after every level, as
  * results.csv), whycsv_read reads them back by header names. Every column
- * is described in whycsv_meta(), which the sweep puts into meta.json.
+ * is described in whycsv_meta(), which the sweep puts into meta.json. A
+ * figure that was not measured (a level that completed nothing, a /proc
+ * file the kernel does not have) is NAN in memory and an empty cell on
+ * disk, never 0.
  *
  *   cpusplit.csv  per level and held CPU (/proc/stat): seconds of user (with
  *                 nice), system, irq, softirq, iowait, steal, idle over the

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,7 +58,7 @@ static void test_points(void **st)
     }
     add_wait(&w, 4, 0, "Lock:tuple", "lock", 1e6); /* a knee run: not a repeat */
     struct whypoint *p;
-    size_t n = whypoint_build(&w, &p);
+    size_t n = whypoint_build(&w, NULL, &p);
     assert_int_equal(n, 1);
     assert_int_equal(p[0].repeats, 3);
     assert_true(p[0].cat[WP_USER] == 400); /* the CPUs summed, then the median */
@@ -69,7 +70,7 @@ static void test_points(void **st)
     assert_true(whypoint_event(&p[0], "IO:WALSync") == 0);
     assert_true(whypoint_event(&p[0], "Lock:tuple") == 0);
     assert_string_equal(p[0].ev[0].event, "Lock:transactionid");
-    assert_true(p[0].voluntary_txn < 0); /* no sched.csv */
+    assert_true(isnan(p[0].voluntary_txn)); /* no sched.csv: not measured */
     free(p);
     /* sched.csv's own CPU of the server wins over the held CPUs' */
     for (int r = 1; r <= 3; r++) {
@@ -80,7 +81,7 @@ static void test_points(void **st)
         snprintf(s.k.variant, sizeof s.k.variant, "smp-k2");
         whycsv_add_sched(&w, &s);
     }
-    n = whypoint_build(&w, &p);
+    n = whypoint_build(&w, NULL, &p);
     assert_true(p[0].cat[WP_USER] == 72);
     assert_true(p[0].cat[WP_KERNEL] == 33);
     assert_true(p[0].voluntary_txn == 16);
@@ -129,11 +130,63 @@ static void test_sentence(void **st)
     struct whypoint none;
     memset(&none, 0, sizeof none);
     for (int c = 0; c < WP_N; c++)
-        none.cat[c] = -1;
+        none.cat[c] = NAN;
     struct sbuf e = {0};
     page_why_compare(&none, &none, &e);
     assert_int_equal(e.len, 0);
     sbuf_free(&e);
+}
+
+/* What was not measured stays "not measured" (NAN), never 0: a repeat
+ * whose level completed nothing or locked up (disturbed) is left out, an
+ * empty cell is NAN, and a wait's class is its event's, whatever the file
+ * says (MariaDB's time in the engine's row calls counts in no category). */
+static void test_not_measured(void **st)
+{
+    (void)st;
+    struct whycsv w = {0};
+    for (int r = 1; r <= 3; r++) {
+        add_cpu(&w, 4, r, 0, 100, 20);
+        /* repeat 3 locked up: its lock waits were 372 us a transaction */
+        add_wait(&w, 4, r, "Lock:transactionid", "other", r == 3 ? 0 : 372);
+        add_wait(&w, 4, r, "wait/io/table/sql/handler", "table", 500);
+        struct why_sched s = {.k = {.cpus = 2, .threads = 4, .repeat = r},
+                              .user_us_txn = 70,
+                              .system_us_txn = 30,
+                              .voluntary_txn = 16,
+                              .migrations_txn = NAN}; /* no SCHED_DEBUG */
+        snprintf(s.k.variant, sizeof s.k.variant, "smp-k2");
+        whycsv_add_sched(&w, &s);
+    }
+    struct result_row rows[3];
+    memset(rows, 0, sizeof rows);
+    for (int r = 0; r < 3; r++) {
+        snprintf(rows[r].variant, sizeof rows[r].variant, "smp-k2");
+        rows[r].cpus = 2, rows[r].threads = 4, rows[r].repeat = r + 1, rows[r].tps = 1000;
+    }
+    rows[2].disturbed = 1; /* the level that locked up */
+    struct result_set rs = {.rows = rows, .n = 3};
+    struct whypoint *p;
+    size_t n = whypoint_build(&w, &rs, &p);
+    assert_int_equal(n, 1);
+    assert_int_equal(p[0].repeats, 2);
+    assert_true(p[0].cat[WP_LOCK] == 372); /* not the locked-up repeat's 0 */
+    assert_true(p[0].cat[WP_OTHER] == 0);  /* the file said "other": the table says lock */
+    assert_true(p[0].cat[WP_IO] == 0);     /* engine time is no I/O wait */
+    assert_true(isnan(p[0].migrations_txn));
+    assert_true(p[0].voluntary_txn == 16);
+    free(p);
+    /* every repeat disturbed or empty: no point at all */
+    rows[0].tps = 0, rows[1].disturbed = 1;
+    assert_int_equal(whypoint_build(&w, &rs, &p), 0);
+    free(p);
+    /* a figure measured on one side only says nothing */
+    struct whypoint a = pt(200, 100, 372, 0), b = pt(200, 100, NAN, 0);
+    struct sbuf s = {0};
+    page_why_compare(&a, &b, &s);
+    assert_null(s.s ? strstr(s.s, "lock waits") : NULL);
+    sbuf_free(&s);
+    whycsv_free(&w);
 }
 
 static void test_baseline_map(void **st)
@@ -222,7 +275,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_points),       cmocka_unit_test(test_sentence),
         cmocka_unit_test(test_baseline_map), cmocka_unit_test(test_folded_and_flame),
-        cmocka_unit_test(test_deep_stack),
+        cmocka_unit_test(test_deep_stack),   cmocka_unit_test(test_not_measured),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

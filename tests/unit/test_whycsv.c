@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,13 @@ static void test_round_trip(void **st)
             c.s[f] = 0.25 * f + i, c.us_txn[f] = 100.5 * f;
         whycsv_add_cpu(&w, &c);
     }
-    struct why_sched s = {
-        .k = key(8, 2), .tasks = 12, .voluntary = 1000, .user_s = 1.5, .runq_us_txn = 42.5};
+    struct why_sched s = {.k = key(8, 2),
+                          .tasks = 12,
+                          .voluntary = 1000,
+                          .user_s = 1.5,
+                          .runq_us_txn = 42.5,
+                          .migrations = NAN, /* not measured: no SCHED_DEBUG */
+                          .migrations_txn = NAN};
     whycsv_add_sched(&w, &s);
     struct why_wait x = {.k = key(8, 0),
                          .count = 300,
@@ -58,6 +64,9 @@ static void test_round_trip(void **st)
     char err[600] = "";
     assert_int_equal(whycsv_read(dir, &back, err, sizeof err), 0);
     assert_int_equal(back.ncpu, 3);
+    /* "not measured" survives the round trip as an empty cell, never 0 */
+    assert_true(isnan(back.sched[0].migrations) && isnan(back.sched[0].migrations_txn));
+    assert_true(back.sched[0].runq_us_txn == 42.5);
     assert_int_equal(back.nsched, 1);
     assert_int_equal(back.nwait, 1);
     assert_int_equal(back.nprof, 1);
