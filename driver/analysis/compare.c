@@ -9,14 +9,16 @@
  * The one idea: every input (results dir, results/micro CSV, wide TSV) is
  * reduced by compare_load.c to named sets of points, a point being a few key
  * fields and a list of samples. Matching, medians, floor((a/b - 1) * 100) and
- * Welch's t-test then work the same for all of them, and the table is built
+ * the tests then work the same for all of them, and the table is built
  * once as text cells that the terminal, Markdown and CSV renderers only lay
  * out.
  *
  * Never claim a difference without evidence: the test is over independent
  * runs (repeats), never over the samples inside one run, a mark needs at
- * least two runs on each side ("no test (n=1)" otherwise), and "no
- * difference proven" is said out loud.
+ * least two runs on each side ("no test (n=1)" otherwise), the marks of a
+ * table hold together at a 5% false-discovery rate (Benjamini-Hochberg over
+ * all its tests: a grid of 48 cells marks next to nothing from noise
+ * alone), and "no difference proven" is said out loud.
  */
 #include "analysis/compare.h"
 
@@ -26,6 +28,7 @@
 #include <string.h>
 
 #include "core/csv.h"
+#include "stats/fdr.h"
 #include "stats/stats.h"
 
 static const char *field_names[COMPARE_NKINDS][COMPARE_NF] = {
@@ -121,7 +124,7 @@ static void pair_columns(struct compare_table *t, const struct compare_set **set
             add_col(t, buf, CC_REL);
             snprintf(buf, sizeof buf, "%cv%c_sig", ini[a], ini[b]);
             add_col(t, buf, CC_SIG);
-            snprintf(buf, sizeof buf, "%cv%c_p", ini[a], ini[b]);
+            snprintf(buf, sizeof buf, "%cv%c_q", ini[a], ini[b]);
             add_col(t, buf, CC_P);
             snprintf(buf, sizeof buf, "%cv%c: %s versus %s, floor((%s / %s - 1) * 100) %%", ini[a],
                      ini[b], na, nb, na, nb);
@@ -177,10 +180,19 @@ static int all_whole(const struct compare_set **sets, size_t m)
     return 1;
 }
 
-/* A pair's three cells: relative %, significance mark, p; a and b NULL
- * where missing, ma and mb their medians. */
+/* The table's tests: each a p-value and the cells its mark and q go into,
+ * filled once the whole table's q-values are known (Benjamini-Hochberg). */
+struct tests {
+    double *p;
+    char ***cell; /* cell[i]: the pair's three cells of test i */
+    size_t n, cap;
+};
+
+/* A pair's three cells: relative %, significance mark, q; a and b NULL
+ * where missing, ma and mb their medians. The mark and q wait for the
+ * table's other tests (marks). */
 static void pair_cells(char **cell, const struct compare_point *a, const struct compare_point *b,
-                       double ma, double mb)
+                       double ma, double mb, struct tests *ts)
 {
     char buf[64];
     long long rel;
@@ -200,9 +212,14 @@ static void pair_cells(char **cell, const struct compare_point *a, const struct 
      * share its level, and testing them as independent marked
      * half the rows of an A/A comparison significant. */
     if (stats_welch(a->rep, a->nrep, b->rep, b->nrep, &w) == 0) {
-        cell[1] = xstrdup(w.significant ? "*" : "~");
-        snprintf(buf, sizeof buf, "%.4g", w.p);
-        cell[2] = xstrdup(buf);
+        if (ts->n == ts->cap) {
+            ts->cap = ts->cap ? 2 * ts->cap : 64;
+            ts->p = xrealloc(ts->p, ts->cap * sizeof *ts->p);
+            ts->cell = xrealloc(ts->cell, ts->cap * sizeof *ts->cell);
+        }
+        ts->p[ts->n] = w.p;
+        ts->cell[ts->n++] = cell;
+        cell[1] = cell[2] = NULL;
     } else {
         size_t n = a->nrep < b->nrep ? a->nrep : b->nrep;
         snprintf(buf, sizeof buf, "no test (n=%zu)", n);
@@ -214,7 +231,7 @@ static void pair_cells(char **cell, const struct compare_point *a, const struct 
 /* One row's cells: its key fields, each set's median (N/A where the set
  * has no samples there), then each pair's cells. */
 static void fill_row(char **row, const struct compare_set **sets, size_t m, const int *use,
-                     char key[COMPARE_NF][48], int whole)
+                     char key[COMPARE_NF][48], int whole, struct tests *ts)
 {
     const struct compare_point **pt = xcalloc(m, sizeof *pt);
     double *med = xcalloc(m, sizeof *med);
@@ -232,9 +249,26 @@ static void fill_row(char **row, const struct compare_set **sets, size_t m, cons
     }
     for (size_t a = 0; a < m; a++)
         for (size_t b = a + 1; b < m; b++, c += 3)
-            pair_cells(row + c, pt[a], pt[b], med[a], med[b]);
+            pair_cells(row + c, pt[a], pt[b], med[a], med[b], ts);
     free(med);
     free(pt);
+}
+
+/* One family for the whole table: a cell is marked where its difference
+ * holds at COMPARE_FDR false discoveries over every test in the table. */
+static void marks(struct tests *ts)
+{
+    double *q = xcalloc(ts->n + 1, sizeof *q);
+    stats_bh(ts->p, ts->n, q);
+    for (size_t i = 0; i < ts->n; i++) {
+        char buf[32];
+        ts->cell[i][1] = xstrdup(q[i] <= COMPARE_FDR ? "*" : "~");
+        snprintf(buf, sizeof buf, "%.4g", q[i]);
+        ts->cell[i][2] = xstrdup(buf);
+    }
+    free(q);
+    free(ts->p);
+    free(ts->cell);
 }
 
 void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct compare_table *t)
@@ -256,15 +290,18 @@ void compare_build(const struct compare_sets *ss, enum compare_kind kind, struct
     pair_columns(t, sets, m);
     add_legend(t, "values are medians over repeats/samples; N/A: missing on a side");
     if (m > 1)
-        add_legend(t, "*: difference significant at 95% (Welch's t-test); "
-                      "~: no difference proven at 95%; no test (n=K): fewer than 2 "
-                      "independent runs (repeats) on a side. The test is over runs, "
-                      "never over the samples inside one run");
+        add_legend(t, "*: the difference holds at a 5% false-discovery rate over every "
+                      "test in this table (Welch's t-test over repeats, Benjamini-Hochberg; "
+                      "_q is the adjusted p-value); ~: no difference proven at that rate; no test "
+                      "(n=K): fewer than 2 independent runs (repeats) on a side. The test is "
+                      "over runs, never over the samples inside one run");
     struct row_key *keys = row_keys(sets, m, use, &t->nrows);
     int whole = all_whole(sets, m);
     t->cell = xcalloc(t->nrows * t->ncols + 1, sizeof *t->cell);
+    struct tests ts = {0};
     for (size_t r = 0; r < t->nrows; r++)
-        fill_row(t->cell + r * t->ncols, sets, m, use, keys[r].f, whole);
+        fill_row(t->cell + r * t->ncols, sets, m, use, keys[r].f, whole, &ts);
+    marks(&ts);
     free(keys);
     free(sets);
 }

@@ -1,7 +1,7 @@
 /*
  * compare.h - results sets side by side: match the points of sets loaded by
  * compare_load.h by key, and build a table of medians, relative % per pair
- * and Welch marks, rendered as text, Markdown or CSV.
+ * and marks held at a false-discovery rate, rendered as text, Markdown or CSV.
  */
 #ifndef DBSCALE_COMPARE_H
 #define DBSCALE_COMPARE_H
@@ -13,10 +13,15 @@
 
 enum compare_col { CC_KEY, CC_VALUE, CC_REL, CC_SIG, CC_P };
 
+/* The false-discovery rate a table's marks hold at, over all its tests. */
+#define COMPARE_FDR 0.05
+
 /* A built table: ncols named columns of text cells; REL/SIG/P come in threes
- * per pair of sets (i < j). SIG is "*" (significant at 95%), "~" (no
- * difference proven) or "no test (n=K)" (fewer than 2 independent runs on a
- * side), over compare_point.rep; "" when REL is N/A. */
+ * per pair of sets (i < j). SIG is "*" (the difference holds at COMPARE_FDR
+ * over every test of the table: Welch's t-test over compare_point.rep,
+ * Benjamini-Hochberg), "~" (no difference proven at that rate) or "no test (n=K)"
+ * (fewer than 2 independent runs on a side); "" when REL is N/A. P is the
+ * test's q-value (the adjusted p). */
 struct compare_table {
     size_t nrows, ncols;
     char **head;

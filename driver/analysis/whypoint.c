@@ -145,6 +145,10 @@ static void fill_cats(const struct whycsv *w, struct whypoint *p, const int *rep
             sv[4][r] = s->user_us_txn, sv[5][r] = s->system_us_txn;
         }
     }
+    double busy[MAXREP];
+    for (int r = 0; r < nr; r++)
+        busy[r] = v[WP_USER][r] + v[WP_KERNEL][r];
+    p->held_busy_us = median_measured(busy, nr);
     for (int c = 0; c < WP_N; c++)
         p->cat[c] = median_measured(v[c], nr);
     /* the server's own CPU (sched.csv), not whoever shared its CPUs */

@@ -51,6 +51,10 @@ struct whypoint {
     struct whypoint_ev ev[WHYPOINT_EV]; /* the largest first */
     int nev;
     double voluntary_txn, involuntary_txn, migrations_txn, runq_us_txn; /* NAN: not measured */
+    /* The held CPUs' user + system time per transaction, whoever ran there
+     * (/proc/stat): beside the server's own (cat[WP_USER] + cat[WP_KERNEL]
+     * from sched.csv) it shows what others, the client among them, took. */
+    double held_busy_us;
 };
 
 /* Every point of w, into *out (malloc'd). Count. rs (NULL: every repeat

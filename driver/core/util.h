@@ -11,6 +11,8 @@
 
 /* Exit codes: 0 ok, 1 runtime failure, 2 bad input (as sysbench/pgbench use 1/2). */
 enum { EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+/* The verdict's gate, as `dbscale compare` exits (docs/verdicts.md). */
+enum { EXIT_REGRESSION = 3, EXIT_INCONCLUSIVE = 4, EXIT_INCOMPARABLE = 5 };
 
 uint64_t now_ns(void); /* CLOCK_MONOTONIC in nanoseconds */
 double now_wall(void); /* CLOCK_REALTIME in seconds, for timestamps in results */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/evidence.h"
 #include "page/page_html.h"
 #include "page/page_prof.h"
 #include "stats/stats.h"
@@ -90,69 +91,6 @@ void page_why_compare(const struct whypoint *a, const struct whypoint *b, struct
         clause(s, whypoint_cat[c], a->cat[c], b->cat[c]);
     }
     sbuf_printf(s, ".");
-}
-
-/* ---- the kernel baseline's tests of what grew ---- */
-
-static const struct {
-    const char *pat, *tests;
-} kmap[] = {
-    {"futex", "futex1,futex2,futex3,futex4,pthread_mutex1,pthread_mutex2,posix_semaphore1"},
-    {"open", "open1,open2,open3"},
-    {"path_", "open1,open2,open3,stat1,stat2"},
-    {"lookup", "open1,open2,open3,stat1,stat2"},
-    {"pipe", "pipe1"},
-    {"fault", "page_fault1,page_fault2,page_fault3,page_fault4"},
-    {"handle_mm", "page_fault1,page_fault2,page_fault3,page_fault4"},
-    {"posix_lock", "lock1,lock2"},
-    {"fcntl", "lock1,lock2"},
-    {"locks_", "lock1,lock2"},
-    {"schedule", "context_switch1,pipe1,sched_yield"},
-    {"wake_up", "context_switch1,pipe1"},
-    {"finish_task_switch", "context_switch1,pipe1"},
-    {"getppid", "getppid1"},
-    {"syscall", "getppid1"},
-    {"brk", "brk1,brk2"},
-    {"mmap", "mmap1,mmap2"},
-    {"munmap", "mmap1,mmap2,tlb_flush1"},
-    {"tlb", "tlb_flush1,tlb_flush2,tlb_flush3"},
-    {"unix_stream", "unix1"},
-    {"poll", "poll1,poll2"},
-    {"select", "select1,select2,select3"},
-    {"ext4", "fs,fallocate1"},
-    {"jbd2", "fs"},
-    {"fsync", "fs"},
-    {"unlink", "unlink1,unlink2,fs"},
-    {"eventfd", "eventfd1"},
-};
-
-static int add_tests(const char *list, char (*out)[32], int n, int max)
-{
-    char copy[256];
-    snprintf(copy, sizeof copy, "%s", list);
-    for (char *sv = NULL, *t = strtok_r(copy, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
-        int have = 0;
-        for (int i = 0; i < n; i++)
-            have |= !strcmp(out[i], t);
-        if (!have && n < max)
-            snprintf(out[n++], 32, "%s", t);
-    }
-    return n;
-}
-
-int page_why_baseline_tests(const struct whypoint *a, const struct whypoint *b, char (*kfn)[128],
-                            int nk, char (*out)[32], int max)
-{
-    int n = 0;
-    if (!isnan(a->cat[WP_LOCK]) && b->cat[WP_LOCK] > 1.2 * a->cat[WP_LOCK] && b->cat[WP_LOCK] >= 1)
-        n = add_tests(kmap[0].tests, out, n, max); /* lock waits sleep on futexes */
-    if (!isnan(a->cat[WP_IO]) && b->cat[WP_IO] > 1.2 * a->cat[WP_IO] && b->cat[WP_IO] >= 1)
-        n = add_tests("fs", out, n, max);
-    for (int i = 0; i < nk; i++)
-        for (size_t m = 0; m < sizeof kmap / sizeof kmap[0]; m++)
-            if (strstr(kfn[i], kmap[m].pat))
-                n = add_tests(kmap[m].tests, out, n, max);
-    return n;
 }
 
 /* ---- the section ---- */
@@ -394,7 +332,7 @@ static void curve(struct sbuf *b, const struct curves *cv, size_t ci, const stru
         profiles(b, cv, ci, w, dir, ia, ib, kfn, &nk);
     if (a && bw) {
         char tests[32][32];
-        int nt = page_why_baseline_tests(a, bw, kfn, nk, tests, 32);
+        int nt = evidence_kernel_tests(a, bw, kfn, nk, tests, 32);
         baseline_line(b, cv, c->cpus, tests, nt);
     }
 }

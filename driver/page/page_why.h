@@ -23,12 +23,4 @@ void page_why(const struct curves *cv, struct sbuf *b);
  * nothing when neither point has figures. */
 void page_why_compare(const struct whypoint *a, const struct whypoint *b, struct sbuf *s);
 
-/* The kernel baseline tests (micro.csv names) that exercise what grew
- * from a to b: lock waits map to the futex and mutex tests, I/O waits to
- * fs, and the profile's grown kernel functions kfn[0..nk) by their names
- * (futex, open, pipe, page faults, file locks, the scheduler). Names into
- * out (max), count. */
-int page_why_baseline_tests(const struct whypoint *a, const struct whypoint *b, char (*kfn)[128],
-                            int nk, char (*out)[32], int max);
-
 #endif

@@ -99,12 +99,20 @@ rc=$?
 grep -q "gnuplot failed on .*speedup.gp" "$out/broken.err" || fail "broken script: no clear message"
 grep -q "undefined function" "$out/broken.err" || fail "broken script: gnuplot's message lost"
 
-# compare over the same two sweeps writes its Markdown and CSV tables.
-"$bin" compare "$data/pgsql-sweep" "$data/mysql-sweep" --out "$out/cmp" >"$out/cmp.out" ||
-    fail "compare failed"
+# compare over the same two sweeps writes its Markdown and CSV tables and
+# the verdict; MariaDB (B) against PostgreSQL (A) is slower here, so the
+# gate says regression: exit 3.
+rc=0
+"$bin" compare "$data/pgsql-sweep" "$data/mysql-sweep" --out "$out/cmp" >"$out/cmp.out" || rc=$?
 cat "$out/cmp.out"
+[ $rc -eq 3 ] || fail "compare pgsql mysql: exit $rc, expected 3 (regression)"
 [ -s "$out/cmp/compare.md" ] && [ -s "$out/cmp/compare.csv" ] || fail "compare files missing"
+[ -s "$out/cmp/verdict.txt" ] && [ -s "$out/cmp/verdict.json" ] || fail "verdict files missing"
 grep -q '+56\*' "$out/cmp.out" || fail "compare: expected a significant +56 at 8 threads"
+grep -q '^dbscale verdict: mysql-sweep against pgsql-sweep: regression' "$out/cmp.out" ||
+    fail "compare: no regression verdict"
+python3 -c 'import json,sys; v=json.load(open(sys.argv[1])); assert v["gate"] == "regression", v["gate"]' \
+    "$out/cmp/verdict.json" || fail "verdict.json: gate is not regression"
 # ... and never quietly compares micro.csv when results.csv is there but is
 # no readable table: a FIFO, a link to /dev/zero, a directory, a header alone
 for kind in fifo zero dir header; do

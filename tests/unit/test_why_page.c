@@ -22,6 +22,7 @@
 #include "results/folded.h"
 #include "page/page_flame.h"
 #include "page/page_why.h"
+#include "analysis/evidence.h"
 #include "analysis/whypoint.h"
 
 static void add_wait(struct whycsv *w, int threads, int repeat, const char *ev, const char *cls,
@@ -194,13 +195,13 @@ static void test_baseline_map(void **st)
     (void)st;
     struct whypoint a = pt(200, 100, 120, 50), b = pt(210, 101, 372, 20);
     char out[32][32], kfn[2][128];
-    int n = page_why_baseline_tests(&a, &b, kfn, 0, out, 32);
+    int n = evidence_kernel_tests(&a, &b, kfn, 0, out, 32);
     assert_true(n >= 2);
     assert_string_equal(out[0], "futex1");
     snprintf(kfn[0], sizeof kfn[0], "path_openat");
     snprintf(kfn[1], sizeof kfn[1], "futex_wake");
     struct whypoint c = pt(200, 100, 120, 50);
-    n = page_why_baseline_tests(&a, &c, kfn, 2, out, 32);
+    n = evidence_kernel_tests(&a, &c, kfn, 2, out, 32);
     int open1 = 0, futex = 0;
     for (int i = 0; i < n; i++)
         open1 |= !strcmp(out[i], "open1"), futex |= !strcmp(out[i], "futex2");

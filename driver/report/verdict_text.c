@@ -1,0 +1,193 @@
+/*
+ * verdict_text.c - the verdict in plain text: what `dbscale compare` prints
+ * and writes as verdict.txt, short enough to paste into a mail or a bug.
+ *
+ * The one idea: every sentence carries its figures and, where it compares,
+ * its interval; a point that could not be decided says so and how many
+ * repeats would decide it. The words of a curve's limit are limit.c's own,
+ * so this text and the page say the same thing.
+ */
+#include "report/verdict_text.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void pct(struct sbuf *b, double v)
+{
+    if (isnan(v))
+        sbuf_printf(b, "n/a");
+    else
+        sbuf_printf(b, "%+.0f%%", 100 * v);
+}
+
+void verdict_point_line(const struct verdict *v, const struct curves *cv, size_t i,
+                        struct sbuf *out)
+{
+    const struct verdict_point *p = &v->pts[i];
+    const struct curve *b = &cv->c[p->cb];
+    pct(out, p->e.est);
+    sbuf_printf(out, " %s at %g thread%s on %d CPU%s (%s)", verdict_fig_name(p->fig), p->threads,
+                p->threads == 1 ? "" : "s", b->cpus, b->cpus == 1 ? "" : "s", b->variant);
+    if (!isnan(p->e.lo)) {
+        sbuf_printf(out, ", %.0f%% CI ", 100 * v->opt.conf);
+        pct(out, p->e.lo);
+        sbuf_printf(out, "..");
+        pct(out, p->e.hi);
+        sbuf_printf(out, ", q=%.2g", p->v.q);
+    }
+    sbuf_printf(out, ", %zu vs %zu repeats", p->e.na, p->e.nb);
+    if (p->v.cls == STATS_INCONCLUSIVE) {
+        sbuf_printf(out, ": %s", stats_reason_text(p->v.reason));
+        if (p->v.repeats > 100)
+            sbuf_printf(out, " (more than 100 repeats a side would be needed)");
+        else if (p->v.repeats)
+            sbuf_printf(out, " (about %zu repeats a side would decide it)", p->v.repeats);
+    }
+    if (p->dropped)
+        sbuf_printf(out, "; %d level%s left out (disturbed or empty)", p->dropped,
+                    p->dropped == 1 ? "" : "s");
+}
+
+void verdict_explain_line(const struct verdict_explain *x, struct sbuf *out)
+{
+    for (int i = 0; i < x->nch; i++) {
+        const struct verdict_change *c = &x->ch[i];
+        sbuf_printf(out, "%s%s %.3g -> %.3g %s", i ? "; " : "", c->what, c->a, c->b, c->unit);
+        if (c->a > 0 && c->b > 0)
+            sbuf_printf(out, " (%.2gx)", c->b / c->a);
+    }
+    if (x->kernel[0])
+        sbuf_printf(out, "%s%s%s", x->nch ? "; " : "", x->kernel,
+                    x->kernel_explains ? " (the kernel moved with the database)"
+                                       : " (the kernel does not explain it)");
+    if (x->profiles)
+        sbuf_printf(out, "; both sides profiled: the page has the differential flame graph");
+}
+
+static const struct verdict_explain *explain_of(const struct verdict *v, size_t i)
+{
+    for (size_t j = 0; j < v->nex; j++) {
+        const struct verdict_point *q = &v->pts[v->ex[j].point];
+        if (q->pair == v->pts[i].pair && q->threads == v->pts[i].threads)
+            return &v->ex[j];
+    }
+    return NULL;
+}
+
+static void class_lines(const struct verdict *v, const struct curves *cv, enum stats_class cls,
+                        const char *name, size_t max, struct sbuf *out)
+{
+    size_t n = 0, shown = 0;
+    for (size_t i = 0; i < v->npts; i++)
+        n += v->pts[i].v.cls == cls;
+    if (!n)
+        return;
+    sbuf_printf(out, "%s: %zu point%s\n", name, n, n == 1 ? "" : "s");
+    for (size_t i = 0; i < v->npts && shown < max; i++) {
+        if (v->pts[i].v.cls != cls)
+            continue;
+        sbuf_printf(out, "  ");
+        verdict_point_line(v, cv, i, out);
+        const struct verdict_explain *x = explain_of(v, i);
+        if (x && (x->nch || x->kernel[0])) {
+            sbuf_printf(out, "\n    what changed: ");
+            verdict_explain_line(x, out);
+        }
+        sbuf_printf(out, "\n");
+        shown++;
+    }
+    if (n > shown)
+        sbuf_printf(out, "  ... and %zu more (verdict.json has every point)\n", n - shown);
+}
+
+static void interval(struct sbuf *b, const struct stats_interval *i, const char *fmt)
+{
+    if (isnan(i->est)) {
+        sbuf_printf(b, "n/a");
+        return;
+    }
+    sbuf_printf(b, fmt, i->est);
+    if (!isnan(i->lo)) {
+        sbuf_printf(b, " (");
+        sbuf_printf(b, fmt, i->lo);
+        sbuf_printf(b, "..");
+        sbuf_printf(b, fmt, i->hi);
+        sbuf_printf(b, ")");
+    }
+}
+
+static void curves_part(const struct verdict *v, const struct curves *cv, struct sbuf *out)
+{
+    for (size_t i = 0; i < v->npairs; i++) {
+        const struct verdict_pair *p = &v->pairs[i];
+        const struct curve *b = &cv->c[p->cb];
+        sbuf_printf(out, "  %s on %d CPU%s: peak tps ", b->variant, b->cpus,
+                    b->cpus == 1 ? "" : "s");
+        interval(out, &p->peak_a, "%.0f");
+        sbuf_printf(out, " -> ");
+        interval(out, &p->peak_b, "%.0f");
+        sbuf_printf(out, ", change ");
+        if (isnan(p->peak_ratio.est))
+            sbuf_printf(out, "n/a");
+        else {
+            pct(out, p->peak_ratio.est);
+            if (!isnan(p->peak_ratio.lo)) {
+                sbuf_printf(out, " (");
+                pct(out, p->peak_ratio.lo);
+                sbuf_printf(out, "..");
+                pct(out, p->peak_ratio.hi);
+                sbuf_printf(out, ")%s",
+                            p->peak_ratio.lo <= 0 && p->peak_ratio.hi >= 0 ? ", not established"
+                                                                           : "");
+            }
+        }
+        sbuf_printf(out, "; knee at ");
+        interval(out, &p->knee_a, "%g");
+        sbuf_printf(out, " -> ");
+        interval(out, &p->knee_b, "%g");
+        sbuf_printf(out, " threads\n");
+    }
+}
+
+void verdict_text(const struct verdict *v, const struct curves *cv, struct sbuf *out)
+{
+    if (cv->ndirs > 1) {
+        sbuf_printf(out, "dbscale verdict: ");
+        for (size_t d = 1; d < cv->ndirs; d++)
+            sbuf_printf(out, "%s%s", d > 1 ? ", " : "", cv->dirs[d].name);
+        sbuf_printf(out, " against %s: %s (%s)\n", cv->dirs[0].name, verdict_gate_name(v->gate),
+                    v->gate_why);
+        sbuf_printf(out,
+                    "  %zu tests over %zu points x figures; q-values: Benjamini-Hochberg at "
+                    "%.0f%% over all of them; the same: within %.0f%%\n",
+                    v->tested, v->npts, 100 * v->opt.fdr, 100 * v->opt.delta);
+        class_lines(v, cv, STATS_WORSE, "worse", 10, out);
+        class_lines(v, cv, STATS_BETTER, "better", 10, out);
+        class_lines(v, cv, STATS_INCONCLUSIVE, "undecided", 5, out);
+        size_t same = 0;
+        for (size_t i = 0; i < v->npts; i++)
+            same += v->pts[i].v.cls == STATS_SAME;
+        if (same)
+            sbuf_printf(out, "the same within %.0f%%: %zu point%s\n", 100 * v->opt.delta, same,
+                        same == 1 ? "" : "s");
+        if (v->one_side)
+            sbuf_printf(out, "on one side only: %zu point%s (e.g. %s)\n", v->one_side,
+                        v->one_side == 1 ? "" : "s", v->one_side_eg);
+        if (v->npairs) {
+            sbuf_printf(out, "curves (bootstrap over repeats, %.0f%% intervals):\n",
+                        100 * v->opt.conf);
+            curves_part(v, cv, out);
+        }
+    }
+    if (v->nlim)
+        sbuf_printf(out, "where each curve stops scaling, and why:\n");
+    for (size_t i = 0; i < v->nlim; i++) {
+        const struct limit *l = &v->lim[i];
+        const struct curve *c = &cv->c[l->curve];
+        char s[1024];
+        limit_sentence(l, c, s, sizeof s);
+        sbuf_printf(out, "  %s, %s on %d CPU%s: %s\n", cv->dirs[c->dir].name, c->variant, c->cpus,
+                    c->cpus == 1 ? "" : "s", s);
+    }
+}
