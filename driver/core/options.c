@@ -6,9 +6,12 @@
  * no error path. A typo gets the nearest known name as a hint. A name is
  * matched with '_' and '-' alike, as sysbench does, so the one table serves
  * --table-size, --table_size and "table_size=" in a config file; what is
- * stored and shown is always the table's spelling.
+ * stored and shown is always the table's spelling. The values' two sources
+ * sit above this file and call down into it: the command line
+ * (options_argv.c) and config files (options_ini.c); it calls neither.
  */
 #include "core/options.h"
+#include "core/options_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -54,7 +57,7 @@ void opts_free(struct opts *o)
 }
 
 /* '_' and '-' are one character in option names. */
-static int name_eq(const char *a, const char *b, size_t len)
+int opts_name_eq(const char *a, const char *b, size_t len)
 {
     for (size_t k = 0; k < len; k++) {
         char x = a[k] == '_' ? '-' : a[k], y = b[k] == '_' ? '-' : b[k];
@@ -64,24 +67,24 @@ static int name_eq(const char *a, const char *b, size_t len)
     return b[len] == '\0';
 }
 
-static long find(const struct opts *o, const char *name, size_t len)
+long opts_find(const struct opts *o, const char *name, size_t len)
 {
     for (size_t i = 0; i < o->n; i++)
-        if (strlen(o->defs[i].name) == len && name_eq(name, o->defs[i].name, len))
+        if (strlen(o->defs[i].name) == len && opts_name_eq(name, o->defs[i].name, len))
             return (long)i;
     return -1;
 }
 
 /* An alias's index resolved to the option it sets (one level: an alias of
  * an alias is a table bug). */
-static long resolve(const struct opts *o, long i)
+long opts_resolve(const struct opts *o, long i)
 {
     if (i >= 0 && o->defs[i].type == OPT_ALIAS && o->defs[i].def)
-        return find(o, o->defs[i].def, strlen(o->defs[i].def));
+        return opts_find(o, o->defs[i].def, strlen(o->defs[i].def));
     return i;
 }
 
-static int choice_ok(const char *choices, const char *v)
+int opts_choice_ok(const char *choices, const char *v)
 {
     size_t vl = strlen(v);
     for (const char *p = choices; *p;) {
@@ -203,7 +206,7 @@ static int validate(const struct optdef *d, const char *v, char *err, size_t err
         return 0;
     }
     case OPT_CHOICE:
-        if (!choice_ok(d->choices, v)) {
+        if (!opts_choice_ok(d->choices, v)) {
             snprintf(err, errlen, "%s: --%s: '%s' is not one of %s", where, d->name, v, d->choices);
             return -1;
         }
@@ -224,7 +227,7 @@ static int same_source(const char *a, const char *b)
 int opts_set(struct opts *o, const char *name, const char *value, const char *where, char *err,
              size_t errlen)
 {
-    long i = find(o, name, strlen(name));
+    long i = opts_find(o, name, strlen(name));
     if (i < 0) {
         const char *near = nearest(o, name);
         if (near)
@@ -240,7 +243,7 @@ int opts_set(struct opts *o, const char *name, const char *value, const char *wh
         return -1;
     }
     if (o->defs[i].type == OPT_ALIAS) {
-        long t = resolve(o, i);
+        long t = opts_resolve(o, i);
         if (t < 0 || t == i) {
             snprintf(err, errlen, "%s: --%s: internal error: alias of nothing", where, name);
             return -1;
@@ -289,127 +292,9 @@ int opts_set(struct opts *o, const char *name, const char *value, const char *wh
     return 0;
 }
 
-/* Splits "--name=value" / "--name value" / "--flag"; advances *i past what it used. */
-static int take_option(struct opts *o, int argc, char **argv, int *i, char *err, size_t errlen)
-{
-    const char *a = argv[*i] + 2;
-    const char *eq = strchr(a, '=');
-    size_t nl = eq ? (size_t)(eq - a) : strlen(a);
-    char name[128];
-    if (nl >= sizeof name) {
-        snprintf(err, errlen, "option '%.40s...' is too long", argv[*i]);
-        return -1;
-    }
-    memcpy(name, a, nl);
-    name[nl] = '\0';
-    const char *value = eq ? eq + 1 : NULL;
-    long k = resolve(o, find(o, name, nl));
-    if (!value) {
-        if (k >= 0 && (o->defs[k].type == OPT_BOOL ||
-                       (o->defs[k].type == OPT_CHOICE && choice_ok(o->defs[k].choices, "on"))))
-            value = "on"; /* a choice with "on" among its values (--profile) is a flag too */
-        else if (k >= 0 && o->defs[k].type == OPT_REFUSED)
-            value = ""; /* refused whatever it says: no value to take */
-        else if (k >= 0) {
-            if (*i + 1 >= argc) {
-                snprintf(err, errlen, "option '--%s' needs a value", name);
-                return -1;
-            }
-            value = argv[++*i];
-        } else
-            value = "";
-    }
-    return opts_set(o, name, value, "command line", err, errlen);
-}
-
-/* --config or sysbench's --config-file (any '_'/'-' spelling): the length
- * of the name with its "--", so arg[len] is '=' or the end; else 0. */
-static size_t config_arg(const struct opts *o, const char *arg)
-{
-    if (strncmp(arg, "--", 2) != 0 || find(o, "config", 6) < 0)
-        return 0;
-    size_t nl = strcspn(arg + 2, "=");
-    if ((nl == 6 && name_eq(arg + 2, "config", 6)) ||
-        (nl == 11 && name_eq(arg + 2, "config-file", 11)))
-        return nl + 2;
-    return 0;
-}
-
-int opts_parse_argv(struct opts *o, int argc, char **argv, int first, char **pos, int maxpos,
-                    int *npos, char *err, size_t errlen)
-{
-    *npos = 0;
-    /* First pass: --help and --config, so the file sits under the command line. */
-    for (int i = first; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0)
-            break;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-            return 1;
-        int on; /* sysbench's --help[=on|off] */
-        if (strncmp(argv[i], "--help=", 7) == 0 && parse_bool(argv[i] + 7, &on) == 0 && on)
-            return 1;
-        size_t cl = config_arg(o, argv[i]);
-        if (!cl)
-            continue;
-        const char *path = NULL;
-        if (argv[i][cl] == '=')
-            path = argv[i] + cl + 1;
-        else if (i + 1 < argc)
-            path = argv[i + 1];
-        if (!path || !*path) {
-            snprintf(err, errlen, "option '%.*s' needs a file name", (int)cl, argv[i]);
-            return -1;
-        }
-        if (opts_parse_ini(o, path, err, errlen) < 0)
-            return -1;
-    }
-    int only_pos = 0;
-    for (int i = first; i < argc; i++) {
-        if (!only_pos && strcmp(argv[i], "--") == 0) {
-            only_pos = 1;
-            continue;
-        }
-        if (!only_pos && strncmp(argv[i], "--", 2) == 0) {
-            int off;
-            if (strncmp(argv[i], "--help=", 7) == 0 && parse_bool(argv[i] + 7, &off) == 0)
-                continue; /* --help=off: nothing asked */
-            size_t cl = config_arg(o, argv[i]);
-            if (cl) {
-                if (argv[i][cl] == '\0')
-                    i++;
-                continue;
-            }
-            if (take_option(o, argc, argv, &i, err, errlen) < 0)
-                return -1;
-            continue;
-        }
-        if (!only_pos && argv[i][0] == '-' && argv[i][1] != '\0') {
-            snprintf(err, errlen, "unknown option '%s' (options are --name=value)", argv[i]);
-            return -1;
-        }
-        if (!argv[i][0]) {
-            snprintf(err, errlen, "an empty argument ('') names nothing");
-            return -1;
-        }
-        if (*npos >= maxpos) {
-            snprintf(err, errlen, "unexpected argument '%s'", argv[i]);
-            return -1;
-        }
-        pos[(*npos)++] = argv[i];
-    }
-    /* Hidden, for the test that every command the docs show still parses
-     * (tests/integration/docs_commands.sh): with DBSCALE_PARSE_ONLY set, a
-     * command line the verb's parser accepts ends here, before it runs. */
-    if (getenv("DBSCALE_PARSE_ONLY")) {
-        fflush(stdout);
-        exit(0);
-    }
-    return 0;
-}
-
 static long must_find(const struct opts *o, const char *name)
 {
-    long i = find(o, name, strlen(name));
+    long i = opts_find(o, name, strlen(name));
     if (i < 0) {
         fprintf(stderr, "dbscale: internal error: no option '%s' in this table\n", name);
         abort();
@@ -492,7 +377,7 @@ int opts_bind(const struct opts *o, const struct opt_bind *b, size_t n, void *ds
 {
     for (size_t k = 0; k < n; k++) {
         char *at = (char *)dst + b[k].off;
-        if (find(o, b[k].name, strlen(b[k].name)) < 0) {
+        if (opts_find(o, b[k].name, strlen(b[k].name)) < 0) {
             snprintf(err, errlen, "internal error: no option '%s' to bind", b[k].name);
             return -1;
         }
@@ -524,7 +409,7 @@ void opts_help(const struct opts *o, FILE *f)
         if (d->type == OPT_REFUSED)
             continue;
         char left[64];
-        long t = resolve(o, (long)i);
+        long t = opts_resolve(o, (long)i);
         const struct optdef *td = t >= 0 ? &o->defs[t] : d;
         snprintf(left, sizeof left, "--%s=%s", d->name,
                  td->type == OPT_BOOL   ? "[on|off]"

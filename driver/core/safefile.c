@@ -1,7 +1,9 @@
 /*
- * safefile.c - see safefile.h. The one idea: look at what a path is from
- * the open file itself (fstat of the descriptor, O_NOFOLLOW), never by a
- * stat before an open, so what is checked is what is used.
+ * safefile.c - see safefile.h; also util.h's sbuf_read_file, the whole-file
+ * read every room uses, which is fopen_regular and a loop. The one idea:
+ * look at what a path is from the open file itself (fstat of the
+ * descriptor, O_NOFOLLOW), never by a stat before an open, so what is
+ * checked is what is used. It sits on util.c (sbuf, mkdir_p), never under it.
  */
 #include "core/safefile.h"
 
@@ -65,6 +67,20 @@ FILE *fopen_regular(const char *path)
         errno = e;
     }
     return f;
+}
+
+int sbuf_read_file(struct sbuf *b, const char *path)
+{
+    FILE *f = fopen_regular(path); /* never a FIFO (blocks) or a device (endless) */
+    if (!f)
+        return -errno;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sbuf_add(b, chunk, n);
+    int bad = ferror(f);
+    fclose(f);
+    return bad ? -EIO : 0;
 }
 
 const char *file_strerror(int e)

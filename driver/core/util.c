@@ -2,10 +2,11 @@
  * util.c - shared helpers. The one idea worth stating: results are never
  * written in place. write_file_atomic() writes a temp file beside the target,
  * fsyncs it and renames it over, so a crash or a full disk leaves either the
- * old file or the new one, never half of one.
+ * old file or the new one, never half of one. It calls nothing else of
+ * core/: the whole-file read (sbuf_read_file) needs safefile's opener, so
+ * it lives in safefile.c, above this file.
  */
 #include "core/util.h"
-#include "core/safefile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -190,20 +191,6 @@ void sbuf_json(struct sbuf *b, const char *s)
             sbuf_add(b, s, 1);
     }
     sbuf_add(b, "\"", 1);
-}
-
-int sbuf_read_file(struct sbuf *b, const char *path)
-{
-    FILE *f = fopen_regular(path); /* never a FIFO (blocks) or a device (endless) */
-    if (!f)
-        return -errno;
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sbuf_add(b, chunk, n);
-    int bad = ferror(f);
-    fclose(f);
-    return bad ? -EIO : 0;
 }
 
 int mkdir_p(const char *path, int mode)

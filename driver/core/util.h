@@ -43,7 +43,7 @@ void sbuf_free(struct sbuf *b);
  * characters escaped. */
 void sbuf_json(struct sbuf *b, const char *s);
 /* Append the whole file at path, a regular file (-EINVAL for anything
- * else: safefile.h). 0 or -errno. */
+ * else: safefile.h, whose file safefile.c defines it). 0 or -errno. */
 int sbuf_read_file(struct sbuf *b, const char *path);
 
 /* mkdir -p; 0 or -errno. */

@@ -1,7 +1,9 @@
 /*
- * db.c - engine lookup, the one way an error is filled in, and the blocking
- * wrapper over the async statement API. Everything engine-specific (which
- * error is which class) lives in db_pgsql*.c and db_mysql*.c.
+ * db.c - the one way an error is filled in, a reply's rows freed and read,
+ * and the blocking wrapper over the async statement API: what every engine
+ * and every caller shares. Everything engine-specific (which error is which
+ * class) lives in db_pgsql*.c and db_mysql*.c, which call down into this
+ * file; the table of engines that names them is db_engines.c, above them.
  */
 #include "engines/db.h"
 
@@ -10,21 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-const struct db_ops *const db_engines[] = {&db_pgsql_ops, &db_mysql_ops, NULL};
-
-const struct db_ops *db_find(const char *name)
-{
-    if (!name)
-        return NULL;
-    if (!strcasecmp(name, "pgsql") || !strcasecmp(name, "postgresql") ||
-        !strcasecmp(name, "postgres") || !strcasecmp(name, "pg"))
-        return &db_pgsql_ops;
-    if (!strcasecmp(name, "mysql") || !strcasecmp(name, "mariadb"))
-        return &db_mysql_ops;
-    return NULL;
-}
 
 void db_error_set(struct db_error *e, enum db_errclass cls, const char *code, const char *msg)
 {

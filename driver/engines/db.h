@@ -220,7 +220,7 @@ void db_target_keep_how(struct db_target *t, const struct db_target *from);
  * at once and nothing connected (db_dry.c). */
 const struct db_ops *db_dry_mysql_ops(void);
 
-/* The engines, NULL-terminated: what --help lists options of. */
+/* The engines, NULL-terminated: what --help lists options of (db_engines.c). */
 extern const struct db_ops *const db_engines[];
 
 /* "pgsql" or "mysql" (also "postgresql", "mariadb"); NULL if unknown. */

@@ -15,7 +15,10 @@
  * straight after sending, and that read fails (EAGAIN) for almost every OLTP
  * statement, a wasted system call each. A prepared statement's execute has
  * no such split in Connector/C's API and pays that read. The bulk load and
- * the blocking admin query live in db_mysql_bulk.c.
+ * the blocking admin query live in db_mysql_bulk.c. The row path
+ * (dbm_start_rows) starts here beside start(): its values arrive as text and
+ * are bound as strings, which the server converts to the column's type; the
+ * machine hands its reply to db_mysql_rows.c to keep.
  *
  * It must never print, never block in start()/cont(), never leave result rows
  * unread on the socket after DB_DONE, and never put the password in a message.
@@ -25,100 +28,17 @@
 #include "core/util.h"
 
 #include <mysql.h>
-#include <mysqld_error.h>
-#include <errmsg.h>
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- errors ---- */
-
-enum db_errclass dbm_class(unsigned e)
-{
-    switch (e) {
-    case ER_LOCK_DEADLOCK:     /* 1213 */
-    case ER_LOCK_WAIT_TIMEOUT: /* 1205 */
-    case ER_CHECKREAD:         /* 1020 record changed since last read */
-        /* sysbench's --mysql-ignore-errors default; a duplicate key (1062)
-         * is retried only when --db-ignore-errors names it */
-        return DB_ERR_RETRY;
-    case CR_CONNECTION_ERROR:  /* 2002 */
-    case CR_CONN_HOST_ERROR:   /* 2003 */
-    case CR_SERVER_GONE_ERROR: /* 2006 */
-    case CR_SERVER_LOST:       /* 2013 */
-    case 2055:                 /* CR_SERVER_LOST_EXTENDED */
-    case 1927:                 /* ER_CONNECTION_KILLED */
-    case ER_SERVER_SHUTDOWN:   /* 1053 */
-    case 4031:                 /* ER_CLIENT_INTERACTION_TIMEOUT */
-    case ER_NET_READ_ERROR:    /* 1158 */
-    case ER_NET_READ_INTERRUPTED:
-    case ER_NET_ERROR_ON_WRITE:
-    case ER_NET_WRITE_INTERRUPTED:
-        return DB_ERR_RECONNECT;
-    default:
-        return DB_ERR_FATAL;
-    }
-}
-
-void dbm_seterr(struct db_error *err, enum db_errclass cls, unsigned code, const char *msg)
-{
-    char num[16];
-    snprintf(num, sizeof num, "%u", code);
-    db_error_set(err, cls, num, msg);
-}
-
-void dbm_error(struct db_error *err, unsigned code, const char *msg)
-{
-    dbm_seterr(err, dbm_class(code), code, msg);
-}
-
-void dbm_conn_err(struct db_conn *c, struct db_error *err)
-{
-    dbm_error(err, mysql_errno(c->m), mysql_error(c->m));
-}
+/* ---- helpers (the classifier: db_mysql_error.c; buffers: db_mysql_buf.c) ---- */
 
 static void dbm_stmt_err(MYSQL_STMT *st, struct db_error *err)
 {
     dbm_error(err, mysql_stmt_errno(st), mysql_stmt_error(st));
-}
-
-/* Misuse of the interface by the caller, not a server error. */
-void dbm_usage(struct db_error *err, const char *msg)
-{
-    dbm_seterr(err, DB_ERR_FATAL, 0, msg);
-}
-
-/* ---- buffers ---- */
-
-void dbm_reserve(struct dbm_buf *b, size_t more)
-{
-    if (b->len + more + 1 <= b->cap)
-        return;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + more + 1)
-        cap *= 2;
-    b->s = xrealloc(b->s, cap);
-    b->cap = cap;
-}
-
-void dbm_add(struct dbm_buf *b, const char *s, size_t n)
-{
-    dbm_reserve(b, n);
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-
-/* 'escaped text' for the connection's character set. */
-void dbm_add_quoted(struct db_conn *c, struct dbm_buf *b, const char *s, size_t n)
-{
-    dbm_reserve(b, 2 * n + 2);
-    b->s[b->len++] = '\'';
-    b->len += mysql_real_escape_string(c->m, b->s + b->len, s, (unsigned long)n);
-    b->s[b->len++] = '\'';
-    b->s[b->len] = '\0';
 }
 
 static void dbm_add_int(struct dbm_buf *b, long long v)
@@ -162,11 +82,6 @@ static void dbm_close(struct db_conn *c)
     free(c->bulk[0].s);
     free(c->bulk[1].s);
     free(c);
-}
-
-int dbm_fd(struct db_conn *c)
-{
-    return (int)mysql_get_socket(c->m);
 }
 
 /* ---- prepare ---- */
@@ -533,6 +448,89 @@ static enum db_status dbm_start(struct db_conn *c, int id, const char *sql,
     if (st == DB_DONE) /* the reply was already there */
         return dbm_finish(c);
     return st;
+}
+
+/* The row path: bind vals to s's parameters, as dbm_start binds: the
+ * bound buffers are refilled, and bound again only when a type (string or
+ * NULL) or a buffer changes, since a new bind resends the types. */
+static int bind_text(struct dbm_stmt *s, const char *const *vals, int np, struct db_error *err)
+{
+    int rebind = !s->bound;
+    for (int i = 0; i < np; i++) {
+        if (!vals[i]) {
+            rebind |= s->bind[i].buffer_type != MYSQL_TYPE_NULL;
+            continue;
+        }
+        size_t n = strlen(vals[i]);
+        struct dbm_buf *b = &s->strs[i];
+        if (n + 1 > b->cap) {
+            dbm_reserve(b, n + 1);
+            rebind = 1;
+        }
+        memcpy(b->s, vals[i], n);
+        s->lens[i] = n;
+        rebind |= s->bind[i].buffer_type != MYSQL_TYPE_STRING;
+    }
+    if (!rebind || np == 0)
+        return 0;
+    s->bound = 0;
+    for (int i = 0; i < np; i++) {
+        MYSQL_BIND *bd = &s->bind[i];
+        memset(bd, 0, sizeof *bd);
+        if (!vals[i]) {
+            bd->buffer_type = MYSQL_TYPE_NULL;
+            continue;
+        }
+        bd->buffer_type = MYSQL_TYPE_STRING;
+        bd->buffer = s->strs[i].s;
+        bd->buffer_length = (unsigned long)s->strs[i].cap;
+        bd->length = &s->lens[i];
+    }
+    if (mysql_stmt_bind_param(s->st, s->bind)) {
+        dbm_error(err, mysql_stmt_errno(s->st), mysql_stmt_error(s->st));
+        return -1;
+    }
+    s->bound = 1;
+    return 0;
+}
+
+enum db_status dbm_start_rows(struct db_conn *c, int id, const char *sql, const char *const *vals,
+                              int np, struct db_result *res, struct db_error *err)
+{
+    memset(res, 0, sizeof *res);
+    if (c->step != DBM_IDLE || c->bulk_inflight) {
+        dbm_usage(err, "mysql: a statement while another is running");
+        return DB_FAILED;
+    }
+    c->cur = NULL;
+    struct dbm_stmt *s = id >= 0 && id < c->nstmts ? &c->stmts[id] : NULL;
+    if (id >= 0 && (!s || (!s->st && !s->sql))) {
+        dbm_usage(err, "mysql: a statement that was not prepared");
+        return DB_FAILED;
+    }
+    if (s && np != s->nparams) {
+        dbm_usage(err, "mysql: a statement's parameters are not the number it was prepared with");
+        return DB_FAILED;
+    }
+    if (s && s->st) {
+        if (bind_text(s, vals, np, err) < 0)
+            return DB_FAILED;
+        c->cur = s->st;
+        c->step = DBM_EXEC;
+    } else {
+        if (np > 0) {
+            dbm_usage(err, "mysql: the row path sends parameters only to prepared statements "
+                           "(ps on)");
+            return DB_FAILED;
+        }
+        const char *text = s ? s->sql : sql;
+        c->q.len = 0;
+        dbm_add(&c->q, text, strlen(text));
+        c->step = DBM_SEND;
+    }
+    c->res = res;
+    enum db_status st = dbm_drive(c, 0, err);
+    return st == DB_DONE ? dbm_finish(c) : st;
 }
 
 static enum db_status dbm_cont(struct db_conn *c, struct db_error *err)

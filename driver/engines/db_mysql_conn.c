@@ -164,3 +164,8 @@ struct db_conn *dbm_connect(const struct db_target *t, struct db_error *err)
     c->ps = t->ps;
     return c;
 }
+
+int dbm_fd(struct db_conn *c)
+{
+    return (int)mysql_get_socket(c->m);
+}

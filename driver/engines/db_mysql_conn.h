@@ -1,8 +1,10 @@
 /*
  * db_mysql_conn.h - the MariaDB backend's connection, shared by its
- * files: db_mysql_conn.c (connect), db_mysql.c (prepare, the statement state
- * machine), db_mysql_rows.c (the row path) and db_mysql_bulk.c (the blocking
- * paths: bulk load and admin queries).
+ * files: db_mysql.c (prepare, the statement state machine, the start of the
+ * count and row paths, the engine's db_ops), db_mysql_rows.c (the row
+ * path's replies), db_mysql_bulk.c (the blocking paths: bulk load and admin
+ * queries), db_mysql_conn.c (connect), and below them all db_mysql_error.c
+ * (the classifier) and db_mysql_buf.c (growing buffers).
  * Private to the engine, but for db_mysql_open and dbm_error, which the
  * collectors (why/) use too.
  */
@@ -67,27 +69,29 @@ struct db_conn {
     int nstmts;
 };
 
-/* errors: dbm_class is the one classifier of the engine and the Lua
- * scripts' SQL; dbm_error fills err with code's class, code and msg */
+/* db_mysql_error.c: dbm_class is the one classifier of the engine and the
+ * Lua scripts' SQL; dbm_error fills err with code's class, code and msg */
 enum db_errclass dbm_class(unsigned e);
 void dbm_seterr(struct db_error *err, enum db_errclass cls, unsigned code, const char *msg);
 void dbm_error(struct db_error *err, unsigned code, const char *msg);
 void dbm_conn_err(struct db_conn *c, struct db_error *err);
 void dbm_usage(struct db_error *err, const char *msg);
-/* growing buffers */
+/* db_mysql_buf.c: growing buffers */
 void dbm_reserve(struct dbm_buf *b, size_t more);
 void dbm_add(struct dbm_buf *b, const char *s, size_t n);
 void dbm_add_quoted(struct db_conn *c, struct dbm_buf *b, const char *s, size_t n);
+/* db_mysql_conn.c: the connection's socket */
 int dbm_fd(struct db_conn *c);
+/* db_mysql.c: a registered statement freed; the statement state machine
+ * from c->step (ready 0 begins the step, else the events it waited for),
+ * and the end of a statement; the row path's start */
 void dbm_stmt_clear(struct dbm_stmt *s);
-/* db_mysql.c: the statement state machine from c->step (ready 0 begins the
- * step, else the events it waited for), and the end of a statement */
 enum db_status dbm_drive(struct db_conn *c, int ready, struct db_error *err);
 enum db_status dbm_finish(struct db_conn *c);
-/* db_mysql_rows.c: the row path's start; a text reply copied into res
- * (r freed); a prepared statement's stored rows left in it, read from res */
 enum db_status dbm_start_rows(struct db_conn *c, int id, const char *sql, const char *const *vals,
                               int np, struct db_result *res, struct db_error *err);
+/* db_mysql_rows.c: a text reply copied into res (r freed); a prepared
+ * statement's stored rows left in it, read from res */
 void dbm_rows_copy(MYSQL_RES *r, struct db_result *res);
 void dbm_rows_keep(MYSQL_STMT *st, struct db_result *res);
 /* db_mysql_opts.c: the engine's options; the target fields they fill

@@ -1,105 +1,23 @@
 /*
- * db_mysql_rows.c - the MariaDB backend's row path: a statement whose reply
- * the caller reads (the Lua scripts' result sets), on the same statement
- * state machine as the count path (db_mysql.c), which stores the rows here
- * instead of dropping them.
+ * db_mysql_rows.c - the MariaDB backend's row path replies: a statement
+ * whose reply the caller reads (the Lua scripts' result sets) runs on the
+ * same statement state machine as the count path (db_mysql.c, which also
+ * starts it), and the machine stores the rows here instead of dropping them.
  *
- * The one idea: values arrive as text and are bound as strings, which the
- * server converts to the column's type; a prepared statement's result
- * columns are bound as strings too, so a script fetches the same text a
+ * The one idea: a prepared statement's result columns are bound as
+ * strings, as its parameters are, so a script fetches the same text a
  * plain query would give it, a row at a time from the stored result when it
  * asks (most of sysbench's SELECTs are never read: no copy, no allocation
  * per row). A column longer than its buffer is fetched again whole
- * (mysql_stmt_fetch_column). A text reply is copied out whole. Never prints.
+ * (mysql_stmt_fetch_column). A text reply is copied out whole. The state
+ * machine calls down into this file; it calls no other file of the
+ * backend. Never prints.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engines/db_mysql_conn.h"
 #include "core/util.h"
-
-/* Bind vals to s's parameters, as the count path binds (db_mysql.c): the
- * bound buffers are refilled, and bound again only when a type (string or
- * NULL) or a buffer changes, since a new bind resends the types. */
-static int bind_text(struct dbm_stmt *s, const char *const *vals, int np, struct db_error *err)
-{
-    int rebind = !s->bound;
-    for (int i = 0; i < np; i++) {
-        if (!vals[i]) {
-            rebind |= s->bind[i].buffer_type != MYSQL_TYPE_NULL;
-            continue;
-        }
-        size_t n = strlen(vals[i]);
-        struct dbm_buf *b = &s->strs[i];
-        if (n + 1 > b->cap) {
-            dbm_reserve(b, n + 1);
-            rebind = 1;
-        }
-        memcpy(b->s, vals[i], n);
-        s->lens[i] = n;
-        rebind |= s->bind[i].buffer_type != MYSQL_TYPE_STRING;
-    }
-    if (!rebind || np == 0)
-        return 0;
-    s->bound = 0;
-    for (int i = 0; i < np; i++) {
-        MYSQL_BIND *bd = &s->bind[i];
-        memset(bd, 0, sizeof *bd);
-        if (!vals[i]) {
-            bd->buffer_type = MYSQL_TYPE_NULL;
-            continue;
-        }
-        bd->buffer_type = MYSQL_TYPE_STRING;
-        bd->buffer = s->strs[i].s;
-        bd->buffer_length = (unsigned long)s->strs[i].cap;
-        bd->length = &s->lens[i];
-    }
-    if (mysql_stmt_bind_param(s->st, s->bind)) {
-        dbm_error(err, mysql_stmt_errno(s->st), mysql_stmt_error(s->st));
-        return -1;
-    }
-    s->bound = 1;
-    return 0;
-}
-
-enum db_status dbm_start_rows(struct db_conn *c, int id, const char *sql, const char *const *vals,
-                              int np, struct db_result *res, struct db_error *err)
-{
-    memset(res, 0, sizeof *res);
-    if (c->step != DBM_IDLE || c->bulk_inflight) {
-        dbm_usage(err, "mysql: a statement while another is running");
-        return DB_FAILED;
-    }
-    c->cur = NULL;
-    struct dbm_stmt *s = id >= 0 && id < c->nstmts ? &c->stmts[id] : NULL;
-    if (id >= 0 && (!s || (!s->st && !s->sql))) {
-        dbm_usage(err, "mysql: a statement that was not prepared");
-        return DB_FAILED;
-    }
-    if (s && np != s->nparams) {
-        dbm_usage(err, "mysql: a statement's parameters are not the number it was prepared with");
-        return DB_FAILED;
-    }
-    if (s && s->st) {
-        if (bind_text(s, vals, np, err) < 0)
-            return DB_FAILED;
-        c->cur = s->st;
-        c->step = DBM_EXEC;
-    } else {
-        if (np > 0) {
-            dbm_usage(err, "mysql: the row path sends parameters only to prepared statements "
-                           "(ps on)");
-            return DB_FAILED;
-        }
-        const char *text = s ? s->sql : sql;
-        c->q.len = 0;
-        dbm_add(&c->q, text, strlen(text));
-        c->step = DBM_SEND;
-    }
-    c->res = res;
-    enum db_status st = dbm_drive(c, 0, err);
-    return st == DB_DONE ? dbm_finish(c) : st;
-}
 
 void dbm_rows_copy(MYSQL_RES *r, struct db_result *res)
 {

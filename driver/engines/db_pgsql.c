@@ -19,12 +19,6 @@
 #include "engines/db_pgsql_conn.h"
 #include "core/util.h"
 
-void db_pgsql_conn_error(struct db_conn *c, struct db_error *err)
-{
-    const char *state = PQstatus(c->pg) == CONNECTION_BAD ? "08006" : "";
-    db_error_set(err, db_pgsql_classify(state, c->pg), state, PQerrorMessage(c->pg));
-}
-
 static void quiet_notice(void *arg, const char *msg)
 {
     (void)arg;
@@ -196,17 +190,6 @@ static const char *inline_params(struct db_conn *c, const char *sql, const struc
         }
     }
     return c->qbuf.s;
-}
-
-enum db_status db_pgsql_after_send(struct db_conn *c, struct db_error *err)
-{
-    int f = PQflush(c->pg);
-    if (f < 0) {
-        db_pgsql_conn_error(c, err);
-        return DB_FAILED;
-    }
-    c->flushing = f == 1;
-    return c->flushing ? DB_WAIT_WRITE : DB_WAIT_READ;
 }
 
 /* The reply always needs a round trip: never DB_DONE here. */

@@ -12,7 +12,10 @@
  *
  * Beside it, db_pgsql_classify: what an error of a statement or a broken
  * connection is (retry, reconnect, fatal), for the engine and the Lua
- * scripts' SQL alike, so both restart and reconnect on the same errors.
+ * scripts' SQL alike, so both restart and reconnect on the same errors;
+ * and what the count path (db_pgsql.c) and the row path (db_pgsql_rows.c)
+ * both do with a live connection: fill in its error, flush after a send.
+ * Both paths call down into this file; it calls neither.
  *
  * Never report or classify a failed connection attempt: that is each caller's.
  */
@@ -169,4 +172,21 @@ void db_pgsql_result_error(struct db_error *err, PGconn *pg, const PGresult *r)
     const char *st = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     const char *msg = r ? PQresultErrorMessage(r) : PQerrorMessage(pg);
     db_error_set(err, db_pgsql_classify(st, pg), st, msg && *msg ? msg : "unknown libpq error");
+}
+
+void db_pgsql_conn_error(struct db_conn *c, struct db_error *err)
+{
+    const char *state = PQstatus(c->pg) == CONNECTION_BAD ? "08006" : "";
+    db_error_set(err, db_pgsql_classify(state, c->pg), state, PQerrorMessage(c->pg));
+}
+
+enum db_status db_pgsql_after_send(struct db_conn *c, struct db_error *err)
+{
+    int f = PQflush(c->pg);
+    if (f < 0) {
+        db_pgsql_conn_error(c, err);
+        return DB_FAILED;
+    }
+    c->flushing = f == 1;
+    return c->flushing ? DB_WAIT_WRITE : DB_WAIT_READ;
 }

@@ -2,7 +2,8 @@
  * db_pgsql_conn.h - the PostgreSQL backend's connection, shared by its files:
  * db_pgsql.c (connect, prepare, the count path), db_pgsql_rows.c (the row
  * path) and db_pgsql_conn.c (the one way a db_target becomes a libpq
- * connection, the one classifier of libpq's errors, the '?' rewriting).
+ * connection, the one classifier of libpq's errors, the '?' rewriting, and
+ * the connection's error and flush that both paths use).
  * Private to the engine but for the connect and the classifier, which the
  * collectors (why/) use too.
  */
@@ -49,9 +50,9 @@ struct db_conn {
     char version[32];
 };
 
-/* db_pgsql.c: the connection's error (its status and libpq's message) */
+/* db_pgsql_conn.c: the connection's error (its status and libpq's message) */
 void db_pgsql_conn_error(struct db_conn *c, struct db_error *err);
-/* db_pgsql.c: after a send, flush what libpq holds: DB_WAIT_WRITE while
+/* db_pgsql_conn.c: after a send, flush what libpq holds: DB_WAIT_WRITE while
  * some is left, DB_WAIT_READ once out, DB_FAILED */
 enum db_status db_pgsql_after_send(struct db_conn *c, struct db_error *err);
 /* db_pgsql_rows.c: the row path's start, and cont while c->res is set */

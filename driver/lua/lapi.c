@@ -3,8 +3,9 @@
  * connection thread, opened with the prelude (lapi_prelude.lua) over the C
  * primitives it builds sysbench's objects from (the SQL objects' C half:
  * lapi_sql.c; the sysbench table itself: lapi_table.c, its rand:
- * lapi_rand.c), after sysbench's own ffi declarations (lapi_sbdecl.h), and
- * the ffi symbols scripts call by name for counting and pacing.
+ * lapi_rand.c), after sysbench's own ffi declarations (lapi_sbdecl.h). The
+ * ffi symbols scripts call by name for counting and pacing, and the running
+ * state's thread they act for, are lapi_ffi.c's, below this file.
  *
  * The one idea: the random numbers are client/rng.h's, seeded per thread as
  * the built-in mixes seed theirs, and statement counting (read / write /
@@ -27,76 +28,6 @@
 static const char lapi_prelude[] =
 #include "lapi_prelude.inc"
     ;
-
-/* The thread the running Lua state belongs to, for the ffi symbols, which
- * sysbench declares without a state argument. */
-static _Thread_local struct lapi_thread *lapi_cur;
-
-__attribute__((visibility("default"))) void sb_counter_inc(int thread_id, int type)
-{
-    (void)thread_id; /* a state only ever counts for its own thread */
-    if (lapi_cur && type >= 0 && type < SB_CNT_MAX)
-        lapi_count(lapi_cur, type);
-}
-
-__attribute__((visibility("default"))) uint64_t sb_rand_uniform_uint64(void)
-{
-    return lapi_cur ? rng_next(&lapi_cur->rng) : 0;
-}
-
-/* thread_run's pacing, for the prelude to call through the ffi (as
- * lapi_rand.c's dbscale_rand): LuaJIT compiles an ffi call into the trace it
- * records, where calling a C function (lua_CFunction) ends the trace (a
- * stitch: out to the interpreter and back in). sysbench's own API is ffi
- * throughout for that reason, so an event's Lua code runs as machine code
- * between its statements; each connection's state has its own traces, and
- * at hundreds of connections every extra exit is memory that is no longer
- * in the cache. */
-__attribute__((visibility("default"))) int dbscale_more(void)
-{
-    struct lapi_thread *t = lapi_cur;
-    return t && t->more ? t->more(t) : 0;
-}
-
-__attribute__((visibility("default"))) void dbscale_ev_start(void)
-{
-    struct lapi_thread *t = lapi_cur;
-    if (t && t->ev_start)
-        t->ev_start(t);
-}
-
-__attribute__((visibility("default"))) void dbscale_ev_stop(void)
-{
-    struct lapi_thread *t = lapi_cur;
-    if (t && t->ev_stop)
-        t->ev_stop(t);
-}
-
-struct lapi_thread *lapi_current(void)
-{
-    return lapi_cur;
-}
-
-/* sysbench's own names for the pacing (lapi_sbdecl.h declares them), for
- * a script whose thread_run calls them as sysbench's does. The thread id
- * is the running state's: a state paces only its own connection. */
-__attribute__((visibility("default"))) _Bool sb_more_events(int thread_id)
-{
-    (void)thread_id;
-    return dbscale_more() != 0;
-}
-
-__attribute__((visibility("default"))) void sb_event_start(int thread_id)
-{
-    (void)thread_id;
-    dbscale_ev_start();
-}
-
-__attribute__((visibility("default"))) void sb_event_stop(int thread_id)
-{
-    (void)thread_id;
-    dbscale_ev_stop();
-}
 
 /* The primitives table handed to the prelude. */
 static void push_prims(lua_State *L, struct lapi_thread *t)
@@ -135,15 +66,10 @@ void lapi_thread_seed(struct lapi_thread *t, const struct lapi_script *s, int ti
     rng_seed(&t->rng, s->seed, (uint64_t)tid + 1);
 }
 
-void lapi_enter(struct lapi_thread *t)
-{
-    lapi_cur = t;
-}
-
 int lapi_pcall(lua_State *L, int nargs, char *err, size_t errlen)
 {
     lua_getfield(L, LUA_REGISTRYINDEX, "dbscale.thread");
-    lapi_cur = lua_touserdata(L, -1);
+    lapi_enter(lua_touserdata(L, -1));
     lua_pop(L, 1);
     if (lua_pcall(L, nargs, 0, 0) != 0) {
         const char *m = lua_tostring(L, -1);

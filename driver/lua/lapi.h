@@ -125,7 +125,7 @@ static inline struct lapi_thread *lapi_self(lua_State *L)
 }
 
 /* The state about to run belongs to t (the ffi symbols count for it): for
- * a loop that switches among many states on one thread. */
+ * a loop that switches among many states on one thread (lapi_ffi.c). */
 void lapi_enter(struct lapi_thread *t);
 /* The thread whose state runs on this thread now (NULL before any). */
 struct lapi_thread *lapi_current(void);

@@ -10,7 +10,7 @@ local ffi = require('ffi')
 -- sysbench's own declarations (sb_counter_type, sb_rand_*, ...) were
 -- made before this chunk (lapi_sbdecl.h); sb_counter_inc is declared by
 -- the scripts that call it, as under sysbench. What an event calls
--- besides its statements goes through the ffi (lapi.c says why).
+-- besides its statements goes through the ffi (lapi_ffi.c says why).
 ffi.cdef[[
 int dbscale_more(void);
 void dbscale_ev_start(void);

@@ -35,7 +35,7 @@ static uint32_t arg_u32(lua_State *L, int i)
  * [a, b] from kind (-1: --rand-type, else s->kinds[kind]) on the running
  * state's generator; -1 when b < a, which the prelude's wrapper turns into
  * the script's error. Called through the ffi, so that a draw stays inside
- * the event's trace (lapi.c's dbscale_more says why). */
+ * the event's trace (lapi_ffi.c's dbscale_more says why). */
 __attribute__((visibility("default"))) double dbscale_rand(int kind, double a, double b)
 {
     struct lapi_thread *t = lapi_current();

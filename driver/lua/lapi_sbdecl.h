@@ -15,7 +15,7 @@
  * one that would clash there clashes here. The names, types and enum
  * orders are sysbench's (src/lua/internal/sysbench*.lua); the layout is
  * ours. The functions a script may call are defined in dbscale
- * (lapi.c, lapi_rand.c, lapi_hist.c); the db_* and option-table functions
+ * (lapi_ffi.c, lapi_rand.c, lapi_hist.c); the db_* and option-table functions
  * are declared only: dbscale's SQL objects are Lua tables, not sysbench's
  * structs, and a call to one names the missing symbol.
  *

@@ -382,16 +382,6 @@ const struct conn_source lloop_source = {
 
 /* ---- the script's calls into the machine (lapi_thread's callbacks) ---- */
 
-int lloop_stopped(struct lloop_run *run)
-{
-    return atomic_load_explicit(&run->pool->win.stop, memory_order_relaxed);
-}
-
-int lloop_ending(struct lloop_run *run)
-{
-    return window_ending(&run->pool->win, now_ns());
-}
-
 /* thread_run asks for its next event: the fiber waits in the machine's
  * loop, which asks the window as it does for a built-in connection
  * (conn.c's CS_BEGIN: a --rate arrival or the ramp's hold wait on the

@@ -40,11 +40,6 @@ struct lloop_run {
     struct lwatch *wd; /* the watchdog (lwatch.h), for the abandoned hook */
 };
 
-/* 1 when the run is ending (a stop, a failure, the deadline). */
-int lloop_ending(struct lloop_run *run);
-/* 1 when the run was stopped (a signal, a failure), not only over its time. */
-int lloop_stopped(struct lloop_run *run);
-
 enum { LLOOP_INIT, LLOOP_READY, LLOOP_RUN, LLOOP_DONE, LLOOP_END };
 
 /* One scripted connection: the machine's connection (client/conn.c) whose

@@ -15,7 +15,9 @@
  * error naming the script, the function and its line, and the stuck thread
  * is left running for the process's exit (nothing it uses is freed). Over
  * the memory limit (half the machine's, or DBSCALE_LUA_MEM_MB) the run is
- * stopped at once and the same follows. Never prints.
+ * stopped at once and the same follows. It reads the loops' shared state
+ * (lloop.h) and the run's window (the pool's) itself, and calls nothing of
+ * lloop.c, whose statement source asks it lwatch_abandoned. Never prints.
  */
 #include "lua/lwatch.h"
 
@@ -136,6 +138,19 @@ static int look(struct lwatch *x, uint64_t now)
     return 0;
 }
 
+/* 1 when the run was stopped (a signal, a failure), not only over its
+ * time: read from the pool's window, as the loops read it. */
+static int run_stopped(struct lloop_run *run)
+{
+    return atomic_load_explicit(&run->pool->win.stop, memory_order_relaxed);
+}
+
+/* 1 when the run is ending (a stop, a failure, the deadline). */
+static int run_ending(struct lloop_run *run)
+{
+    return window_ending(&run->pool->win, now_ns());
+}
+
 static void *watch_main(void *arg)
 {
     struct lwatch *x = arg;
@@ -151,9 +166,9 @@ static void *watch_main(void *arg)
             window_stop(&x->run->pool->win);
             x->stopped = x->ended = now - LLOOP_GRACE_NS; /* stuck code is given up at once */
         }
-        if (!x->stopped && lloop_stopped(x->run))
+        if (!x->stopped && run_stopped(x->run))
             x->stopped = now;
-        if (!x->ended && lloop_ending(x->run))
+        if (!x->ended && run_ending(x->run))
             x->ended = now;
         if (look(x, now)) {
             atomic_store(&x->abandoned, 1);

@@ -10,16 +10,18 @@
  *
  * This room is the lifecycle, the same for both engines: directory, port,
  * start with retries and stop; the `server` verb is server_verb.c, the state
- * and password files server_state.c, the checks of a request before
- * anything is made server_request.c, the loopback checks (extra config lines
- * before start, the real sockets after) server_conf.c, the engine table
- * with its one lookup server_engines.c, what a failed start quotes of its
- * log server_log.c, and the opt-in data-directory templates
- * server_template.c. What differs per engine sits behind server_engine.h
- * (server_pgsql.c, server_mysql.c); running, waiting for and killing
- * processes is spawn.c's. Engines refuse to run as root, so when we are root
- * the engine's processes run as its system user (postgres, mysql); every fd
- * we open is O_CLOEXEC.
+ * file server_state.c, the checks of a request before anything is made
+ * server_request.c, the loopback checks (extra config lines before start,
+ * the real sockets after) server_conf.c, which settings a server knows
+ * server_settings.c, the engine table with its one lookup server_engines.c,
+ * what a failed start quotes of its log server_log.c, and the opt-in
+ * data-directory templates server_template.c. What differs per engine sits
+ * behind server_engine.h (server_pgsql.c, server_mysql.c). Below them all,
+ * what every file lends the others: the small files and the password files
+ * (server_files.c), a program run for what it prints (server_capture.c),
+ * and running, waiting for and killing processes (spawn.c). Engines refuse
+ * to run as root, so when we are root the engine's processes run as its
+ * system user (postgres, mysql); every fd we open is O_CLOEXEC.
  *
  * It must never listen beyond loopback, never print or log the password (it
  * lives only in memory and in the 0600 files), and never remove a directory
@@ -35,10 +37,8 @@
 #include <pwd.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -60,88 +60,6 @@
 static const struct server_engine_ops *ops_of(enum server_engine e)
 {
     return server_engine_ops_of(e);
-}
-
-/* ---- small helpers, lent to the engines -------------------------------- */
-
-int server_fmt(char *dst, size_t n, const char *f, ...)
-{
-    va_list ap;
-    va_start(ap, f);
-    int r = vsnprintf(dst, n, f, ap);
-    va_end(ap);
-    return r < 0 || (size_t)r >= n ? -1 : 0;
-}
-
-int server_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-int server_put_file(const char *path, const char *text, int flags, mode_t mode,
-                    const struct spawn_ident *id)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | flags, mode);
-    if (fd < 0)
-        return -1;
-    size_t left = strlen(text);
-    while (left > 0) {
-        ssize_t w = write(fd, text, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0) {
-            close(fd);
-            return -1;
-        }
-        text += w;
-        left -= (size_t)w;
-    }
-    if (id && id->drop && fchown(fd, id->uid, id->gid) < 0) {
-        close(fd);
-        return -1;
-    }
-    return close(fd);
-}
-
-int server_make_dir(const char *path, mode_t mode, const struct spawn_ident *id)
-{
-    if (mkdir(path, mode) < 0 && errno != EEXIST)
-        return -1;
-    /* through a descriptor opened without following a link: one planted
-     * under the name must not hand its target to the engine's user */
-    int fd = dir_open_nofollow(path);
-    if (fd < 0) {
-        errno = -fd;
-        return -1;
-    }
-    int rc = fchmod(fd, mode) < 0 || (id && id->drop && fchown(fd, id->uid, id->gid) < 0) ? -1 : 0;
-    int e = errno;
-    close(fd);
-    errno = e;
-    return rc;
-}
-
-/* An unguessable password of letters and digits: no quoting needed anywhere. */
-int server_random_password(char *out, size_t len)
-{
-    static const char abc[] = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
-    unsigned char r[64];
-    if (len > sizeof r + 1)
-        len = sizeof r + 1;
-    size_t got = 0;
-    while (got < len - 1) {
-        ssize_t n = getrandom(r + got, len - 1 - got, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        got += (size_t)n;
-    }
-    for (size_t i = 0; i < len - 1; i++)
-        out[i] = abc[r[i] % (sizeof abc - 1)];
-    out[len - 1] = '\0';
-    return 0;
 }
 
 /* A port free on 127.0.0.1 right now (the kernel's choice). */

@@ -1,12 +1,14 @@
 /*
  * server_engine.h - what server.c asks of each engine; internal, included only
- * by server.c, server_pgsql.c and server_mysql.c.
+ * by the servers room's files (and the unit tests of their parts).
  *
  * An engine is a table of operations that one file fills, as db.h is for the
  * clients: it makes its data directory, names its daemon, says when that is up
  * and creates the user and database. Everything else (the directory, the
  * port, starting and stopping, the state file) is server.c's, the same for
- * both. Below the table, the few helpers server.c lends the engines.
+ * both. Below the table, what the room's files share, declared by the file
+ * that holds it; the engines call only down (server_files.c, server_capture.c,
+ * server_template.c), never back into server.c or the table.
  */
 #ifndef DBSCALE_SERVER_ENGINE_H
 #define DBSCALE_SERVER_ENGINE_H
@@ -82,18 +84,15 @@ extern const struct server_engine_ops server_mysql_ops; /* server_mysql.c */
 extern const struct server_engine_ops *const server_engines[];
 const struct server_engine_ops *server_engine_ops_of(enum server_engine e);
 
-/* server_state.c: the state file, the credentials files, small reads. */
+/* server_state.c: the state file (then the engine's credentials files). */
 int server_state_write(struct server *s, const struct spawn_ident *id, char *err, size_t errlen);
-int server_put_secret(const struct server *s, const char *name, const char *text, char *err,
-                      size_t errlen);
-int server_read_small(const char *path, char *buf, size_t n);
-/* Value of "key=" at a line start in text, copied into out (n bytes). 0 or -1. */
-int server_kv(const char *text, const char *key, char *out, size_t n);
 
-/* server_settings.c: run path with argv, its stdout and stderr into out;
- * 0 when it exited 0. 1 if the engine's server knows setting key (lower
- * case, '_' for '-'), 0 if not, -1 when that cannot be told. */
+/* server_capture.c: run path with argv, its stdout and stderr into out;
+ * 0 when it exited 0. */
 int server_capture(const char *path, char *const argv[], struct sbuf *out);
+
+/* server_settings.c: 1 if the engine's server knows setting key (lower
+ * case, '_' for '-'), 0 if not, -1 when that cannot be told. */
 int server_setting_known(enum server_engine e, const char *key);
 
 /* server_conf.c: extra config lines, and where the running server listens. */
@@ -133,7 +132,8 @@ void server_template_keep(const struct server_template *t, const char *data, con
 void server_log_note(char *log, char *err, size_t errlen);
 void server_log_tail(const struct server *s, char *err, size_t errlen);
 
-/* Lent by server.c. snprintf that says -1 when it truncates. */
+/* server_files.c, below every other file of the room. snprintf that says
+ * -1 when it truncates. */
 int server_fmt(char *dst, size_t n, const char *f, ...) __attribute__((format(printf, 3, 4)));
 int server_exists(const char *path);
 /* A whole small file / a directory with mode, owned by id when it drops (id may be NULL). */
@@ -142,5 +142,12 @@ int server_put_file(const char *path, const char *text, int flags, mode_t mode,
 int server_make_dir(const char *path, mode_t mode, const struct spawn_ident *id);
 /* len-1 random letters and digits: no quoting needed anywhere. */
 int server_random_password(char *out, size_t len);
+/* text into the 0600 file s->dir/name (made anew). 0, or -1 with err. */
+int server_put_secret(const struct server *s, const char *name, const char *text, char *err,
+                      size_t errlen);
+/* A small file whole into buf (n bytes, terminated). 0 or -1. */
+int server_read_small(const char *path, char *buf, size_t n);
+/* Value of "key=" at a line start in text, copied into out (n bytes). 0 or -1. */
+int server_kv(const char *text, const char *key, char *out, size_t n);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * server_settings.c - which settings an engine's server knows, asked of the
  * server binary itself (postgres --describe-config, mariadbd --verbose
- * --help: both answer in a few tens of ms and start nothing), so an extra
+ * --help, run by each engine's list_settings through server_capture.c:
+ * both answer in a few tens of ms and start nothing), so an extra
  * config line naming a setting the server would refuse at start is bad
  * input (exit 2) before any directory exists, not a failed start (exit 1)
  * after initdb.
@@ -9,50 +10,10 @@
  * Never decide without the list: when the binary cannot be run, every name
  * passes and the start says what the server says.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "servers/server_engine.h"
 #include "core/util.h"
-
-int server_capture(const char *path, char *const argv[], struct sbuf *out)
-{
-    int fd[2];
-    if (pipe2(fd, O_CLOEXEC) < 0)
-        return -1;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd[0]), close(fd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        dup2(null, 0);
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        execv(path, argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    char buf[8192];
-    ssize_t n;
-    while ((n = read(fd[0], buf, sizeof buf)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            break;
-        if (out->len < (16u << 20))
-            sbuf_add(out, buf, (size_t)n);
-    }
-    close(fd[0]);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
 
 /* name (lower case, '_' for '-') as a line of its own in list. */
 static int listed(const struct sbuf *list, const char *name)

@@ -6,42 +6,19 @@
  * The one idea: the state file (key=value, one a line) says where the server
  * lives and who it is; the password is never in it, only in the files each
  * engine's own clients read (pgpass, client.cnf), written by the engine's
- * table and read back through it. Both are 0600.
+ * table (through server_put_secret, server_files.c) and read back through
+ * it. Both are 0600.
  *
  * It must never write the password anywhere but those 0600 files.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/procfs.h"
 #include "servers/server_engine.h"
 #include "core/util.h"
-
-int server_read_small(const char *path, char *buf, size_t n)
-{
-    return procfs_read(path, buf, n) < 0 ? -1 : 0; /* the one small-file reader */
-}
-
-int server_kv(const char *text, const char *key, char *out, size_t n)
-{
-    size_t kl = strlen(key);
-    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-        if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
-            const char *v = p + kl + 1;
-            size_t l = strcspn(v, "\n");
-            if (l >= n)
-                return -1;
-            memcpy(out, v, l);
-            out[l] = '\0';
-            return 0;
-        }
-    }
-    return -1;
-}
 
 int server_state_write(struct server *s, const struct spawn_ident *id, char *err, size_t errlen)
 {
@@ -100,18 +77,4 @@ int server_load(struct server *s, const char *dir, char *err, size_t errlen)
         return -1;
     }
     return 0;
-}
-
-int server_put_secret(const struct server *s, const char *name, const char *text, char *err,
-                      size_t errlen)
-{
-    char path[PATH_MAX];
-    int rc = server_fmt(path, sizeof path, "%s/%s", s->dir, name);
-    if (rc == 0) {
-        unlink(path);
-        rc = server_put_file(path, text, O_EXCL, 0600, NULL);
-    }
-    if (rc < 0)
-        snprintf(err, errlen, "cannot write %s/%s: %s", s->dir, name, strerror(errno));
-    return rc;
 }

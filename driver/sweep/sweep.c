@@ -1,19 +1,22 @@
 /*
  * sweep.c - the run loop: threads x CPU count x repeats against one server,
- * results kept.
+ * results kept; then --profile=knee's extra levels (sweep_knee.c).
  *
  * Connections are opened once for the largest level and reused; before a
  * level counts, the server's CPU mask is applied again and read back from
- * /proc. After every level the whole results.csv is rewritten atomically, so
+ * /proc (sweep_level.c runs each level, for the plan and the knee alike).
+ * After every level the whole results.csv is rewritten atomically, so
  * an interrupt or a crash loses at most the level in flight. Whatever the
  * sweep changed (CPU masks, offline CPUs, a server it started) is put back
- * by the verb on every way out. This room never prints a report or decides
- * an exit code: it returns errors and hands each finished level to a callback.
+ * by the verb on every way out. This file is the top of the room: it calls
+ * down into the others (sweep_level.c, sweep_why.c, sweep_meta.c,
+ * sweep_knee.c) and none of them calls it. This room never prints a report
+ * or decides an exit code: it returns errors and hands each finished level
+ * to a callback.
  */
 #include "sweep/sweep.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -22,46 +25,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "machine/placement.h"
 #include "sweep/baseline.h"
 #include "core/util.h"
 
-#define MAX_PIDS 4096
-
 /* ---- the server ---- */
-
-static int server_family(struct sweep *w, pid_t *pids, int max)
-{
-    if (w->managed)
-        return server_pids(&w->srv, pids, max);
-    return w->ext_pid > 0 ? sysinfo_family(w->ext_pid, pids, max) : 0;
-}
-
-int sweep_server_family(struct sweep *w, pid_t *pids, int max)
-{
-    return server_family(w, pids, max);
-}
-
-void sweep_read_settings(struct sweep *w)
-{
-    struct db_error e = {0};
-    struct db_conn *c = w->s.ops->connect(&w->s.targets[0], &e);
-    if (!c)
-        return;
-    snprintf(w->server_version, sizeof w->server_version, "%s", w->s.ops->server_version(c));
-    /* which settings, and how to read them, is the engine's knowledge */
-    const struct db_ops *ops = w->s.ops;
-    struct sbuf b = {0};
-    for (int i = 0; i < ops->nsettings; i++) {
-        char *v = ops->query_value(c, ops->settings[i][1], &e);
-        sbuf_printf(&b, "%s\"%s\": ", i ? ", " : "", ops->settings[i][0]);
-        sbuf_json(&b, v ? v : "");
-        free(v);
-    }
-    snprintf(w->settings, sizeof w->settings, "%s", b.s ? b.s : "");
-    sbuf_free(&b);
-    w->s.ops->close(c);
-}
 
 int sweep_start_managed(struct sweep *w, char *err, size_t errlen)
 {
@@ -98,79 +65,7 @@ int sweep_start_managed(struct sweep *w, char *err, size_t errlen)
     return 0;
 }
 
-/* ---- CPUs ---- */
-
-/* The first k online CPUs (from) or the rest (from = k) into set. */
-static void online_range(const struct sweep *w, int from, int to, struct cpulist *set)
-{
-    cpulist_clear(set);
-    for (int i = from; i < to; i++)
-        cpulist_add(set, w->plan.online[i]);
-}
-
-/* Hold the server to the first k online CPUs, read it back, place the client. */
-static int hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *cli_list, size_t cl,
-                       int *shared, char *err, size_t errlen)
-{
-    pid_t pids[MAX_PIDS];
-    struct cpulist srv;
-    if (cpulist_init(&srv) < 0) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
-    online_range(w, 0, k, &srv);
-    cpulist_format(&srv, srv_list, sl);
-    placement_client(w->cfg.client_cpus, w->plan.online, w->plan.nonline, k, cli_list, cl, shared);
-    if (w->pool)
-        pool_set_client_cpus(w->pool, cli_list[0] ? cli_list : NULL);
-    else /* a scripted level (run_level) places its own threads */
-        snprintf(w->run_level_cpus, sizeof w->run_level_cpus, "%s", cli_list);
-    if (!cli_list[0])
-        snprintf(cli_list, cl, "%s", w->facts.online);
-
-    int rc = -1, all = k == w->plan.nonline;
-    if (all && !w->cpu_changed && !w->cpu) {
-        rc = 0; /* nothing was ever restricted: the server has every CPU */
-        goto out;
-    }
-    if (!w->cpu) {
-        int m = cpuset_method_parse(w->cfg.cpu_method);
-        w->cpu = cpuset_open((enum cpu_method)m, err, errlen);
-        if (!w->cpu)
-            goto out;
-    }
-    w->cpu_changed = 1;
-    int np = server_family(w, pids, MAX_PIDS);
-    if (np <= 0) {
-        snprintf(err, errlen, "cannot find the server's processes to hold them to %d CPUs", k);
-        goto out;
-    }
-    /* apply, then read back; a backend that appeared in between gets a
-     * second pass */
-    for (int attempt = 0; attempt < 3 && rc < 0; attempt++) {
-        if (cpuset_apply(w->cpu, pids, np, &srv, err, errlen) < 0)
-            goto out;
-        np = server_family(w, pids, MAX_PIDS);
-        if (cpuset_verify(w->cpu, pids, np, &srv, err, errlen) == 0)
-            rc = 0;
-    }
-out:
-    cpulist_free(&srv);
-    return rc;
-}
-
-void sweep_restore_cpus(struct sweep *w)
-{
-    if (!w->cpu_changed && !w->cpu)
-        return;
-    pid_t pids[MAX_PIDS];
-    int np = server_family(w, pids, MAX_PIDS);
-    cpuset_close(w->cpu, pids, np > 0 ? np : 0);
-    w->cpu = NULL;
-    w->cpu_changed = 0;
-}
-
-/* ---- one level ---- */
+/* ---- the plan's levels ---- */
 
 /* 1 when the server's main process is known and gone (or a zombie), 0 when
  * it runs or is not known (an external server without a pid). */
@@ -200,70 +95,6 @@ static void server_gone_msg(const struct sweep *w, int level, char *err, size_t 
              level, w->nsaved - w->nold, detail && *detail ? ": " : "", detail ? detail : "");
 }
 
-/* From the timing thread, exactly at the measured window's edges: the
- * server's CPU and the machine's idle are read there, so they leave out the
- * warmup as TPS and client CPU do. */
-static void on_window(int begin, void *arg)
-{
-    struct sweep *w = arg;
-    pid_t pids[MAX_PIDS];
-    int np = server_family(w, pids, MAX_PIDS);
-    if (begin) {
-        w->win.srv_cpu0 = sysinfo_proc_cpu(pids, np);
-        sysinfo_cpu_times(&w->win.t0);
-        w->win.begun = 1;
-    } else if (w->win.begun) {
-        w->win.srv_cpu1 = sysinfo_proc_cpu(pids, np);
-        sysinfo_cpu_times(&w->win.t1);
-        w->win.ended = 1;
-    }
-    sweep_why_window(w, begin); /* the collectors' edges, right after ours */
-}
-
-/* The timing thread's periods, kept for intervals.csv; the level's key is
- * filled in once the level is a measurement (sweep_run). The lock because
- * the timing thread writes while the run loop may be looking. */
-static pthread_mutex_t iv_mu = PTHREAD_MUTEX_INITIALIZER;
-
-struct interval_row sweep_interval_row(const struct interval_stats *st)
-{
-    return (struct interval_row){.threads = st->threads,
-                                 .t = st->t,
-                                 .tps = st->tps,
-                                 .qps = st->reads + st->writes + st->others,
-                                 .p95 = st->lat_ms,
-                                 .errors = st->errors};
-}
-
-static void on_interval(const struct interval_stats *st, void *arg)
-{
-    struct sweep *w = arg;
-    struct interval_row r = sweep_interval_row(st);
-    pthread_mutex_lock(&iv_mu);
-    intervals_add(&w->iv_level, &r);
-    pthread_mutex_unlock(&iv_mu);
-}
-
-/* The finished level's periods into intervals.csv, rewritten whole. 0 or -errno. */
-static int keep_intervals(struct sweep *w, const struct result_row *r)
-{
-    pthread_mutex_lock(&iv_mu);
-    for (size_t i = 0; i < w->iv_level.n; i++) {
-        struct interval_row x = w->iv_level.rows[i];
-        /* The timing thread goes on reporting while the loops drain after
-         * the window (periods of 0 tps seen 4 s past a 2 s level): those
-         * are not the level's figures. */
-        if (r->time_s > 0 && x.t > r->time_s + 0.01)
-            continue;
-        snprintf(x.variant, sizeof x.variant, "%s", r->variant);
-        x.cpus = r->cpus, x.threads = r->threads, x.repeat = r->repeat;
-        intervals_add(&w->iv, &x);
-    }
-    w->iv_level.n = 0;
-    pthread_mutex_unlock(&iv_mu);
-    return w->iv.n ? intervals_write(w->out, &w->iv) : 0;
-}
-
 /* The finished level's latency histogram (its non-empty buckets) into
  * latency.csv, rewritten whole. 0 or -errno. */
 static int keep_latency(struct sweep *w, const struct result_row *r, const struct hist *h)
@@ -284,55 +115,11 @@ static int keep_latency(struct sweep *w, const struct result_row *r, const struc
     return w->lat.n ? latcsv_write(w->out, &w->lat) : 0;
 }
 
-int sweep_open_pool(struct sweep *w, char *err, size_t errlen)
-{
-    w->s.wcfg.on_window = on_window;
-    w->s.wcfg.on_window_arg = w;
-    w->s.wcfg.rep.on_interval = on_interval;
-    w->s.wcfg.rep.on_interval_arg = w;
-    int mine = (int)w->plan.maxthreads;
-    if (w->share && w->share->open(w, mine, &mine, err, errlen, w->share->arg) < 0)
-        return -1;
-    w->pool = pool_open(&w->s.wcfg, mine, err, errlen);
-    if (w->share && w->share->all_open(w->pool != NULL, err, errlen, w->share->arg) < 0) {
-        if (w->pool)
-            pool_close(w->pool);
-        w->pool = NULL;
-    }
-    return w->pool ? 0 : -1;
-}
-
-/* A level of a workload the pool does not run (a Lua script): it says
- * where its window (after the warmup, without the connects) begins and
- * ends, as the pool does, for the server's CPU and the idle time. */
-static int run_custom(struct sweep *w, int threads, struct level_result *res)
-{
-    return w->run_level(w->run_level_arg, threads, w->run_level_cpus[0] ? w->run_level_cpus : NULL,
-                        on_interval, on_window, w, res);
-}
-
 /* A level's figures and its collectors' rows, done with. */
 static void level_done(struct level_result *res, struct why_result *why)
 {
     level_result_free(res);
     why_result_free(why);
-}
-
-int sweep_run_one(struct sweep *w, int threads, struct level_result *res,
-                  struct sweep_rank_fig **each)
-{
-    if (w->share) /* this process runs its share; the ranks' results reduce here */
-        return sweep_ranks_level(w, threads, res, each);
-    if (w->run_level)
-        return run_custom(w, threads, res);
-    return pool_run(w->pool, threads, res);
-}
-
-int sweep_hold(struct sweep *w, int k, char *srv_list, size_t sl, char *err, size_t errlen)
-{
-    char cli_list[256];
-    int shared;
-    return hold_server(w, k, srv_list, sl, cli_list, sizeof cli_list, &shared, err, errlen);
 }
 
 /* The rows before the levels: --append's earlier ones first, and their
@@ -374,7 +161,7 @@ static int keep_level(struct sweep *w, const struct level_result *res, struct wh
         snprintf(err, errlen, "cannot write %s/meta.json: %s", w->out, strerror(-wr));
         return -1;
     }
-    if ((wr = keep_intervals(w, row)) != 0) {
+    if ((wr = sweep_keep_intervals(w, row)) != 0) {
         snprintf(err, errlen, "cannot write %s/intervals.csv: %s", w->out, strerror(-wr));
         return -1;
     }
@@ -402,8 +189,8 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         char variant[64];
         sweep_variant(variant, sizeof variant, w->cfg.variant, w->facts.up, w->plan.kcpus[lv->k]);
         if (lv->k != last_k) {
-            if (hold_server(w, w->plan.kcpus[lv->k], srv_list, sizeof srv_list, cli_list,
-                            sizeof cli_list, &shared, err, errlen) < 0)
+            if (sweep_hold_server(w, w->plan.kcpus[lv->k], srv_list, sizeof srv_list, cli_list,
+                                  sizeof cli_list, &shared, err, errlen) < 0)
                 return -1;
             last_k = lv->k;
             if (!baseline_done[lv->k]) {
@@ -420,9 +207,7 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         }
         /* server CPU and idle come from on_window, at the window's edges */
         memset(&w->win, 0, sizeof w->win);
-        pthread_mutex_lock(&iv_mu);
-        w->iv_level.n = 0; /* an interrupted level's periods are no measurement */
-        pthread_mutex_unlock(&iv_mu);
+        sweep_periods_clear(w); /* an interrupted level's periods are no measurement */
         struct level_result res;
         struct why_result why;
         uint64_t l0 = now_ns();
@@ -488,7 +273,7 @@ int sweep_run(struct sweep *w, char *err, size_t errlen)
     sweep_why_open(w); /* the collectors see every level, the plan's and knee's */
     int rc = run_levels(w, baseline_done, err, errlen);
     if (rc == 0)
-        rc = sweep_why_knee(w, err, errlen);
+        rc = sweep_knee_run(w, err, errlen);
     free(baseline_done);
     return rc;
 }

@@ -205,34 +205,53 @@ void sweep_add_rank_rows(struct sweep *w, const struct sweep_level *lv, const ch
                          struct sweep_rank_fig *each, const char *srv_list, const char *cli_list,
                          int shared);
 
-/* The server's processes now (the managed one's, or the external one's
- * family when its pid is known): count written. */
+/* sweep_server.c: the server's processes now (the managed one's, or the
+ * external one's family when its pid is known): count written. */
 int sweep_server_family(struct sweep *w, pid_t *pids, int max);
 
-/* One level of threads connections, however this sweep runs one: over MPI
- * ranks (each: their parts, sweep_ranks_free), a script's level, or the
- * pool. As pool_run: 0, 1 when stopped, -1 with res->fatal_msg. */
+/* sweep_level.c: one level of threads connections, however this sweep runs
+ * one: over MPI ranks (each: their parts, sweep_ranks_free), a script's
+ * level, or the pool. As pool_run: 0, 1 when stopped, -1 with
+ * res->fatal_msg. */
 int sweep_run_one(struct sweep *w, int threads, struct level_result *res,
                   struct sweep_rank_fig **each);
-/* The server held to k CPUs (its list into srv_list), as before a plan's
- * level. 0, or -1 with err. */
+/* The server held to the first k online CPUs (its list into srv_list) and
+ * read back, the client placed (its list into cli_list, *shared 1 when it
+ * shares the server's CPUs). 0, or -1 with err. sweep_hold: the same,
+ * without handing the client's list back (--profile=knee's levels). */
+int sweep_hold_server(struct sweep *w, int k, char *srv_list, size_t sl, char *cli_list, size_t cl,
+                      int *shared, char *err, size_t errlen);
 int sweep_hold(struct sweep *w, int k, char *srv_list, size_t sl, char *err, size_t errlen);
+/* The timing thread's periods of the running level forgotten (before a
+ * level: an interrupted one's are no measurement); the finished level's
+ * (keyed by r) added to intervals.csv, rewritten whole (0 or -errno). */
+void sweep_periods_clear(struct sweep *w);
+int sweep_keep_intervals(struct sweep *w, const struct result_row *r);
 
 /* sweep_why.c: the collectors, opened before the levels, told each level's
  * start (its server CPUs and connections) and window edges, ended after it
  * (their own CPU taken off res's client CPU), their rows kept after the
- * level's results.csv row (0 or -errno); --profile=knee's extra levels
- * after the plan (0, or -1 with err); meta.json's "why" (NULL when off);
- * the managed server's extra config lines. */
+ * level's results.csv row (0 or -errno), or under a key and role of their
+ * own (sweep_why_keep_key, --profile=knee's levels); meta.json's "why"
+ * (NULL when off); the managed server's extra config lines; a sentence for
+ * the user (arg: the sweep); --profile's mode (0 none, 1 every level, 2
+ * around the knee). */
 void sweep_why_open(struct sweep *w);
 void sweep_why_begin(struct sweep *w, const char *srv_list, int threads, int profile);
 void sweep_why_window(struct sweep *w, int begin);
 void sweep_why_end(struct sweep *w, struct level_result *res, struct why_result *r);
 int sweep_why_keep(struct sweep *w, const struct result_row *row, const struct level_result *res,
                    struct why_result *r);
-int sweep_why_knee(struct sweep *w, char *err, size_t errlen);
+int sweep_why_keep_key(struct sweep *w, const struct why_key *k, double txns, double time_s,
+                       double srv_cpu, const char *role, struct why_result *r);
 json_t *sweep_why_meta(const struct sweep *w);
 const char *sweep_why_server_conf(const struct sweep *w);
 void sweep_why_close(struct sweep *w);
+void sweep_why_note(const char *msg, void *arg);
+int sweep_why_profile_mode(const struct sweep *w);
+
+/* sweep_knee.c: --profile=knee's extra levels after the plan, profiled,
+ * their rows kept. 0, or -1 with err. */
+int sweep_knee_run(struct sweep *w, char *err, size_t errlen);
 
 #endif

@@ -11,10 +11,11 @@
  * (a write), then /proc, then the engine's queries (the slowest).
  *
  * Never prints and never fails a sweep: what cannot be collected is said
- * once through cfg.note, with its fix, and left out.
+ * once through cfg.note, with its fix, and left out (why_note.c). This file
+ * is the top of the room: it calls the collectors through their tables and
+ * functions, and they call only down (why_note.c, why_result.c), never it.
  */
 #include <pthread.h>
-#include <stdarg.h>
 #include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,71 +38,8 @@ struct why {
     pid_t *pids;
     int npids;
     double edge_user_s, edge_sys_s; /* the begin edge's own CPU: inside the client's window */
-    json_t *notes;
-    pthread_mutex_t mu;
+    struct why_notes notes;
 };
-
-/* ---- small shared helpers ---- */
-
-static struct why *noting; /* the open collectors, for why_note (one sweep at a time) */
-
-void why_note(const struct why_cfg *cfg, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    struct why *y = noting;
-    if (y) { /* each sentence once: a level after level would repeat it */
-        pthread_mutex_lock(&y->mu);
-        size_t i;
-        json_t *v;
-        int seen = 0;
-        json_array_foreach(y->notes, i, v) seen |= !strcmp(json_string_value(v), msg);
-        if (!seen)
-            json_array_append_new(y->notes, json_string(msg));
-        pthread_mutex_unlock(&y->mu);
-        if (seen)
-            return;
-    }
-    if (cfg->note)
-        cfg->note(msg, cfg->note_arg);
-}
-
-double *why_counts_at(struct why_counts *c, const char *name)
-{
-    for (int i = 0; i < c->n; i++)
-        if (!strcmp(c->name[i], name))
-            return &c->v[i];
-    if (c->n == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 16;
-        c->name = xrealloc(c->name, (size_t)c->cap * sizeof *c->name);
-        c->v = xrealloc(c->v, (size_t)c->cap * sizeof *c->v);
-    }
-    snprintf(c->name[c->n], sizeof c->name[0], "%s", name);
-    c->v[c->n] = 0;
-    return &c->v[c->n++];
-}
-
-void why_counts_free(struct why_counts *c)
-{
-    free(c->name);
-    free(c->v);
-    memset(c, 0, sizeof *c);
-}
-
-struct why_wait *why_add_wait(struct why_result *r, const char *source, const char *event,
-                              const char *cls)
-{
-    r->wait = xrealloc(r->wait, (size_t)(r->nwait + 1) * sizeof *r->wait);
-    struct why_wait *x = &r->wait[r->nwait++];
-    memset(x, 0, sizeof *x);
-    snprintf(x->source, sizeof x->source, "%s", source);
-    snprintf(x->event, sizeof x->event, "%s", event);
-    snprintf(x->cls, sizeof x->cls, "%s", cls);
-    return x;
-}
 
 /* ---- the collectors ---- */
 
@@ -132,9 +70,7 @@ struct why *why_open(const struct why_cfg *cfg)
     struct why *y = xcalloc(1, sizeof *y);
     y->cfg = *cfg;
     y->pids = xcalloc(MAX_PIDS, sizeof *y->pids);
-    y->notes = json_array();
-    pthread_mutex_init(&y->mu, NULL);
-    noting = y;
+    why_notes_open(&y->notes);
     const char *waits = cfg->waits ? cfg->waits : "auto";
     if (strcmp(waits, "off") != 0) {
         y->wops = !strcmp(cfg->engine, "pgsql")   ? &why_pg_waits
@@ -254,14 +190,6 @@ void why_level_end(struct why *y, struct why_result *r)
     y->begun = y->ended = 0;
 }
 
-void why_result_free(struct why_result *r)
-{
-    free(r->cpu);
-    free(r->wait);
-    free(r->folded);
-    memset(r, 0, sizeof *r);
-}
-
 void why_close(struct why *y)
 {
     if (!y)
@@ -272,10 +200,7 @@ void why_close(struct why *y)
         why_stat_free(&y->st[i]);
         why_tasks_free(&y->tk[i]);
     }
-    if (noting == y)
-        noting = NULL;
-    json_decref(y->notes);
-    pthread_mutex_destroy(&y->mu);
+    why_notes_close(&y->notes);
     free(y->pids);
     free(y);
 }
@@ -290,9 +215,9 @@ json_t *why_meta(const struct why *y)
     json_object_set_new(o, "cpu_split", json_boolean(y->cfg.local));
     json_object_set_new(o, "profile",
                         json_string(y->perf_ok ? "perf record -e cpu-clock -F 999 -g" : "off"));
-    pthread_mutex_lock((pthread_mutex_t *)&y->mu);
-    json_object_set(o, "notes", y->notes);
-    pthread_mutex_unlock((pthread_mutex_t *)&y->mu);
+    pthread_mutex_lock((pthread_mutex_t *)&y->notes.mu);
+    json_object_set(o, "notes", y->notes.list);
+    pthread_mutex_unlock((pthread_mutex_t *)&y->notes.mu);
     json_object_set_new(o, "files", whycsv_meta());
     return o;
 }

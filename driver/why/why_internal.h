@@ -5,11 +5,13 @@
  * why.c runs the level; why_proc.c reads /proc (the CPU split, the tasks);
  * why_pg.c and why_my.c are the engines' wait collectors behind one small
  * table; why_perf.c runs perf record and perf script; why_fold.c folds
- * perf script's text into stacks.
+ * perf script's text into stacks. Below them all, why_note.c says each
+ * note once and why_result.c holds what they fill a level's result with.
  */
 #ifndef DBSCALE_WHY_INTERNAL_H
 #define DBSCALE_WHY_INTERNAL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -17,7 +19,16 @@
 #include "core/util.h"
 #include "why/why.h"
 
-/* ---- why.c: notes ---- */
+/* ---- why_note.c: notes, each sentence said once ---- */
+struct why_notes {
+    json_t *list;       /* every sentence said, for meta.json */
+    pthread_mutex_t mu; /* list is noted and read from more than one thread */
+};
+/* The notes of the collectors now open (one sweep at a time): while they
+ * are, why_note says a sentence only once. */
+void why_notes_open(struct why_notes *n);
+void why_notes_close(struct why_notes *n);
+/* One sentence for the user through cfg->note, printf-style, once. */
 void why_note(const struct why_cfg *cfg, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -66,6 +77,7 @@ struct why_waits_ops {
 extern const struct why_waits_ops why_pg_waits;
 extern const struct why_waits_ops why_my_waits;
 
+/* ---- why_result.c: what the collectors fill a level's result with ---- */
 /* A small table of named counters (events), for the collectors. */
 struct why_counts {
     char (*name)[96];

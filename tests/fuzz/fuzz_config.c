@@ -1,6 +1,6 @@
 /*
  * fuzz_config.c - libFuzzer target for the INI config reader
- * (opts_parse_ini in options.c): what users write in configs/NAME.ini.
+ * (opts_parse_ini in options_ini.c): what users write in configs/NAME.ini.
  *
  * opts_parse_ini takes a path, so the input is written to a memfd made once
  * and read back through /proc/self/fd/N: no file on disk, nothing to clean

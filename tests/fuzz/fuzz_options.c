@@ -1,6 +1,6 @@
 /*
  * fuzz_options.c - libFuzzer target for the command-line option parser
- * (options.c), the one users feed by hand on every run.
+ * (options_argv.c over options.c), the one users feed by hand on every run.
  *
  * The input is split into an argv on NUL and newline bytes and parsed twice,
  * against the real tables: oltp_optdefs() (run, prepare, cleanup) and the
