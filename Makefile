@@ -114,7 +114,8 @@ unit-bin: $(UNIT_BIN)
 integration: $(B)/dbscale $(MPI_BIN)
 	@sh tests/run-integration.sh $(B)/dbscale
 
-# What CI and the README run: the code's format, the build, the unit tests
+# What CI and the README run: the code's format, the build, the house rules
+# (make house), the unit tests
 # (plain and under AddressSanitizer + UBSan), the ThreadSanitizer build, and
 # the integration tests against real throwaway servers.
 # The plain build uses every CPU; then the integration run starts, and the
@@ -128,6 +129,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps
 	@$(MAKE) --no-print-directory format-check
 	@$(MAKE) --no-print-directory -j$(JOBS) all unit-bin
+	@$(MAKE) --no-print-directory house
 	@IT_BESIDE_ALONE='$(MAKE) --no-print-directory -j$(JOBS) B=build/asan $(ASAN_FLAGS) build/asan/dbscale unit-bin && $(MAKE) --no-print-directory -j$(JOBS) tsan' \
 	    IT_BEFORE_POOL='sh tests/run-unit.sh --both "$(UNIT_BIN)" "$(UNIT_BIN:$(B)/%=build/asan/%)"' \
 	    sh tests/run-integration.sh $(B)/dbscale
