@@ -79,7 +79,7 @@ $(MPI_OBJ): $(B)/obj/%.o: %.c
 # Text files compiled in as C strings: driver/vm/guest_init.sh (a guest's
 # /init) becomes $(B)/gen/guest_init.inc, which initramfs.c includes, and
 # driver/lua/lapi_prelude.lua (the Lua half of the sysbench API) becomes
-# $(B)/gen/lapi_prelude.inc, which lapi.c includes.
+# $(B)/gen/lapi_prelude.inc, which lapi_state.c includes.
 TEXT_TO_C = @mkdir -p $(dir $@) && echo "  GEN $@" && \
     sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@.tmp && mv $@.tmp $@
 
@@ -90,7 +90,7 @@ $(B)/gen/%.inc: driver/lua/%.lua
 	$(TEXT_TO_C)
 
 $(B)/obj/driver/vm/initramfs.o: $(B)/gen/guest_init.inc
-$(B)/obj/driver/lua/lapi.o: $(B)/gen/lapi_prelude.inc
+$(B)/obj/driver/lua/lapi_state.o: $(B)/gen/lapi_prelude.inc
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -8,7 +8,7 @@
  * The one idea: sysbench declares these without a state argument, so the
  * running state's thread is a thread-local set whenever a state is about
  * to run, and every symbol acts for it alone. The rest of the API calls
- * down into this file (lapi.c enters a state, lapi_rand.c's ffi draws read
+ * down into this file (lapi_state.c enters a state, lapi_rand.c's ffi draws read
  * it); it calls none of them. Never prints.
  */
 #include <stdint.h>

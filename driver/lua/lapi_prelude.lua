@@ -1,4 +1,4 @@
--- lapi_prelude.lua - the Lua half of the sysbench API (lapi.c and lapi_sql.c
+-- lapi_prelude.lua - the Lua half of the sysbench API (lapi_state.c and lapi_sql.c
 -- hold the C half). Written for dbscale from sysbench 1.0.20's documented behaviour:
 -- the objects scripts use (connection, statement, parameter) as Lua tables
 -- over a few C primitives passed in as the chunk's argument. Errors name the

@@ -1,5 +1,5 @@
 /*
- * lapi_sql.h - the SQL objects' C half (lapi_sql.c), for lapi.c's state
+ * lapi_sql.h - the SQL objects' C half (lapi_sql.c), for lapi_state.c's state
  * opening. Private to driver/lua.
  */
 #ifndef DBSCALE_LAPI_SQL_H

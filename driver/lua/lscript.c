@@ -1,6 +1,6 @@
 /*
  * lscript.c - a sysbench Lua script's life: its options and its commands
- * other than run (lrun.c), each thread with its own Lua state (lapi.c) and
+ * other than run (lrun.c), each thread with its own Lua state (lapi_state.c) and
  * connection.
  *
  * The one idea: sysbench's shape, kept plain. Every thread opens its own

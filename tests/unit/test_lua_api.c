@@ -1,5 +1,5 @@
 /*
- * test_lua_api.c - sysbench's Lua API in one state (driver/lua/lapi.c),
+ * test_lua_api.c - sysbench's Lua API in one state (driver/lua/lapi_state.c),
  * without a server: sysbench.rand draws the built-in mixes' numbers (the
  * same generator, seeded per connection as worker.c seeds its connections),
  * sysbench.opt carries typed values under '_' names, sysbench's constants

@@ -1,5 +1,5 @@
 /*
- * lapi.c - sysbench's Lua API over dbscale's client: one Lua state per
+ * lapi_state.c - sysbench's Lua API over dbscale's client: one Lua state per
  * connection thread, opened with the prelude (lapi_prelude.lua) over the C
  * primitives it builds sysbench's objects from (the SQL objects' C half:
  * lapi_sql.c; the sysbench table itself: lapi_table.c, its rand:

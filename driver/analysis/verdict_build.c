@@ -1,5 +1,5 @@
 /*
- * verdict.c - the verdict of a set of results directories, built once: the
+ * verdict_build.c - the verdict of a set of results directories, built once: the
  * evidence (why files), each curve's limits, the pairs (every curve of a
  * later directory against its match in the first), their points, curve
  * figures and explanations, then the gate.
