@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "page/page_headline.h"
+#include "page/page_verdict.h"
 #include "page/page_kernels.h"
 #include "page/page_html.h"
 #include "page/page_svg.h"
@@ -52,7 +53,12 @@ static const char css[] =
     "th.curve,.kv th{text-align:left;font-weight:normal}.kv td{text-align:left}"
     "td small{color:#666}td.neg{color:#b00}td.pos{color:#060}"
     "pre.cmd{background:#f6f6f6;padding:.6em;white-space:pre-wrap;word-break:break-all}"
-    ".note{color:#555;font-size:.9em}";
+    ".note{color:#555;font-size:.9em}"
+    ".gate{font-size:1.1em;padding:.4em .8em;border-left:5px solid #999;background:#f4f4f4}"
+    ".gate-regression{background:#fdecea;border-color:#b00}.gate-pass{background:#eaf7ea;"
+    "border-color:#2a2}.gate-inconclusive,.gate-incomparable{background:#fff7e6;"
+    "border-color:#e0a000}li.worse{color:#900}li.better{color:#060}"
+    "details{margin:.5em 0}summary{cursor:pointer;color:#1f4f7f}";
 
 /* The lead sentence: the curve of the first directory with the most CPUs
  * that has a fewer-CPUs curve to compare with; else the first curve. */
@@ -70,7 +76,7 @@ static size_t lead_curve(const struct curves *cv)
     return best;
 }
 
-static void answer(const struct curves *cv, struct sbuf *b)
+static void answer(const struct curves *cv, const struct verdict *v, struct sbuf *b)
 {
     char s[768];
     if (cv->nc == 0) {
@@ -79,9 +85,18 @@ static void answer(const struct curves *cv, struct sbuf *b)
     }
     size_t lead = lead_curve(cv);
     page_headline(cv, lead, s, sizeof s);
+    struct sbuf l = {0};
+    sbuf_printf(&l, "%s", s);
+    page_verdict_lead(v, cv, lead, &l); /* the headline carries the verdict */
+    if (v && cv->ndirs > 1)
+        sbuf_printf(&l, ". Against %s: %s (%s)", cv->dirs[0].name, verdict_gate_name(v->gate),
+                    v->gate_why);
     sbuf_printf(b, "<p class=\"lead\" id=\"headline\">");
-    page_esc(b, s);
-    sbuf_printf(b, "</p>\n<ul class=\"headlines\">\n");
+    page_esc(b, l.s);
+    sbuf_free(&l);
+    sbuf_printf(b, "</p>\n");
+    page_verdict(cv, v, b);
+    sbuf_printf(b, "<h2>Curves</h2>\n<ul class=\"headlines\">\n");
     for (size_t i = 0; i < cv->nc; i++) {
         page_headline(cv, i, s, sizeof s);
         sbuf_printf(b, "<li>");
@@ -369,7 +384,7 @@ static void graphs(const struct curves *cv, struct sbuf *b)
                 ns ? "" : " Every curve ran at one CPU count, so there is no graph against CPUs.");
 }
 
-void page_render(const struct curves *cv, struct sbuf *b)
+void page_render(const struct curves *cv, const struct verdict *v, struct sbuf *b)
 {
     sbuf_printf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -385,10 +400,10 @@ void page_render(const struct curves *cv, struct sbuf *b)
     page_esc(b, cv->subtitle);
     sbuf_printf(b, "</p>\n");
     page_kernels_banner(cv, b);
-    answer(cv, b);
+    answer(cv, v, b);
     warnings(cv, b);
     graphs(cv, b);
-    page_why(cv, b); /* where the server's time went, from the why files */
+    page_why(cv, v ? &v->ev : NULL, b); /* where the server's time went, from the why files */
     sbuf_printf(b, "<h2>Tables</h2>\n<h3>Throughput</h3>\n");
     page_table_tps(cv, b);
     sbuf_printf(b, "<h3>Speedup over the fewest CPUs</h3>\n<p class=\"note\">Median TPS over the "
@@ -413,10 +428,11 @@ void page_render(const struct curves *cv, struct sbuf *b)
                 DBSCALE_VERSION, DBSCALE_GIT);
 }
 
-int page_write(const struct curves *cv, const char *path, char *err, size_t errlen)
+int page_write(const struct curves *cv, const struct verdict *v, const char *path, char *err,
+               size_t errlen)
 {
     struct sbuf b = {0};
-    page_render(cv, &b);
+    page_render(cv, v, &b);
     int rc = write_file_atomic(path, b.s, b.len);
     sbuf_free(&b);
     if (rc < 0) {
@@ -432,27 +448,4 @@ int page_load(struct curves *cv, char **paths, size_t n)
         return -1;
     curves_build(cv);
     return 0;
-}
-
-int page_write_dirs(char **dirs, size_t n, const char *path, char *err, size_t errlen)
-{
-    struct curves_log log = {0};
-    struct curves cv = {0};
-    cv.log = &log;
-    int rc = page_load(&cv, dirs, n);
-    if (rc < 0)
-        snprintf(err, errlen, "%s", log.err);
-    else
-        rc = page_write(&cv, path, err, errlen);
-    sbuf_free(&log.out);
-    sbuf_free(&log.warn);
-    curves_free(&cv);
-    return rc;
-}
-
-int page_write_dir(const char *dir, char *path, size_t pathlen, char *err, size_t errlen)
-{
-    char *paths[1] = {(char *)dir};
-    snprintf(path, pathlen, "%s/report.html", dir);
-    return page_write_dirs(paths, 1, path, err, errlen);
 }

@@ -8,21 +8,18 @@
 #define DBSCALE_PAGE_H
 
 #include "analysis/curves.h"
+#include "analysis/verdict.h"
 #include "core/util.h"
 
 /* Read the results directories as `plot` does (curves_load, then
  * curves_build: curves, CPU scaling, labels, kernel baseline) without
  * drawing. cv->log must be set; 0, or -1 with the reason in cv->log->err. */
 int page_load(struct curves *cv, char **paths, size_t n);
-/* The whole page for what page_load() read. */
-void page_render(const struct curves *cv, struct sbuf *html);
+/* The whole page for what page_load() read, with its verdict (built from
+ * the same curves; NULL: none, the page then shows only the figures). */
+void page_render(const struct curves *cv, const struct verdict *v, struct sbuf *html);
 /* page_render() written atomically to path. 0, or -1 with the reason in err. */
-int page_write(const struct curves *cv, const char *path, char *err, size_t errlen);
-
-/* What `sweep` calls at its end: read DIR as `dbscale report DIR` does and
- * write DIR/report.html; its path in path. 0, or -1 with the reason in err. */
-int page_write_dir(const char *dir, char *path, size_t pathlen, char *err, size_t errlen);
-/* The page of several directories (a kernels study's variants) to path. */
-int page_write_dirs(char **dirs, size_t n, const char *path, char *err, size_t errlen);
+int page_write(const struct curves *cv, const struct verdict *v, const char *path, char *err,
+               size_t errlen);
 
 #endif

@@ -17,5 +17,12 @@
  * boxes drawn (each a <rect class="fr">), 0 for no samples (then a
  * sentence, no SVG). */
 size_t page_flame(struct sbuf *b, const char *title, const char *folded, double min_share);
+/* A differential flame graph: B's stacks drawn as page_flame draws them,
+ * each frame coloured by how its share of B's samples differs from the same
+ * frame's share of A's (red: more in B, blue: less, white: the same), the
+ * hover giving both shares. Returns the boxes drawn, 0 when a side has no
+ * samples (then a sentence). */
+size_t page_flame_diff(struct sbuf *b, const char *title, const char *folded_a,
+                       const char *folded_b, double min_share);
 
 #endif

@@ -95,19 +95,6 @@ void page_why_compare(const struct whypoint *a, const struct whypoint *b, struct
 
 /* ---- the section ---- */
 
-static void dir_of(const struct curves_dir *d, char *out, size_t len)
-{
-    snprintf(out, len, "%s", d->path);
-    size_t l = strlen(out);
-    if (l > 4 && !strcmp(out + l - 4, ".csv")) {
-        char *sl = strrchr(out, '/');
-        if (sl)
-            *sl = '\0';
-        else
-            snprintf(out, len, ".");
-    }
-}
-
 static const struct whypoint *point(const struct whypoint *pts, size_t np, const struct curve *c,
                                     size_t t)
 {
@@ -362,18 +349,13 @@ static void notes(struct sbuf *b, const struct curves_dir *d)
     sbuf_printf(b, "</ul>\n");
 }
 
-void page_why(const struct curves *cv, struct sbuf *b)
+void page_why(const struct curves *cv, const struct evidence *ev, struct sbuf *b)
 {
     int head = 0;
-    for (size_t d = 0; d < cv->ndirs; d++) {
-        char dir[600], err[700];
-        dir_of(&cv->dirs[d], dir, sizeof dir);
-        struct whycsv w = {0};
-        if (whycsv_read(dir, &w, err, sizeof err) < 0 ||
-            (!w.ncpu && !w.nwait && !w.nsched && !w.nprof)) {
-            whycsv_free(&w);
+    for (size_t d = 0; ev && d < cv->ndirs && d < ev->n; d++) {
+        const struct whycsv *w = &ev->d[d].w;
+        if (!w->ncpu && !w->nwait && !w->nsched && !w->nprof)
             continue;
-        }
         if (!head) {
             sbuf_printf(b, "<h2 id=\"why\">Why</h2>\n<p class=\"note\">Where the server's time "
                            "went, per transaction, over each level's window (medians over "
@@ -385,12 +367,8 @@ void page_why(const struct curves *cv, struct sbuf *b)
             head = 1;
         }
         notes(b, &cv->dirs[d]);
-        struct whypoint *pts = NULL;
-        size_t np = whypoint_build(&w, &cv->dirs[d].rs, &pts);
         for (size_t i = 0; i < cv->nc; i++)
             if (cv->c[i].dir == (int)d)
-                curve(b, cv, i, &w, pts, np, dir);
-        free(pts);
-        whycsv_free(&w);
+                curve(b, cv, i, w, ev->d[d].pts, ev->d[d].np, cv->dirs[d].path);
     }
 }

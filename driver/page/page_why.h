@@ -3,19 +3,20 @@
  * went per transaction at every thread count (the CPU split, lock, I/O and
  * client waits, the largest wait events), a sentence at the knee built
  * only from those figures, the kernel baseline's tests of the paths that
- * grew, and the curve's profiles (page_prof.h). Reads the why files of
- * each directory (whycsv.h); nothing when a directory has none.
+ * grew, and the curve's profiles (page_prof.h). The why files are the
+ * verdict's evidence (analysis/evidence.h), read once.
  */
 #ifndef DBSCALE_PAGE_WHY_H
 #define DBSCALE_PAGE_WHY_H
 
 #include "analysis/curves.h"
+#include "analysis/evidence.h"
 #include "core/util.h"
 #include "analysis/whypoint.h"
 
-/* The section for what page_load() read (nothing when no directory has
- * why files). */
-void page_why(const struct curves *cv, struct sbuf *b);
+/* The section for what page_load() read, from the why files the verdict's
+ * evidence read (nothing when no directory has any, or ev is NULL). */
+void page_why(const struct curves *cv, const struct evidence *ev, struct sbuf *b);
 
 /* "per transaction, lock waits grew 3.1x (120 -> 372 us); ..." comparing
  * point a to point b, the category that grew most first, then the largest

@@ -9,61 +9,11 @@
  */
 #include "report/verdict_text.h"
 
+#include "analysis/verdict_words.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static void pct(struct sbuf *b, double v)
-{
-    if (isnan(v))
-        sbuf_printf(b, "n/a");
-    else
-        sbuf_printf(b, "%+.0f%%", 100 * v);
-}
-
-void verdict_point_line(const struct verdict *v, const struct curves *cv, size_t i,
-                        struct sbuf *out)
-{
-    const struct verdict_point *p = &v->pts[i];
-    const struct curve *b = &cv->c[p->cb];
-    pct(out, p->e.est);
-    sbuf_printf(out, " %s at %g thread%s on %d CPU%s (%s)", verdict_fig_name(p->fig), p->threads,
-                p->threads == 1 ? "" : "s", b->cpus, b->cpus == 1 ? "" : "s", b->variant);
-    if (!isnan(p->e.lo)) {
-        sbuf_printf(out, ", %.0f%% CI ", 100 * v->opt.conf);
-        pct(out, p->e.lo);
-        sbuf_printf(out, "..");
-        pct(out, p->e.hi);
-        sbuf_printf(out, ", q=%.2g", p->v.q);
-    }
-    sbuf_printf(out, ", %zu vs %zu repeats", p->e.na, p->e.nb);
-    if (p->v.cls == STATS_INCONCLUSIVE) {
-        sbuf_printf(out, ": %s", stats_reason_text(p->v.reason));
-        if (p->v.repeats > 100)
-            sbuf_printf(out, " (more than 100 repeats a side would be needed)");
-        else if (p->v.repeats)
-            sbuf_printf(out, " (about %zu repeats a side would decide it)", p->v.repeats);
-    }
-    if (p->dropped)
-        sbuf_printf(out, "; %d level%s left out (disturbed or empty)", p->dropped,
-                    p->dropped == 1 ? "" : "s");
-}
-
-void verdict_explain_line(const struct verdict_explain *x, struct sbuf *out)
-{
-    for (int i = 0; i < x->nch; i++) {
-        const struct verdict_change *c = &x->ch[i];
-        sbuf_printf(out, "%s%s %.3g -> %.3g %s", i ? "; " : "", c->what, c->a, c->b, c->unit);
-        if (c->a > 0 && c->b > 0)
-            sbuf_printf(out, " (%.2gx)", c->b / c->a);
-    }
-    if (x->kernel[0])
-        sbuf_printf(out, "%s%s%s", x->nch ? "; " : "", x->kernel,
-                    x->kernel_explains ? " (the kernel moved with the database)"
-                                       : " (the kernel does not explain it)");
-    if (x->profiles)
-        sbuf_printf(out, "; both sides profiled: the page has the differential flame graph");
-}
 
 static const struct verdict_explain *explain_of(const struct verdict *v, size_t i)
 {
@@ -131,12 +81,12 @@ static void curves_part(const struct verdict *v, const struct curves *cv, struct
         if (isnan(p->peak_ratio.est))
             sbuf_printf(out, "n/a");
         else {
-            pct(out, p->peak_ratio.est);
+            verdict_pct(out, p->peak_ratio.est);
             if (!isnan(p->peak_ratio.lo)) {
                 sbuf_printf(out, " (");
-                pct(out, p->peak_ratio.lo);
+                verdict_pct(out, p->peak_ratio.lo);
                 sbuf_printf(out, "..");
-                pct(out, p->peak_ratio.hi);
+                verdict_pct(out, p->peak_ratio.hi);
                 sbuf_printf(out, ")%s",
                             p->peak_ratio.lo <= 0 && p->peak_ratio.hi >= 0 ? ", not established"
                                                                            : "");

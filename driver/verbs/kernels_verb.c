@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "core/options.h"
-#include "page/page.h"
+#include "verbs/study_page.h"
 #include "results/resdir.h"
 #include "results/studydir.h"
 #include "core/signals.h"
@@ -401,7 +401,7 @@ static int write_page(const struct study *s, char *path, size_t len, char *err, 
         return -1;
     }
     snprintf(path, len, "%s/report.html", s->out);
-    int rc = page_write_dirs(dirs, n, path, err, errlen);
+    int rc = study_page_write_dirs(dirs, n, path, err, errlen);
     studydir_free(dirs, n);
     return rc;
 }

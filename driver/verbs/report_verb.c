@@ -10,6 +10,7 @@
 
 #include "core/options.h"
 #include "page/page.h"
+#include "verbs/study_page.h"
 #include "page/page_study.h"
 #include "results/studydir.h"
 #include "core/util.h"
@@ -93,7 +94,7 @@ int report_main(int argc, char **argv)
     size_t nsw;
     struct optdef *sw = sweep_verb_optdefs(&nsw); /* the reproduce line's names */
     page_known_options(sw, nsw);
-    if (rc == 0 && page_write(&cv, out, err, sizeof err) < 0) {
+    if (rc == 0 && study_page_write(&cv, out, err, sizeof err) < 0) {
         warnx_("cannot write the report: %s", err);
         rc = EXIT_RUNTIME;
     }

@@ -11,7 +11,7 @@
 
 #include "sweep/baseline.h"
 #include "core/cpulist.h"
-#include "page/page.h"
+#include "verbs/study_page.h"
 #include "page/page_study.h"
 #include "report/report_sweep.h"
 
@@ -91,7 +91,7 @@ int sweep_print_end(struct sweep *w, int saved, int meta_ok)
         return 0;
     char page[1200], perr[600];
     page_known_options(w->o.defs, w->o.n); /* the reproduce line's names */
-    if (page_write_dir(w->out, page, sizeof page, perr, sizeof perr) < 0) {
+    if (study_page_write_dir(w->out, page, sizeof page, perr, sizeof perr) < 0) {
         fprintf(stderr, "dbscale sweep: report page: %s\n", perr);
         return -1;
     }

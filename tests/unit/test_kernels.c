@@ -362,7 +362,7 @@ static void test_page_sentences(void **state)
     p.log = &log;
     assert_int_equal(page_load(&p, dirs, n), 0);
     struct sbuf b = {0};
-    page_render(&p, &b);
+    page_render(&p, NULL, &b);
     assert_non_null(strstr(b.s, "SMP on one CPU costs 10%"));        /* floor(90.5/100.5-1) */
     assert_non_null(strstr(b.s, "SMP peaks 79% above UP"));          /* floor(180/100.5-1) */
     assert_non_null(strstr(b.s, "<th>AvB</th>"));                    /* the pair column */

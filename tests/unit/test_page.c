@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "page/page.h"
+#include "verbs/study_page.h"
 #include "page/page_headline.h"
 #include "page/page_html.h"
 #include "page/page_svg.h"
@@ -194,7 +195,7 @@ static void test_hostile_page(void **state)
     char err[1024];
     assert_int_equal(page_load(&p, paths, 1), 0);
     struct sbuf h = {0};
-    page_render(&p, &h);
+    page_render(&p, NULL, &h);
     assert_null(strstr(h.s, "<script"));
     assert_null(strstr(h.s, "<img"));
     assert_null(strstr(h.s, "</td><script"));
@@ -211,14 +212,17 @@ static void test_hostile_page(void **state)
     sbuf_free(&h);
     char out[600];
     snprintf(out, sizeof out, "%s/page.html", tmp);
-    assert_int_equal(page_write(&p, out, err, sizeof err), 0);
+    assert_int_equal(page_write(&p, NULL, out, err, sizeof err), 0);
     assert_int_equal(access(out, R_OK), 0);
     curves_free(&p);
     unlink(out);
     char made[700];
-    assert_int_equal(page_write_dir(tmp, made, sizeof made, err, sizeof err), 0);
+    assert_int_equal(study_page_write_dir(tmp, made, sizeof made, err, sizeof err), 0);
     snprintf(out, sizeof out, "%s/report.html", tmp);
     assert_string_equal(made, out);
+    assert_int_equal(access(out, R_OK), 0);
+    unlink(out);
+    snprintf(out, sizeof out, "%s/verdict.json", tmp); /* the verdict beside the page */
     assert_int_equal(access(out, R_OK), 0);
     unlink(out);
     char f[700];
@@ -261,7 +265,7 @@ static void test_headline_bare_version(void **state)
     sbuf_free(&w);
     /* One CPU count: no chart against CPUs, and the page says why. */
     struct sbuf html = {0};
-    page_render(&p, &html);
+    page_render(&p, NULL, &html);
     assert_null(strstr(html.s, "Throughput against server CPUs"));
     assert_non_null(strstr(html.s, "no graph against CPUs"));
     assert_int_equal(count(html.s, "<svg"), 2);
@@ -280,7 +284,7 @@ static void test_fixture_page(void **state)
     struct curves p;
     load(&p, "pgsql-sweep", "mysql-sweep");
     struct sbuf h = {0};
-    page_render(&p, &h);
+    page_render(&p, NULL, &h);
     assert_true(count(h.s, "<svg") >= 4);
     assert_int_equal(count(h.s, "<svg"), count(h.s, "</svg>"));
     assert_true(count(h.s, "<circle class=\"pt\"") >= 16 * 3);
