@@ -93,30 +93,23 @@ static int wait_limits(const struct limit_point *a, const struct limit_point *b,
     return a == b || isnan(va) || va <= 0 || vb >= WAIT_GROWTH * va;
 }
 
-/* The largest lock event at b, named by kind: "row locks (Lock:transactionid)". */
-static void lock_part(const struct limit_point *b, char *out, size_t len)
+/* The largest event of a class at b, named ("row locks (Lock:transactionid)"
+ * for a lock), and the class's share of a transaction. */
+static void wait_part(const struct limit_point *b, enum waitclass cls, enum budget_part part,
+                      char *out, size_t len)
 {
-    snprintf(out, len, "locks");
-    if (!b->w)
-        return;
-    for (int i = 0; i < b->w->nev; i++)
-        if (waitclass_of(b->w->ev[i].event) == WC_LOCK) {
-            snprintf(out, len, "%s (%s)", waitclass_lock_kind(b->w->ev[i].event),
-                     b->w->ev[i].event);
-            return;
-        }
-}
-
-static void io_part(const struct limit_point *b, char *out, size_t len)
-{
-    snprintf(out, len, "I/O");
-    if (!b->w)
-        return;
-    for (int i = 0; i < b->w->nev; i++)
-        if (waitclass_of(b->w->ev[i].event) == WC_IO) {
-            snprintf(out, len, "I/O (%s)", b->w->ev[i].event);
-            return;
-        }
+    const char *what = cls == WC_LOCK ? "locks" : "I/O";
+    const char *ev = NULL;
+    for (int i = 0; b->w && i < b->w->nev && !ev; i++)
+        if (waitclass_of(b->w->ev[i].event) == cls)
+            ev = b->w->ev[i].event;
+    if (ev && cls == WC_LOCK)
+        snprintf(out, len, "%s (%s), %.0f%% of a transaction", waitclass_lock_kind(ev), ev,
+                 100 * share(b, part));
+    else if (ev)
+        snprintf(out, len, "%s (%s), %.0f%% of a transaction", what, ev, 100 * share(b, part));
+    else
+        snprintf(out, len, "%s, %.0f%% of a transaction", what, 100 * share(b, part));
 }
 
 /* Which part of a saturated CPU: the server's user or kernel time, irq and
@@ -143,6 +136,16 @@ static void cpu_part(const struct limit_point *b, char *out, size_t len)
     snprintf(out, len, "%s (%.0f%% of the held CPUs' busy time; user %.0f%%, kernel %.0f%%)",
              name[top], 100 * v[top] / tot, isnan(user) ? 0 : 100 * user / tot,
              isnan(kern) ? 0 : 100 * kern / tot);
+}
+
+/* Whether tasks other than the server took most of the held CPUs' busy time. */
+static int others_dominate(const struct limit_point *b)
+{
+    if (!b->w || isnan(b->w->held_busy_us) || !(b->w->held_busy_us > 0))
+        return 0;
+    double own = (isnan(b->w->cat[WP_USER]) ? 0 : b->w->cat[WP_USER]) +
+                 (isnan(b->w->cat[WP_KERNEL]) ? 0 : b->w->cat[WP_KERNEL]);
+    return b->w->held_busy_us - own > 0.5 * b->w->held_busy_us;
 }
 
 static int kernel_grew(const struct limit_point *a, const struct limit_point *b)
@@ -206,6 +209,45 @@ static void figures(struct limit *l, const struct limit_point *a, const struct l
     fig(l, "client CPUs busy", 100 * a->client_busy, 100 * b->client_busy, "%");
 }
 
+/* Which part of kind k limits at b, into out; whether its figure is clear
+ * of its threshold. */
+static int part_of(const struct limit_curve *lc, enum limit_kind k, const struct limit_point *b,
+                   char *out, size_t len)
+{
+    double cs = share(b, BP_CLIENT);
+    out[0] = '\0';
+    switch (k) {
+    case LK_CPU:
+    case LK_KERNEL:
+        cpu_part(b, out, len);
+        return b->idle <= CPU_IDLE_MAX / 2;
+    case LK_LOCK:
+        wait_part(b, WC_LOCK, BP_LOCK, out, len);
+        return share(b, BP_LOCK) >= 1.5 * WAIT_SHARE;
+    case LK_IO:
+        wait_part(b, WC_IO, BP_IO, out, len);
+        return share(b, BP_IO) >= 1.5 * WAIT_SHARE;
+    case LK_CLIENT:
+        snprintf(out, len, "the client (%.0f%% of a transaction waiting for it)", 100 * cs);
+        return 1;
+    case LK_LATENCY:
+        snprintf(out, len, "round trips (%.0f%% of a transaction)", 100 * cs);
+        return 1;
+    case LK_LOAD:
+        snprintf(out, len, "--rate=%g", lc->rate);
+        return 1;
+    case LK_SCALES:
+        if (!isnan(b->idle))
+            snprintf(out, len, "the held CPUs %.0f%% idle at the last point", b->idle);
+        return 1;
+    default:
+        snprintf(out, len, "%s",
+                 b->w || !isnan(b->idle) ? "no figure reaches a threshold"
+                                         : "nothing measured beside throughput");
+        return 0;
+    }
+}
+
 /* The verdict between points ia and ib. */
 static void judge(const struct limit_curve *lc, int curve, enum limit_where where, size_t ia,
                   size_t ib, struct limit *l)
@@ -242,43 +284,14 @@ static void judge(const struct limit_curve *lc, int curve, enum limit_where wher
     }
     if (l->kind == LK_SCALES && l->also != LK_N) /* scales so far, already limited: say so */
         l->kind = l->also, l->also = LK_N;
-    int clear = 1;
-    switch (l->kind) {
-    case LK_CPU:
-    case LK_KERNEL:
-        cpu_part(b, l->part, sizeof l->part);
-        clear = b->idle <= CPU_IDLE_MAX / 2;
-        break;
-    case LK_LOCK:
-        lock_part(b, l->part, sizeof l->part);
-        clear = share(b, BP_LOCK) >= 1.5 * WAIT_SHARE;
-        break;
-    case LK_IO:
-        io_part(b, l->part, sizeof l->part);
-        clear = share(b, BP_IO) >= 1.5 * WAIT_SHARE;
-        break;
-    case LK_CLIENT:
-        snprintf(l->part, sizeof l->part, "the client (%.0f%% of a transaction waiting for it)",
-                 100 * cs);
-        break;
-    case LK_LATENCY:
-        snprintf(l->part, sizeof l->part, "round trips (%.0f%% of a transaction)", 100 * cs);
-        break;
-    case LK_LOAD:
-        snprintf(l->part, sizeof l->part, "--rate=%g", lc->rate);
-        break;
-    case LK_SCALES:
-        if (!isnan(b->idle))
-            snprintf(l->part, sizeof l->part, "the held CPUs %.0f%% idle at the last point",
-                     b->idle);
-        break;
-    default:
-        snprintf(l->part, sizeof l->part, "%s",
-                 b->w || !isnan(b->idle) ? "no figure reaches a threshold"
-                                         : "nothing measured beside throughput");
-        clear = 0;
-        break;
-    }
+    /* CPUs saturated mostly by others (a loaded machine, the client on the
+     * server's CPUs) say less about the server than its own waits do: a
+     * wait that also limits comes first, the CPUs beside it. */
+    if (l->kind == LK_CPU && (l->also == LK_LOCK || l->also == LK_IO) && others_dominate(b))
+        l->kind = l->also, l->also = LK_CPU;
+    int clear = part_of(lc, l->kind, b, l->part, sizeof l->part);
+    if (l->also != LK_N)
+        part_of(lc, l->also, b, l->also_part, sizeof l->also_part);
     l->sure = sureness(b, clear, l->sure_why, sizeof l->sure_why);
     if (l->also != LK_N && l->sure == LS_FIRM)
         l->sure = LS_LIKELY;
@@ -328,8 +341,9 @@ void limit_sentence(const struct limit *l, const struct curve *c, char *buf, siz
     if (n < len && l->part[0])
         n += (size_t)snprintf(buf + n, len - n, ": %s", l->part);
     if (n < len && l->also != LK_N)
-        n += (size_t)snprintf(buf + n, len - n, "; also %s: the figures do not separate the two",
-                              limit_kind_name(l->also));
+        n +=
+            (size_t)snprintf(buf + n, len - n, "; also %s%s%s: the figures do not separate the two",
+                             limit_kind_name(l->also), l->also_part[0] ? ": " : "", l->also_part);
     for (int i = 0; i < l->nfig && n < len; i++) {
         char a[32], b[32];
         num(a, sizeof a, l->fig[i].a), num(b, sizeof b, l->fig[i].b);

@@ -80,6 +80,7 @@ struct limit {
     enum limit_kind kind; /* what limits it */
     enum limit_kind also; /* a cause the figures do not separate from kind; LK_N none */
     char part[128];       /* which part: "server user CPU", "row locks (Lock:tuple)" */
+    char also_part[128];  /* the same for also */
     struct limit_fig fig[LIMIT_FIGS];
     int nfig;
     enum limit_sure sure;

@@ -48,13 +48,32 @@ void verdict_point_line(const struct verdict *v, const struct curves *cv, size_t
                     p->dropped == 1 ? "" : "s");
 }
 
+/* A figure as a person reads it: 19400, 881, 45.2, 3.07, 0.00021 */
+static void fig(struct sbuf *out, double v)
+{
+    double a = fabs(v);
+    sbuf_printf(out,
+                a >= 100              ? "%.0f"
+                : a >= 10             ? "%.1f"
+                : a >= 0.01 || a == 0 ? "%.2f"
+                                      : "%.2g",
+                v);
+}
+
 void verdict_explain_line(const struct verdict_explain *x, struct sbuf *out)
 {
     for (int i = 0; i < x->nch; i++) {
         const struct verdict_change *c = &x->ch[i];
-        sbuf_printf(out, "%s%s %.3g -> %.3g %s", i ? "; " : "", c->what, c->a, c->b, c->unit);
-        if (c->a > 0 && c->b > 0)
-            sbuf_printf(out, " (%.2gx)", c->b / c->a);
+        sbuf_printf(out, "%s%s ", i ? "; " : "", c->what);
+        fig(out, c->a);
+        sbuf_printf(out, " -> ");
+        fig(out, c->b);
+        sbuf_printf(out, " %s", c->unit);
+        if (c->a > 0 && c->b > 0) {
+            sbuf_printf(out, " (");
+            fig(out, c->b / c->a);
+            sbuf_printf(out, "x)");
+        }
     }
     if (x->kernel[0])
         sbuf_printf(out, "%s%s%s", x->nch ? "; " : "", x->kernel,

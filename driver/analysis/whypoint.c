@@ -250,6 +250,8 @@ const struct whypoint *whypoint_find(const struct whypoint *p, size_t n, const c
 
 double whypoint_event(const struct whypoint *p, const char *event)
 {
+    if (isnan(p->cat[WP_LOCK])) /* no waits measured at this point: nothing to say */
+        return NAN;
     for (int i = 0; i < p->nev; i++)
         if (!strcmp(p->ev[i].event, event))
             return p->ev[i].us;

@@ -64,8 +64,8 @@ size_t whypoint_build(const struct whycsv *w, const struct result_set *rs, struc
 /* The point of (variant, cpus, threads), or NULL. */
 const struct whypoint *whypoint_find(const struct whypoint *p, size_t n, const char *variant,
                                      int cpus, int threads);
-/* An event's microseconds per transaction at p (0 when not seen at a
- * measured point: the waits that were sampled or timed and never seen). */
+/* An event's microseconds per transaction at p: 0 when the point's waits
+ * were measured and the event never seen, NAN when they were not measured. */
 double whypoint_event(const struct whypoint *p, const char *event);
 
 #endif

@@ -75,7 +75,7 @@ void page_why_compare(const struct whypoint *a, const struct whypoint *b, struct
     double grow = 0;
     for (int i = 0; i < b->nev; i++) {
         const struct whypoint_ev *e = &b->ev[i];
-        double d = e->us - whypoint_event(a, e->event);
+        double d = e->us - whypoint_event(a, e->event); /* NAN: never the top */
         if (strcmp(e->cls, "cpu") != 0 && strcmp(e->cls, "client") != 0 && d > grow && e->us >= 1)
             grow = d, top = e;
     }
@@ -147,7 +147,8 @@ static void table(struct sbuf *b, const struct curve *c, const struct whypoint *
         for (size_t t = 0; t < c->k; t++) {
             const struct whypoint *w = point(pts, np, c, t);
             char v[32];
-            sbuf_printf(b, "<td>%s</td>", w ? num(v, sizeof v, whypoint_event(w, evs[j])) : "-");
+            double us = w ? whypoint_event(w, evs[j]) : NAN;
+            sbuf_printf(b, "<td>%s</td>", isnan(us) ? "-" : num(v, sizeof v, us));
         }
         sbuf_printf(b, "</tr>\n");
     }
