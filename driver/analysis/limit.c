@@ -295,6 +295,8 @@ static void judge(const struct limit_curve *lc, int curve, enum limit_where wher
     l->sure = sureness(b, clear, l->sure_why, sizeof l->sure_why);
     if (l->also != LK_N && l->sure == LS_FIRM)
         l->sure = LS_LIKELY;
+    if (l->kind == LK_UNDECIDED) /* nothing decided: nothing to be sure of */
+        l->sure = LS_TENTATIVE;
     figures(l, a, b);
     what_it_is_not(l, a, b, holds);
 }
