@@ -106,6 +106,12 @@ int curves_load(struct curves *cv, char **paths, size_t n);
  * labelled) and the kernel baseline, from what curves_load() read. */
 void curves_build(struct curves *cv);
 void curves_free(struct curves *cv);
+/* The one curve of (variant, cpus) among rows, built as curves_build
+ * builds every curve (medians over repeats, peak, knee, USL): what a sweep
+ * reads its knee from before it profiles it, so the knee it profiles is the
+ * knee the page shows. */
+void curves_of_rows(const struct result_row *rows, size_t n, const char *variant, int cpus,
+                    struct curve *c);
 /* The kernel baseline of every directory into cv->mc: each (test, mode) of
  * micro.csv and each fs.csv operation, at each CPU count, none dropped. A
  * file that cannot be read is left out with a warning in cv->log->warn

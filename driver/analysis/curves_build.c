@@ -97,6 +97,27 @@ static void build_curve(struct curve *c, const struct row_ref *ref, size_t n)
     c->knee = stats_knee(c->n, c->x, c->k);
 }
 
+void curves_of_rows(const struct result_row *rows, size_t n, const char *variant, int cpus,
+                    struct curve *c)
+{
+    struct row_ref *ref = xcalloc(n + 1, sizeof *ref);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].cpus == cpus && !strcmp(rows[i].variant, variant))
+            ref[k++] = (struct row_ref){&rows[i], 0, i};
+    qsort(ref, k, sizeof *ref, cmp_ref);
+    memset(c, 0, sizeof *c);
+    c->cpus = cpus;
+    snprintf(c->variant, sizeof c->variant, "%s", variant);
+    if (k) {
+        snprintf(c->engine, sizeof c->engine, "%s", ref[0].r->engine);
+        snprintf(c->workload, sizeof c->workload, "%s", ref[0].r->workload);
+        build_curve(c, ref, k);
+    }
+    c->base = -1;
+    free(ref);
+}
+
 struct curve_order {
     struct curve c;
     int dir;

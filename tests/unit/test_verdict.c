@@ -345,12 +345,38 @@ static void test_limits(void **st)
     assert_int_equal(l[0].sure, LS_TENTATIVE);
 }
 
+/* One knee per (variant, CPU count), computed once: the curve a sweep reads
+ * its knee from (curves_of_rows) is the curve the page draws. */
+static void test_one_knee(void **st)
+{
+    (void)st;
+    make_dir("k", 2, 3, 1.0, 0.05, 0);
+    char d[600];
+    dir_path(d, sizeof d, "k");
+    char *paths[1] = {d};
+    struct curves_log log = {0};
+    struct curves cv = {.log = &log};
+    assert_int_equal(curves_load(&cv, paths, 1), 0);
+    curves_build(&cv);
+    assert_true(cv.nc == 1);
+    struct curve c;
+    curves_of_rows(cv.dirs[0].rs.rows, cv.dirs[0].rs.n, "smp", 2, &c);
+    assert_int_equal(c.k, cv.c[0].k);
+    assert_int_equal(c.knee, cv.c[0].knee);
+    assert_int_equal(c.peak, cv.c[0].peak);
+    for (size_t t = 0; t < c.k; t++)
+        assert_true(c.x[t] == cv.c[0].x[t]);
+    curves_free(&cv);
+    sbuf_free(&log.out);
+    sbuf_free(&log.warn);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_regression_found), cmocka_unit_test(test_aa),
         cmocka_unit_test(test_incomparable),     cmocka_unit_test(test_fails_closed),
-        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_limits),           cmocka_unit_test(test_one_knee),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
