@@ -99,9 +99,11 @@ void sweep_why_end(struct sweep *w, struct level_result *res, struct why_result 
     res->client_sys_s = fmax(0, res->client_sys_s - r->own_sys_s);
 }
 
+/* Microseconds per transaction; NAN (not measured) when the level
+ * completed none or v was not measured, never 0. */
 static double per_txn(double v, double txns)
 {
-    return txns > 0 ? v * 1e6 / txns : 0;
+    return txns > 0 ? v * 1e6 / txns : NAN;
 }
 
 int sweep_why_keep_key(struct sweep *w, const struct why_key *k, double txns, double time_s,
@@ -117,9 +119,9 @@ int sweep_why_keep_key(struct sweep *w, const struct why_key *k, double txns, do
     if (r->has_sched) {
         struct why_sched s = r->sched;
         s.k = *k;
-        s.voluntary_txn = txns > 0 ? s.voluntary / txns : 0;
-        s.involuntary_txn = txns > 0 ? s.involuntary / txns : 0;
-        s.migrations_txn = txns > 0 ? s.migrations / txns : 0;
+        s.voluntary_txn = per_txn(s.voluntary, txns) / 1e6;
+        s.involuntary_txn = per_txn(s.involuntary, txns) / 1e6;
+        s.migrations_txn = per_txn(s.migrations, txns) / 1e6;
         s.user_us_txn = per_txn(s.user_s, txns);
         s.system_us_txn = per_txn(s.system_s, txns);
         s.run_us_txn = per_txn(s.run_s, txns);

@@ -49,6 +49,10 @@ int why_stat_parse(struct why_stat *s, const char *text, const char *cpulist);
 struct why_task {
     pid_t tid;
     unsigned long long vol, invol, migr, run_ns, wait_ns, utime, stime;
+    /* /proc/PID/task/TID/sched (CONFIG_SCHED_DEBUG) and schedstat
+     * (CONFIG_SCHEDSTATS) were there: without them migrations and run-queue
+     * time are not measured, not 0 */
+    int has_sched, has_schedstat;
 };
 struct why_tasks {
     struct why_task *t;
@@ -56,7 +60,8 @@ struct why_tasks {
 };
 /* Every task of the processes pids. */
 void why_tasks_read(struct why_tasks *ts, const pid_t *pids, int n);
-/* b - a, task by task (a task new in b counts whole; one gone is lost). */
+/* b - a, task by task (a task new in b counts whole; one gone is lost).
+ * Migrations and run/run-queue time are NAN when no task's file had them. */
 void why_tasks_delta(const struct why_tasks *a, const struct why_tasks *b, struct why_sched *out);
 void why_tasks_free(struct why_tasks *ts);
 

@@ -11,6 +11,7 @@
  * neither happens to a level's own backends). A file that is missing (a
  * task gone, a kernel without sched_debug) counts as nothing.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,15 +118,17 @@ static int read_task(pid_t pid, pid_t tid, void *arg)
     t.vol = field_after(buf, "\nvoluntary_ctxt_switches");
     t.invol = field_after(buf, "\nnonvoluntary_ctxt_switches");
     snprintf(path, sizeof path, "/proc/%ld/task/%ld/sched", (long)pid, (long)tid);
-    if (procfs_read(path, buf, sizeof buf) > 0)
+    if (procfs_read(path, buf, sizeof buf) > 0 && strstr(buf, "\nse.nr_migrations")) {
         t.migr = field_after(buf, "\nse.nr_migrations");
+        t.has_sched = 1;
+    }
     snprintf(path, sizeof path, "/proc/%ld/task/%ld/stat", (long)pid, (long)tid);
     const char *p = procfs_read(path, buf, sizeof buf) > 0 ? strrchr(buf, ')') : NULL;
     if (p) /* ") S ppid ... utime stime": fields 14 and 15 */
         sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &t.utime, &t.stime);
     snprintf(path, sizeof path, "/proc/%ld/task/%ld/schedstat", (long)pid, (long)tid);
     if (procfs_read(path, buf, sizeof buf) > 0)
-        sscanf(buf, "%llu %llu", &t.run_ns, &t.wait_ns);
+        t.has_schedstat = sscanf(buf, "%llu %llu", &t.run_ns, &t.wait_ns) == 2;
     if (ts->n == ts->cap) {
         ts->cap = ts->cap ? ts->cap * 2 : 64;
         ts->t = xrealloc(ts->t, ts->cap * sizeof *ts->t);
@@ -159,7 +162,10 @@ void why_tasks_delta(const struct why_tasks *a, const struct why_tasks *b, struc
     double hz = (double)sysconf(_SC_CLK_TCK);
     if (hz <= 0)
         hz = 100;
+    int sched = 0, schedstat = 0;
     for (size_t j = 0; j < b->n; j++) {
+        sched |= b->t[j].has_sched;
+        schedstat |= b->t[j].has_schedstat;
         const struct why_task *t = &b->t[j], *o = bsearch(t, sa, a->n, sizeof *sa, by_tid);
         struct why_task z = {0};
         if (!o)
@@ -174,6 +180,10 @@ void why_tasks_delta(const struct why_tasks *a, const struct why_tasks *b, struc
         out->system_s += D(stime) / hz;
 #undef D
     }
+    if (!sched) /* no SCHED_DEBUG: migrations were not measured */
+        out->migrations = NAN;
+    if (!schedstat)
+        out->run_s = out->runq_s = NAN;
     free(sa);
 }
 

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,11 +58,23 @@ static void test_stat(void **st)
 static void test_tasks(void **st)
 {
     (void)st;
-    struct why_task ta[] = {{.tid = 10, .vol = 100, .invol = 5, .migr = 1, .run_ns = 1000000000},
+    struct why_task ta[] = {{.tid = 10,
+                             .vol = 100,
+                             .invol = 5,
+                             .migr = 1,
+                             .run_ns = 1000000000,
+                             .has_sched = 1,
+                             .has_schedstat = 1},
                             {.tid = 11, .vol = 50, .utime = 10}};
     struct why_task tb[] = {{.tid = 11, .vol = 80, .utime = 30, .stime = 5},
-                            {.tid = 10, .vol = 160, .invol = 9, .migr = 4, .run_ns = 3000000000},
-                            {.tid = 12, .vol = 7, .wait_ns = 500000000}};
+                            {.tid = 10,
+                             .vol = 160,
+                             .invol = 9,
+                             .migr = 4,
+                             .run_ns = 3000000000,
+                             .has_sched = 1,
+                             .has_schedstat = 1},
+                            {.tid = 12, .vol = 7, .wait_ns = 500000000, .has_schedstat = 1}};
     struct why_tasks a = {ta, 2, 2}, b = {tb, 3, 3};
     struct why_sched s;
     why_tasks_delta(&a, &b, &s);
@@ -73,6 +86,13 @@ static void test_tasks(void **st)
     assert_true(s.runq_s == 0.5);
     double hz = (double)sysconf(_SC_CLK_TCK);
     assert_true(s.user_s == 20 / hz && s.system_s == 5 / hz);
+    /* a kernel without SCHED_DEBUG and SCHEDSTATS: migrations and run-queue
+     * time not measured (NAN), never 0 */
+    for (size_t i = 0; i < 3; i++)
+        tb[i].has_sched = tb[i].has_schedstat = 0;
+    why_tasks_delta(&a, &b, &s);
+    assert_true(isnan(s.migrations) && isnan(s.run_s) && isnan(s.runq_s));
+    assert_true(s.voluntary == 60 + 30 + 7);
 }
 
 static const char script[] =
