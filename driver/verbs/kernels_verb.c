@@ -78,9 +78,12 @@ static void usage(FILE *f, const struct opts *o)
     opts_help(o, f);
 }
 
+/* A label names directories and files of the study (VARIANT/, console/
+ * RUN.log): 1-31 of A-Za-z0-9._+-, never '.', '..' or a hidden or
+ * option-like name. */
 static int label_ok(const char *s, size_t n)
 {
-    if (n == 0 || n >= STUDY_LABEL)
+    if (n == 0 || n >= STUDY_LABEL || s[0] == '.' || s[0] == '-')
         return 0;
     for (size_t i = 0; i < n; i++)
         if (!isalnum((unsigned char)s[i]) && !strchr("._+-", s[i]))
@@ -122,7 +125,8 @@ static int parse_boots(struct study *s, const struct opts *o, char *err, size_t 
         char why[160];
         if (!eq || !label_ok(v[i], (size_t)(eq - v[i]))) {
             snprintf(err, errlen,
-                     "--boot '%s': LABEL=PARAMS, LABEL 1-31 of A-Za-z0-9._+- (up=nr_cpus=1, smp=)",
+                     "--boot '%s': LABEL=PARAMS, LABEL 1-31 of A-Za-z0-9._+-, not starting with "
+                     "'.' or '-' (up=nr_cpus=1, smp=)",
                      v[i]);
             return -1;
         }
@@ -183,7 +187,14 @@ static int parse_kernels(struct study *s, const struct opts *o, char *err, size_
         struct study_kernel *k = &s->k[i];
         const char *path = v[i], *eq = strchr(v[i], '=');
         struct stat st;
-        if (eq && stat(v[i], &st) < 0 && label_ok(v[i], (size_t)(eq - v[i]))) {
+        if (eq && stat(v[i], &st) < 0) { /* LABEL=PATH (a file named so is a path) */
+            if (!label_ok(v[i], (size_t)(eq - v[i]))) {
+                snprintf(err, errlen,
+                         "--kernel '%s': LABEL=IMAGE, LABEL 1-31 of A-Za-z0-9._+-, not "
+                         "starting with '.' or '-'",
+                         v[i]);
+                return -1;
+            }
             snprintf(k->label, sizeof k->label, "%.*s", (int)(eq - v[i]), v[i]);
             path = eq + 1;
         }
