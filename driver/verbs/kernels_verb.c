@@ -34,6 +34,7 @@
 #include "vm/guest.h"
 #include "vm/initramfs.h"
 #include "vm/study.h"
+#include "vm/studydir.h"
 #include "vm/vmlinux.h"
 
 #define MAX_WORDS 256
@@ -365,6 +366,8 @@ static int parse_guest(struct study *s, const struct opts *o, char *err, size_t 
     return 0;
 }
 
+/* OUT made new (or found empty), then opened once and checked as the
+ * study's own (studydir.h): -2 when it is refused, untouched. */
 static int make_out(struct study *s, const struct opts *o, char *err, size_t errlen)
 {
     char base[600], ts[32], made[1024];
@@ -376,14 +379,24 @@ static int make_out(struct study *s, const struct opts *o, char *err, size_t err
     int rc = results_dir_create(opts_str(o, "out"), base, 0, made, sizeof made, err, errlen);
     if (rc < 0)
         return rc;
+    s->outfd = studydir_open(made, err, errlen);
+    if (s->outfd < 0)
+        return -2;
     if (!realpath(made, s->out)) {
         snprintf(err, errlen, "%s: %s", made, strerror(errno));
         return -1;
     }
-    if (strchr(s->out, ',')) {
-        snprintf(err, errlen, "--out %s: qemu cannot share a path holding ','", s->out);
-        return -2;
-    }
+    snprintf(s->share_model, sizeof s->share_model, "%s", studydir_share_model(s->outfd));
+    return 0;
+}
+
+/* Every boot's kernel command line fits, before anything boots. */
+static int check_cmdlines(const struct study *s, char *err, size_t errlen)
+{
+    char line[STUDY_CMDLINE];
+    for (int i = 0; i < s->nruns && s->runs[i].repeat == 0; i++)
+        if (study_cmdline(s, i, line, sizeof line, err, errlen) < 0)
+            return -1;
     return 0;
 }
 
@@ -479,13 +492,17 @@ int kernels_main(int argc, char **argv)
         opts_free(&o);
         return EXIT_RUNTIME;
     }
-    int mr = make_out(&s, &o, err, sizeof err);
+    study_plan(&s);
+    s.outfd = -1;
+    int mr = check_cmdlines(&s, err, sizeof err) < 0 ? -2 : make_out(&s, &o, err, sizeof err);
     if (mr < 0) {
         fprintf(stderr, "dbscale kernels: %s\n", err);
+        if (s.outfd >= 0)
+            close(s.outfd);
+        free(s.runs);
         opts_free(&o);
         return mr == -2 ? EXIT_USAGE : EXIT_RUNTIME;
     }
-    study_plan(&s);
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
@@ -514,6 +531,7 @@ int kernels_main(int argc, char **argv)
     printf("study: %s/kernels.json\n", s.out);
     if (signals_caught())
         rc = signals_exit_code();
+    close(s.outfd);
     free(s.runs);
     free(s.k);
     free(s.b);
