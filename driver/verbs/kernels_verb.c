@@ -36,6 +36,7 @@
 #include "vm/study.h"
 #include "vm/studydir.h"
 #include "vm/vmlinux.h"
+#include "vm/vmpin.h"
 
 #define MAX_WORDS 256
 
@@ -47,8 +48,9 @@ static const struct optdef kernels_opts[] = {
      "/boot/vmlinuz-*)"},
     {"boot", OPT_LIST, NULL,
      "a boot variant, LABEL=PARAMS (up=nr_cpus=1, smp=); repeat for each (default: one, as is)"},
-    {"vm-cpus", OPT_INT, "0", "vCPUs of each guest (0: the host CPUs dbscale may use)", NULL, 0,
-     STUDY_MAXPIN},
+    {"vm-cpus", OPT_INT, "0",
+     "vCPUs of each guest (0: the host CPUs dbscale may use, less a core for qemu with 4 or more)",
+     NULL, 0, STUDY_MAXPIN},
     {"vm-mem", OPT_INT, "2048", "memory of each guest, MB", NULL, 128, 1 << 20},
     {"vm-timeout", OPT_INT, "600", "give a guest up after this many seconds without console output",
      NULL, 5, 7 * 86400},
@@ -340,17 +342,19 @@ static int parse_guest(struct study *s, const struct opts *o, char *err, size_t 
             unlink(con);
     }
     cpu_set_t set;
-    int allowed[STUDY_MAXPIN], na = 0;
+    static struct vmpin_cpu allowed[VMPIN_MAX];
+    int na = 0;
     if (sched_getaffinity(0, sizeof set, &set) == 0)
-        for (int c = 0; c < CPU_SETSIZE && na < STUDY_MAXPIN; c++)
+        for (int c = 0; c < CPU_SETSIZE && na < VMPIN_MAX; c++)
             if (CPU_ISSET(c, &set))
-                allowed[na++] = c;
+                allowed[na++].cpu = c;
     if (na == 0)
-        allowed[na++] = 0;
+        allowed[na++].cpu = 0;
+    vmpin_topology("/", allowed, na);
     s->host_cpus = na;
     s->vcpus = (int)opts_int(o, "vm-cpus");
     if (s->vcpus == 0)
-        s->vcpus = na;
+        s->vcpus = vmpin_default_vcpus(allowed, na);
     if (s->vcpus > na && !opts_bool(o, "vm-overcommit")) {
         snprintf(err, errlen,
                  "--vm-cpus=%d: dbscale may use %d host CPU%s here, and each vCPU gets one of its "
@@ -358,9 +362,21 @@ static int parse_guest(struct study *s, const struct opts *o, char *err, size_t 
                  s->vcpus, na, na == 1 ? "" : "s");
         return -1;
     }
-    s->pinned = s->vcpus <= na;
-    for (int i = 0; s->pinned && i < s->vcpus; i++)
-        s->pin[i] = allowed[i];
+    static struct vmpin p;
+    s->pinned = vmpin_plan(allowed, na, s->vcpus, &p) == 0;
+    if (s->pinned) {
+        memcpy(s->pin, p.pin, sizeof p.pin);
+        memcpy(s->house, p.house, sizeof p.house);
+        s->nhouse = p.nhouse;
+        s->sockets = p.sockets, s->cores = p.cores, s->threads = p.threads, s->nodes = p.nodes;
+        if (p.note[0])
+            fprintf(stderr, "dbscale kernels: %s\n", p.note);
+        if (!p.nhouse)
+            fprintf(stderr,
+                    "dbscale kernels: %d vCPUs on %d host CPUs leave none for qemu's own threads "
+                    "(main loop, 9p I/O): they share the vCPUs' CPUs%s\n",
+                    s->vcpus, na, na > 1 ? "; fewer --vm-cpus keeps a core for them" : "");
+    }
     s->mem_mb = (int)opts_int(o, "vm-mem");
     s->timeout_s = (int)opts_int(o, "vm-timeout");
     return 0;
