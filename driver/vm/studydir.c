@@ -49,12 +49,20 @@ static int check_ours(int fd, const char *name, char *err, size_t errlen)
     return 0;
 }
 
+/* Why dirfd/name would not open as a directory without following a link. */
+static const char *why_not(int dirfd, const char *name, int e)
+{
+    struct stat st;
+    if ((e == ELOOP || e == ENOTDIR) && fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+        return S_ISLNK(st.st_mode) ? "a symbolic link (not followed)" : "not a directory";
+    return strerror(e);
+}
+
 int studydir_open(const char *path, char *err, size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path,
-                 errno == ELOOP ? "a symbolic link (not followed)" : strerror(errno));
+        snprintf(err, errlen, "%s: %s", path, why_not(AT_FDCWD, path, errno));
         return -1;
     }
     if (check_ours(fd, path, err, errlen) < 0) {
@@ -72,9 +80,7 @@ int studydir_sub(int dirfd, const char *name, char *err, size_t errlen)
     }
     int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", name,
-                 errno == ELOOP || errno == ENOTDIR ? "not a directory (a link is not followed)"
-                                                    : strerror(errno));
+        snprintf(err, errlen, "%s: %s", name, why_not(dirfd, name, errno));
         return -1;
     }
     if (check_ours(fd, name, err, errlen) < 0) {
@@ -129,7 +135,7 @@ struct clean {
 static void removed(struct clean *c, const char *rel, const char *what)
 {
     if (c->removed++ == 0)
-        snprintf(c->why, c->whylen, "%s %s", what, rel);
+        snprintf(c->why, c->whylen, "%s (%s)", what, rel);
 }
 
 static int clean_dir(int fd, const char *rel, int depth, struct clean *c)
@@ -177,7 +183,7 @@ static int clean_dir(int fd, const char *rel, int depth, struct clean *c)
         int ffd = openat(fd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
         if (ffd >= 0 && fgetxattr(ffd, "security.capability", NULL, 0) >= 0 &&
             fremovexattr(ffd, "security.capability") == 0)
-            removed(c, sub, "a file capability on");
+            removed(c, sub, "a file capability");
         if (ffd >= 0)
             close(ffd);
     }
