@@ -35,7 +35,7 @@
 #include "core/signals.h"
 #include "core/util.h"
 
-#define MAX_ARGS 96
+#define MAX_ARGS 128 /* the fixed ones, 4 per guest node (16 at most), 4 per share */
 
 /* qemu's command line into argv (strings in buf). */
 static void qemu_argv(const struct guest_spec *g, char **argv, char *buf, size_t len)

@@ -141,7 +141,7 @@ int vmpin_plan(const struct vmpin_cpu *cpus, int n, int vcpus, struct vmpin *p)
     if (count[best] >= need) {
         use[best] = need, k = 1;
     } else {
-        for (int try = 2; try <= nn && !k; try++) {
+        for (int try = 2; try <= nn && try <= VMPIN_MAXNODES && !k; try++) {
             if (need % try || vcpus % try)
                 continue;
             int have = 0;

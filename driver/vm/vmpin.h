@@ -12,7 +12,8 @@
 
 #include <stddef.h>
 
-#define VMPIN_MAX 1024
+#define VMPIN_MAX      1024
+#define VMPIN_MAXNODES 16 /* guest NUMA nodes at most (more: pinned in order, one node told) */
 
 struct vmpin_cpu {
     int cpu;  /* host CPU number */
