@@ -500,11 +500,15 @@ int kernels_main(int argc, char **argv)
         parse_boots(&s, &o, err, sizeof err) < 0 || parse_kernels(&s, &o, err, sizeof err) < 0 ||
         parse_guest(&s, &o, err, sizeof err) < 0) {
         fprintf(stderr, "dbscale kernels: %s\n(see: dbscale kernels --help)\n", err);
+        free(s.k);
+        free(s.b);
         opts_free(&o);
         return EXIT_USAGE;
     }
     if (!realpath("/proc/self/exe", s.exe) || !getcwd(s.cwd, sizeof s.cwd)) {
         fprintf(stderr, "dbscale kernels: cannot find this program or the working directory\n");
+        free(s.k);
+        free(s.b);
         opts_free(&o);
         return EXIT_RUNTIME;
     }
@@ -516,6 +520,8 @@ int kernels_main(int argc, char **argv)
         if (s.outfd >= 0)
             close(s.outfd);
         free(s.runs);
+        free(s.k);
+        free(s.b);
         opts_free(&o);
         return mr == -2 ? EXIT_USAGE : EXIT_RUNTIME;
     }

@@ -413,6 +413,7 @@ static void test_study_json(void **state)
     one_study(&s, &k, &b, 256, "nr_cpus=1");
     snprintf(k.img.release, sizeof k.img.release, "6.9.0-rc1+");
     snprintf(k.label, sizeof k.label, "6.9.0-rc1+");
+    free(s.runs); /* planned again under the new label */
     study_plan(&s);
     s.nhouse = 2, s.house[0] = 300, s.house[1] = 301;
     s.sockets = 1, s.cores = 256, s.threads = 1, s.nodes = 1;
