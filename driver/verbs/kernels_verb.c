@@ -34,7 +34,7 @@
 #include "vm/guest.h"
 #include "vm/initramfs.h"
 #include "vm/study.h"
-#include "vm/studydir.h"
+#include "vm/studyfd.h"
 #include "vm/vmlinux.h"
 #include "vm/vmpin.h"
 
@@ -383,7 +383,7 @@ static int parse_guest(struct study *s, const struct opts *o, char *err, size_t 
 }
 
 /* OUT made new (or found empty), then opened once and checked as the
- * study's own (studydir.h): -2 when it is refused, untouched. */
+ * study's own (studyfd.h): -2 when it is refused, untouched. */
 static int make_out(struct study *s, const struct opts *o, char *err, size_t errlen)
 {
     char base[600], ts[32], made[1024];
@@ -395,14 +395,14 @@ static int make_out(struct study *s, const struct opts *o, char *err, size_t err
     int rc = results_dir_create(opts_str(o, "out"), base, 0, made, sizeof made, err, errlen);
     if (rc < 0)
         return rc;
-    s->outfd = studydir_open(made, err, errlen);
+    s->outfd = studyfd_open(made, err, errlen);
     if (s->outfd < 0)
         return -2;
     if (!realpath(made, s->out)) {
         snprintf(err, errlen, "%s: %s", made, strerror(errno));
         return -1;
     }
-    snprintf(s->share_model, sizeof s->share_model, "%s", studydir_share_model(s->outfd));
+    snprintf(s->share_model, sizeof s->share_model, "%s", studyfd_share_model(s->outfd));
     return 0;
 }
 

@@ -12,7 +12,7 @@
  * after every boot so an interrupted study keeps what finished.
  *
  * Never write into a directory a guest has had writable, and never name a
- * path under OUT: everything goes through OUT's descriptor (studydir.h).
+ * path under OUT: everything goes through OUT's descriptor (studyfd.h).
  */
 #include "vm/study.h"
 
@@ -28,7 +28,7 @@
 #include <jansson.h>
 
 #include "vm/guest.h"
-#include "vm/studydir.h"
+#include "vm/studyfd.h"
 #include "core/signals.h"
 #include "core/util.h"
 
@@ -112,7 +112,7 @@ static int write_script(const struct study *s, const struct study_run *u, int di
     sbuf_printf(&b, " </dev/null; echo $? >/run/dbscale/exit; } 2>&1 | sed -u 's/^/| /'\n"
                     "read rc </run/dbscale/exit 2>/dev/null\n"
                     "exit \"${rc:-127}\"\n");
-    int rc = studydir_write(dirfd, "run.sh", b.s, b.len);
+    int rc = studyfd_write(dirfd, "run.sh", b.s, b.len);
     sbuf_free(&b);
     if (rc < 0)
         snprintf(err, errlen, "%s/.vm/%s/run.sh: %s", s->out, u->id, strerror(-rc));
@@ -188,12 +188,12 @@ static int open_dirs(const struct study *s, const struct study_run *u, struct bo
                      char *err, size_t errlen)
 {
     d->vm = d->out = d->console = -1;
-    int vmroot = studydir_sub(s->outfd, ".vm", err, errlen);
+    int vmroot = studyfd_sub(s->outfd, ".vm", err, errlen);
     if (vmroot < 0)
         return -1;
-    d->vm = studydir_sub(vmroot, u->id, err, errlen);
+    d->vm = studyfd_sub(vmroot, u->id, err, errlen);
     close(vmroot);
-    int cons = d->vm < 0 ? -1 : studydir_sub(s->outfd, "console", err, errlen);
+    int cons = d->vm < 0 ? -1 : studyfd_sub(s->outfd, "console", err, errlen);
     if (cons >= 0) {
         char name[120];
         snprintf(name, sizeof name, "%s.log", u->id);
@@ -204,7 +204,7 @@ static int open_dirs(const struct study *s, const struct study_run *u, struct bo
         close(cons);
     }
     if (d->console >= 0)
-        d->out = studydir_sub(s->outfd, u->variant, err, errlen);
+        d->out = studyfd_sub(s->outfd, u->variant, err, errlen);
     return d->out < 0 ? -1 : 0;
 }
 
@@ -283,7 +283,7 @@ int study_run(struct study *s, int i, int echo)
     u->exit_code = r.exit_code;
     snprintf(u->boot_id, sizeof u->boot_id, "%s", r.boot_id);
     char what[600];
-    int left = studydir_clean(d.out, what, sizeof what);
+    int left = studyfd_clean(d.out, what, sizeof what);
     close_dirs(&d);
     outcome(u, &r, gr, left, what);
     return u->status == RUN_OK ? 0 : -1;
@@ -374,7 +374,7 @@ int study_write(const struct study *s, char *err, size_t errlen)
         struct sbuf b = {0};
         sbuf_printf(&b, "%s\n", text);
         free(text);
-        rc = s->outfd < 0 ? -EBADF : studydir_write(s->outfd, "kernels.json", b.s, b.len);
+        rc = s->outfd < 0 ? -EBADF : studyfd_write(s->outfd, "kernels.json", b.s, b.len);
         sbuf_free(&b);
     }
     if (rc < 0)

@@ -13,7 +13,7 @@
  *   VARIANT/          one results directory per kernel x boot (KLABEL.BLABEL,
  *                     or KLABEL when there is one unnamed boot), filled by
  *                     the guest's own dbscale: the only place a guest writes
- *                     (shared mapped, cleaned after each boot: studydir.h)
+ *                     (shared mapped, cleaned after each boot: studyfd.h)
  *   console/RUN.log   each boot's whole console (never shared)
  *   .vm/RUN/run.sh    the script each boot ran (shared read-only)
  *   report.html       the page over every variant
@@ -70,7 +70,7 @@ struct study {
     int sockets, cores, threads, nodes; /* the guest's topology, as the pinned host CPUs' */
     int host_cpus;                      /* CPUs dbscale may use on the host */
     char out[1024];                     /* the study directory, absolute */
-    int outfd;                          /* OUT, opened once (studydir.h); -1 before */
+    int outfd;                          /* OUT, opened once (studyfd.h); -1 before */
     char share_model[16];               /* the variants' shares' 9p security model */
     char exe[1024];                     /* this dbscale, run inside every guest */
     char cwd[1024];                     /* the command's working directory, in the guest too */

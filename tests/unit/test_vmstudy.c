@@ -32,7 +32,7 @@
 #include "vm/guest.h"
 #include "vm/kimage.h"
 #include "vm/study.h"
-#include "vm/studydir.h"
+#include "vm/studyfd.h"
 #include "vm/vmcache.h"
 #include "vm/vmpin.h"
 
@@ -168,22 +168,22 @@ static void test_cache_private(void **state)
     unsetenv("XDG_CACHE_HOME");
 }
 
-static void test_studydir(void **state)
+static void test_studyfd(void **state)
 {
     (void)state;
     char err[600], path[600];
     snprintf(path, sizeof path, "%s/out", root);
     sh("mkdir -m 0755 '%s'", path);
-    int fd = studydir_open(path, err, sizeof err);
+    int fd = studyfd_open(path, err, sizeof err);
     assert_true(fd >= 0);
     /* a link where a directory is wanted is not followed */
     sh("mkdir '%s/elsewhere' && ln -s '%s/elsewhere' '%s/console'", root, root, path);
-    assert_int_equal(studydir_sub(fd, "console", err, sizeof err), -1);
-    int sub = studydir_sub(fd, "v", err, sizeof err);
+    assert_int_equal(studyfd_sub(fd, "console", err, sizeof err), -1);
+    int sub = studyfd_sub(fd, "v", err, sizeof err);
     assert_true(sub >= 0);
     /* a file written by descriptor replaces a link, never writes through it */
     sh("ln -s '%s/elsewhere/victim' '%s/kernels.json'", root, path);
-    assert_int_equal(studydir_write(fd, "kernels.json", "{}\n", 3), 0);
+    assert_int_equal(studyfd_write(fd, "kernels.json", "{}\n", 3), 0);
     struct stat st;
     assert_int_equal(lstat(strcat(strcpy((char[700]){0}, path), "/kernels.json"), &st), 0);
     assert_true(S_ISREG(st.st_mode));
@@ -195,29 +195,29 @@ static void test_studydir(void **state)
        "touch exe && chmod 0755 exe && touch sub/ok",
        root);
     char why[600];
-    assert_int_equal(studydir_clean(sub, why, sizeof why), 5);
+    assert_int_equal(studyfd_clean(sub, why, sizeof why), 5);
     assert_non_null(strchr(why, '(')); /* "what (where)" */
     sh("cd '%s/out/v' && test -f plain && test -f sub/ok && test ! -e link && test ! -L link && "
        "test ! -L sub/deeper/dirlink && test ! -e fifo && test ! -e suid && test ! -e exe",
        root);
-    assert_int_equal(studydir_clean(sub, why, sizeof why), 0);
+    assert_int_equal(studyfd_clean(sub, why, sizeof why), 0);
     /* the share model follows the file system's user xattrs */
-    const char *m = studydir_share_model(sub);
+    const char *m = studyfd_share_model(sub);
     assert_true(!strcmp(m, "mapped-xattr") || !strcmp(m, "mapped-file"));
     close(sub);
     close(fd);
     /* OUT itself: a link, writable by others, another user's: refused */
     snprintf(path, sizeof path, "%s/link", root);
     sh("ln -s '%s/out' '%s'", root, path);
-    assert_int_equal(studydir_open(path, err, sizeof err), -1);
+    assert_int_equal(studyfd_open(path, err, sizeof err), -1);
     assert_non_null(strstr(err, "symbolic link"));
     snprintf(path, sizeof path, "%s/open", root);
     sh("mkdir -m 0777 '%s' && chmod 0777 '%s'", path, path);
-    assert_int_equal(studydir_open(path, err, sizeof err), -1);
+    assert_int_equal(studyfd_open(path, err, sizeof err), -1);
     assert_non_null(strstr(err, "writable by others"));
     if (geteuid() == 0) {
         sh("chmod 0755 '%s' && chown 65534 '%s'", path, path);
-        assert_int_equal(studydir_open(path, err, sizeof err), -1);
+        assert_int_equal(studyfd_open(path, err, sizeof err), -1);
         assert_non_null(strstr(err, "owned by uid 65534"));
     }
 }
@@ -424,7 +424,7 @@ static void test_study_json(void **state)
     snprintf(out, sizeof out, "%s/study", root);
     sh("mkdir -m 0755 '%s'", out);
     snprintf(s.out, sizeof s.out, "%s", out);
-    s.outfd = studydir_open(out, err, sizeof err);
+    s.outfd = studyfd_open(out, err, sizeof err);
     assert_true(s.outfd >= 0);
     assert_int_equal(study_write(&s, err, sizeof err), 0);
     struct studyjson j;
@@ -513,7 +513,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_kimage_refusals, setup, cleanup),
         cmocka_unit_test_setup_teardown(test_cache_private, setup, cleanup),
-        cmocka_unit_test_setup_teardown(test_studydir, setup, cleanup),
+        cmocka_unit_test_setup_teardown(test_studyfd, setup, cleanup),
         cmocka_unit_test(test_console_lines),
         cmocka_unit_test(test_cmdline),
         cmocka_unit_test(test_pin_plan),

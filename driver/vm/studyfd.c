@@ -1,5 +1,5 @@
 /*
- * studydir.c - a kernels study's directory, handled by descriptor.
+ * studyfd.c - a kernels study's directory, handled by descriptor.
  *
  * The one idea: the host names nothing under OUT by path. OUT is opened
  * once; console/, .vm/ and each variant's directory are made and opened
@@ -13,7 +13,7 @@
  *
  * Never follow a link here, never chmod what is someone else's: refuse.
  */
-#include "vm/studydir.h"
+#include "vm/studyfd.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -58,7 +58,7 @@ static const char *why_not(int dirfd, const char *name, int e)
     return strerror(e);
 }
 
-int studydir_open(const char *path, char *err, size_t errlen)
+int studyfd_open(const char *path, char *err, size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) {
@@ -72,7 +72,7 @@ int studydir_open(const char *path, char *err, size_t errlen)
     return fd;
 }
 
-int studydir_sub(int dirfd, const char *name, char *err, size_t errlen)
+int studyfd_sub(int dirfd, const char *name, char *err, size_t errlen)
 {
     if (mkdirat(dirfd, name, 0755) < 0 && errno != EEXIST) {
         snprintf(err, errlen, "cannot create %s: %s", name, strerror(errno));
@@ -90,7 +90,7 @@ int studydir_sub(int dirfd, const char *name, char *err, size_t errlen)
     return fd;
 }
 
-int studydir_write(int dirfd, const char *name, const void *data, size_t len)
+int studyfd_write(int dirfd, const char *name, const void *data, size_t len)
 {
     char tmp[300];
     if (snprintf(tmp, sizeof tmp, ".%s.%d.tmp", name, (int)getpid()) >= (int)sizeof tmp)
@@ -117,7 +117,7 @@ int studydir_write(int dirfd, const char *name, const void *data, size_t len)
     return rc;
 }
 
-const char *studydir_share_model(int fd)
+const char *studyfd_share_model(int fd)
 {
     static const char probe[] = "user.dbscale.probe";
     if (fsetxattr(fd, probe, "1", 1, 0) < 0)
@@ -191,7 +191,7 @@ static int clean_dir(int fd, const char *rel, int depth, struct clean *c)
     return rc;
 }
 
-int studydir_clean(int fd, char *why, size_t whylen)
+int studyfd_clean(int fd, char *why, size_t whylen)
 {
     struct clean c = {0, why, whylen};
     why[0] = '\0';
