@@ -25,7 +25,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "machine/kernelinfo.h"
 #include "results/benchcsv.h"
 #include "micro/micro.h"
 #include "core/signals.h"
@@ -232,6 +231,5 @@ void fs_csv_row(struct sbuf *b, const struct fs_config *c, const struct fs_resul
                             .fsync = c->fsync};
     snprintf(row.error, sizeof row.error, "%s", r->error);
     snprintf(row.fs_type, sizeof row.fs_type, "%s", fs_type);
-    snprintf(row.boot, sizeof row.boot, "%s", kernelinfo_boot_id());
     fscsv_format(b, &row);
 }

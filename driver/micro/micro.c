@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine/kernelinfo.h"
 #include "results/benchcsv.h"
 #include "core/options.h"
 #include "core/parse.h"
@@ -113,7 +112,6 @@ void micro_csv_row(struct sbuf *b, const struct micro_point *p, const char *vari
     snprintf(r.error, sizeof r.error, "%s", p->error);
     snprintf(r.variant, sizeof r.variant, "%s", variant ? variant : "");
     r.idle = p->idle;
-    snprintf(r.boot, sizeof r.boot, "%s", kernelinfo_boot_id());
     microcsv_format(b, &r);
 }
 

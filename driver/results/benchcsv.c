@@ -17,6 +17,7 @@
 
 #include "core/csv.h"
 #include "core/safefile.h"
+#include "machine/kernelinfo.h"
 
 enum bc_type { B_STR, B_INT, B_LL, B_NUM1, B_NUM2, B_NUM6 };
 
@@ -127,14 +128,22 @@ static void format_row(const struct btable *t, struct sbuf *b, const void *row)
     sbuf_add(b, "\n", 1);
 }
 
+/* A row being formatted is a row just measured: one without a boot was
+ * measured in this one (upgrade() formats old rows as they are). */
 void microcsv_format(struct sbuf *b, const struct microcsv_row *r)
 {
-    format_row(&micro_table, b, r);
+    struct microcsv_row c = *r;
+    if (!c.boot[0])
+        snprintf(c.boot, sizeof c.boot, "%s", kernelinfo_boot_id());
+    format_row(&micro_table, b, &c);
 }
 
 void fscsv_format(struct sbuf *b, const struct fscsv_row *r)
 {
-    format_row(&fs_table, b, r);
+    struct fscsv_row c = *r;
+    if (!c.boot[0])
+        snprintf(c.boot, sizeof c.boot, "%s", kernelinfo_boot_id());
+    format_row(&fs_table, b, &c);
 }
 
 static int read_table(const struct btable *t, const char *path, void **rows, size_t *n, char *err,

@@ -54,7 +54,8 @@ struct fscsv_row {
     char boot[40]; /* the kernel's boot_id it was measured in */
 };
 
-/* One row, newline-terminated, appended to b. */
+/* One row, newline-terminated, appended to b; a row with no boot gets this
+ * boot's (kernelinfo_boot_id): rows are formatted as they are measured. */
 void microcsv_format(struct sbuf *b, const struct microcsv_row *r);
 void fscsv_format(struct sbuf *b, const struct fscsv_row *r);
 

@@ -16,7 +16,6 @@
 
 #include "results/benchcsv.h"
 #include "machine/cpuset.h"
-#include "machine/kernelinfo.h"
 #include "machine/placement.h"
 #include "micro/fsbench.h"
 #include "micro/micro.h"
@@ -63,7 +62,6 @@ static int run_fs(const int *cpus, int k, const char *dir, const char *variant,
         snprintf(row.error, sizeof row.error, "%s", r.error);
         snprintf(row.fs_type, sizeof row.fs_type, "%s", micro_fs_type(micro_scratch_base(NULL)));
         snprintf(row.variant, sizeof row.variant, "%s", variant);
-        snprintf(row.boot, sizeof row.boot, "%s", kernelinfo_boot_id());
         fscsv_format(&b, &row);
     }
     if (fscsv_append(dir, &b, err, errlen) < 0)

@@ -134,7 +134,7 @@ for cmd in "kernels --kernel $KP --out $work/link -- micro getppid1" \
     same "$cmd" "$work/real" "$h"
 done
 # another kernel's (or boot's) directory: a sweep's and micro's refusal
-ok "$DBSCALE" micro getppid1 --tasks=1 --samples=2 --out "$work/other"
+ok "$DBSCALE" micro getppid1 --tasks=1 --samples=2 --warmup=0 --interval=0.05 --out "$work/other"
 echo '{"dbscale_version": "x"}' >"$work/other/meta.json"
 sed -i 's/"release": "[^"]*"/"release": "0.0.0-another"/' "$work/other/kernel.json"
 h=$(tree "$work/other")
@@ -257,7 +257,7 @@ expect_eq "the planted kernel.json on the host" "$(cat "$work/int/kt.evil/kernel
 # SIGKILL of dbscale during the third boot: qemu goes with it
 "$DBSCALE" kernels --kernel "kt=$KP" --boot a= --repeats=3 --vm-cpus=1 --accel=tcg \
     --vm-timeout=120 --quiet --out "$work/rep" -- micro getppid1 --tasks=1 --samples=2 \
-    >"$work/rep.log" 2>&1 &
+    --warmup=0 --interval=0.05 >"$work/rep.log" 2>&1 &
 pid=$!
 third() { grep -q "kt.a, repeat 3: booting" "$work/rep.log" && [ "$(qemus kt.a.r3)" -ge 1 ]; }
 wait_for "the third boot" 1200 third
