@@ -259,6 +259,17 @@ void kernelinfo_read_at(const char *root, struct kernel_facts *f, int hash_image
     read_image(root, f, hash_image);
 }
 
+const char *kernelinfo_boot_id(void)
+{
+    static char id[40];
+    static int read;
+    if (!read) {
+        read_line_at("", "proc/sys/kernel/random/boot_id", id, sizeof id);
+        read = 1;
+    }
+    return id;
+}
+
 void kernelinfo_read(struct kernel_facts *f)
 {
     kernelinfo_read_at("/", f, 1);

@@ -43,6 +43,12 @@ void kernelinfo_read(struct kernel_facts *f);
  * fake tree has none. */
 void kernelinfo_read_at(const char *root, struct kernel_facts *f, int hash_image);
 
+/* This boot's id, the kernel's random boot_id (a UUID, new at every boot,
+ * /proc/sys/kernel/random/boot_id), read once: what every results row
+ * carries as its boot, so repeats within a boot and separate boots are told
+ * apart. "" when the kernel has none. */
+const char *kernelinfo_boot_id(void);
+
 /* How a level held to cpus CPUs reached UP: "built", "booted", "held" (one
  * CPU of an SMP kernel with more), or "smp" (more than one CPU). */
 const char *kernelinfo_up_mode(const struct kernel_facts *f, int cpus);

@@ -17,6 +17,7 @@
 
 #include "core/csv.h"
 #include "core/safefile.h"
+#include "machine/kernelinfo.h"
 
 enum bc_type { B_STR, B_INT, B_LL, B_NUM1, B_NUM2, B_NUM6 };
 
@@ -52,7 +53,7 @@ static const struct bcol micro_cols[] = {
     MN("ops_per_s", ops, B_NUM1), MN("min", min, B_NUM1), MN("max", max, B_NUM1),
     MN("cv", cv, B_NUM2),
     MS(samples), MS(fs_type), MS(error), MS(variant),
-    MN("idle", idle, B_NUM1), /* new columns go at the end: readers go by name */
+    MN("idle", idle, B_NUM1), MS(boot), /* new columns go at the end: readers go by name */
 };
 /* clang-format on */
 
@@ -75,7 +76,7 @@ static const struct bcol fs_cols[] = {
     FN("create_s", create_s, B_NUM6), FN("create_files_per_s", create_per_s, B_NUM2),
     FN("remove_s", remove_s, B_NUM6), FN("remove_files_per_s", remove_per_s, B_NUM2),
     FS_(error), FI(shared_dir), {"size", B_LL, offsetof(struct fscsv_row, size), 0, 0},
-    FI(fsync), FS_(fs_type), FS_(variant),
+    FI(fsync), FS_(fs_type), FS_(variant), FS_(boot),
 };
 /* clang-format on */
 
@@ -127,14 +128,43 @@ static void format_row(const struct btable *t, struct sbuf *b, const void *row)
     sbuf_add(b, "\n", 1);
 }
 
+/* A row being formatted is a row just measured: one without a boot was
+ * measured in this one (upgrade() formats old rows as they are). */
 void microcsv_format(struct sbuf *b, const struct microcsv_row *r)
 {
-    format_row(&micro_table, b, r);
+    struct microcsv_row c = *r;
+    if (!c.boot[0])
+        snprintf(c.boot, sizeof c.boot, "%s", kernelinfo_boot_id());
+    format_row(&micro_table, b, &c);
 }
 
 void fscsv_format(struct sbuf *b, const struct fscsv_row *r)
 {
-    format_row(&fs_table, b, r);
+    struct fscsv_row c = *r;
+    if (!c.boot[0])
+        snprintf(c.boot, sizeof c.boot, "%s", kernelinfo_boot_id());
+    format_row(&fs_table, b, &c);
+}
+
+static int read_table(const struct btable *t, const char *path, void **rows, size_t *n, char *err,
+                      size_t errlen);
+
+/* A file whose header is an older one of t (this header cut at a comma):
+ * its rows read back by name and written again under this header, the
+ * columns it lacked empty, into b. 0, or -1 with err. */
+static int upgrade(const struct btable *t, const char *path, struct sbuf *b, char *err,
+                   size_t errlen)
+{
+    void *old;
+    size_t n;
+    if (read_table(t, path, &old, &n, err, errlen) < 0)
+        return -1;
+    b->len = 0;
+    sbuf_printf(b, "%s\n", t->header);
+    for (size_t i = 0; i < n; i++)
+        format_row(t, b, (const char *)old + i * t->rowsize);
+    free(old);
+    return 0;
 }
 
 static int append(const struct btable *t, const char *dir, const struct sbuf *rows, char *err,
@@ -150,7 +180,13 @@ static int append(const struct btable *t, const char *dir, const struct sbuf *ro
     struct sbuf b = {0};
     size_t hl = strlen(t->header);
     e = sbuf_read_file(&b, path);
-    if (e == 0 && b.len > 0) {
+    size_t ol = e == 0 && b.len > 0 ? strcspn(b.s, "\n") : 0;
+    if (ol > 0 && ol < hl && ol < b.len && !strncmp(b.s, t->header, ol) && t->header[ol] == ',') {
+        if (upgrade(t, path, &b, err, errlen) < 0) {
+            sbuf_free(&b);
+            return -1;
+        }
+    } else if (e == 0 && b.len > 0) {
         if (b.len <= hl || strncmp(b.s, t->header, hl) != 0 || b.s[hl] != '\n') {
             snprintf(err, errlen, "%s: not a %s of this version (header differs)", path, t->file);
             sbuf_free(&b);

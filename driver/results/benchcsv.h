@@ -6,12 +6,15 @@
  * never mangled.
  *
  * micro.csv: test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,
- *            variant,idle   (numbers empty when error is set; samples "a;b;c";
- *            idle the machine's idle % over the sampled time; files from
- *            before idle read, its value 0)
+ *            variant,idle,boot   (numbers empty when error is set; samples
+ *            "a;b;c"; idle the machine's idle % over the sampled time; files
+ *            from before idle read, its value 0)
  * fs.csv:    files,pass,tasks,cpus,create_s,create_files_per_s,remove_s,
- *            remove_files_per_s,error,shared_dir,size,fsync,fs_type,variant
- *            (timings empty when error is set; cpus 0 = not held to CPUs)
+ *            remove_files_per_s,error,shared_dir,size,fsync,fs_type,variant,
+ *            boot   (timings empty when error is set; cpus 0 = not held to CPUs)
+ * boot, in both, is the kernel's boot_id the row was measured in
+ * (kernelinfo.h), "" in files from before the column. Adding rows to a file
+ * from before a column rewrites its rows with that column empty.
  */
 #ifndef DBSCALE_BENCHCSV_H
 #define DBSCALE_BENCHCSV_H
@@ -21,10 +24,10 @@
 #include "core/util.h"
 
 #define MICROCSV_HEADER                                                                            \
-    "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant,idle"
+    "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant,idle,boot"
 #define FSCSV_HEADER                                                                               \
     "files,pass,tasks,cpus,create_s,create_files_per_s,remove_s,remove_files_per_s,error,"         \
-    "shared_dir,size,fsync,fs_type,variant"
+    "shared_dir,size,fsync,fs_type,variant,boot"
 
 struct microcsv_row {
     char test[32];
@@ -35,7 +38,8 @@ struct microcsv_row {
     char fs_type[16];
     char error[256]; /* empty = ok; else the numbers are empty */
     char variant[32];
-    double idle; /* % of the machine idle while sampling */
+    double idle;   /* % of the machine idle while sampling */
+    char boot[40]; /* the kernel's boot_id it was measured in */
 };
 
 struct fscsv_row {
@@ -47,9 +51,11 @@ struct fscsv_row {
     int fsync;
     char fs_type[16];
     char variant[32];
+    char boot[40]; /* the kernel's boot_id it was measured in */
 };
 
-/* One row, newline-terminated, appended to b. */
+/* One row, newline-terminated, appended to b; a row with no boot gets this
+ * boot's (kernelinfo_boot_id): rows are formatted as they are measured. */
 void microcsv_format(struct sbuf *b, const struct microcsv_row *r);
 void fscsv_format(struct sbuf *b, const struct fscsv_row *r);
 

@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "core/safefile.h"
 #include "results/input.h"
 #include "core/util.h"
 
@@ -135,10 +136,12 @@ int kernel_json_record(const char *dir, const struct kernel_facts *f, char *err,
 
 int kernel_json_record_running(const char *dir, char *err, size_t errlen)
 {
-    int rc = mkdir_p(dir, 0755);
+    /* never through a link: kernel.json would land in the directory it
+     * names before micro.csv's own check refused it */
+    int rc = dir_make_nofollow(dir, 0755);
     if (rc < 0) {
-        snprintf(err, errlen, "cannot create %s: %s", dir, strerror(-rc));
-        return -1;
+        snprintf(err, errlen, "cannot use %s: %s", dir, file_strerror(rc));
+        return rc == -ELOOP || rc == -ENOTDIR ? -2 : -1;
     }
     struct kernel_facts f;
     kernelinfo_read(&f);

@@ -25,7 +25,8 @@ int kernel_json_check(const char *dir, const struct kernel_facts *f, char *err, 
  * adds results to DIR. 0, -2 (another kernel's), -1 (cannot write). */
 int kernel_json_record(const char *dir, const struct kernel_facts *f, char *err, size_t errlen);
 /* The same for the running kernel (kernelinfo_read), DIR made if missing:
- * what micro --out and fs --out call before they measure. */
+ * what micro --out and fs --out call before they measure. -2 also when DIR
+ * is a symbolic link (never followed); nothing is written when refused. */
 int kernel_json_record_running(const char *dir, char *err, size_t errlen);
 
 #endif

@@ -87,6 +87,7 @@ static const struct col cols[] = {
     S(rank, 0),
     S(host, 0),
     I(connections, 0),
+    S(boot, 0),
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 

@@ -19,7 +19,7 @@
  *   qps_write,qps_other,lat_min_ms,lat_avg_ms,lat_p50_ms,lat_p95_ms,
  *   lat_p99_ms,lat_max_ms,errors,reconnects,error_codes,client_cpu_s,
  *   client_cpu_per_txn_us,server_cpu_s,idle_pct,client_cpus,server_cpus,
- *   shared_cpus,disturbed,disturbed_why,rank,host,connections
+ *   shared_cpus,disturbed,disturbed_why,rank,host,connections,boot
  * error_codes is "CODE:COUNT;CODE:COUNT" (empty when none). cpus is the
  * number of CPUs the server was held to; server_cpus/client_cpus the lists
  * ("0-1"); shared_cpus 1 when client and server could run on the same CPU.
@@ -32,6 +32,10 @@
  * (its share of threads) and its own figures (tps, latencies, client CPU).
  * results_read keeps those apart (rank_rows), so plot, compare and the
  * page see the levels only. connections is threads on a level's row.
+ * boot is the kernel's boot_id where the level ran (kernelinfo.h): rows of
+ * one boot are repeats within it, rows of two are separate boots (a
+ * kernels study's --repeats, or --append after a reboot); "" in files from
+ * before the column and on a rank's row.
  * Readers find columns by header name, so a newer writer may add columns.
  */
 #ifndef DBSCALE_RESULTS_H
@@ -56,6 +60,7 @@ struct result_row {
     char rank[8];           /* "" for a level, "N" for rank N's part of it */
     char host[64];          /* a rank's host ("" on a level's row) */
     int connections;        /* the connections this row measured */
+    char boot[40];          /* the boot it was measured in: the kernel's boot_id, "" unknown */
 };
 
 struct result_set {

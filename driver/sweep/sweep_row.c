@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "machine/kernelinfo.h"
 #include "stats/hist.h"
 #include "report/report_run.h"
 #include "sweep/sweep.h"
@@ -23,6 +24,7 @@ void sweep_fill_row(struct sweep *w, struct result_row *r, const struct sweep_le
     r->cpus = w->plan.kcpus[lv->k];
     r->threads = lv->threads;
     r->repeat = lv->repeat + w->repeat_base;
+    snprintf(r->boot, sizeof r->boot, "%s", kernelinfo_boot_id());
     double t = res->time_s > 0 ? res->time_s : 1e-9;
     r->time_s = res->time_s;
     r->tps = (double)res->txns / t;
@@ -85,5 +87,6 @@ void sweep_add_rank_rows(struct sweep *w, const struct sweep_level *lv, const ch
         snprintf(r->rank, sizeof r->rank, "%d", each[k].rank);
         snprintf(r->host, sizeof r->host, "%s", each[k].host);
         r->connections = each[k].connections;
+        r->boot[0] = '\0'; /* the rank's host's boot is not known here */
     }
 }

@@ -34,7 +34,9 @@
 #include "vm/guest.h"
 #include "vm/initramfs.h"
 #include "vm/study.h"
+#include "vm/studyfd.h"
 #include "vm/vmlinux.h"
+#include "vm/vmpin.h"
 
 #define MAX_WORDS 256
 
@@ -46,8 +48,9 @@ static const struct optdef kernels_opts[] = {
      "/boot/vmlinuz-*)"},
     {"boot", OPT_LIST, NULL,
      "a boot variant, LABEL=PARAMS (up=nr_cpus=1, smp=); repeat for each (default: one, as is)"},
-    {"vm-cpus", OPT_INT, "0", "vCPUs of each guest (0: the host CPUs dbscale may use)", NULL, 0,
-     STUDY_MAXPIN},
+    {"vm-cpus", OPT_INT, "0",
+     "vCPUs of each guest (0: the host CPUs dbscale may use, less a core for qemu with 4 or more)",
+     NULL, 0, STUDY_MAXPIN},
     {"vm-mem", OPT_INT, "2048", "memory of each guest, MB", NULL, 128, 1 << 20},
     {"vm-timeout", OPT_INT, "600", "give a guest up after this many seconds without console output",
      NULL, 5, 7 * 86400},
@@ -78,9 +81,12 @@ static void usage(FILE *f, const struct opts *o)
     opts_help(o, f);
 }
 
+/* A label names directories and files of the study (VARIANT/, console/
+ * RUN.log): 1-31 of A-Za-z0-9._+-, never '.', '..' or a hidden or
+ * option-like name. */
 static int label_ok(const char *s, size_t n)
 {
-    if (n == 0 || n >= STUDY_LABEL)
+    if (n == 0 || n >= STUDY_LABEL || s[0] == '.' || s[0] == '-')
         return 0;
     for (size_t i = 0; i < n; i++)
         if (!isalnum((unsigned char)s[i]) && !strchr("._+-", s[i]))
@@ -122,7 +128,8 @@ static int parse_boots(struct study *s, const struct opts *o, char *err, size_t 
         char why[160];
         if (!eq || !label_ok(v[i], (size_t)(eq - v[i]))) {
             snprintf(err, errlen,
-                     "--boot '%s': LABEL=PARAMS, LABEL 1-31 of A-Za-z0-9._+- (up=nr_cpus=1, smp=)",
+                     "--boot '%s': LABEL=PARAMS, LABEL 1-31 of A-Za-z0-9._+-, not starting with "
+                     "'.' or '-' (up=nr_cpus=1, smp=)",
                      v[i]);
             return -1;
         }
@@ -183,7 +190,14 @@ static int parse_kernels(struct study *s, const struct opts *o, char *err, size_
         struct study_kernel *k = &s->k[i];
         const char *path = v[i], *eq = strchr(v[i], '=');
         struct stat st;
-        if (eq && stat(v[i], &st) < 0 && label_ok(v[i], (size_t)(eq - v[i]))) {
+        if (eq && stat(v[i], &st) < 0) { /* LABEL=PATH (a file named so is a path) */
+            if (!label_ok(v[i], (size_t)(eq - v[i]))) {
+                snprintf(err, errlen,
+                         "--kernel '%s': LABEL=IMAGE, LABEL 1-31 of A-Za-z0-9._+-, not "
+                         "starting with '.' or '-'",
+                         v[i]);
+                return -1;
+            }
             snprintf(k->label, sizeof k->label, "%.*s", (int)(eq - v[i]), v[i]);
             path = eq + 1;
         }
@@ -328,17 +342,19 @@ static int parse_guest(struct study *s, const struct opts *o, char *err, size_t 
             unlink(con);
     }
     cpu_set_t set;
-    int allowed[STUDY_MAXPIN], na = 0;
+    static struct vmpin_cpu allowed[VMPIN_MAX];
+    int na = 0;
     if (sched_getaffinity(0, sizeof set, &set) == 0)
-        for (int c = 0; c < CPU_SETSIZE && na < STUDY_MAXPIN; c++)
+        for (int c = 0; c < CPU_SETSIZE && na < VMPIN_MAX; c++)
             if (CPU_ISSET(c, &set))
-                allowed[na++] = c;
+                allowed[na++].cpu = c;
     if (na == 0)
-        allowed[na++] = 0;
+        allowed[na++].cpu = 0;
+    vmpin_topology("/", allowed, na);
     s->host_cpus = na;
     s->vcpus = (int)opts_int(o, "vm-cpus");
     if (s->vcpus == 0)
-        s->vcpus = na;
+        s->vcpus = vmpin_default_vcpus(allowed, na);
     if (s->vcpus > na && !opts_bool(o, "vm-overcommit")) {
         snprintf(err, errlen,
                  "--vm-cpus=%d: dbscale may use %d host CPU%s here, and each vCPU gets one of its "
@@ -346,14 +362,28 @@ static int parse_guest(struct study *s, const struct opts *o, char *err, size_t 
                  s->vcpus, na, na == 1 ? "" : "s");
         return -1;
     }
-    s->pinned = s->vcpus <= na;
-    for (int i = 0; s->pinned && i < s->vcpus; i++)
-        s->pin[i] = allowed[i];
+    static struct vmpin p;
+    s->pinned = vmpin_plan(allowed, na, s->vcpus, &p) == 0;
+    if (s->pinned) {
+        memcpy(s->pin, p.pin, sizeof p.pin);
+        memcpy(s->house, p.house, sizeof p.house);
+        s->nhouse = p.nhouse;
+        s->sockets = p.sockets, s->cores = p.cores, s->threads = p.threads, s->nodes = p.nodes;
+        if (p.note[0])
+            fprintf(stderr, "dbscale kernels: %s\n", p.note);
+        if (!p.nhouse)
+            fprintf(stderr,
+                    "dbscale kernels: %d vCPUs on %d host CPUs leave none for qemu's own threads "
+                    "(main loop, 9p I/O): they share the vCPUs' CPUs%s\n",
+                    s->vcpus, na, na > 1 ? "; fewer --vm-cpus keeps a core for them" : "");
+    }
     s->mem_mb = (int)opts_int(o, "vm-mem");
     s->timeout_s = (int)opts_int(o, "vm-timeout");
     return 0;
 }
 
+/* OUT made new (or found empty), then opened once and checked as the
+ * study's own (studyfd.h): -2 when it is refused, untouched. */
 static int make_out(struct study *s, const struct opts *o, char *err, size_t errlen)
 {
     char base[600], ts[32], made[1024];
@@ -365,14 +395,24 @@ static int make_out(struct study *s, const struct opts *o, char *err, size_t err
     int rc = results_dir_create(opts_str(o, "out"), base, 0, made, sizeof made, err, errlen);
     if (rc < 0)
         return rc;
+    s->outfd = studyfd_open(made, err, errlen);
+    if (s->outfd < 0)
+        return -2;
     if (!realpath(made, s->out)) {
         snprintf(err, errlen, "%s: %s", made, strerror(errno));
         return -1;
     }
-    if (strchr(s->out, ',')) {
-        snprintf(err, errlen, "--out %s: qemu cannot share a path holding ','", s->out);
-        return -2;
-    }
+    snprintf(s->share_model, sizeof s->share_model, "%s", studyfd_share_model(s->outfd));
+    return 0;
+}
+
+/* Every boot's kernel command line fits, before anything boots. */
+static int check_cmdlines(const struct study *s, char *err, size_t errlen)
+{
+    char line[STUDY_CMDLINE];
+    for (int i = 0; i < s->nruns && s->runs[i].repeat == 0; i++)
+        if (study_cmdline(s, i, line, sizeof line, err, errlen) < 0)
+            return -1;
     return 0;
 }
 
@@ -460,21 +500,31 @@ int kernels_main(int argc, char **argv)
         parse_boots(&s, &o, err, sizeof err) < 0 || parse_kernels(&s, &o, err, sizeof err) < 0 ||
         parse_guest(&s, &o, err, sizeof err) < 0) {
         fprintf(stderr, "dbscale kernels: %s\n(see: dbscale kernels --help)\n", err);
+        free(s.k);
+        free(s.b);
         opts_free(&o);
         return EXIT_USAGE;
     }
     if (!realpath("/proc/self/exe", s.exe) || !getcwd(s.cwd, sizeof s.cwd)) {
         fprintf(stderr, "dbscale kernels: cannot find this program or the working directory\n");
+        free(s.k);
+        free(s.b);
         opts_free(&o);
         return EXIT_RUNTIME;
     }
-    int mr = make_out(&s, &o, err, sizeof err);
+    study_plan(&s);
+    s.outfd = -1;
+    int mr = check_cmdlines(&s, err, sizeof err) < 0 ? -2 : make_out(&s, &o, err, sizeof err);
     if (mr < 0) {
         fprintf(stderr, "dbscale kernels: %s\n", err);
+        if (s.outfd >= 0)
+            close(s.outfd);
+        free(s.runs);
+        free(s.k);
+        free(s.b);
         opts_free(&o);
         return mr == -2 ? EXIT_USAGE : EXIT_RUNTIME;
     }
-    study_plan(&s);
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
@@ -503,6 +553,7 @@ int kernels_main(int argc, char **argv)
     printf("study: %s/kernels.json\n", s.out);
     if (signals_caught())
         rc = signals_exit_code();
+    close(s.outfd);
     free(s.runs);
     free(s.k);
     free(s.b);

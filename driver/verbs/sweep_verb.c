@@ -366,11 +366,14 @@ static int open_results(struct sv *v)
     }
     if (lk < 0)
         return say(v, EXIT_RUNTIME, "dbscale sweep: %s\n");
-    if (append && load_earlier_run(w, v->err, sizeof v->err) < 0)
-        return say(v, EXIT_RUNTIME, "dbscale sweep: --append: %s\n");
-    kernelinfo_read(&v->kf); /* one kernel per results directory: the page labels them so */
+    /* one kernel per results directory (the page labels them so), checked
+     * before --append reads or renames anything: a refusal leaves the
+     * directory as it was */
+    kernelinfo_read(&v->kf);
     if (kernel_json_check(w->out, &v->kf, v->err, sizeof v->err) < 0)
         return say(v, EXIT_USAGE, "dbscale sweep: %s\n");
+    if (append && load_earlier_run(w, v->err, sizeof v->err) < 0)
+        return say(v, EXIT_RUNTIME, "dbscale sweep: --append: %s\n");
     /* the first meta.json doubles as the check that the disk takes writes */
     v->mw = sweep_write_meta(w, NULL);
     if (v->mw != 0) {

@@ -7,13 +7,18 @@
  * that decide the outcome (the guest's /init started, a kernel panic, an
  * out-of-memory kill), and a console silent for timeout_s means a hung
  * guest. The same loop pins the vCPU threads once qemu has made them: with
- * -name debug-threads=on they are named "CPU N/TCG" or "CPU N/KVM".
+ * -name debug-threads=on they are named "CPU N/TCG" or "CPU N/KVM"; qemu
+ * itself starts on the housekeeping CPUs, so its other threads stay there.
+ *
+ * What the guest may write is shared by descriptor and mapped (see
+ * guest_spec.share_model): a guest's root is never the host's.
  *
  * Never leave a qemu behind: PR_SET_PDEATHSIG kills it when dbscale dies,
  * and every way out of guest_run has reaped it.
  */
 #include "vm/guest.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -30,7 +35,7 @@
 #include "core/signals.h"
 #include "core/util.h"
 
-#define MAX_ARGS 48
+#define MAX_ARGS 128 /* the fixed ones, 4 per guest node (16 at most), 4 per share */
 
 /* qemu's command line into argv (strings in buf). */
 static void qemu_argv(const struct guest_spec *g, char **argv, char *buf, size_t len)
@@ -53,9 +58,22 @@ static void qemu_argv(const struct guest_spec *g, char **argv, char *buf, size_t
      * ran at 216 tps where qemu64 (SSE2) ran 739 (bench/kernels.sh) */
     ARG("%s", strcmp(g->accel, "kvm") ? "qemu64" : "host");
     ARG("-smp");
-    ARG("%d", g->vcpus);
+    if (g->sockets > 0)
+        ARG("%d,sockets=%d,cores=%d,threads=%d", g->vcpus, g->sockets, g->cores, g->threads);
+    else
+        ARG("%d", g->vcpus);
     ARG("-m");
     ARG("%d", g->mem_mb);
+    /* the host's NUMA nodes the vCPUs span, as the guest's: vCPUs in node
+     * order, the memory split evenly (the last node takes the remainder) */
+    for (int i = 0; g->nodes > 1 && i < g->nodes; i++) {
+        int mb = g->mem_mb / g->nodes + (i == g->nodes - 1 ? g->mem_mb % g->nodes : 0);
+        int per = g->vcpus / g->nodes;
+        ARG("-object");
+        ARG("memory-backend-ram,id=dbscale-m%d,size=%dM", i, mb);
+        ARG("-numa");
+        ARG("node,nodeid=%d,cpus=%d-%d,memdev=dbscale-m%d", i, i * per, (i + 1) * per - 1, i);
+    }
     ARG("-nodefaults");
     ARG("-no-user-config");
     ARG("-display");
@@ -75,11 +93,24 @@ static void qemu_argv(const struct guest_spec *g, char **argv, char *buf, size_t
         ARG("-initrd");
         ARG("%s", g->initrd);
     }
-    if (g->study) {
+    if (g->share_root) {
         ARG("-virtfs");
         ARG("local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap");
-        ARG("-virtfs");
-        ARG("local,path=%s,mount_tag=study,security_model=none,multidevs=remap", g->study);
+    }
+    for (int i = 0; i < g->nshares; i++) {
+        const struct guest_share *h = &g->shares[i];
+        /* -fsdev and -device, not -virtfs, which drops fmode and dmode */
+        ARG("-fsdev");
+        if (h->writable)
+            ARG("local,id=dbscale-fs%d,path=/proc/self/fd/%d,security_model=%s,fmode=0644,"
+                "dmode=0755,multidevs=remap",
+                i, h->fd, g->share_model ? g->share_model : "mapped-xattr");
+        else
+            ARG("local,id=dbscale-fs%d,path=/proc/self/fd/%d,security_model=none,readonly=on,"
+                "multidevs=remap",
+                i, h->fd);
+        ARG("-device");
+        ARG("virtio-9p-pci,fsdev=dbscale-fs%d,mount_tag=%s", i, h->tag);
     }
 #undef ARG
     argv[n] = NULL;
@@ -90,14 +121,11 @@ static pid_t start(const struct guest_spec *g, int *rfd, char *why, size_t whyle
 {
     static char buf[8192];
     char *argv[MAX_ARGS];
-    if (g->study && strchr(g->study, ',')) { /* -virtfs would read it as the next option */
-        snprintf(why, whylen,
-                 "the study directory's path %s holds a ',', which qemu's -virtfs "
-                 "cannot take",
-                 g->study);
-        return -1;
-    }
     qemu_argv(g, argv, buf, sizeof buf);
+    cpu_set_t house;
+    CPU_ZERO(&house);
+    for (int i = 0; i < g->nhouse; i++)
+        CPU_SET(g->house[i], &house);
     int p[2];
     if (pipe2(p, O_CLOEXEC) < 0) {
         snprintf(why, whylen, "pipe: %s", strerror(errno));
@@ -121,6 +149,12 @@ static pid_t start(const struct guest_spec *g, int *rfd, char *why, size_t whyle
         dup2(null, 0);
         dup2(p[1], 1);
         dup2(p[1], 2);
+        for (int i = 0; i < g->nshares; i++) /* qemu opens /proc/self/fd/N */
+            fcntl(g->shares[i].fd, F_SETFD, 0);
+        /* qemu's threads start here; each vCPU thread is moved to its own
+         * CPU once it exists (pin_vcpus), the rest stay on these */
+        if (g->nhouse > 0)
+            sched_setaffinity(0, sizeof house, &house);
         execv(g->qemu, argv);
         _exit(127);
     }
@@ -159,19 +193,53 @@ static int pin_vcpus(const struct guest_spec *g, pid_t pid)
     return c.done == g->vcpus;
 }
 
+/* After an optional printk time ("[   12.345678] "), the kernel's words. */
+static const char *kernel_words(const char *l)
+{
+    if (l[0] != '[')
+        return l;
+    const char *e = strchr(l, ']');
+    if (!e)
+        return l;
+    for (const char *p = l + 1; p < e; p++)
+        if (*p != ' ' && *p != '.' && !isdigit((unsigned char)*p))
+            return l;
+    return e[1] == ' ' ? e + 2 : e + 1;
+}
+
+enum guest_line guest_line_kind(const char *l)
+{
+    if (!strncmp(l, "dbscale-guest: ", 15))
+        return GL_INIT;
+    if (!strncmp(l, "| ", 2) || !strcmp(l, "|"))
+        return GL_COMMAND;
+    const char *k = kernel_words(l);
+    if (!strncmp(k, "Kernel panic", 12))
+        return GL_PANIC;
+    if (!strncmp(k, "Out of memory", 13) || !strncmp(k, "oom-kill:", 9) ||
+        strstr(k, " invoked oom-killer: "))
+        return GL_OOM;
+    return GL_OTHER;
+}
+
 /* The outcome a console line tells, if any. */
 static void check_line(const char *l, struct guest_result *r, double t, const char *echo)
 {
-    if (!strncmp(l, "dbscale-guest: init", 19) && !r->booted) {
+    enum guest_line kind = guest_line_kind(l);
+    int n;
+    if (kind == GL_INIT && !strncmp(l + 15, "init", 4) && !r->booted) {
         r->booted = 1;
         r->boot_s = t;
-    } else if (!strncmp(l, "dbscale-guest: FAILED: ", 23) && !r->why[0]) {
+    } else if (kind == GL_INIT && !strncmp(l + 15, "FAILED: ", 8) && !r->why[0]) {
         snprintf(r->why, sizeof r->why, "%s", l + 23);
-    } else if (strstr(l, "Kernel panic") && !r->panicked) {
+    } else if (kind == GL_INIT && sscanf(l + 15, "exit %d", &n) == 1 && r->exit_code < 0) {
+        r->exit_code = n;
+    } else if (kind == GL_INIT && !strncmp(l + 15, "boot ", 5) && !r->boot_id[0]) {
+        snprintf(r->boot_id, sizeof r->boot_id, "%.36s", l + 20);
+    } else if (kind == GL_PANIC && !r->panicked) {
         r->panicked = 1;
-        const char *p = strstr(l, "Kernel panic");
-        snprintf(r->why, sizeof r->why, "%s", p);
-    } else if ((strstr(l, "Out of memory") || strstr(l, "oom-kill")) && !r->oom) {
+        snprintf(r->why, sizeof r->why, "%s", kernel_words(l));
+    } else if (kind == GL_OOM) {
         r->oom = 1;
     }
     /* the guest's own lines and the command's, not the firmware's escapes */
@@ -179,7 +247,8 @@ static void check_line(const char *l, struct guest_result *r, double t, const ch
         for (const char *p = l; *p; p++)
             if (*p == 033)
                 return;
-        fprintf(stderr, "  [%s %5.1fs] %s\n", echo, t, l);
+        const char *shown = kind != GL_COMMAND ? l : l[1] ? l + 2 : ""; /* "| " off */
+        fprintf(stderr, "  [%s %5.1fs] %s\n", echo, t, shown);
     }
 }
 
@@ -213,7 +282,10 @@ int guest_run(const struct guest_spec *g, struct guest_result *r)
     memset(r, 0, sizeof *r);
     r->boot_s = -1;
     r->qemu_exit = -1;
-    int cfd = open(g->console, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    r->exit_code = -1;
+    int cfd = g->console_fd >= 0
+                  ? g->console_fd
+                  : open(g->console, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (cfd < 0) {
         snprintf(r->why, sizeof r->why, "%s: %s", g->console, strerror(errno));
         return -1;
@@ -296,6 +368,7 @@ int guest_kvm_works(const char *qemu, const char *kernel, const char *console, c
         .vcpus = 1,
         .mem_mb = 256,
         .console = console,
+        .console_fd = -1,
         .timeout_s = 20,
     };
     struct guest_result r;

@@ -3,13 +3,16 @@
 # packed into each kernel's initramfs by initramfs.c).
 #
 # It loads the 9p and virtio modules the host listed (lib/dbscale/*.ko, in
-# order), mounts the host's root read-only over 9p with the study's
-# directory writable under /run/dbscale, and runs the host's script for this
-# boot (dbscale.run=NAME on the kernel command line) chrooted into the host's
-# root, so the guest runs the same dbscale and the same server binaries.
-# Every line it prints starts "dbscale-guest:" so the host can tell its
-# progress from the kernel's and the command's; the host reads the command's
-# exit code from the study directory, not from the console.
+# order), mounts the host's root read-only over 9p, the boot's script
+# directory read-only under /run/dbscale/vm and its variant's results
+# directory writable under /run/dbscale/out, and runs the script chrooted
+# into the host's root, so the guest runs the same dbscale and the same
+# server binaries. Nothing of the host's is named on the kernel command
+# line: the shares are the boot's own.
+# Every line it prints starts "dbscale-guest:" and the command's lines "| "
+# (the script prefixes them), so the host tells its progress, the kernel's
+# lines and the command's apart; "exit N" is the command's exit code and
+# "boot ID" the kernel's boot_id, which the command's rows carry too.
 B=/bin/busybox
 say() { echo "dbscale-guest: $*"; }
 stop() {
@@ -28,8 +31,7 @@ for m in /lib/dbscale/*.ko; do
 	[ -e "$m" ] || continue
 	$B insmod "$m" || fail "insmod $m failed"
 done
-run=$($B sed -n 's/.*dbscale\.run=\([A-Za-z0-9._-]*\).*/\1/p' /proc/cmdline)
-[ -n "$run" ] || fail "no dbscale.run= on the kernel command line"
+say "boot $($B cat /proc/sys/kernel/random/boot_id)"
 o=trans=virtio,version=9p2000.L,msize=512000
 $B mount -t 9p -o $o,ro,cache=loose hostroot /newroot ||
 	fail "cannot mount the host's root over 9p (the kernel needs 9p, 9pnet_virtio and virtio_pci)"
@@ -47,13 +49,15 @@ for d in tmp var/tmp; do
 	$B mount -o bind "/newroot/$d" "/newroot/run/host/$d" 2>/dev/null
 	$B mount -t tmpfs -o mode=1777 "$d" "/newroot/$d" 2>/dev/null
 done
-$B mkdir -p /newroot/run/dbscale
-$B mount -t 9p -o $o,cache=none study /newroot/run/dbscale ||
-	fail "cannot mount the study directory over 9p"
+$B mkdir -p /newroot/run/dbscale/vm /newroot/run/dbscale/out
+$B mount -t 9p -o $o,ro,cache=none vm /newroot/run/dbscale/vm ||
+	fail "cannot mount the boot's script directory over 9p"
+$B mount -t 9p -o $o,cache=none out /newroot/run/dbscale/out ||
+	fail "cannot mount the results directory over 9p"
 $B ifconfig lo 127.0.0.1 netmask 255.0.0.0 up
 $B hostname dbscale-guest
-[ -f "/newroot/run/dbscale/.vm/$run.sh" ] || fail "no script .vm/$run.sh in the study directory"
-say "running $run at $($B cut -d' ' -f1 /proc/uptime) s"
-$B chroot /newroot /bin/sh "/run/dbscale/.vm/$run.sh"
+[ -f /newroot/run/dbscale/vm/run.sh ] || fail "no run.sh in the boot's script directory"
+say "running at $($B cut -d' ' -f1 /proc/uptime) s"
+$B chroot /newroot /bin/sh /run/dbscale/vm/run.sh
 say "exit $? at $($B cut -d' ' -f1 /proc/uptime) s"
 stop

@@ -314,9 +314,8 @@ int initramfs_get(const char *release, const char *modules_dir, char *path, size
     int n = initramfs_modules(modules_dir, &mods, err, errlen);
     if (n < 0)
         return -1;
-    int rc = vmcache_dir(dir, sizeof dir);
+    int rc = vmcache_dir(dir, sizeof dir, err, errlen);
     if (rc < 0) {
-        snprintf(err, errlen, "initramfs cache %s: %s", dir, strerror(-rc));
         initramfs_free_list(mods, n);
         return -1;
     }

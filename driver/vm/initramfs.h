@@ -21,7 +21,7 @@ void initramfs_free_list(char **paths, int n);
 /* The initramfs for a kernel of this release whose modules are in
  * modules_dir (see above): built if not cached, its path into path.
  * 0, or -1 with err (no static busybox, a module missing or compressed,
- * the cache not writable). */
+ * the cache not writable or not private: vmcache.h). */
 int initramfs_get(const char *release, const char *modules_dir, char *path, size_t pathlen,
                   char *err, size_t errlen);
 

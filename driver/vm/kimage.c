@@ -6,9 +6,17 @@
  * 0x200), uncompressed, so release and "SMP" are known before anything
  * boots and without unpacking the kernel. The string is UTS_RELEASE, then
  * "(builder@host) (compiler...)", then UTS_VERSION, which starts with '#'.
+ * The same header says how long the image is (setup sectors and syssize),
+ * so a truncated copy is refused here, before it boots and fails inside.
+ *
+ * The release names host paths (/lib/modules/RELEASE, the cache's
+ * initramfs, a study's directories when it is the label): one holding
+ * anything but A-Za-z0-9._+- , or starting with '.' or '-', is refused,
+ * never cleaned into some other name.
  */
 #include "vm/kimage.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -23,6 +31,17 @@ static int fail(char *err, size_t errlen, const char *path, const char *why)
 {
     snprintf(err, errlen, "%s: %s", path, why);
     return -1;
+}
+
+int kimage_release_ok(const char *r)
+{
+    size_t n = strlen(r);
+    if (n == 0 || n >= sizeof(((struct kimage *)0)->release) || r[0] == '.' || r[0] == '-')
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)r[i]) && !strchr("._+-", r[i]))
+            return 0;
+    return 1;
 }
 
 /* The header's version string into k. 0, or -1 with the reason. */
@@ -45,6 +64,27 @@ static int read_version(int fd, struct kimage *k, char *err, size_t errlen)
     if (rl == 0 || rl >= sizeof k->release)
         return fail(err, errlen, k->path, "the boot header's version string is not readable");
     snprintf(k->release, sizeof k->release, "%.*s", (int)rl, v);
+    if (!kimage_release_ok(k->release)) {
+        char why[300];
+        snprintf(why, sizeof why,
+                 "its release '%.64s' holds a character other than A-Za-z0-9._+- (or starts "
+                 "with '.' or '-'): it would name paths on this machine, so it is not booted",
+                 k->release);
+        return fail(err, errlen, k->path, why);
+    }
+    /* setup sectors (0: 4) + the boot sector, then syssize 16-byte units:
+     * a signed image is longer (its signature follows), never shorter */
+    int sects = h[0x1f1] ? h[0x1f1] : 4;
+    uint32_t sys = (uint32_t)(h[0x1f4] | h[0x1f5] << 8 | h[0x1f6] << 16 | (uint32_t)h[0x1f7] << 24);
+    long long want = (long long)(sects + 1) * 512 + (long long)sys * 16;
+    if (k->size < want) {
+        char why[200];
+        snprintf(
+            why, sizeof why,
+            "truncated: its boot header says %lld bytes, the file has %lld (a copy cut short?)",
+            want, k->size);
+        return fail(err, errlen, k->path, why);
+    }
     const char *hash = strstr(v, " #");
     snprintf(k->version, sizeof k->version, "%s", hash ? hash + 1 : "");
     return 0;

@@ -21,7 +21,12 @@ struct kimage {
 };
 
 /* Inspect path. 0, or -1 with "PATH: reason" in err (missing, unreadable,
- * not a regular file, not a bzImage, no version string). */
+ * not a regular file, not a bzImage, shorter than its header says, no
+ * version string, a release that is no safe name: see kimage_release_ok). */
 int kimage_inspect(const char *path, struct kimage *k, char *err, size_t errlen);
+
+/* Is r a release dbscale uses in paths: 1-127 of A-Za-z0-9._+-, not
+ * starting with '.' or '-'? */
+int kimage_release_ok(const char *r);
 
 #endif

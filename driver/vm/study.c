@@ -2,17 +2,22 @@
  * study.c - running a kernels study's boots and recording them.
  *
  * The one idea: a guest is to a study what a throwaway server is to a
- * sweep. Each boot gets a shell script in OUT/.vm that the guest's /init
- * runs chrooted into the host's root: it runs this same dbscale with the
- * study's command, its --out the variant's directory (shared writable), and
- * leaves the command's exit code beside the script. The host decides how a
- * boot ended from that file and from what guest.c saw on the console, never
- * from the console alone, and rewrites kernels.json after every boot so an
- * interrupted study keeps what finished.
+ * sweep. Each boot gets a shell script in its own OUT/.vm/RUN, shared in
+ * read-only, that the guest's /init runs chrooted into the host's root: it
+ * runs this same dbscale with the study's command, its --out the variant's
+ * directory (the one share a guest may write). The host decides how a boot
+ * ended from what guest.c read on the console (the kernel's lines and the
+ * guest's /init's, never the command's), cleans the variant's directory of
+ * anything a guest must not leave on the host, and rewrites kernels.json
+ * after every boot so an interrupted study keeps what finished.
+ *
+ * Never write into a directory a guest has had writable, and never name a
+ * path under OUT: everything goes through OUT's descriptor (studyfd.h).
  */
 #include "vm/study.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <limits.h>
@@ -23,7 +28,7 @@
 #include <jansson.h>
 
 #include "vm/guest.h"
-#include "core/procfs.h"
+#include "vm/studyfd.h"
 #include "core/signals.h"
 #include "core/util.h"
 
@@ -70,7 +75,10 @@ static void guest_path(struct sbuf *b, const char *p)
     sh_quote(b, g);
 }
 
-static int write_script(const struct study *s, const struct study_run *u, char *err, size_t errlen)
+/* The boot's script, as OUT/.vm/RUN/run.sh: the command's lines prefixed
+ * "| " (guest.h: they decide nothing), its exit code what the script exits. */
+static int write_script(const struct study *s, const struct study_run *u, int dirfd, char *err,
+                        size_t errlen)
 {
     struct sbuf b = {0};
     sbuf_printf(&b,
@@ -80,8 +88,6 @@ static int write_script(const struct study *s, const struct study_run *u, char *
                 "cd ",
                 u->id, s->k[u->kernel].label, s->b[u->boot].label, u->repeat + 1);
     guest_path(&b, s->cwd);
-    /* through a pipe, not the console's tty: the command prints the plain
-     * line-per-level progress a log wants, not a line redrawn in place */
     sbuf_printf(&b, " 2>/dev/null || cd /tmp\n");
     /* the host's server templates (DBSCALE_SERVER_CACHE, server_template.c),
      * read-only: a guest under TCG spends 10 s or more in initdb otherwise */
@@ -97,79 +103,153 @@ static int write_script(const struct study *s, const struct study_run *u, char *
         sbuf_printf(&b, " ");
         sh_quote(&b, s->cmd[i]);
     }
-    sbuf_printf(&b, " --out ");
-    char out[256];
-    snprintf(out, sizeof out, "/run/dbscale/%s", u->variant);
-    sh_quote(&b, out);
+    sbuf_printf(&b, " --out /run/dbscale/out");
     /* a sweep's later boots add their levels, numbered on (micro adds anyway) */
     if (u->repeat > 0 && !strcmp(s->cmd[0], "sweep"))
         sbuf_printf(&b, " --append");
-    sbuf_printf(&b, " </dev/null\necho $? >");
-    snprintf(out, sizeof out, "/run/dbscale/.vm/%s.exit", u->id);
-    sh_quote(&b, out);
-    sbuf_printf(&b, "\n} 2>&1 | cat\n");
-    char path[1400];
-    snprintf(path, sizeof path, "%s/.vm/%s.sh", s->out, u->id);
-    int rc = write_file_atomic(path, b.s, b.len);
+    /* through a pipe, not the console's tty: the command prints the plain
+     * line-per-level progress a log wants, not a line redrawn in place */
+    sbuf_printf(&b, " </dev/null; echo $? >/run/dbscale/exit; } 2>&1 | sed -u 's/^/| /'\n"
+                    "read rc </run/dbscale/exit 2>/dev/null\n"
+                    "exit \"${rc:-127}\"\n");
+    int rc = studyfd_write(dirfd, "run.sh", b.s, b.len);
     sbuf_free(&b);
     if (rc < 0)
-        snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+        snprintf(err, errlen, "%s/.vm/%s/run.sh: %s", s->out, u->id, strerror(-rc));
     return rc < 0 ? -1 : 0;
 }
 
-/* The kernel command line of a boot: ours, then the boot variant's, which
- * may override ours (the kernel takes the last of a repeated parameter). */
-static void cmdline(const struct study *s, const struct study_run *u, char *buf, size_t len)
+/* Append " WORD" to buf (n used of len) only if it fits whole with reserve
+ * bytes still free after it. */
+static void add_whole(char *buf, size_t len, size_t *n, const char *word, size_t reserve)
 {
-    const struct study_kernel *k = &s->k[u->kernel];
-    int n = snprintf(buf, len,
-                     "console=ttyS0 panic=-1 quiet dbscale.run=%s dbscale.accel=%s "
-                     "dbscale.sha256=%s",
-                     u->id, s->accel, k->img.sha256);
-    if (!strpbrk(k->img.path, " \t\"'\\") && n < (int)len)
-        n += snprintf(buf + n, len - (size_t)n, " dbscale.image=%s", k->img.path);
-    for (int i = 0; s->pinned && i < s->vcpus && n < (int)len; i++)
-        n += snprintf(buf + n, len - (size_t)n, "%s%d:%d", i ? "," : " dbscale.pin=", i, s->pin[i]);
-    if (s->b[u->boot].params[0] && n < (int)len)
-        snprintf(buf + n, len - (size_t)n, " %s", s->b[u->boot].params);
+    size_t w = strlen(word);
+    if (*n + 1 + w + reserve >= len)
+        return;
+    buf[(*n)++] = ' ';
+    memcpy(buf + *n, word, w + 1);
+    *n += w;
 }
 
-/* The exit code the guest's script left, or -1. */
-static int read_exit(const struct study *s, const struct study_run *u)
+int study_cmdline(const struct study *s, int i, char *buf, size_t len, char *err, size_t errlen)
 {
-    char path[1400], buf[32];
-    snprintf(path, sizeof path, "%s/.vm/%s.exit", s->out, u->id);
-    if (procfs_read(path, buf, sizeof buf) <= 0)
+    const struct study_run *u = &s->runs[i];
+    const struct study_kernel *k = &s->k[u->kernel];
+    const char *params = s->b[u->boot].params;
+    if (len > STUDY_CMDLINE)
+        len = STUDY_CMDLINE;
+    int n0 = snprintf(buf, len, "console=ttyS0 panic=-1 quiet dbscale.accel=%s dbscale.sha256=%s",
+                      s->accel, k->img.sha256);
+    size_t n = n0 < 0 ? len : (size_t)n0, user = params[0] ? strlen(params) + 1 : 0;
+    if (n + user >= len) {
+        snprintf(err, errlen,
+                 "boot %s: the kernel command line would be %zu bytes, more than the kernel's "
+                 "%d: shorten the boot's parameters",
+                 u->id, n + user, STUDY_CMDLINE - 1);
         return -1;
-    char *e;
-    long v = strtol(buf, &e, 10);
-    return e == buf ? -1 : (int)v;
+    }
+    /* the host's facts a guest's kernel.json may echo, each whole or not at
+     * all, before the user's words (which may override ours: the kernel
+     * takes the last of a repeated parameter) */
+    struct sbuf w = {0};
+    if (!strpbrk(k->img.path, " \t\"'\\")) {
+        sbuf_printf(&w, "dbscale.image=%s", k->img.path);
+        add_whole(buf, len, &n, w.s, user);
+        w.len = 0;
+    }
+    for (int c = 0; s->pinned && c < s->vcpus; c++)
+        sbuf_printf(&w, "%s%d:%d", c ? "," : "dbscale.pin=", c, s->pin[c]);
+    /* a guest's kernel.json keeps 127 bytes of it: more is kernels.json's alone */
+    if (w.len && w.len - strlen("dbscale.pin=") < 128)
+        add_whole(buf, len, &n, w.s, user);
+    sbuf_free(&w);
+    if (params[0])
+        add_whole(buf, len, &n, params, 0);
+    return 0;
+}
+
+/* The boot's directories: its script's (shared read-only), its variant's
+ * (shared writable) and its console log, all opened under OUT's fd. */
+struct boot_dirs {
+    int vm, out, console;
+};
+
+static void close_dirs(struct boot_dirs *d)
+{
+    if (d->vm >= 0)
+        close(d->vm);
+    if (d->out >= 0)
+        close(d->out);
+    if (d->console >= 0)
+        close(d->console);
+}
+
+static int open_dirs(const struct study *s, const struct study_run *u, struct boot_dirs *d,
+                     char *err, size_t errlen)
+{
+    d->vm = d->out = d->console = -1;
+    int vmroot = studyfd_sub(s->outfd, ".vm", err, errlen);
+    if (vmroot < 0)
+        return -1;
+    d->vm = studyfd_sub(vmroot, u->id, err, errlen);
+    close(vmroot);
+    int cons = d->vm < 0 ? -1 : studyfd_sub(s->outfd, "console", err, errlen);
+    if (cons >= 0) {
+        char name[120];
+        snprintf(name, sizeof name, "%s.log", u->id);
+        d->console =
+            openat(cons, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (d->console < 0)
+            snprintf(err, errlen, "console/%s: %s", name, strerror(errno));
+        close(cons);
+    }
+    if (d->console >= 0)
+        d->out = studyfd_sub(s->outfd, u->variant, err, errlen);
+    return d->out < 0 ? -1 : 0;
+}
+
+/* How the boot ended, from the guest's result and what it left. */
+static void outcome(struct study_run *u, const struct guest_result *r, int gr, int left,
+                    const char *what)
+{
+    if (r->stopped) {
+        u->status = RUN_STOPPED;
+        snprintf(u->why, sizeof u->why, "%s", r->why);
+    } else if (left != 0) {
+        u->status = RUN_FAILED;
+        if (left < 0)
+            snprintf(u->why, sizeof u->why, "cannot check what the guest left: %s", what);
+        else
+            snprintf(u->why, sizeof u->why,
+                     "the guest left %s in %s (%d such, removed): a guest's results are plain "
+                     "files",
+                     what, u->variant, left);
+    } else if (u->exit_code == 0 && gr == 0) {
+        u->status = RUN_OK;
+    } else if (u->exit_code > 0) {
+        u->status = RUN_FAILED;
+        snprintf(u->why, sizeof u->why, "the command exited %d in the guest%s%s", u->exit_code,
+                 r->why[0] ? "; " : "", r->why);
+    } else {
+        u->status = RUN_FAILED;
+        snprintf(u->why, sizeof u->why, "%s",
+                 r->why[0] ? r->why : "the guest powered off before the command finished");
+    }
 }
 
 int study_run(struct study *s, int i, int echo)
 {
     struct study_run *u = &s->runs[i];
-    char dir[1400], console[1400], exitf[1400], append[2048], name[160], prefix[200];
-    snprintf(dir, sizeof dir, "%s/.vm", s->out);
-    int rc = mkdir_p(dir, 0755);
-    snprintf(dir, sizeof dir, "%s/console", s->out);
-    if (rc == 0)
-        rc = mkdir_p(dir, 0755);
-    if (rc < 0) {
-        u->status = RUN_FAILED;
-        snprintf(u->why, sizeof u->why, "cannot create %s: %s", dir, strerror(-rc));
-        return -1;
-    }
-    snprintf(exitf, sizeof exitf, "%s/.vm/%s.exit", s->out, u->id);
-    unlink(exitf);
-    if (write_script(s, u, u->why, sizeof u->why) < 0) {
+    char append[STUDY_CMDLINE], name[160];
+    struct boot_dirs d;
+    if (open_dirs(s, u, &d, u->why, sizeof u->why) < 0 ||
+        write_script(s, u, d.vm, u->why, sizeof u->why) < 0 ||
+        study_cmdline(s, i, append, sizeof append, u->why, sizeof u->why) < 0) {
+        close_dirs(&d);
         u->status = RUN_FAILED;
         return -1;
     }
-    snprintf(console, sizeof console, "%s/console/%s.log", s->out, u->id);
-    cmdline(s, u, append, sizeof append);
     snprintf(name, sizeof name, "dbscale-%s", u->id);
-    snprintf(prefix, sizeof prefix, "%s", u->id);
     struct guest_spec g = {
         .qemu = s->qemu,
         .name = name,
@@ -179,32 +259,33 @@ int study_run(struct study *s, int i, int echo)
         .accel = s->accel,
         .vcpus = s->vcpus,
         .mem_mb = s->mem_mb,
-        .study = s->out,
-        .console = console,
+        .sockets = s->sockets,
+        .cores = s->cores,
+        .threads = s->threads,
+        .nodes = s->nodes,
+        .share_root = 1,
+        .shares = {{"vm", d.vm, 0}, {"out", d.out, 1}},
+        .nshares = 2,
+        .share_model = s->share_model,
+        .console_fd = d.console,
         .timeout_s = s->timeout_s,
         .pin = s->pinned ? s->pin : NULL,
-        .echo = echo ? prefix : NULL,
+        .house = s->house,
+        .nhouse = s->nhouse,
+        .echo = echo ? u->id : NULL,
     };
     struct guest_result r;
-    int gr = guest_run(&g, &r);
+    int gr = guest_run(&g, &r); /* it closes the console */
+    d.console = -1;
     u->seconds = r.seconds;
     u->boot_s = r.boot_s;
     u->pinned = r.pinned;
-    u->exit_code = read_exit(s, u);
-    if (r.stopped) {
-        u->status = RUN_STOPPED;
-        snprintf(u->why, sizeof u->why, "%s", r.why);
-    } else if (u->exit_code == 0 && gr == 0) {
-        u->status = RUN_OK;
-    } else if (u->exit_code > 0) {
-        u->status = RUN_FAILED;
-        snprintf(u->why, sizeof u->why, "the command exited %d in the guest%s%s", u->exit_code,
-                 r.why[0] ? "; " : "", r.why);
-    } else {
-        u->status = RUN_FAILED;
-        snprintf(u->why, sizeof u->why, "%s",
-                 r.why[0] ? r.why : "the guest powered off before the command finished");
-    }
+    u->exit_code = r.exit_code;
+    snprintf(u->boot_id, sizeof u->boot_id, "%s", r.boot_id);
+    char what[600];
+    int left = studyfd_clean(d.out, what, sizeof what);
+    close_dirs(&d);
+    outcome(u, &r, gr, left, what);
     return u->status == RUN_OK ? 0 : -1;
 }
 
@@ -237,12 +318,12 @@ static json_t *runs_json(const struct study *s)
         const struct study_run *u = &s->runs[i];
         char con[200];
         snprintf(con, sizeof con, "console/%s.log", u->id);
-        json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:i, s:f, s:f, s:b, s:s}", "id",
-                              u->id, "variant", u->variant, "kernel", s->k[u->kernel].label, "boot",
-                              s->b[u->boot].label, "repeat", u->repeat + 1, "status",
-                              status_name(u->status), "why", u->why, "exit_code", u->exit_code,
-                              "seconds", u->seconds, "boot_seconds", u->boot_s, "pinned", u->pinned,
-                              "console", u->status == RUN_PENDING ? "" : con);
+        json_t *o = json_pack(
+            "{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:i, s:s, s:f, s:f, s:b, s:s}", "id", u->id,
+            "variant", u->variant, "kernel", s->k[u->kernel].label, "boot", s->b[u->boot].label,
+            "repeat", u->repeat + 1, "status", status_name(u->status), "why", u->why, "exit_code",
+            u->exit_code, "boot_id", u->boot_id, "seconds", u->seconds, "boot_seconds", u->boot_s,
+            "pinned", u->pinned, "console", u->status == RUN_PENDING ? "" : con);
         json_array_append_new(a, o ? o : json_object());
     }
     return a;
@@ -260,14 +341,21 @@ int study_write(const struct study *s, char *err, size_t errlen)
         json_array_append_new(cmd, json_string(s->cmd[i]));
     json_object_set_new(o, "command", cmd);
     json_object_set_new(o, "cwd", json_string(s->cwd));
-    struct sbuf pin = {0};
+    struct sbuf pin = {0}, house = {0};
     for (int i = 0; s->pinned && i < s->vcpus; i++)
         sbuf_printf(&pin, "%s%d:%d", i ? "," : "", i, s->pin[i]);
-    json_t *g = json_pack("{s:s, s:b, s:i, s:i, s:i, s:s, s:b, s:i, s:s}", "accel", s->accel,
-                          "emulated", strcmp(s->accel, "kvm") != 0, "vcpus", s->vcpus, "mem_mb",
-                          s->mem_mb, "host_cpus", s->host_cpus, "pinning", pin.s ? pin.s : "",
-                          "pinned", s->pinned, "timeout_s", s->timeout_s, "qemu", s->qemu);
+    for (int i = 0; i < s->nhouse; i++)
+        sbuf_printf(&house, "%s%d", i ? "," : "", s->house[i]);
+    json_t *g =
+        json_pack("{s:s, s:b, s:i, s:i, s:i, s:s, s:b, s:s, s:{s:i, s:i, s:i, s:i}, s:s, "
+                  "s:i, s:s}",
+                  "accel", s->accel, "emulated", strcmp(s->accel, "kvm") != 0, "vcpus", s->vcpus,
+                  "mem_mb", s->mem_mb, "host_cpus", s->host_cpus, "pinning", pin.s ? pin.s : "",
+                  "pinned", s->pinned, "housekeeping", house.s ? house.s : "", "topology",
+                  "sockets", s->sockets, "cores", s->cores, "threads", s->threads, "nodes",
+                  s->nodes, "share", s->share_model, "timeout_s", s->timeout_s, "qemu", s->qemu);
     sbuf_free(&pin);
+    sbuf_free(&house);
     json_object_set_new(o, "guest", g ? g : json_object());
     json_object_set_new(o, "kernels", kernels_json(s));
     json_t *boots = json_array(), *variants = json_array();
@@ -281,17 +369,15 @@ int study_write(const struct study *s, char *err, size_t errlen)
     json_object_set_new(o, "runs", runs_json(s));
     char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(o);
-    char path[1400];
-    snprintf(path, sizeof path, "%s/kernels.json", s->out);
     int rc = -ENOMEM;
     if (text) {
         struct sbuf b = {0};
         sbuf_printf(&b, "%s\n", text);
         free(text);
-        rc = write_file_atomic(path, b.s, b.len);
+        rc = s->outfd < 0 ? -EBADF : studyfd_write(s->outfd, "kernels.json", b.s, b.len);
         sbuf_free(&b);
     }
     if (rc < 0)
-        snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+        snprintf(err, errlen, "%s/kernels.json: %s", s->out, strerror(-rc));
     return rc < 0 ? -1 : 0;
 }

@@ -4,16 +4,18 @@
  * every boot running the same dbscale command into its variant's results
  * directory, and OUT/kernels.json telling what ran, how, and how it ended.
  *
- * The layout of OUT:
- *   kernels.json      the study: kernels (path, sha256, release, SMP),
- *                     boots, the guest (accelerator, vCPUs, pinning), the
- *                     command, and every boot's outcome (rewritten after each)
+ * The layout of OUT (the host's; a guest sees only its two shares):
+ *   kernels.json      the study as the host saw it: kernels (path, sha256,
+ *                     release, SMP), boots, the guest (accelerator, vCPUs,
+ *                     pinning, housekeeping CPUs, topology, share model), the
+ *                     command, and every boot's outcome and boot id
+ *                     (rewritten after each boot)
  *   VARIANT/          one results directory per kernel x boot (KLABEL.BLABEL,
  *                     or KLABEL when there is one unnamed boot), filled by
- *                     the guest's own dbscale; its kernel.json, written in the
- *                     guest, labels it
- *   console/RUN.log   each boot's whole console
- *   .vm/RUN.sh        the script each boot ran (RUN.exit: its exit code)
+ *                     the guest's own dbscale: the only place a guest writes
+ *                     (shared mapped, cleaned after each boot: studyfd.h)
+ *   console/RUN.log   each boot's whole console (never shared)
+ *   .vm/RUN/run.sh    the script each boot ran (shared read-only)
  *   report.html       the page over every variant
  */
 #ifndef DBSCALE_STUDY_H
@@ -25,6 +27,8 @@
 
 #define STUDY_LABEL  32
 #define STUDY_MAXPIN 1024
+/* the x86 kernel's COMMAND_LINE_SIZE, with its NUL */
+#define STUDY_CMDLINE 2048
 
 struct study_kernel {
     char label[STUDY_LABEL];
@@ -43,10 +47,11 @@ enum study_status { RUN_PENDING, RUN_OK, RUN_FAILED, RUN_STOPPED };
 struct study_run {
     int kernel, boot, repeat;
     char variant[2 * STUDY_LABEL + 2];
-    char id[96]; /* VARIANT.rN: names the script, the exit file and the console log */
+    char id[96]; /* VARIANT.rN: names the script's directory and the console log */
     enum study_status status;
     char why[640];
-    int exit_code; /* the command's inside the guest, -1 when it did not finish */
+    int exit_code;    /* the command's inside the guest, -1 when it did not finish */
+    char boot_id[40]; /* the guest kernel's boot_id, which the command's rows carry */
     double seconds, boot_s;
     int pinned;
 };
@@ -58,12 +63,17 @@ struct study {
     int nb;
     int repeats, vcpus, mem_mb, timeout_s;
     char accel[8];
-    int pin[STUDY_MAXPIN]; /* host CPU of each vCPU when pinned */
-    int pinned;            /* 0: vCPUs float (more vCPUs than host CPUs) */
-    int host_cpus;         /* CPUs dbscale may use on the host */
-    char out[1024];        /* the study directory, absolute */
-    char exe[1024];        /* this dbscale, run inside every guest */
-    char cwd[1024];        /* the command's working directory, in the guest too */
+    int pin[STUDY_MAXPIN];              /* host CPU of each vCPU when pinned */
+    int pinned;                         /* 0: vCPUs float (more vCPUs than host CPUs) */
+    int house[STUDY_MAXPIN];            /* host CPUs for qemu's own threads */
+    int nhouse;                         /* 0: none left, they share the vCPUs' CPUs */
+    int sockets, cores, threads, nodes; /* the guest's topology, as the pinned host CPUs' */
+    int host_cpus;                      /* CPUs dbscale may use on the host */
+    char out[1024];                     /* the study directory, absolute */
+    int outfd;                          /* OUT, opened once (studyfd.h); -1 before */
+    char share_model[16];               /* the variants' shares' 9p security model */
+    char exe[1024];                     /* this dbscale, run inside every guest */
+    char cwd[1024];                     /* the command's working directory, in the guest too */
     char qemu[1024];
     char *const *cmd; /* VERB ARGS... run in each guest */
     int ncmd;
@@ -74,6 +84,12 @@ struct study {
 
 /* The runs, interleaved by repeat, with their variant names. */
 void study_plan(struct study *s);
+/* The kernel command line of run i into buf (STUDY_CMDLINE): ours, then
+ * the boot variant's parameters, whole. The host's facts the guest may
+ * echo into its kernel.json (the image's path, the pinning) go on whole
+ * when they fit and are left off when not, never cut: kernels.json holds
+ * them all. 0, or -1 with err when ours and the variant's do not fit. */
+int study_cmdline(const struct study *s, int i, char *buf, size_t len, char *err, size_t errlen);
 /* Boot run i and wait for it; fills its status, why and figures. echo:
  * print the guest's own lines on stderr. 0, or -1 when the run failed or
  * was stopped (signals.h tells which). */

@@ -159,11 +159,9 @@ int vmlinux_get(const char *image, const char *sha256, char *path, size_t pathle
                 size_t whylen)
 {
     char dir[1024];
-    int rc = vmcache_dir(dir, sizeof dir);
-    if (rc < 0) {
-        snprintf(why, whylen, "cache %s: %s", dir, strerror(-rc));
+    int rc = vmcache_dir(dir, sizeof dir, why, whylen);
+    if (rc < 0)
         return -1;
-    }
     snprintf(path, pathlen, "%s/vmlinux-%.16s", dir, sha256);
     struct stat st;
     if (stat(path, &st) == 0 && S_ISREG(st.st_mode))

@@ -29,12 +29,14 @@ want=$((3 * 2 * levels))
 [ "$(grep -cE '^(getppid1|pipe1|open3) +[pt] +0[0-9]+ +[0-9]+ ' "$tmp/table")" -eq "$want" ] ||
     fail "table rows: want $want"
 csv=$tmp/res/micro.csv
-[ "$(head -n 1 "$csv")" = "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant,idle" ] ||
+[ "$(head -n 1 "$csv")" = "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant,idle,boot" ] ||
     fail "micro.csv header"
 [ "$(tail -n +2 "$csv" | wc -l)" -eq "$want" ] || fail "micro.csv rows: want $want"
 # idle: the machine's idle share over the sampled time, as will-it-scale has it
-awk -F, 'NR > 1 && (NF != 13 || $5 <= 0 || $11 != "" || split($9, s, ";") != 3 ||
-                   $13 == "" || $13 < 0 || $13 > 100) { bad = 1 }
+# boot: this boot's id, the kernel's own
+boot=$(cat /proc/sys/kernel/random/boot_id)
+awk -F, -v boot="$boot" 'NR > 1 && (NF != 14 || $5 <= 0 || $11 != "" || split($9, s, ";") != 3 ||
+                   $13 == "" || $13 < 0 || $13 > 100 || $14 != boot) { bad = 1 }
          END { exit bad }' "$csv" || fail "micro.csv fields"
 ls "$tmp/res" | grep -q tmp && fail "temp file left in the output dir"
 

@@ -81,8 +81,8 @@ if [ "$ncpu" -gt 1 ] && [ "$(id -u)" -eq 0 ]; then
         case $cg in *dbscale*) ;; *) fail "server was not in a dbscale cgroup: '$cg'" ;; esac
         row=$(tail -n 1 "$out/results.csv")
         # client_cpus,server_cpus,shared_cpus come before disturbed,disturbed_why,
-        # rank,host,connections
-        tail4=$(echo "$row" | awk -F, '{print $(NF-7) "," $(NF-6) "," $(NF-5)}')
+        # rank,host,connections,boot
+        tail4=$(echo "$row" | awk -F, '{print $(NF-8) "," $(NF-7) "," $(NF-6)}')
         rest=1
         [ "$ncpu" -gt 2 ] && rest="1-$((ncpu - 1))"
         expect_eq "client/server CPUs and sharing with --client-cpus=rest" "$tail4" "$rest,0,0"

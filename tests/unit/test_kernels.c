@@ -193,11 +193,13 @@ static void test_kernel_json(void **state)
     assert_non_null(strstr(err, "6.2.0-other"));
 }
 
-/* A bzImage's first 0x400 bytes with the version string at 0x300. */
+/* A bzImage's first 0x400 bytes with the version string at 0x300: one
+ * setup sector and no kernel after it, so 0x400 bytes is its whole length. */
 static void fake_image(const char *path, const char *version)
 {
     unsigned char img[0x400];
     memset(img, 0, sizeof img);
+    img[0x1f1] = 1;
     img[0x1fe] = 0x55, img[0x1ff] = 0xaa;
     memcpy(img + 0x202, "HdrS", 4);
     img[0x20e] = 0x00, img[0x20f] = 0x01; /* 0x100 + 0x200 */

@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "machine/kernelinfo.h"
 #include "micro/fsbench.h"
 #include "micro/micro.h"
 #include "core/signals.h"
@@ -303,8 +304,14 @@ static void test_csv(void **state)
     struct sbuf b = {0};
     micro_csv_row(&b, &ok, "smp-k2");
     micro_csv_row(&b, &bad, NULL);
-    assert_string_equal(b.s, "getppid1,p,2,2,15.0,10.0,20.0,47.14,10.0;20.0,ext4,,smp-k2,37.5\n"
-                             "open1,t,1,2,,,,,,tmpfs,\"open: No such file, really\",,\n");
+    /* each row says which boot measured it: this one's */
+    char want[512];
+    snprintf(want, sizeof want,
+             "getppid1,p,2,2,15.0,10.0,20.0,47.14,10.0;20.0,ext4,,smp-k2,37.5,%s\n"
+             "open1,t,1,2,,,,,,tmpfs,\"open: No such file, really\",,,%s\n",
+             kernelinfo_boot_id(), kernelinfo_boot_id());
+    assert_int_equal((int)strlen(kernelinfo_boot_id()), 36);
+    assert_string_equal(b.s, want);
     char dir[300], path[320], buf[512] = "";
     snprintf(dir, sizeof dir, "%s/out", scratch);
     char err[256];
