@@ -170,6 +170,7 @@ bench: deps
 	@if [ -x $(B)/dbscale-mpi ]; then sh bench/mpi.sh $(B)/dbscale; fi
 	@sh bench/prepare.sh $(B)/dbscale
 	@if [ -f bench/micro.sh ]; then sh bench/micro.sh $(B)/dbscale; fi
+	@sh bench/verdicts.sh $(B)/dbscale
 
 # libFuzzer targets (clang): FUZZ_SECONDS per target; fails on any crash, leak
 # or undefined behaviour. Crashes become files in tests/fuzz/regressions/.
