@@ -191,19 +191,22 @@ static int list_count(const char *s)
 static void client_of(const struct curves_dir *d, const struct curve *c, double threads,
                       struct limit_point *p)
 {
-    double busy[256];
-    size_t n = 0;
+    double busy[256], stmts[256];
+    size_t n = 0, ns = 0;
     for (size_t i = 0; i < d->rs.n && n < 256; i++) {
         const struct result_row *r = &d->rs.rows[i];
         if (r->cpus != c->cpus || r->threads != (int)threads || strcmp(r->variant, c->variant) ||
             strcmp(r->engine, c->engine) || strcmp(r->workload, c->workload))
             continue;
         p->shared |= r->shared_cpus;
+        if (r->tps > 0 && r->qps > 0 && ns < 256)
+            stmts[ns++] = r->qps / r->tps;
         int ncli = list_count(r->client_cpus);
         if (ncli > 0 && r->time_s > 0 && r->client_cpu_s > 0)
             busy[n++] = r->client_cpu_s / (r->time_s * ncli);
     }
     p->client_busy = n ? stats_median(busy, n) : NAN;
+    p->stmts_txn = ns ? stats_median(stmts, ns) : NAN;
 }
 
 /* A profile's share of samples in the kernel at a point (any profiled run). */

@@ -38,6 +38,8 @@
 #define KERNEL_BASE    0.50 /* a baseline test below this efficiency does not scale */
 #define PROFILE_GROWTH 1.30 /* the profile's kernel share grew this much */
 #define FALL           0.95 /* the last point under this share of the peak: it falls */
+#define SHAPE_SLEEPS   0.75 /* server sleeps per statement over which the client paces it */
+#define SHAPE_BUSY     0.50 /* ... while the client's CPUs are at least this busy */
 
 static const char *const kind_names[LK_N] = {"scales",        "CPU-saturated", "lock-bound",
                                              "I/O-bound",     "client-bound",  "offered-load-bound",
@@ -146,6 +148,22 @@ static int others_dominate(const struct limit_point *b)
     double own = (isnan(b->w->cat[WP_USER]) ? 0 : b->w->cat[WP_USER]) +
                  (isnan(b->w->cat[WP_KERNEL]) ? 0 : b->w->cat[WP_KERNEL]);
     return b->w->held_busy_us - own > 0.5 * b->w->held_busy_us;
+}
+
+/* Whether the client may be shaping the server at b: the server's tasks
+ * sleep after most statements (a statement ends, the next is not there yet)
+ * while the client's CPUs are busy, so the pace is the client's. */
+static void shaping(const struct limit_point *b, char *out, size_t len)
+{
+    out[0] = '\0';
+    double sleeps = b->w ? b->w->voluntary_txn : NAN;
+    if (isnan(sleeps) || isnan(b->stmts_txn) || !(b->stmts_txn > 0) || isnan(b->client_busy))
+        return;
+    if (sleeps >= SHAPE_SLEEPS * b->stmts_txn && b->client_busy >= SHAPE_BUSY)
+        snprintf(out, len,
+                 "the server's tasks slept %.1f times a transaction of %.1f statements while the "
+                 "client's CPUs were %.0f%% busy: the client may be shaping the server",
+                 sleeps, b->stmts_txn, 100 * b->client_busy);
 }
 
 static int kernel_grew(const struct limit_point *a, const struct limit_point *b)
@@ -264,6 +282,8 @@ static void judge(const struct limit_curve *lc, int curve, enum limit_where wher
     int idle_high = !isnan(b->idle) && b->idle >= IDLE_HIGH;
     holds[LK_CLIENT] = idle_high && !isnan(cs) && cs >= CLIENT_SHARE &&
                        ((!isnan(b->client_busy) && b->client_busy >= CLIENT_BUSY) || b->shared);
+    shaping(b, l->shaping, sizeof l->shaping);
+    holds[LK_CLIENT] |= idle_high && l->shaping[0];
     holds[LK_LATENCY] =
         !holds[LK_CLIENT] && b->threads == 1 && idle_high && !isnan(cs) && cs >= CLIENT_SHARE;
     holds[LK_KERNEL] = kernel_grew(a, b);
@@ -356,6 +376,8 @@ void limit_sentence(const struct limit *l, const struct curve *c, char *buf, siz
         n += (size_t)snprintf(buf + n, len - n, ")");
     if (n < len && l->not_[0])
         n += (size_t)snprintf(buf + n, len - n, "; %s", l->not_);
+    if (n < len && l->shaping[0])
+        n += (size_t)snprintf(buf + n, len - n, "; %s", l->shaping);
     if (n < len)
         snprintf(buf + n, len - n, "; %s: %s", limit_sure_name(l->sure), l->sure_why);
 }

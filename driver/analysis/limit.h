@@ -26,6 +26,7 @@ struct limit_point {
     const struct whypoint *w;  /* the why files' point, NULL when none */
     struct budget bud;         /* where a transaction's time went */
     double client_busy;        /* client CPU over (window x the client's CPUs), 0..1 */
+    double stmts_txn;          /* statements per transaction (qps / tps) */
     int shared;                /* client and server could run on the same CPUs */
     double kernel_share;       /* a profile's share of samples in the kernel */
     double kernel_base;        /* the kernel baseline's worst speedup over tasks of the */
@@ -86,6 +87,9 @@ struct limit {
     enum limit_sure sure;
     char sure_why[128]; /* "3 repeats, tps spread 4%, idle 2% against the 10% threshold" */
     char not_[256];     /* what it is not, with its figure: "not CPU (idle 41%)" */
+    /* The client may be shaping the server: its threads sleep after most
+     * statements while the client's CPUs are busy; "" when not seen. */
+    char shaping[200];
 };
 
 /* The limits of one curve into out (at most 2: the knee and the fall, or

@@ -121,6 +121,8 @@ static json_t *limits(const struct verdict *v, const struct curves *cv)
         json_object_set_new(o, "sure", json_string(limit_sure_name(l->sure)));
         json_object_set_new(o, "sure_why", json_string(l->sure_why));
         json_object_set_new(o, "not", json_string(l->not_));
+        json_object_set_new(o, "client_shaping",
+                            l->shaping[0] ? json_string(l->shaping) : json_null());
         char s[1024];
         limit_sentence(l, c, s, sizeof s);
         json_object_set_new(o, "sentence", json_string(s));

@@ -305,6 +305,18 @@ static void fill_none(struct limit_curve *lc)
     }
 }
 
+/* The client paces the server: a sleep after nearly every statement while
+ * the client's CPUs are busy and the server's are not. */
+static void fill_shaped(struct limit_curve *lc)
+{
+    for (size_t t = 0; t < 4; t++) {
+        double total = lc->c->n[t] / lc->c->x[t] * 1e6;
+        point(lc, t, 45, 0.3 * total, 0, 0, 0.3 * total, 30, 20, 0.7);
+        wps[t].voluntary_txn = 15;
+        lc->pt[t].stmts_txn = 16;
+    }
+}
+
 static void test_limits(void **st)
 {
     (void)st;
@@ -337,6 +349,11 @@ static void test_limits(void **st)
     assert_int_equal(n, 1);
     assert_int_equal(l[0].kind, LK_SCALES);
     assert_int_equal(l[0].where, LW_END);
+
+    limit_of(flat, 2, 0, fill_shaped, l, &n);
+    assert_int_equal(l[0].kind, LK_CLIENT);
+    assert_non_null(strstr(l[0].shaping, "slept 15.0 times a transaction of 16.0 statements"));
+    assert_non_null(strstr(l[0].shaping, "the client may be shaping the server"));
 
     /* a knee with nothing measured beside throughput: undecided, said so */
     limit_of(flat, 1, 0, fill_none, l, &n);
