@@ -22,6 +22,7 @@
 #include "analysis/verdict_words.h"
 #include "page/page_flame.h"
 #include "page/page_html.h"
+#include "results/folded.h"
 
 #define LISTED 12 /* points listed per class before the rest is folded */
 
@@ -191,12 +192,12 @@ static void folded_of(const struct verdict *v, const struct curves *cv, const st
         if (p->k.cpus != c->cpus || p->k.threads != (int)threads ||
             strcmp(p->k.variant, c->variant) || !p->folded[0] || strstr(p->folded, ".."))
             continue;
-        char path[1200];
+        char path[1200], err[1400];
         snprintf(path, sizeof path, "%s/%s", cv->dirs[c->dir].path, p->folded);
-        struct sbuf t = {0};
-        if (sbuf_read_file(&t, path) == 0 && t.s)
-            sbuf_add(out, t.s, t.len);
-        sbuf_free(&t);
+        struct folded f = {0}; /* through the readers' one door: a regular file of sane size */
+        if (folded_add_file(&f, path, err, sizeof err) == 0 && f.text.s)
+            sbuf_add(out, f.text.s, f.text.len);
+        folded_free(&f);
     }
 }
 
