@@ -11,7 +11,8 @@
 
 /* The repeats of figure f at curve c's point of threads (results.csv rows, not
  * disturbed, completed something, the figure measured) into v (at most
- * max); *dropped += the repeats left out. The count. */
+ * max), or one value per boot (its repeats' median) where they ran in two
+ * boots or more; *dropped += the repeats left out. The count. */
 size_t verdict_values(const struct curves *cv, const struct curve *c, double threads,
                       enum verdict_fig f, double *v, size_t max, int *dropped);
 /* Every pair's shared points, each figure's effect, the grid's q-values

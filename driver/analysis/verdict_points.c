@@ -9,6 +9,9 @@
  * threshold. Where a figure's noise is even across the grid, its points
  * borrow the grid's estimate of it (stats/moderate.h) before the test.
  *
+ * The unit of replication is the repeat, or the boot where a point's repeats
+ * ran in two boots or more (a kernels study's): each boot's median then.
+ *
  * Never a verdict from what one side lacks: a point measured on one side
  * only is counted apart, and the gate reads it as undecided.
  */
@@ -44,11 +47,38 @@ static double figure(const struct result_row *r, enum verdict_fig f)
     }
 }
 
+/* Repeats measured in two boots or more are not independent of their boot:
+ * the boot is the unit, each its repeats' median. */
+static size_t by_boot(double *v, const char (*boot)[40], size_t n)
+{
+    size_t nb = 0;
+    double med[MAXREP], x[MAXREP];
+    for (size_t i = 0; i < n; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(boot[j], boot[i]);
+        if (seen)
+            continue;
+        size_t k = 0;
+        for (size_t j = i; j < n; j++)
+            if (!strcmp(boot[j], boot[i]))
+                x[k++] = v[j];
+        med[nb++] = stats_median(x, k);
+    }
+    if (nb < 2)
+        return n; /* one boot: its repeats are the unit */
+    memcpy(v, med, nb * sizeof *v);
+    return nb;
+}
+
 size_t verdict_values(const struct curves *cv, const struct curve *c, double threads,
                       enum verdict_fig f, double *v, size_t max, int *dropped)
 {
     const struct result_set *rs = &cv->dirs[c->dir].rs;
+    static _Thread_local char boot[MAXREP][40];
     size_t n = 0;
+    if (max > MAXREP)
+        max = MAXREP;
     for (size_t i = 0; i < rs->n; i++) {
         const struct result_row *r = &rs->rows[i];
         if (r->threads != (int)threads || !same_curve(r, c))
@@ -58,10 +88,12 @@ size_t verdict_values(const struct curves *cv, const struct curve *c, double thr
             continue;
         }
         double x = figure(r, f);
-        if (!isnan(x) && n < max)
+        if (!isnan(x) && n < max) {
+            snprintf(boot[n], sizeof boot[n], "%s", r->boot);
             v[n++] = x;
+        }
     }
-    return n;
+    return by_boot(v, (const char(*)[40])boot, n);
 }
 
 static int has_threads(const struct curve *c, double t)

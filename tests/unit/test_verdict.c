@@ -212,6 +212,40 @@ static void test_fails_closed(void **st)
     done(&cv, &log, &v);
 }
 
+/* Repeats in two boots: the boot is the unit (each boot's median), so a
+ * point of 2 boots x 3 repeats a side is 2 vs 2, never 6 vs 6. */
+static void test_boots(void **st)
+{
+    (void)st;
+    for (int d = 0; d < 2; d++) {
+        char dir[600], path[700];
+        dir_path(dir, sizeof dir, d ? "kb" : "ka");
+        char cmd[800];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+        assert_int_equal(system(cmd), 0);
+        snprintf(path, sizeof path, "%s/results.csv", dir);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "engine,workload,variant,cpus,threads,repeat,time_s,tps,boot\n");
+        for (int b = 0; b < 2; b++)
+            for (int r = 1; r <= 3; r++) /* boots differ by 10%, repeats within by 0.1% */
+                fprintf(f, "pgsql,oltp_read_only,smp,2,4,%d,10,%.2f,boot-%d-%d\n", b * 3 + r,
+                        1000 * (1 + 0.1 * b) * (1 + 0.001 * r), d, b);
+        fclose(f);
+    }
+    struct curves cv;
+    struct curves_log log;
+    struct verdict v;
+    judge("ka", "kb", &cv, &log, &v);
+    assert_true(v.npts >= 1);
+    assert_int_equal(v.pts[0].fig, VF_TPS);
+    assert_int_equal(v.pts[0].e.na, 2);
+    assert_int_equal(v.pts[0].e.nb, 2);
+    /* the boots' spread, not the repeats': no difference can be shown */
+    assert_int_equal(v.pts[0].v.cls, STATS_INCONCLUSIVE);
+    done(&cv, &log, &v);
+}
+
 /* ---- the limits of one curve, from figures made to show each ---- */
 
 static struct whypoint wps[4];
@@ -391,9 +425,13 @@ static void test_one_knee(void **st)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_regression_found), cmocka_unit_test(test_aa),
-        cmocka_unit_test(test_incomparable),     cmocka_unit_test(test_fails_closed),
-        cmocka_unit_test(test_limits),           cmocka_unit_test(test_one_knee),
+        cmocka_unit_test(test_regression_found),
+        cmocka_unit_test(test_aa),
+        cmocka_unit_test(test_incomparable),
+        cmocka_unit_test(test_fails_closed),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_one_knee),
+        cmocka_unit_test(test_boots),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
