@@ -29,9 +29,73 @@ fail() {
     exit 1
 }
 
+# The skip policy (docs/testing.md, "Skips"): a test skips only for what
+# scripts/deps.sh cannot give this machine: skip_env REASON (not root, one
+# CPU, no CPU with a hotplug switch, no cpuset controller...). A tool, a
+# server or a build product the suite itself provides is asked for with
+# need_tool / need_file / need_engine (or have_* for one part of a test):
+# missing, it skips on a machine without the deps, but in a strict run
+# (make check sets IT_STRICT=1, after make deps) it fails, so a broken
+# install step turns the check red. `skip` is the same: strict, a failure.
+IT_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+
+skip_env() {
+    echo "environment: $*"
+    exit 77
+}
+
 skip() {
+    [ "${IT_STRICT:-0}" = 1 ] && fail "a skip under make check (IT_STRICT=1): $*"
     echo "$*"
     exit 77
+}
+
+# skip_env_part REASON: a part of the test is skipped for the environment;
+# the rest runs. The runner shows it beside the test's PASS.
+skip_env_part() {
+    echo "part skipped: environment: $*"
+    [ -z "${IT_PARTS:-}" ] || echo "$*" >>"$IT_PARTS"
+}
+
+# it_deps_lists PACKAGE: scripts/deps.sh installs PACKAGE.
+it_deps_lists() {
+    sed -n '/^PKGS="/,/"$/p' "$IT_ROOT/scripts/deps.sh" | tr ' "' '\n\n' | grep -qx -- "$1"
+}
+
+# it_missing WHAT PACKAGE: what to do when WHAT (from PACKAGE) is missing:
+# fail in a strict run, else skip. A PACKAGE the deps do not list is the
+# test's mistake, and fails anywhere.
+it_missing() {
+    it_deps_lists "$2" || fail "$1 is missing and the test names $2, which scripts/deps.sh does not install"
+    [ "${IT_STRICT:-0}" = 1 ] && fail "broken install: $1 missing, though scripts/deps.sh installs $2"
+    echo "$1 missing (make deps installs $2)"
+    exit 77
+}
+
+# need_tool CMD PACKAGE / need_file PATH PACKAGE: the test needs them.
+need_tool() {
+    command -v "$1" >/dev/null 2>&1 || it_missing "$1" "$2"
+}
+need_file() {
+    [ -e "$1" ] || it_missing "$1" "$2"
+}
+
+# have_tool CMD PACKAGE / have_file PATH PACKAGE / have_engine ENGINE: one
+# part of the test needs them: true when there; missing, a failure in a
+# strict run, else the part is skipped (said, and shown by the runner) and
+# false is returned.
+have_tool() {
+    command -v "$1" >/dev/null 2>&1 || it_part_missing "$1" "$2"
+}
+have_file() {
+    [ -e "$1" ] || it_part_missing "$1" "$2"
+}
+it_part_missing() {
+    it_deps_lists "$2" || fail "$1 is missing and the test names $2, which scripts/deps.sh does not install"
+    [ "${IT_STRICT:-0}" = 1 ] && fail "broken install: $1 missing, though scripts/deps.sh installs $2"
+    echo "part skipped: $1 missing (make deps installs $2)"
+    [ -z "${IT_PARTS:-}" ] || echo "$1 missing" >>"$IT_PARTS"
+    return 1
 }
 
 # ok CMD...: run CMD, fail with its output if it fails.
@@ -44,15 +108,28 @@ expect_eq() {
     [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
 }
 
-# need_engine pgsql|mysql: skip the test when the engine is not installed.
+# need_engine pgsql|mysql: the engine's server and client are installed
+# (missing: as need_tool). have_engine: the same for one part of a test.
 need_engine() {
+    it_engine "$1" need
+}
+have_engine() {
+    it_engine "$1" have
+}
+it_engine() {
     case $1 in
-    pgsql) ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || [ -n "${DBSCALE_PGBIN:-}" ] ||
-        skip "PostgreSQL server not installed (apt-get install postgresql)"
-        command -v psql >/dev/null || skip "psql not installed" ;;
-    mysql) [ -x /usr/sbin/mariadbd ] || [ -x /usr/sbin/mysqld ] ||
-        skip "MariaDB server not installed (apt-get install mariadb-server)"
-        command -v mariadb >/dev/null || skip "mariadb client not installed" ;;
+    pgsql)
+        if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && [ -z "${DBSCALE_PGBIN:-}" ]; then
+            [ "$2" = need ] && it_missing "PostgreSQL's server" postgresql
+            it_part_missing "PostgreSQL's server" postgresql || return 1
+        fi
+        "${2}_tool" psql postgresql-client ;;
+    mysql)
+        if ! [ -x /usr/sbin/mariadbd ] && ! [ -x /usr/sbin/mysqld ]; then
+            [ "$2" = need ] && it_missing "MariaDB's server" mariadb-server
+            it_part_missing "MariaDB's server" mariadb-server || return 1
+        fi
+        "${2}_tool" mariadb mariadb-client ;;
     *) fail "need_engine: unknown engine '$1'" ;;
     esac
 }
@@ -183,7 +260,7 @@ server_all_pids() {
 # check_listen_loopback_only: every listening TCP/UDP socket of the server's
 # processes is on 127.0.0.1:$SERVER_PORT.
 check_listen_loopback_only() {
-    command -v ss >/dev/null || skip "ss not installed (apt-get install iproute2)"
+    need_tool ss iproute2
     _pids=$(server_all_pids)
     _n=0
     _ss=$(ss -Hlntup) || fail "ss failed"
