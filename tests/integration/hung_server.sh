@@ -130,7 +130,7 @@ one_engine() {
 
 ran=0
 for e in pgsql mysql; do
-    if (need_engine $e) >/dev/null 2>&1; then
+    if have_engine $e; then
         one_engine $e
         ran=1
     fi

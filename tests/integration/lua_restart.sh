@@ -36,8 +36,8 @@ restart() {
 ran=0
 for engine in pgsql mysql; do
     case $engine in
-    pgsql) ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || continue ;;
-    mysql) [ -x /usr/sbin/mariadbd ] || continue ;;
+    pgsql) have_engine pgsql || continue ;;
+    mysql) have_engine mysql || continue ;;
     esac
     start_server $engine
     C="$SERVER_OPTS"

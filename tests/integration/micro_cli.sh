@@ -1,9 +1,9 @@
 #!/bin/sh
 # micro_cli.sh - dbscale micro and dbscale fs from the command line: the
 # reference layouts, DIR/micro.csv and DIR/fs.csv, and exit 2 on bad input.
-# $1 is the dbscale binary. Exit 0 pass, 77 skip, anything else fail.
+# $1 is the dbscale binary. Exit 0 pass, anything else fail.
 bin=${1:?usage: micro_cli.sh DBSCALE}
-[ -x "$bin" ] || { echo "no binary at $bin"; exit 77; }
+. "$(dirname "$0")/lib.sh" "$1"
 tmp=$(mktemp -d /tmp/micro_cli.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

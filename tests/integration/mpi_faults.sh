@@ -10,7 +10,7 @@
 # a rank SIGKILLed mid-level ends it non-zero within 30 s with the finished
 # levels on disk, the managed server gone and no rank process left.
 . "$(dirname "$0")/lib.sh" "$1"
-command -v mpirun >/dev/null 2>&1 || skip "mpirun not installed (make deps installs openmpi-bin)"
+need_tool mpirun openmpi-bin
 MPI_BIN=$(dirname "$DBSCALE")/dbscale-mpi
 [ -x "$MPI_BIN" ] || fail "$MPI_BIN missing: make builds it when mpicc (libopenmpi-dev) is installed"
 MPIRUN="mpirun --allow-run-as-root --oversubscribe"

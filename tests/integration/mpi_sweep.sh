@@ -9,7 +9,7 @@
 # and whose tps add up to its tps; meta.json names the ranks, their hosts
 # and the window start skew; the page is still written from the levels.
 . "$(dirname "$0")/lib.sh" "$1"
-command -v mpirun >/dev/null 2>&1 || skip "mpirun not installed (make deps installs openmpi-bin)"
+need_tool mpirun openmpi-bin
 MPI_BIN=$(dirname "$DBSCALE")/dbscale-mpi
 [ -x "$MPI_BIN" ] || fail "$MPI_BIN missing: make builds it when mpicc (libopenmpi-dev) is installed"
 need_engine pgsql

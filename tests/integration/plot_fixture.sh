@@ -6,12 +6,13 @@
 # by hand, and compare must write its tables; inputs that are not what they
 # claim (a results.csv that is a FIFO or has no latency columns, a corrupt
 # meta.json) are refused or said, never a quiet wrong answer. $1 = binary.
-# Exit 0 pass, 77 skip (no gnuplot), anything else fail.
+# Exit 0 pass, 77 skip (no gnuplot; make check: a failure), anything else fail.
 set -u
 bin=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 data=$root/tests/data
-command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed"; exit 77; }
+. "$(dirname "$0")/lib.sh" "$1"
+need_tool gnuplot gnuplot-nox
 out=$(mktemp -d /tmp/dbscale-plot-XXXXXX)
 trap 'rm -rf "$out"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -7,11 +7,12 @@
 # is filled with backquotes, system(), macros and newlines (and --label, and
 # a micro directory's test names in its own kernel graph); plotting must
 # draw the graphs and create no file anywhere. $1 = dbscale binary.
-# Exit 0 pass, 77 skip (no gnuplot), anything else fail.
+# Exit 0 pass, 77 skip (no gnuplot; make check: a failure), anything else fail.
 set -u
 bin=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
-command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed"; exit 77; }
+. "$(dirname "$0")/lib.sh" "$1"
+need_tool gnuplot gnuplot-nox
 top=$(mktemp -d /tmp/dbscale-hostile-XXXXXX)
 trap 'rm -rf "$top"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -4,11 +4,12 @@
 # tasks, a panel per test, each series with its linear line (dotted, the
 # ideal's style), instead of failing on the missing results.csv. Built from
 # the fixture's micro.csv. $1 = dbscale binary.
-# Exit 0 pass, 77 skip (no gnuplot), anything else fail.
+# Exit 0 pass, 77 skip (no gnuplot; make check: a failure), anything else fail.
 set -u
 bin=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
-command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed"; exit 77; }
+. "$(dirname "$0")/lib.sh" "$1"
+need_tool gnuplot gnuplot-nox
 out=$(mktemp -d /tmp/dbscale-plotmicro-XXXXXX)
 trap 'rm -rf "$out"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

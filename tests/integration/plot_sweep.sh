@@ -4,13 +4,13 @@
 # config, cut to 3 thread counts x 2 repeats x 2 s), then plot and compare
 # over it: every graph a valid 1000x700 PNG, no gnuplot complaint, the
 # summary holding one point per level. $1 = dbscale binary.
-# Exit 0 pass, 77 skip (only: no gnuplot, or no PostgreSQL server binary),
+# Exit 0 pass, 77 skip (only: no gnuplot, or no PostgreSQL; make check: a failure),
 # else fail: a sweep that fails here is a failure, never a skip.
 set -u
 . "$(dirname "$0")/lib.sh" "$1"
 bin=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
-command -v gnuplot >/dev/null 2>&1 || skip "gnuplot not installed"
+need_tool gnuplot gnuplot-nox
 need_engine pgsql
 out=$(mktemp -d /tmp/dbscale-plotsweep-XXXXXX)
 trap 'rm -rf "$out"' EXIT

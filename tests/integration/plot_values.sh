@@ -2,11 +2,13 @@
 # plot_values.sh - values gnuplot cannot draw are refused before it runs,
 # naming the file, row and column: an empty, infinite, huge or negative
 # figure. All-zero throughput is real data (a server that did nothing) and
-# must still draw. $1 = dbscale binary. Exit 0 pass, 77 skip, else fail.
+# must still draw. $1 = dbscale binary. Exit 0 pass, 77 skip (no gnuplot;
+# make check: a failure), else fail.
 set -u
 bin=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
-command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed"; exit 77; }
+. "$(dirname "$0")/lib.sh" "$1"
+need_tool gnuplot gnuplot-nox
 top=$(mktemp -d /tmp/dbscale-values-XXXXXX)
 trap 'rm -rf "$top"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -23,13 +23,13 @@ refused() {
     return 0
 }
 
-if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+if have_engine pgsql; then
     refused pgsql "include='$work/evil.conf'"
     refused pgsql "include_if_exists='$work/evil.conf'"
     refused pgsql "include_dir='$work'"
     refused pgsql "INCLUDE '$work/evil.conf'"
 fi
-if [ -x /usr/sbin/mariadbd ] || [ -x /usr/sbin/mysqld ]; then
+if have_engine mysql; then
     refused mysql "loose-bind-address=0.0.0.0"
     refused mysql "loose_bind_address=0.0.0.0"
     refused mysql "bind-addr=0.0.0.0"

@@ -22,7 +22,7 @@ refused() {
     return 0
 }
 ran=0
-if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v psql >/dev/null; then
+if have_engine pgsql; then
     d="$work/pg a\\b'c"
     out=$("$DBSCALE" server start pgsql --dir "$d" 2>&1) || fail "pgsql in '$d': $out"
     port=$(sed -n 's/^port=//p' "$d/state")
@@ -36,7 +36,7 @@ if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v psql >/de
     refused pgsql "$work/pg${nl}nl" "newline"
     ran=1
 fi
-if { [ -x /usr/sbin/mariadbd ] || [ -x /usr/sbin/mysqld ]; } && command -v mariadb >/dev/null; then
+if have_engine mysql; then
     refused mysql "$work/my\\bs" "'\\\\'"
     refused mysql "$work/my'q" "'''"
     refused mysql "$work/my${nl}nl" "newline"

@@ -87,6 +87,6 @@ creation() { # ENGINE SIGNAL
 }
 creation pgsql KILL
 creation pgsql TERM
-if (need_engine mysql) >/dev/null 2>&1; then
+if have_engine mysql; then
     creation mysql KILL
 fi

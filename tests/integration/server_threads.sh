@@ -11,7 +11,7 @@ need_engine mysql
 obj=$(dirname "$DBSCALE")/obj/driver
 [ -f "$obj/servers/server.o" ] && [ -f "$obj/core/util.o" ] && [ -f "$obj/core/options.o" ] ||
     skip "no object files beside $DBSCALE"
-command -v cc >/dev/null || skip "no C compiler"
+need_tool cc build-essential
 src=$(cd "$(dirname "$0")/../../driver" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/dbscale-it-XXXXXX")
 trap 'rm -rf "$work"' EXIT

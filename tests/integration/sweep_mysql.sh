@@ -43,7 +43,7 @@ awk -F, 'NR > 1 && ($6 <= 0 || $8 <= 0 || $9 != "") {bad = 1} END {exit bad}' "$
 # the graphs and the page from a real MariaDB sweep too (plot_sweep.sh does PostgreSQL's,
 # with levels long enough for the time series)
 [ -s "$out/report.html" ] || fail "the sweep wrote no report.html"
-if command -v gnuplot >/dev/null; then
+if have_tool gnuplot gnuplot-nox; then
     "$DBSCALE" plot "$out" --out "$out/plots" >"$work/plot" 2>&1 || fail "plot: $(cat "$work/plot")"
     for g in throughput speedup efficiency latency tput-latency cpus baseline latency-cdf; do
         [ "$(od -An -tx1 -N8 "$out/plots/$g.png" 2>/dev/null | tr -d ' \n')" = "89504e470d0a1a0a" ] ||

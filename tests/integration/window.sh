@@ -132,11 +132,11 @@ ramp_case() {
 }
 
 ran=0
-if (need_engine pgsql) >/dev/null 2>&1; then
+if have_engine pgsql; then
     run_levels pgsql oltp_read_only 1 4 16 64
     ran=1
 fi
-if (need_engine mysql) >/dev/null 2>&1; then
+if have_engine mysql; then
     run_levels mysql oltp_point_select 4
     ran=1
 fi
