@@ -108,6 +108,15 @@ expect_eq() {
     [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
 }
 
+# json_get FILE KEY: a top-level value of a JSON file (strings bare, as
+# jq -r prints them); fails when the file is not JSON. python3 is in the
+# deps; jq is not.
+json_get() {
+    python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))[sys.argv[2]]
+print(v if isinstance(v, str) else json.dumps(v))' "$1" "$2"
+}
+
 # need_engine pgsql|mysql: the engine's server and client are installed
 # (missing: as need_tool). have_engine: the same for one part of a test.
 need_engine() {
