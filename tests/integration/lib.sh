@@ -256,6 +256,30 @@ db_sql() {
     if [ "$SERVER_ENGINE" = pgsql ]; then pg_sql "$1"; else my_sql "$1"; fi
 }
 
+# server_statements: how many statements the server has run, a counter that
+# moves at once (pgsql: pg_stat_statements' calls, so start the server with
+# --conf shared_preload_libraries=pg_stat_statements; mysql: Questions).
+server_statements() {
+    if [ "$SERVER_ENGINE" = pgsql ]; then
+        pg_sql "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements"
+    else
+        my_sql "SHOW GLOBAL STATUS LIKE 'Questions'" | cut -f2
+    fi
+}
+
+# wait_statements BASE N PID WHAT: poll until the server has run N
+# statements more than BASE (a level under way: the way to wait for one,
+# not a sleep); fails when PID ends first or after 60 s.
+wait_statements() {
+    _i=0
+    while [ "$(server_statements)" -lt $(($1 + $2)) ]; do
+        kill -0 "$3" 2>/dev/null || fail "$4: ended before the server ran $2 statements"
+        _i=$((_i + 1))
+        [ $_i -lt 600 ] || fail "$4: the server ran fewer than $2 statements in 60 s"
+        sleep 0.1
+    done
+}
+
 # server_all_pids: the server's processes (postmaster and its children, or
 # mariadbd), zombies left out. One ps, not a process per /proc entry: on a
 # machine running thousands of processes (another suite's 1024 backends) a
