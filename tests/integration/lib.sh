@@ -108,6 +108,48 @@ expect_eq() {
     [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
 }
 
+# tree_state DIR...: every entry under the DIRs, one line each: path, type,
+# mode, size, inode, modification time (ns) and a link's target. Equal
+# states mean nothing was created, removed, renamed, replaced or written
+# (a write moves the mtime, an atomic replace the inode, a rename and back
+# the directory's mtime): stronger than hashing the contents, and one find.
+# FIFOs are listed, never read.
+tree_state() {
+    find "$@" -printf '%p\t%y\t%m\t%s\t%i\t%T@\t%l\n' 2>/dev/null
+}
+
+# refuses RC WORD CMD...: CMD is refused: it exits RC, its output holds
+# WORD (case-insensitive; empty: not checked), and every directory of
+# IT_WATCH (one a line; set by the test) is left exactly as it was.
+# REFUSED_OUT holds the output, for more checks.
+IT_WATCH=
+it_watched() {
+    [ -n "$IT_WATCH" ] || return 0
+    _ifs=$IFS
+    IFS='
+'
+    set -f
+    # shellcheck disable=SC2086
+    set -- $IT_WATCH
+    set +f
+    IFS=$_ifs
+    tree_state "$@"
+}
+refuses() {
+    _want=$1 _word=$2
+    shift 2
+    _before=$(it_watched)
+    _out=$("$@" 2>&1)
+    _rc=$?
+    REFUSED_OUT=$_out
+    _after=$(it_watched)
+    [ "$_rc" -eq "$_want" ] || fail "'$*': exit $_rc, want $_want: $_out"
+    [ -z "$_word" ] || printf '%s\n' "$_out" | grep -qi -- "$_word" ||
+        fail "'$*': the message lacks '$_word': $_out"
+    [ "$_before" = "$_after" ] || fail "'$*' was refused (exit $_rc) but changed what it was given:
+$(printf '%s\n' "$_before" >"$IT_ROOT/.refuses.a.$$"; printf '%s\n' "$_after" | diff "$IT_ROOT/.refuses.a.$$" -; rm -f "$IT_ROOT/.refuses.a.$$")"
+}
+
 # json_get FILE KEY: a top-level value of a JSON file (strings bare, as
 # jq -r prints them); fails when the file is not JSON. python3 is in the
 # deps; jq is not.

@@ -10,12 +10,11 @@ fail() { echo "FAIL: $*"; exit 1; }
 # 0.1 s samples: at 0.05 s a loaded 2-CPU machine sometimes gave a task no
 # time at all in a sample (median 0 ops)
 quick="--warmup=0.05 --samples=3 --interval=0.1"
-# bad input exits 2 and names what was wrong
+# bad input exits 2 and names what was wrong, changing nothing in $tmp
+# (where the earlier results are)
+IT_WATCH=$tmp
 expect2() {
-    "$bin" "$@" >"$tmp/out" 2>&1
-    rc=$?
-    [ $rc -eq 2 ] || fail "'$*' exited $rc, want 2"
-    grep -q -e "$want_msg" "$tmp/out" || { cat "$tmp/out"; fail "'$*' does not say '$want_msg'"; }
+    refuses 2 "$want_msg" "$bin" "$@"
 }
 
 # micro: table layout, then micro.csv with its exact header and one row a point

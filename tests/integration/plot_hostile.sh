@@ -101,13 +101,16 @@ echo keep >"$v/precious"
 h=$top/h1
 cp -r "$root/tests/data/pgsql-sweep" "$h"
 ln -s "$v" "$h/plots"
-DBSCALE_DATADIR=$root "$bin" plot "$h" >"$top/hout" 2>&1 && fail "plot through a planted plots link: $(cat "$top/hout")"
-grep -q "symbolic link" "$top/hout" || fail "plot through a link: no reason: $(cat "$top/hout")"
+IT_WATCH="$h
+$v"
+refuses 1 "plots: a symbolic link" env DBSCALE_DATADIR="$root" "$bin" plot "$h"
 h=$top/h2
 cp -r "$root/tests/data/pgsql-sweep" "$h"
 mkdir "$h/plots"
 ln -s "$v/g" "$h/plots/graphs"
-DBSCALE_DATADIR=$root "$bin" plot "$h" >"$top/hout" 2>&1 && fail "plot through a planted graphs link: $(cat "$top/hout")"
+IT_WATCH="$h
+$v"
+refuses 1 "graphs: a symbolic link" env DBSCALE_DATADIR="$root" "$bin" plot "$h"
 rm "$h/plots/graphs"
 ln -s "$v/precious" "$h/plots/throughput.png"
 DBSCALE_DATADIR=$root "$bin" plot "$h" >"$top/hout" 2>&1 || fail "plot with a planted image link: $(cat "$top/hout")"
@@ -119,8 +122,10 @@ done
 [ "$(ls "$v" | wc -l)" = 4 ] || fail "plot wrote through a planted link: $(ls "$v")"
 # compare's --out the same
 ln -s "$v" "$top/cmp"
-DBSCALE_DATADIR=$root "$bin" compare "$root/tests/data/pgsql-sweep" "$root/tests/data/mysql-sweep" \
-    --out "$top/cmp" >"$top/hout" 2>&1 && fail "compare --out a link: $(cat "$top/hout")"
+IT_WATCH="$v
+$root/tests/data"
+refuses 1 "cmp: a symbolic link" env DBSCALE_DATADIR="$root" "$bin" compare "$root/tests/data/pgsql-sweep" \
+    "$root/tests/data/mysql-sweep" --out "$top/cmp"
 [ "$(ls "$v" | wc -l)" = 4 ] || fail "compare wrote through a link: $(ls "$v")"
 echo "plot_hostile: ok"
 exit 0

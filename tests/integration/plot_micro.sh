@@ -47,7 +47,7 @@ grep -q "fs create" "$out/fp/kernel.gp" || fail "fs create not drawn"
 
 # A directory with none of the files is still refused as bad input.
 mkdir "$out/empty"
-"$bin" plot "$out/empty" >/dev/null 2>&1
-[ $? -eq 2 ] || fail "an empty directory is not exit 2"
+IT_WATCH=$out/empty
+refuses 2 "" "$bin" plot "$out/empty"
 echo "plot_micro: ok"
 exit 0

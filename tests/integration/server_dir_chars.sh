@@ -11,14 +11,17 @@ chmod 755 "$work" # the engine user walks through it
 trap 'for d in "$work"/*/; do [ -e "$d/state" ] && "$DBSCALE" server stop --dir "$d" >/dev/null 2>&1; done; rm -rf "$work"' EXIT
 nl='
 '
-# refused ENGINE DIR WHAT
+# refused ENGINE DIR WHAT: exit 2 naming WHAT, and $work (DIR's parent)
+# left as it was
 refused() {
-    "$DBSCALE" server start "$1" --dir "$2" >"$work/out" 2>&1
+    before=$(tree_state "$work")
+    out=$("$DBSCALE" server start "$1" --dir "$2" 2>&1)
     rc=$?
     [ $rc = 0 ] && "$DBSCALE" server stop --dir "$2" >/dev/null 2>&1
     expect_eq "$1 --dir with $3: exit" $rc 2
-    grep -q "$3" "$work/out" || fail "$1 --dir with $3: unclear message: $(cat "$work/out")"
+    echo "$out" | grep -q "$3" || fail "$1 --dir with $3: unclear message: $out"
     [ -e "$2" ] && fail "$1 --dir with $3: $2 was created"
+    [ "$(tree_state "$work")" = "$before" ] || fail "$1 --dir with $3: $work changed"
     return 0
 }
 ran=0
