@@ -115,12 +115,16 @@ done
     --time=1 --warmup-time=1 --report=off --rows=7 --threads=2 --out "$work/rw" >"$work/logw" 2>&1 ||
     fail "sweep of mine.lua --warmup-time=1 failed: $(cat "$work/logw")"
 t=$(col time_s "$work/rw/results.csv")
-awk -v t="$t" 'BEGIN { exit !(t >= 0.9 && t < 1.5) }' || fail "--warmup-time=1 --time=1: a window of $t s"
+# at least --time, and short of warmup + time (2 s): the warmup inside the
+# window is what this catches, not a slow machine
+awk -v t="$t" 'BEGIN { exit !(t >= 0.999 && t < 2) }' || fail "--warmup-time=1 --time=1: a window of $t s"
 [ -n "$(col server_cpu_s "$work/rw/results.csv")" ] || fail "--warmup-time=1: no server CPU in the row"
 echo "sweep --warmup-time=1 over mine.lua: a $t s window"
 
 # --rate paces a scripted level as a built-in one: 20 events/s over 2 s is
-# no more than a few dozen transactions a second (unpaced: thousands)
+# no more than a few dozen transactions a second (unpaced: thousands). Only
+# an upper bound: a slow machine cannot make a paced level faster (its
+# accuracy is measured in bench/timing.sh)
 "$DBSCALE" sweep --workload="$work/mine.lua" $SERVER_OPTS --server=external --cpus=all --repeats=1 \
     --time=2 --report=off --rows=7 --threads=2 --rate=20 --out "$work/rr" >"$work/logr" 2>&1 ||
     fail "sweep of mine.lua --rate=20 failed: $(cat "$work/logr")"
