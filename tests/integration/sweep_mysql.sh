@@ -33,7 +33,9 @@ case " $variants" in *" smp-k1 "*) ;; *) fail "baseline rows not labelled smp-k1
 if [ "$ncpu" -gt 1 ]; then
     case " $variants" in *" smp-k$ncpu "*) ;; *) fail "baseline rows not labelled smp-k$ncpu" ;; esac
 fi
-sleep 0.5
+# polled: mariadbd ends its shutdown just after the sweep has asked it to
+i=0
+while [ "$(count_mariadbd)" != 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 expect_eq "mariadbd processes after the sweep (it must remove its own)" "$(count_mariadbd)" 0
 [ -s "$out/fs.csv" ] || fail "no fs.csv from --baseline=...,fs"
 fsrows=$(grep -c ',smp-k1$' "$out/fs.csv")
