@@ -162,13 +162,15 @@ demo: deps
 	@sh scripts/demo.sh $(B)/dbscale
 
 # Side by side with the peers, in one run: sysbench/pgbench (driver),
-# sysbench prepare (loading), bare loops (micro harness).
+# sysbench prepare (loading), bare loops (micro harness); and the timings
+# the tests only bound (bench/timing.sh: window edges, pacing, stalls).
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@sh bench/run.sh $(B)/dbscale
 	@sh bench/lua.sh $(B)/dbscale
 	@if [ -x $(B)/dbscale-mpi ]; then sh bench/mpi.sh $(B)/dbscale; fi
 	@sh bench/prepare.sh $(B)/dbscale
+	@sh bench/timing.sh $(B)/dbscale
 	@if [ -f bench/micro.sh ]; then sh bench/micro.sh $(B)/dbscale; fi
 
 # libFuzzer targets (clang): FUZZ_SECONDS per target; fails on any crash, leak
