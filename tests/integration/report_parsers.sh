@@ -7,7 +7,8 @@
 # same options: numbers may differ, lines, words and positions may not.
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
-CORPUS=$(cd "$(dirname "$0")/report_corpus" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+CORPUS=$HERE/report_corpus
 start_server pgsql
 CONN="$SERVER_OPTS"
 T=$SERVER_DIR/reports
@@ -131,6 +132,25 @@ done
 # KEEP_REPORTS=DIR keeps both programs' reports there (to see a difference)
 [ -n "${KEEP_REPORTS:-}" ] && cp -r "$T" "$KEEP_REPORTS"
 [ "$bad" -eq 0 ] || fail "$bad of $n one-liner checks read something else from dbscale's report"
+
+# sysbench's own formats: every line of the report, from the options to the
+# threads' fairness (interval and checkpoint lines among them), is one that
+# one of sysbench's printf formats prints: the formats are read out of the
+# installed sysbench binary, each line's values parsed back and printed
+# through the format again, which must give the line byte for byte (widths,
+# precision, padding and all). The same check runs on sysbench's own
+# reports, so it cannot pass by being lax (sysbench_formats.py).
+if have_tool sysbench sysbench; then
+    sbreports=$(ls "$CORPUS"/sysbench_*.txt "$T"/live/sysbench_*.txt 2>/dev/null)
+    # shellcheck disable=SC2086
+    r=$(python3 "$HERE/sysbench_formats.py" "$(command -v sysbench)" $sbreports) ||
+        fail "sysbench's formats do not read sysbench's own reports: $r"
+    echo "$r" | grep -q '^CHECKED [0-9]* 0$' || fail "sysbench's own reports and its formats: $r"
+    r=$(python3 "$HERE/sysbench_formats.py" "$(command -v sysbench)" "$T"/*.txt) || fail "sysbench_formats.py: $r"
+    echo "$r" | grep -q '^CHECKED [0-9]* 0$' || fail "dbscale's report has lines sysbench's formats do not print:
+$r"
+    echo "report_parsers: $(echo "$r" | awk '/^CHECKED/ { print $2 }') lines of dbscale's reports printed by sysbench's own formats"
+fi
 
 # The values are dbscale's own: the percentile sysbench's parsers read is
 # the one asked for, and it lies between min and max.
