@@ -139,6 +139,8 @@ static void *run(void *arg)
         return NULL;
     }
     double secs = (now_ns() - t0) / 1e9;
+    /* a hang bound (a stop takes well under a second; one that waits for
+     * signals the child has blocked never ends), not a speed */
     if (secs > 15) {
         fprintf(stderr, "%s: stop took %.1f s (signals blocked in the child?)\n",
                 server_engine_name(j->e), secs);
