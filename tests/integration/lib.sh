@@ -36,7 +36,8 @@ fail() {
 # need_tool / need_file / need_engine (or have_* for one part of a test):
 # missing, it skips on a machine without the deps, but in a strict run
 # (make check sets IT_STRICT=1, after make deps) it fails, so a broken
-# install step turns the check red. `skip` is the same: strict, a failure.
+# install step turns the check red. Any other skip (`skip REASON`) fails
+# in a strict run too.
 IT_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 
 skip_env() {

@@ -5,6 +5,8 @@
 # below) and parsers.txt the one-liners such scripts use; each one-liner must
 # give output of the same shape on sysbench's report and on dbscale's for the
 # same options: numbers may differ, lines, words and positions may not.
+# And every line of dbscale's reports is printed by one of sysbench's own
+# printf formats, read out of its binary (sysbench_formats.py).
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
 HERE=$(cd "$(dirname "$0")" && pwd)
