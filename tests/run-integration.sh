@@ -39,8 +39,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 jobs=${IT_JOBS:-2}
 q=$(mktemp -d /tmp/dbscale-itq-XXXXXX) || exit 1
 beside=
+hide=
 trap '[ -z "$beside" ] || kill -TERM -- -"$beside" 2>/dev/null || kill -TERM "$beside" 2>/dev/null
-rm -rf "$q"' EXIT
+rm -rf "$q" ${hide:+"$hide"}' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 : >"$q/alone"
@@ -72,16 +73,18 @@ echo 1 >"$q/next"
 mkdir "$q/parts"
 if [ -n "${IT_HIDE:-}" ]; then
     # every command of PATH (the first of each name) as a link in one
-    # directory, those named in IT_HIDE left out
-    mkdir "$q/path"
+    # directory, those named in IT_HIDE left out; readable to the servers'
+    # users, whose commands (su postgres -c ...) run on this PATH too
+    hide=$(mktemp -d /tmp/dbscale-itpath-XXXXXX) || exit 1
+    chmod 755 "$hide"
     old_ifs=$IFS
     IFS=:
     for d in $PATH; do
-        [ -d "$d" ] && cp -sn "$d"/* "$q/path/" 2>/dev/null
+        [ -d "$d" ] && cp -sn "$d"/* "$hide/" 2>/dev/null
     done
     IFS=$old_ifs
-    for h in $IT_HIDE; do rm -f "$q/path/$h"; done
-    PATH=$q/path
+    for h in $IT_HIDE; do rm -f "$hide/$h"; done
+    PATH=$hide
     export PATH
     echo "integration: IT_HIDE: $IT_HIDE left out of PATH"
 fi
