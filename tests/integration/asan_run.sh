@@ -18,7 +18,7 @@ run prepare oltp_read_write $C
 run run oltp_read_write $C --threads=4 --time=1.5 --report-interval=0.5 --rate=400
 run run oltp_read_write $C --threads=3 --time=1 --db-ps-mode=disable --warmup-time=0.3
 run sweep oltp_read_only $C --server=external --cpus=1,all --threads=1,2 --repeats=1 --time=0.5 --out "$work/r"
-if [ -f /usr/share/sysbench/oltp_read_write.lua ]; then
+if have_file /usr/share/sysbench/oltp_read_write.lua sysbench; then
     run run /usr/share/sysbench/oltp_read_write.lua $C --threads=6 --client-loops=2 --time=1
     run run /usr/share/sysbench/oltp_point_select.lua $C --threads=4 --client-loops=1 --time=1 \
         --rate=300

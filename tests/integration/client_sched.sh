@@ -10,56 +10,70 @@
 # is going on.
 . "$(dirname "$0")/lib.sh" "$1"
 NO="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=1 --mysql-dry-run=on"
-# policies PID: the policy field (41) of each of its threads, sorted
+# policies PID: "POLICY:COUNT " for the policy field (41) of its threads
 policies() {
-    for t in /proc/"$1"/task/*; do
-        sed 's/.*) //' "$t/stat" 2>/dev/null | awk '{ print $39 }'
-    done | sort | uniq -c | awk '{ printf "%s:%s ", $2, $1 }'
+    sed 's/.*) //' /proc/"$1"/task/*/stat 2>/dev/null |
+        awk '{ n[$39]++ } END { for (p in n) printf "%s:%s ", p, n[p] }'
 }
 # MODE THREADS OPTION EXPECTED: EXPECTED is the number of SCHED_BATCH
-# threads (2 loops each time), 0 for none
+# threads (2 loops each time), 0 for none. Where 2 are expected, sampling
+# stops once they are seen; where none is, every sample of the whole run
+# must have none, and at least 5 of them must come after the run printed
+# "Threads started!" (its loops are running, policy set): one early
+# snapshot, taken before a loop set its policy, proved nothing.
+out=$(mktemp)
+at_exit 'rm -f "$out"'
 for check in "default 6 - 2" "small 4 - 0" "batch 4 --client-sched=batch 2" \
     "normal 6 --client-sched=normal 0" "rate 6 --rate=2000 0"; do
     set -- $check
     mode=$1 threads=$2 opt=$3 want=$4
     [ "$opt" = - ] && opt=
-    "$DBSCALE" run oltp_point_select $NO --threads=$threads --client-loops=2 --time=2 $opt >/dev/null 2>&1 &
+    # (line-buffered: "Threads started!" read while the run goes on)
+    stdbuf -oL "$DBSCALE" run oltp_point_select $NO --threads=$threads --client-loops=2 --time=2 $opt \
+        >"$out" 2>&1 &
     pid=$!
-    # the loops start once the (dry) connections are open: wait until the
-    # expected batch threads, or as many normal ones, are seen
-    seen=
-    i=0
-    while [ $i -lt 40 ]; do
-        sleep 0.1
+    seen= after=0 batch= shown=
+    while kill -0 $pid 2>/dev/null; do
+        started=
+        grep -q '^Threads started!' "$out" && started=1
         now=$(policies $pid)
-        [ -n "$now" ] && seen=$now # the last seen, once the run has ended
-        case $want:$seen in 2:*3:2*) break ;; 0:*0:[3-9]*) break ;; esac
-        i=$((i + 1))
+        if [ -n "$now" ]; then
+            seen=$now
+            # a sample of the running level: started, and its 2 loops there
+            nt=$(echo "$now" | tr ' ' '\n' | awk -F: '{ n += $2 } END { print n + 0 }')
+            [ -n "$started" ] && [ "$nt" -ge 3 ] && after=$((after + 1)) shown=$now
+            case $now in *3:*) batch="$batch [$now]" ;; esac
+            [ "$want" = 2 ] && case $now in *3:2*) break ;; esac
+        fi
+        sleep 0.1
     done
-    wait $pid || fail "$mode: the dry run failed"
+    wait $pid || fail "$mode: the dry run failed: $(cat "$out")"
     [ -n "$seen" ] || fail "$mode: the run ended before its threads were seen"
     # SCHED_OTHER is 0, SCHED_BATCH 3
     if [ "$want" = 2 ]; then
         echo "$seen" | grep -q '3:2 ' || fail "$mode ($opt): not exactly 2 SCHED_BATCH threads (the loops): $seen"
         echo "$seen" | grep -q '0:[1-9]' || fail "$mode: no thread kept SCHED_OTHER: $seen"
     else
-        echo "$seen" | grep -q '3:' && fail "$mode ($threads threads on 2 loops, $opt): a SCHED_BATCH thread: $seen"
+        [ -z "$batch" ] || fail "$mode ($threads threads on 2 loops, $opt): a SCHED_BATCH thread:$batch"
+        [ "$after" -ge 5 ] || fail "$mode: only $after samples of the running loops"
+        seen="$shown($after samples of the running loops)"
     fi
     echo "$mode: thread policies $seen"
 done
 # a Lua script's loops too, once its thread_init is done (a real server:
 # scripts take no dry run)
-if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+if have_engine pgsql; then
     start_server pgsql
     script=$(mktemp /tmp/dbscale-sched-XXXXXX.lua)
     printf 'function thread_init() con = sysbench.sql.driver():connect() end\nfunction event() con:query("SELECT 1") end\n' >"$script"
     "$DBSCALE" "$script" $SERVER_OPTS --threads=4 --client-loops=2 --time=3 run >/dev/null 2>&1 &
     pid=$!
     seen=
-    for i in $(seq 40); do
+    while kill -0 $pid 2>/dev/null; do
+        now=$(policies $pid)
+        [ -n "$now" ] && seen=$now
+        case $now in *3:2*) break ;; esac
         sleep 0.1
-        seen=$(policies $pid)
-        case $seen in *3:2*) break ;; esac
     done
     wait $pid || fail "lua: the scripted run failed"
     rm -f "$script"

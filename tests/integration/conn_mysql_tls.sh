@@ -6,7 +6,7 @@
 # a script's session reports Ssl_cipher and Compression.
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine mysql
-command -v openssl >/dev/null || skip "openssl not installed"
+need_tool openssl openssl
 # the server runs as another user: the certificates must be readable to it
 pki=$(mktemp -d "${TMPDIR:-/tmp}/dbscale-pki-XXXXXX") || fail "mktemp failed"
 chmod 755 "$pki"
@@ -29,10 +29,13 @@ chmod 644 "$pki"/*.pem
 start_server mysql --conf ssl_ca="$pki/ca.pem" --conf ssl_cert="$pki/server-cert.pem" \
     --conf ssl_key="$pki/server-key.pem"
 at_exit 'rm -rf "$pki"'
-[ -n "$(my_sql "SELECT @@have_ssl = 'YES'" | grep 1)" ] || skip "this MariaDB has no TLS"
+# Debian's MariaDB is built with TLS: DISABLED here means the --conf ssl_*
+# lines did not reach the server, NO a build without TLS; neither may pass
+ssl=$(my_sql "SELECT @@have_ssl")
+expect_eq "have_ssl with the test's certificate" "$ssl" YES
 PW=$(server_password)
 # root inside the throwaway server logs in by the unix socket as OS root
-[ "$(id -u)" = 0 ] || skip "creating the TLS users needs the server's root (OS root)"
+[ "$(id -u)" = 0 ] || skip_env "creating the TLS users needs the server's root (OS root)"
 mariadb --no-defaults -u root -S "$SERVER_SOCKET" -e "CREATE USER tls@'%' IDENTIFIED BY '$PW' REQUIRE SSL;
         CREATE USER x509@'%' IDENTIFIED BY '$PW' REQUIRE X509;
         GRANT ALL ON sbtest.* TO tls@'%'; GRANT ALL ON sbtest.* TO x509@'%'" ||
@@ -46,12 +49,17 @@ works() { # works WHAT OPTIONS...: prepare and cleanup succeed
     out=$("$DBSCALE" prepare $SMALL $AS "$@" 2>&1) || fail "$what: prepare failed: $out"
     out=$("$DBSCALE" cleanup $SMALL $AS "$@" 2>&1) || fail "$what: cleanup failed: $out"
 }
-refused() { # refused WHAT OPTIONS...: prepare fails
-    out=$("$DBSCALE" prepare $SMALL $AS "$@" 2>&1) && fail "$1: connected"
-    shift
+refused() { # refused WHAT WHY OPTIONS...: prepare fails to connect (exit 1,
+    # saying WHY), not for anything before it (an option's refusal: exit 2)
+    what=$1 why=$2
+    shift 2
+    out=$("$DBSCALE" prepare $SMALL $AS "$@" 2>&1)
+    expect_eq "$what: exit ($out)" $? 1
+    echo "$out" | grep -q "can't connect.*$why" || fail "$what: not refused for '$why': $out"
+    echo "$what: refused: $(echo "$out" | head -n 1)"
 }
 
-refused "REQUIRE SSL user without --mysql-ssl" --mysql-user=tls
+refused "REQUIRE SSL user without --mysql-ssl" "Access denied for user .tls." --mysql-user=tls
 works "--mysql-ssl=on" --mysql-user=tls --mysql-ssl=on
 works "--mysql-ssl=REQUIRED + CA" --mysql-user=tls --mysql-ssl=REQUIRED --mysql-ssl-ca="$pki/ca.pem"
 works "--mysql-ssl=VERIFY_IDENTITY" --mysql-user=tls --mysql-ssl=verify_identity \
@@ -63,10 +71,11 @@ out=$("$DBSCALE" run $SMALL $AS --mysql-user=tls --mysql-ssl=on --mysql-compress
     --events=200 --time=0 2>&1) || fail "run over TLS with compression failed: $out"
 echo "$out" | grep -Eq 'transactions: +200 ' || fail "run over TLS: not 200 transactions: $out"
 out=$("$DBSCALE" cleanup $SMALL $AS --mysql-user=tls --mysql-ssl=on 2>&1) || fail "cleanup: $out"
-refused "VERIFY_CA with the wrong CA" --mysql-user=tls --mysql-ssl=VERIFY_CA \
+refused "VERIFY_CA with the wrong CA" "TLS/SSL error" --mysql-user=tls --mysql-ssl=VERIFY_CA \
     --mysql-ssl-ca="$pki/client-cert.pem"
 works "--mysql-ssl-cipher" --mysql-user=tls --mysql-ssl=on --mysql-ssl-cipher=ECDHE-ECDSA-AES128-GCM-SHA256
-refused "REQUIRE X509 user without a client certificate" --mysql-user=x509 --mysql-ssl=on
+refused "REQUIRE X509 user without a client certificate" "Access denied for user .x509." \
+    --mysql-user=x509 --mysql-ssl=on
 works "--mysql-ssl-cert/-key" --mysql-user=x509 --mysql-ssl-cert="$pki/client-cert.pem" \
     --mysql-ssl-key="$pki/client-key.pem"
 # sysbench 1.0.20's --mysql-ssl=on reads these names in the current directory
@@ -81,6 +90,7 @@ for bad in "--mysql-ssl=maybe" "--mysql-ssl-ca=$pki/none.pem" "--mysql-ssl=off -
     "--mysql-ssl-cert=$pki/client-cert.pem"; do
     "$DBSCALE" prepare $SMALL $AS --mysql-user=tls $bad >"$pki/out" 2>&1
     expect_eq "$bad: exit" $? 2
+    grep -q -- "--mysql-ssl" "$pki/out" || fail "$bad: the refusal names no --mysql-ssl option: $(cat "$pki/out")"
 done
 
 # what the session itself says, from a script on the same connection setup

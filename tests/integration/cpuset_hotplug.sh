@@ -6,16 +6,17 @@
 # SIGKILL alone while a child it forked lives on; the guardian must bring the
 # CPUs back within a few seconds.
 # $1: the dbscale binary; the test binary is beside it in tests/ (make unit).
-# Exit 0 pass, 77 skip (hotplug not permitted here, or no test binary).
+# Exit 0 pass, 77 skip (hotplug not permitted here; no test binary, which
+# make check builds: there a failure), anything else fail.
 # Whatever happens, every CPU that was online at the start is online at the end.
+. "$(dirname "$0")/lib.sh" "$1"
 bin=$1
 sys=/sys/devices/system/cpu
 t=$(dirname "$bin")/tests/test_cpuset
-skip() { echo "$*"; exit 77; }
 
-[ "$(id -u)" = 0 ] || skip "CPU hotplug needs root"
+[ "$(id -u)" = 0 ] || skip_env "CPU hotplug needs root"
 [ -x "$t" ] || skip "no $t (build it with make unit)"
-[ -r $sys/online ] || skip "no $sys/online"
+[ -r $sys/online ] || skip_env "no $sys/online"
 start=$(cat $sys/online)
 switches=""
 for f in $sys/cpu[0-9]*/online; do
@@ -24,7 +25,7 @@ for f in $sys/cpu[0-9]*/online; do
     n=${n%/online}
     [ "$n" = 0 ] || switches="$switches $n"
 done
-[ -n "$switches" ] || skip "no CPU besides 0 has an online switch in $sys"
+[ -n "$switches" ] || skip_env "no CPU besides 0 has an online switch in $sys"
 
 # Put back every CPU that has a switch (they were all online at the start, or
 # the test refuses to run below). Runs on any exit, failure and signals too.
@@ -37,22 +38,19 @@ trap 'restore' EXIT
 trap 'exit 130' INT TERM HUP
 
 for n in $switches; do
-    [ "$(cat $sys/cpu$n/online)" = 1 ] || skip "CPU $n is offline before the test; not touching hotplug"
+    [ "$(cat $sys/cpu$n/online)" = 1 ] || skip_env "CPU $n is offline before the test; not touching hotplug"
 done
 
 log=$(mktemp /tmp/dbscale-hotplug-XXXXXX.log)
 DBSCALE_TEST_HOTPLUG=1 "$t" >"$log" 2>&1
 rc=$?
 cat "$log"
-if grep -q "hotplug: skipped:" "$log"; then
-    msg=$(grep "hotplug: skipped:" "$log" | head -n 1)
-    rm -f "$log"
-    skip "$msg"
-fi
-rm -f "$log"
+# the CPUs and the binary's verdict first: a failed test that also printed
+# "skipped" is a failure
 end=$(cat $sys/online)
-if [ "$end" != "$start" ]; then
-    echo "FAIL: online CPUs were $start, are $end after the test"
-    exit 1
-fi
-exit $rc
+msg=$(grep "hotplug: skipped:" "$log" | head -n 1)
+rm -f "$log"
+[ "$end" = "$start" ] || fail "online CPUs were $start, are $end after the test"
+[ $rc -eq 0 ] || fail "test_cpuset exited $rc"
+[ -z "$msg" ] || skip_env "$msg"
+echo "cpuset_hotplug: ok"

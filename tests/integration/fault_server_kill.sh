@@ -9,14 +9,17 @@
 need_engine pgsql
 work=$(mktemp -d)
 at_exit 'rm -rf "$work"'
-start_server pgsql
+start_server pgsql --conf shared_preload_libraries=pg_stat_statements
 C="$SERVER_OPTS --tables=1 --table-size=1000"
 ok "$DBSCALE" prepare oltp_read_only $C
 
 # 1. crash and recovery: the run goes on
+base=$(server_statements)
 "$DBSCALE" run oltp_read_only $C --threads=4 --time=12 --output=json >"$work/run.json" 2>"$work/run.err" &
 run=$!
-sleep 1.5
+# the crash comes inside the level: past the ramp's first transaction of
+# each connection (oltp_read_only: 16 statements each)
+wait_statements "$base" 128 $run "the 12 s run"
 victim=$(for p in $(server_all_pids); do
     [ "$p" != "$SERVER_PID" ] && grep -q "sbtest" /proc/$p/cmdline 2>/dev/null && echo $p
 done | head -n 1)

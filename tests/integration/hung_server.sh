@@ -21,6 +21,36 @@ cleanup() {
     stop_server
 }
 
+# conns PID: PID's TCP connections to the server, "RECVQ LOCALPORT" each
+conns() {
+    ss -Htnp "( dport = :$SERVER_PORT )" 2>/dev/null |
+        awk -v p="pid=$1," 'index($0, p) && $1 == "ESTAB" { n = split($4, a, ":"); print $2, a[n] }'
+}
+
+# waits_on_server PID N: each of PID's N connections waits for the (frozen)
+# server: every thread of PID sleeps and none of the connections has a reply
+# left to read (a reply sent just before the freeze is read first, and its
+# connection then sends its next statement into the frozen server)
+waits_on_server() {
+    for st in /proc/"$1"/task/*/stat; do
+        [ "$(sed 's/.*) //' "$st" | cut -d' ' -f1)" = S ] || return 1
+    done
+    c=$(conns "$1")
+    [ "$(echo "$c" | grep -c .)" = "$2" ] && ! echo "$c" | grep -qv '^0 '
+}
+
+# until_true WHAT CMD...: poll CMD (30 s at most)
+until_true() {
+    _w=$1
+    shift
+    _i=0
+    until "$@"; do
+        _i=$((_i + 1))
+        [ $_i -lt 300 ] || { thaw; fail "$ENGINE: $_w: not seen in 30 s"; }
+        sleep 0.1
+    done
+}
+
 # wait_max PID SECONDS: the process's exit code, or fail (after cleaning up)
 wait_max() {
     i=0
@@ -38,15 +68,21 @@ wait_max() {
 
 one_engine() {
     ENGINE=$1
-    start_server "$ENGINE"
+    if [ "$ENGINE" = pgsql ]; then
+        start_server pgsql --conf shared_preload_libraries=pg_stat_statements
+    else
+        start_server mysql
+    fi
     trap cleanup EXIT
     C="$SERVER_OPTS --tables=1 --table-size=1000"
     ok "$DBSCALE" prepare oltp_point_select $C
 
-    # 1. stopped inside a 2 s level: the run ends on time, flagged (a stall)
+    # 1. stopped inside a 2 s level: the run ends on time, flagged (a stall);
+    # frozen once the level runs (past the ramp's statement a connection)
+    base=$(server_statements)
     "$DBSCALE" run oltp_point_select $C --threads=4 --time=2 >"$work/out" 2>&1 &
     pid=$!
-    sleep 0.8
+    wait_statements "$base" 12 $pid "$ENGINE: the 2 s level"
     freeze
     wait_max $pid 8
     rc=$?
@@ -57,11 +93,12 @@ one_engine() {
     grep -q "level disturbed: .*stall" "$work/out" || fail "$ENGINE: not flagged: $(tail -12 "$work/out")"
 
     # 2. SIGINT while the server hangs, long before --time would end the level
+    base=$(server_statements)
     "$DBSCALE" run oltp_point_select $C --threads=2 --time=60 >"$work/out" 2>&1 &
     pid=$!
-    sleep 0.8
+    wait_statements "$base" 6 $pid "$ENGINE: the 60 s level"
     freeze
-    sleep 0.3
+    until_true "both connections waiting on the frozen server" waits_on_server $pid 2
     kill -INT $pid
     wait_max $pid 4
     rc=$?
@@ -88,9 +125,9 @@ one_engine() {
         "$DBSCALE" sweep oltp_point_select $C --server=external --cpus=all --threads=2,3 --ramp-timeout=2 \
             --repeats=1 --time=1.5 --out "$work/r" >"$work/out" 2>&1 &
         pid=$!
-        i=0
-        while [ $i -lt 100 ] && ! grep -q "levels" "$work/out"; do sleep 0.1; i=$((i + 1)); done
-        sleep 0.8
+        until_true "the sweep's plan" grep -q "levels" "$work/out"
+        base=$(server_statements)
+        wait_statements "$base" 6 $pid "$ENGINE: the sweep's first level"
         freeze
         wait_max $pid 25
         rc=$?
@@ -109,20 +146,36 @@ one_engine() {
     # and every reconnect waits on a server that accepts but never answers;
     # a SIGINT must still end the run soon
     if [ "$ENGINE" = pgsql ]; then
+        base=$(server_statements)
         "$DBSCALE" run oltp_point_select $C --threads=2 --time=60 >"$work/out" 2>&1 &
         pid=$!
-        sleep 0.8
+        wait_statements "$base" 6 $pid "$ENGINE: the reconnect level"
+        old=$(conns $pid | awk '{ print $2 }')
         kill -STOP "$SERVER_PID"
         for b in $(ps -o pid=,args= --ppid "$SERVER_PID" | awk '/sbtest sbtest/ { print $1 }'); do
             kill -KILL "$b"
         done
-        sleep 0.5
+        # the loss seen: two connections again, new ones (the reconnects,
+        # waiting on the hung postmaster), none of the old
+        reconnecting() {
+            now=$(conns $pid | awk '{ print $2 }')
+            [ "$(echo "$now" | grep -c .)" = 2 ] || return 1
+            for o in $old; do echo "$now" | grep -qx "$o" && return 1; done
+            return 0
+        }
+        until_true "two reconnects under way" reconnecting
         kill -INT $pid
         wait_max $pid 4
         rc=$?
         thaw
         expect_eq "$ENGINE: exit after SIGINT while reconnecting to a hung server" $rc 130
-        grep -q "reconnects" "$work/out" || fail "$ENGINE: no report: $(tail -12 "$work/out")"
+        # both connections lost (and named by their SQLSTATE), none regained
+        grep -Eq '^    codes seen: +08006 x2$' "$work/out" ||
+            fail "$ENGINE: not two lost connections (08006): $(tail -12 "$work/out")"
+        grep -Eq '^    level disturbed: +2 lost' "$work/out" ||
+            fail "$ENGINE: the level not disturbed by 2 lost: $(tail -12 "$work/out")"
+        grep -Eq '^    reconnects: +0 ' "$work/out" ||
+            fail "$ENGINE: a reconnect to a hung server succeeded: $(tail -12 "$work/out")"
     fi
     stop_server
     echo "hung_server $ENGINE: a stopped server, a SIGINT and an endless transaction all end on time"
@@ -130,7 +183,7 @@ one_engine() {
 
 ran=0
 for e in pgsql mysql; do
-    if (need_engine $e) >/dev/null 2>&1; then
+    if have_engine $e; then
         one_engine $e
         ran=1
     fi

@@ -4,7 +4,7 @@
 # are generated from the same tables), a man page that renders without a
 # warning, and an installed dbscale that finds its configs by bare name.
 . "$(dirname "$0")/lib.sh" "$1"
-command -v make >/dev/null || skip "make not installed"
+need_tool make build-essential
 root=$(cd "$(dirname "$0")/../.." && pwd)
 B=$(cd "$(dirname "$DBSCALE")" && pwd)
 tmp=$(mktemp -d)
@@ -22,7 +22,7 @@ man=$p/share/man/man1/dbscale.1
 comp=$p/share/bash-completion/completions/dbscale
 
 # renders without warnings (groff -ww: all of them)
-if command -v groff >/dev/null; then
+if have_tool groff groff-base; then
     w=$(groff -ww -man -Tutf8 "$man" 2>&1 >/dev/null)
     [ -z "$w" ] || fail "groff warns about dbscale.1: $w"
     rendered=$(groff -man -Tutf8 "$man" 2>/dev/null | sed 's/.\x08//g')

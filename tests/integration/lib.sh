@@ -29,9 +29,74 @@ fail() {
     exit 1
 }
 
+# The skip policy (docs/testing.md, "Skips"): a test skips only for what
+# scripts/deps.sh cannot give this machine: skip_env REASON (not root, one
+# CPU, no CPU with a hotplug switch, no cpuset controller...). A tool, a
+# server or a build product the suite itself provides is asked for with
+# need_tool / need_file / need_engine (or have_* for one part of a test):
+# missing, it skips on a machine without the deps, but in a strict run
+# (make check sets IT_STRICT=1, after make deps) it fails, so a broken
+# install step turns the check red. Any other skip (`skip REASON`) fails
+# in a strict run too.
+IT_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+
+skip_env() {
+    echo "environment: $*"
+    exit 77
+}
+
 skip() {
+    [ "${IT_STRICT:-0}" = 1 ] && fail "a skip under make check (IT_STRICT=1): $*"
     echo "$*"
     exit 77
+}
+
+# skip_env_part REASON: a part of the test is skipped for the environment;
+# the rest runs. The runner shows it beside the test's PASS.
+skip_env_part() {
+    echo "part skipped: environment: $*"
+    [ -z "${IT_PARTS:-}" ] || echo "$*" >>"$IT_PARTS"
+}
+
+# it_deps_lists PACKAGE: scripts/deps.sh installs PACKAGE.
+it_deps_lists() {
+    sed -n '/^PKGS="/,/"$/p' "$IT_ROOT/scripts/deps.sh" | tr ' "' '\n\n' | grep -qx -- "$1"
+}
+
+# it_missing WHAT PACKAGE: what to do when WHAT (from PACKAGE) is missing:
+# fail in a strict run, else skip. A PACKAGE the deps do not list is the
+# test's mistake, and fails anywhere.
+it_missing() {
+    it_deps_lists "$2" || fail "$1 is missing and the test names $2, which scripts/deps.sh does not install"
+    [ "${IT_STRICT:-0}" = 1 ] && fail "broken install: $1 missing, though scripts/deps.sh installs $2"
+    echo "$1 missing (make deps installs $2)"
+    exit 77
+}
+
+# need_tool CMD PACKAGE / need_file PATH PACKAGE: the test needs them.
+need_tool() {
+    command -v "$1" >/dev/null 2>&1 || it_missing "$1" "$2"
+}
+need_file() {
+    [ -e "$1" ] || it_missing "$1" "$2"
+}
+
+# have_tool CMD PACKAGE / have_file PATH PACKAGE / have_engine ENGINE: one
+# part of the test needs them: true when there; missing, a failure in a
+# strict run, else the part is skipped (said, and shown by the runner) and
+# false is returned.
+have_tool() {
+    command -v "$1" >/dev/null 2>&1 || it_part_missing "$1" "$2"
+}
+have_file() {
+    [ -e "$1" ] || it_part_missing "$1" "$2"
+}
+it_part_missing() {
+    it_deps_lists "$2" || fail "$1 is missing and the test names $2, which scripts/deps.sh does not install"
+    [ "${IT_STRICT:-0}" = 1 ] && fail "broken install: $1 missing, though scripts/deps.sh installs $2"
+    echo "part skipped: $1 missing (make deps installs $2)"
+    [ -z "${IT_PARTS:-}" ] || echo "$1 missing" >>"$IT_PARTS"
+    return 1
 }
 
 # ok CMD...: run CMD, fail with its output if it fails.
@@ -44,15 +109,79 @@ expect_eq() {
     [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
 }
 
-# need_engine pgsql|mysql: skip the test when the engine is not installed.
+# tree_state DIR...: every entry under the DIRs, one line each: path, type,
+# mode, size, inode, modification time (ns) and a link's target. Equal
+# states mean nothing was created, removed, renamed, replaced or written
+# (a write moves the mtime, an atomic replace the inode, a rename and back
+# the directory's mtime): stronger than hashing the contents, and one find.
+# FIFOs are listed, never read.
+tree_state() {
+    find "$@" -printf '%p\t%y\t%m\t%s\t%i\t%T@\t%l\n' 2>/dev/null
+}
+
+# refuses RC WORD CMD...: CMD is refused: it exits RC, its output holds
+# WORD (case-insensitive; empty: not checked), and every directory of
+# IT_WATCH (one a line; set by the test) is left exactly as it was.
+# REFUSED_OUT holds the output, for more checks.
+IT_WATCH=
+it_watched() {
+    [ -n "$IT_WATCH" ] || return 0
+    _ifs=$IFS
+    IFS='
+'
+    set -f
+    # shellcheck disable=SC2086
+    set -- $IT_WATCH
+    set +f
+    IFS=$_ifs
+    tree_state "$@"
+}
+refuses() {
+    _want=$1 _word=$2
+    shift 2
+    _before=$(it_watched)
+    _out=$("$@" 2>&1)
+    _rc=$?
+    REFUSED_OUT=$_out
+    _after=$(it_watched)
+    [ "$_rc" -eq "$_want" ] || fail "'$*': exit $_rc, want $_want: $_out"
+    [ -z "$_word" ] || printf '%s\n' "$_out" | grep -qi -- "$_word" ||
+        fail "'$*': the message lacks '$_word': $_out"
+    [ "$_before" = "$_after" ] || fail "'$*' was refused (exit $_rc) but changed what it was given:
+$(printf '%s\n' "$_before" >"$IT_ROOT/.refuses.a.$$"; printf '%s\n' "$_after" | diff "$IT_ROOT/.refuses.a.$$" -; rm -f "$IT_ROOT/.refuses.a.$$")"
+}
+
+# json_get FILE KEY: a top-level value of a JSON file (strings bare, as
+# jq -r prints them); fails when the file is not JSON. python3 is in the
+# deps; jq is not.
+json_get() {
+    python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))[sys.argv[2]]
+print(v if isinstance(v, str) else json.dumps(v))' "$1" "$2"
+}
+
+# need_engine pgsql|mysql: the engine's server and client are installed
+# (missing: as need_tool). have_engine: the same for one part of a test.
 need_engine() {
+    it_engine "$1" need
+}
+have_engine() {
+    it_engine "$1" have
+}
+it_engine() {
     case $1 in
-    pgsql) ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || [ -n "${DBSCALE_PGBIN:-}" ] ||
-        skip "PostgreSQL server not installed (apt-get install postgresql)"
-        command -v psql >/dev/null || skip "psql not installed" ;;
-    mysql) [ -x /usr/sbin/mariadbd ] || [ -x /usr/sbin/mysqld ] ||
-        skip "MariaDB server not installed (apt-get install mariadb-server)"
-        command -v mariadb >/dev/null || skip "mariadb client not installed" ;;
+    pgsql)
+        if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && [ -z "${DBSCALE_PGBIN:-}" ]; then
+            [ "$2" = need ] && it_missing "PostgreSQL's server" postgresql
+            it_part_missing "PostgreSQL's server" postgresql || return 1
+        fi
+        "${2}_tool" psql postgresql-client ;;
+    mysql)
+        if ! [ -x /usr/sbin/mariadbd ] && ! [ -x /usr/sbin/mysqld ]; then
+            [ "$2" = need ] && it_missing "MariaDB's server" mariadb-server
+            it_part_missing "MariaDB's server" mariadb-server || return 1
+        fi
+        "${2}_tool" mariadb mariadb-client ;;
     *) fail "need_engine: unknown engine '$1'" ;;
     esac
 }
@@ -170,6 +299,30 @@ db_sql() {
     if [ "$SERVER_ENGINE" = pgsql ]; then pg_sql "$1"; else my_sql "$1"; fi
 }
 
+# server_statements: how many statements the server has run, a counter that
+# moves at once (pgsql: pg_stat_statements' calls, so start the server with
+# --conf shared_preload_libraries=pg_stat_statements; mysql: Questions).
+server_statements() {
+    if [ "$SERVER_ENGINE" = pgsql ]; then
+        pg_sql "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements"
+    else
+        my_sql "SHOW GLOBAL STATUS LIKE 'Questions'" | cut -f2
+    fi
+}
+
+# wait_statements BASE N PID WHAT: poll until the server has run N
+# statements more than BASE (a level under way: the way to wait for one,
+# not a sleep); fails when PID ends first or after 60 s.
+wait_statements() {
+    _i=0
+    while [ "$(server_statements)" -lt $(($1 + $2)) ]; do
+        kill -0 "$3" 2>/dev/null || fail "$4: ended before the server ran $2 statements"
+        _i=$((_i + 1))
+        [ $_i -lt 600 ] || fail "$4: the server ran fewer than $2 statements in 60 s"
+        sleep 0.1
+    done
+}
+
 # server_all_pids: the server's processes (postmaster and its children, or
 # mariadbd), zombies left out. One ps, not a process per /proc entry: on a
 # machine running thousands of processes (another suite's 1024 backends) a
@@ -183,7 +336,7 @@ server_all_pids() {
 # check_listen_loopback_only: every listening TCP/UDP socket of the server's
 # processes is on 127.0.0.1:$SERVER_PORT.
 check_listen_loopback_only() {
-    command -v ss >/dev/null || skip "ss not installed (apt-get install iproute2)"
+    need_tool ss iproute2
     _pids=$(server_all_pids)
     _n=0
     _ss=$(ss -Hlntup) || fail "ss failed"

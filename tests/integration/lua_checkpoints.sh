@@ -32,7 +32,10 @@ expect_eq "events of the three reports = events the connections ran" "$sum" "$ra
 tx=$(grep '^ *transactions:' "$work/ck.out" | awk '{s += $2} END {print s}')
 expect_eq "transactions of the three reports" "$tx" "$ran"
 last=$(grep 'total time:' "$work/ck.out" | tail -1 | awk '{print $3}' | tr -d s)
-awk -v t="$last" 'BEGIN { exit !(t >= 2.9 && t < 3.5) }' || fail "final total time $last s: not from the start"
+# the final report's total time runs from the start (the window's whole
+# --time=3, which it cannot be shorter than), not from the last checkpoint
+# (1 s): no upper bound, which a loaded machine could pass
+awk -v t="$last" 'BEGIN { exit !(t >= 2.999) }' || fail "final total time $last s: not from the start"
 
 # the script's report_cumulative hook: each checkpoint, then the end
 "$DBSCALE" "$HOOKS" $SERVER_OPTS --time=1.5 --report-checkpoints=0.5,1 run >"$work/h.out" 2>&1 ||

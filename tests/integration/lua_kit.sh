@@ -20,7 +20,8 @@
 work=$(mktemp -d)
 at_exit 'rm -rf "$work"'
 KIT=$(cd "$(dirname "$0")/lua/kit" && pwd)/kit.lua
-SYSBENCH=$(command -v sysbench || :)
+SYSBENCH=
+have_tool sysbench sysbench && SYSBENCH=$(command -v sysbench)
 
 # ---- 1. sysbench's declarations, read from its binary ----
 if [ -n "$SYSBENCH" ]; then
@@ -196,7 +197,7 @@ run_kit() {
 
 run_kit
 stop_server
-if (need_engine mysql) >/dev/null 2>&1; then
+if have_engine mysql; then
     start_server mysql >/dev/null
     run_kit
 fi

@@ -45,15 +45,19 @@ expect_eq "--rate with --events=30: events the server saw" \
 "$DBSCALE" "$S" $SERVER_OPTS --threads=4 --rate=20 --time=2 --output=json run >"$out" 2>&1 ||
     fail "rate run failed: $(cat "$out")"
 txns=$(num transactions)
-# 40 expected; unpaced this script does thousands in 2 s
+# 40 expected; unpaced this script does thousands in 2 s. Only an upper
+# bound, which no slow machine can break (bench/timing.sh measures how
+# close to the rate a paced run comes)
 [ "${txns:-0}" -ge 1 ] && [ "$txns" -le 400 ] || fail "--rate=20 for 2 s gave $txns transactions"
 # an event without a database call waits only for its next arrival: 200
-# expected; a loop that overslept each arrival to its 1 s tick gave 2
+# expected; a loop that overslept each arrival to its 1 s tick gave 2 (3 at
+# most over a 2 s window): more than that is the bound, the failure's own
+# size, not a speed
 printf 'function event() end\n' >"$out.lua"
 "$DBSCALE" "$out.lua" $SERVER_OPTS --threads=1 --rate=100 --time=2 --output=json run >"$out" 2>&1 ||
     fail "rate run of an empty event failed: $(cat "$out")"
 rm -f "$out.lua"
-[ "$(num transactions)" -ge 20 ] || fail "--rate=100 for 2 s, empty event: $(num transactions)"
+[ "$(num transactions)" -gt 3 ] || fail "--rate=100 for 2 s, empty event: $(num transactions)"
 # --rate with --report-interval: sysbench's queue line, as a built-in run
 # prints it. One connection whose events take 0.3 s falls behind 50
 # arrivals a second: arrivals wait (the queue) while it is inside an event.

@@ -35,16 +35,20 @@ restart() {
 
 ran=0
 for engine in pgsql mysql; do
-    case $engine in
-    pgsql) ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || continue ;;
-    mysql) [ -x /usr/sbin/mariadbd ] || continue ;;
-    esac
-    start_server $engine
+    have_engine $engine || continue
+    if [ $engine = pgsql ]; then
+        start_server pgsql --conf shared_preload_libraries=pg_stat_statements
+    else
+        start_server mysql
+    fi
     C="$SERVER_OPTS"
     [ $engine = mysql ] && C="$C --mysql-defaults-file=$MYSQL_CNF"
+    base=$(server_statements)
     "$DBSCALE" "$SCRIPT" $C --threads=3 --time=8 --output=json run >"$work/out" 2>"$work/err" &
     run=$!
-    sleep 1.5
+    # the restart comes inside the level: the server's counter past the
+    # ramp (the 1 s the server then stays down is the stimulus, not a wait)
+    wait_statements "$base" 30 $run "$engine: the scripted run"
     if [ $engine = pgsql ]; then
         bindir=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/postgres | sort -V | tail -1)")
         [ -n "${DBSCALE_PGBIN:-}" ] && bindir=$DBSCALE_PGBIN

@@ -5,7 +5,7 @@
 # the process stays at a few threads (the connections share event loops),
 # and the driver's memory per scripted connection is reported.
 . "$(dirname "$0")/lib.sh" "$1"
-[ -x /usr/bin/time ] || skip "/usr/bin/time missing (apt-get install time)"
+need_file /usr/bin/time time
 start_server pgsql --conf max_connections=1100 --conf shared_buffers=128MB
 S=$(dirname "$0")/lua/count.lua
 ok "$DBSCALE" "$S" $SERVER_OPTS prepare

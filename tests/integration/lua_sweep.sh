@@ -101,13 +101,12 @@ grep -q "exits.lua:4: os.exit(0) called" "$work/logx" || fail "os.exit(0): $(cat
 expect_eq "os.exit(0) in a level: levels kept" "$(awk -F, 'NR > 1' "$work/rx/results.csv" | wc -l)" 1
 
 # what a scripted level cannot honour yet is refused, not ignored (exit 2)
+IT_WATCH=$work
 for bad in --db-debug; do
     set +e
-    "$DBSCALE" sweep --workload="$work/mine.lua" $common $bad --out "$work/rbad" >"$work/logb" 2>&1
-    rc=$?
+    refuses 2 "${bad%%=*} is not supported for Lua scripts" \
+        "$DBSCALE" sweep --workload="$work/mine.lua" $common $bad --out "$work/rbad"
     set -e
-    expect_eq "sweep of mine.lua $bad: exit" "$rc" 2
-    grep -q -- "${bad%%=*} is not supported for Lua scripts" "$work/logb" || fail "$bad: $(cat "$work/logb")"
 done
 
 # --warmup-time runs the script uncounted first: the level's window (its
@@ -116,12 +115,16 @@ done
     --time=1 --warmup-time=1 --report=off --rows=7 --threads=2 --out "$work/rw" >"$work/logw" 2>&1 ||
     fail "sweep of mine.lua --warmup-time=1 failed: $(cat "$work/logw")"
 t=$(col time_s "$work/rw/results.csv")
-awk -v t="$t" 'BEGIN { exit !(t >= 0.9 && t < 1.5) }' || fail "--warmup-time=1 --time=1: a window of $t s"
+# at least --time, and short of warmup + time (2 s): the warmup inside the
+# window is what this catches, not a slow machine
+awk -v t="$t" 'BEGIN { exit !(t >= 0.999 && t < 2) }' || fail "--warmup-time=1 --time=1: a window of $t s"
 [ -n "$(col server_cpu_s "$work/rw/results.csv")" ] || fail "--warmup-time=1: no server CPU in the row"
 echo "sweep --warmup-time=1 over mine.lua: a $t s window"
 
 # --rate paces a scripted level as a built-in one: 20 events/s over 2 s is
-# no more than a few dozen transactions a second (unpaced: thousands)
+# no more than a few dozen transactions a second (unpaced: thousands). Only
+# an upper bound: a slow machine cannot make a paced level faster (its
+# accuracy is measured in bench/timing.sh)
 "$DBSCALE" sweep --workload="$work/mine.lua" $SERVER_OPTS --server=external --cpus=all --repeats=1 \
     --time=2 --report=off --rows=7 --threads=2 --rate=20 --out "$work/rr" >"$work/logr" 2>&1 ||
     fail "sweep of mine.lua --rate=20 failed: $(cat "$work/logr")"

@@ -1,21 +1,20 @@
 #!/bin/sh
 # micro_cli.sh - dbscale micro and dbscale fs from the command line: the
 # reference layouts, DIR/micro.csv and DIR/fs.csv, and exit 2 on bad input.
-# $1 is the dbscale binary. Exit 0 pass, 77 skip, anything else fail.
+# $1 is the dbscale binary. Exit 0 pass, anything else fail.
 bin=${1:?usage: micro_cli.sh DBSCALE}
-[ -x "$bin" ] || { echo "no binary at $bin"; exit 77; }
+. "$(dirname "$0")/lib.sh" "$1"
 tmp=$(mktemp -d /tmp/micro_cli.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 # 0.1 s samples: at 0.05 s a loaded 2-CPU machine sometimes gave a task no
 # time at all in a sample (median 0 ops)
 quick="--warmup=0.05 --samples=3 --interval=0.1"
-# bad input exits 2 and names what was wrong
+# bad input exits 2 and names what was wrong, changing nothing in $tmp
+# (where the earlier results are)
+IT_WATCH=$tmp
 expect2() {
-    "$bin" "$@" >"$tmp/out" 2>&1
-    rc=$?
-    [ $rc -eq 2 ] || fail "'$*' exited $rc, want 2"
-    grep -q -e "$want_msg" "$tmp/out" || { cat "$tmp/out"; fail "'$*' does not say '$want_msg'"; }
+    refuses 2 "$want_msg" "$bin" "$@"
 }
 
 # micro: table layout, then micro.csv with its exact header and one row a point

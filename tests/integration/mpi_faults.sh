@@ -10,17 +10,33 @@
 # a rank SIGKILLed mid-level ends it non-zero within 30 s with the finished
 # levels on disk, the managed server gone and no rank process left.
 . "$(dirname "$0")/lib.sh" "$1"
-command -v mpirun >/dev/null 2>&1 || skip "mpirun not installed (make deps installs openmpi-bin)"
+need_tool mpirun openmpi-bin
 MPI_BIN=$(dirname "$DBSCALE")/dbscale-mpi
 [ -x "$MPI_BIN" ] || fail "$MPI_BIN missing: make builds it when mpicc (libopenmpi-dev) is installed"
 MPIRUN="mpirun --allow-run-as-root --oversubscribe"
 
-start_server pgsql
+# pg_stat_statements: a statement counter that moves at once (xact_commit
+# is flushed a second late), to tell a level under way
+start_server pgsql --conf shared_preload_libraries=pg_stat_statements
 common="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-user=$SERVER_USER --pgsql-db=$SERVER_DB --tables=1 --table-size=1000"
 ok "$DBSCALE" prepare oltp_read_only $common --pgsql-port="$SERVER_PORT"
 
 rank_conns() {
     pg_sql "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'dbscale-rank-%'"
+}
+# into_level N COUNTER_FN WHAT: the level is under way: its connections have
+# run more than N statements since now (N = twice the connections: past the
+# ramp's first transaction each and any straggler). The server's counter,
+# not a sleep: a loaded machine takes its time.
+into_level() {
+    _c0=$($2)
+    _i=0
+    while [ $(($($2) - _c0)) -le "$1" ]; do
+        _i=$((_i + 1))
+        [ $_i -lt 300 ] || fail "$3: no transactions at the server 30 s into the level: $(cat "$log")"
+        kill -0 $job 2>/dev/null || fail "$3: mpirun ended early: $(cat "$log")"
+        sleep 0.1
+    done
 }
 
 # 1. rank 2 is given a port nothing listens on (an MPMD launch: its own
@@ -59,8 +75,11 @@ timeout 60 $MPIRUN -n 2 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SER
     --threads=2 --time=5 --report-interval=1 >"$log" 2>&1 && fail "run --report-interval succeeded"
 grep -q "intervals.csv" "$log" || fail "run --report-interval: no reason given: $(cat "$log")"
 
-# hold_then_rank1 N WHAT: once the ranks of $job hold N connections and a
-# little more, $ranks are its rank processes and $victim rank 1's
+# hold_then_rank1 N WHAT [running]: once the ranks of $job hold N
+# connections (the level has begun: its connections are opened for it) and,
+# with "running", run statements on them (past the ramp; for a long level
+# only: a short one may end while a loaded machine looks), $ranks are its
+# rank processes and $victim rank 1's
 hold_then_rank1() {
     i=0
     while [ "$(rank_conns)" != "$1" ]; do
@@ -69,7 +88,7 @@ hold_then_rank1() {
         kill -0 $job 2>/dev/null || fail "$2: mpirun ended early: $(cat "$log")"
         sleep 0.2
     done
-    sleep 1 # into the level
+    [ "${3:-}" != running ] || into_level $(($1 * 2)) server_statements "$2"
     ranks=$(ps -o pid= --ppid $job | tr -d ' ')
     victim=""
     for p in $ranks; do
@@ -82,7 +101,7 @@ hold_then_rank1() {
 $MPIRUN -n 3 "$MPI_BIN" run oltp_read_only $common --pgsql-port="$SERVER_PORT" --threads=7 --time=60 \
     >"$log" 2>&1 &
 job=$!
-hold_then_rank1 7 "4"
+hold_then_rank1 7 "4" running
 kill -KILL "$victim"
 i=0
 while kill -0 $job 2>/dev/null; do
@@ -150,6 +169,24 @@ grep -q "rank 2 on $(hostname)" "$log" || fail "sweep: no 'rank 2 on $(hostname)
 grep -q '^\[1/' "$log" && fail "sweep: a level ran although rank 2 had no connection: $(cat "$log")"
 echo "sweep, unreachable rank: $(grep 'rank 2 on' "$log" | head -n 1)"
 
+# level2 DIR WHAT: the managed server in DIR holds the second level's 6
+# rank connections: the second level has begun (level 1 had 3). Not more:
+# its 3 s may be over before a loaded machine sees its statements.
+msrv_sql() {
+    PGPASSFILE=$1/pgpass psql -X -w -q -At -h 127.0.0.1 -p "$(sed -n 's/^port=//p' "$1/state")" \
+        -U "$(sed -n 's/^user=//p' "$1/state")" -d "$(sed -n 's/^db=//p' "$1/state")" -c "$2"
+}
+level2() {
+    _i=0
+    while [ "$(msrv_sql "$1" "SELECT count(*) FROM pg_stat_activity
+                WHERE application_name LIKE 'dbscale-rank-%'")" != 6 ]; do
+        _i=$((_i + 1))
+        [ $_i -lt 300 ] || fail "$2: the second level's 6 connections never seen: $(cat "$log")"
+        kill -0 $job 2>/dev/null || fail "$2: mpirun ended early: $(cat "$log")"
+        sleep 0.1
+    done
+}
+
 # 6. sweep with a managed server: SIGKILL rank 1 in the second level
 TMPDIR=$work/tmp
 mkdir -p "$TMPDIR"
@@ -166,11 +203,14 @@ until [ -s "$work/s6/results.csv" ] && [ "$(wc -l <"$work/s6/results.csv")" -gt 
     kill -0 $job 2>/dev/null || fail "sweep ended early: $(cat "$log")"
     sleep 0.2
 done
-sleep 1 # into the second level
 unset TMPDIR
 srvdir=$(ls -d "$work"/tmp/dbscale-pgsql-* 2>/dev/null | head -n 1)
 [ -n "$srvdir" ] || fail "sweep: no managed server directory under $work/tmp"
 pm=$(sed -n 's/^pid=//p' "$srvdir/state")
+[ -n "$pm" ] || fail "sweep: no pid in $srvdir/state: $(cat "$srvdir/state")"
+# into the second level: its 6 connections held at the managed server, and
+# transactions on them
+level2 "$srvdir" "sweep"
 ranks=$(ps -o pid= --ppid $job | tr -d ' ')
 victim=""
 for p in $ranks; do
@@ -192,7 +232,7 @@ for p in $ranks; do
     alive "$p" && fail "sweep: rank process $p left running: $(ps -o pid,ppid,stat,args -p "$p")"
 done
 i=0
-while [ -n "$pm" ] && alive "$pm"; do
+while alive "$pm"; do
     i=$((i + 1))
     [ $i -lt 50 ] || fail "sweep: the managed server (pid $pm) outlived the job"
     sleep 0.2
@@ -221,10 +261,12 @@ until [ -s "$work/s7/results.csv" ] && [ "$(wc -l <"$work/s7/results.csv")" -gt 
     kill -0 $job 2>/dev/null || fail "sweep 7 ended early: $(cat "$log")"
     sleep 0.2
 done
-sleep 0.5 # into the second level
 unset TMPDIR
 srvdir=$(ls -d "$work"/tmp7/dbscale-pgsql-* 2>/dev/null | head -n 1)
-pm=$(sed -n 's/^pid=//p' "$srvdir/state" 2>/dev/null)
+[ -n "$srvdir" ] || fail "sweep 7: no managed server directory under $work/tmp7"
+pm=$(sed -n 's/^pid=//p' "$srvdir/state")
+[ -n "$pm" ] || fail "sweep 7: no pid in $srvdir/state: $(cat "$srvdir/state")"
+level2 "$srvdir" "sweep 7"
 ranks=$(ps -o pid= --ppid $job | tr -d ' ')
 victim=""
 for p in $ranks; do
@@ -247,7 +289,7 @@ grep -q "rank 1 on $(hostname) sent no result" "$log" ||
 for p in $ranks; do
     alive "$p" && fail "sweep 7: rank process $p left: $(ps -o pid,ppid,stat,args -p "$p")"
 done
-[ -z "$pm" ] || ! alive "$pm" || fail "sweep 7: the managed server (pid $pm) outlived the job"
+! alive "$pm" || fail "sweep 7: the managed server (pid $pm) outlived the job"
 kept=$(awk -F, -v r="$R" 'NR > 1 && $r == ""' "$work/s7/results.csv" | wc -l)
 expect_eq "sweep 7: finished levels kept" "$kept" 1
 echo "sweep, silent rank: $(grep -o 'rank 1 on [^ ]* sent no result[^)]*)' "$log" | head -n 1)"

@@ -9,14 +9,14 @@
 # rows of results.csv and in meta.json, no process of the job left. Skips
 # (77) only where the namespaces, veth pairs or socat cannot be had.
 . "$(dirname "$0")/lib.sh" "$1"
-command -v mpirun >/dev/null 2>&1 || skip "mpirun not installed (make deps installs openmpi-bin)"
+need_tool mpirun openmpi-bin
 MPI_BIN=$(dirname "$DBSCALE")/dbscale-mpi
 [ -x "$MPI_BIN" ] || fail "$MPI_BIN missing: make builds it when mpicc (libopenmpi-dev) is installed"
 need_engine pgsql
-[ "$(id -u)" -eq 0 ] || skip "network namespaces need root"
-command -v ip >/dev/null 2>&1 || skip "ip (iproute2) not installed (make deps installs it)"
-command -v socat >/dev/null 2>&1 || skip "socat not installed (make deps installs it)"
-command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) not installed"
+[ "$(id -u)" -eq 0 ] || skip_env "network namespaces need root"
+need_tool ip iproute2
+need_tool socat socat
+need_tool unshare util-linux
 
 REAL=$DBSCALE
 tag=dm$$
@@ -36,14 +36,14 @@ trap 'exit 143' TERM
 
 # the network: rank i's namespace has 10.231.i.1 on a veth whose peer,
 # 10.231.i.2, is in the server's namespace, which routes between them
-ip netns add "$tag-srv" 2>"$work/err" || skip "cannot make a network namespace: $(cat "$work/err")"
+ip netns add "$tag-srv" 2>"$work/err" || skip_env "cannot make a network namespace: $(cat "$work/err")"
 ip -n "$tag-srv" link set lo up
 ip netns exec "$tag-srv" sysctl -qw net.ipv4.ip_forward=1
 for i in 0 1 2; do
     ip netns add "$tag-r$i" || fail "ip netns add $tag-r$i"
     ip -n "$tag-r$i" link set lo up
     ip link add "${tag}c$i" netns "$tag-r$i" type veth peer name "${tag}s$i" netns "$tag-srv" \
-        2>"$work/err" || skip "cannot make a veth pair: $(cat "$work/err")"
+        2>"$work/err" || skip_env "cannot make a veth pair: $(cat "$work/err")"
     ip -n "$tag-r$i" addr add "10.231.$i.1/30" dev "${tag}c$i"
     ip -n "$tag-srv" addr add "10.231.$i.2/30" dev "${tag}s$i"
     ip -n "$tag-r$i" link set "${tag}c$i" up
@@ -51,7 +51,7 @@ for i in 0 1 2; do
     ip -n "$tag-r$i" route add default via "10.231.$i.2"
 done
 ip netns exec "$tag-r0" unshare --uts true 2>"$work/err" ||
-    skip "cannot make a UTS namespace: $(cat "$work/err")"
+    skip_env "cannot make a UTS namespace: $(cat "$work/err")"
 
 # Open MPI starts a daemon per host through its rsh agent, as it would
 # over ssh; this agent starts it in host clientN's namespaces (network and

@@ -6,7 +6,7 @@
 # run is on), and the one report rank 0 prints, reduced over all ranks,
 # counts exactly the statements the server itself saw.
 . "$(dirname "$0")/lib.sh" "$1"
-command -v mpirun >/dev/null 2>&1 || skip "mpirun not installed (make deps installs openmpi-bin)"
+need_tool mpirun openmpi-bin
 MPI_BIN=$(dirname "$DBSCALE")/dbscale-mpi
 [ -x "$MPI_BIN" ] || fail "$MPI_BIN missing: make builds it when mpicc (libopenmpi-dev) is installed"
 # timeout: a hang fails the test instead of holding the suite

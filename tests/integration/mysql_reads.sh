@@ -6,7 +6,7 @@
 # receives stay a small fraction of the statements (a reply that arrives in
 # pieces may still find its second piece missing).
 . "$(dirname "$0")/lib.sh" "$1"
-command -v strace >/dev/null || skip "strace not installed (apt-get install strace)"
+need_tool strace strace
 need_engine mysql
 start_server mysql
 CONN="$SERVER_OPTS --mysql-defaults-file=$MYSQL_CNF --tables=1 --table-size=100"

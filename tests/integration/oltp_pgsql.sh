@@ -30,7 +30,7 @@ distinct_k() {
 ok "$DBSCALE" prepare oltp_read_write $CONN --tables=1 --table-size=10000
 ours=$(distinct_k)
 ok "$DBSCALE" cleanup oltp_read_write $CONN --tables=1
-if command -v sysbench >/dev/null 2>&1; then
+if have_tool sysbench sysbench; then
     sysbench oltp_read_write --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port="$SERVER_PORT" \
         --pgsql-user="$SERVER_USER" --pgsql-password="$(server_password)" --pgsql-db="$SERVER_DB" \
         --tables=1 --table-size=10000 prepare >/dev/null || fail "sysbench prepare failed"

@@ -6,12 +6,13 @@
 # by hand, and compare must write its tables; inputs that are not what they
 # claim (a results.csv that is a FIFO or has no latency columns, a corrupt
 # meta.json) are refused or said, never a quiet wrong answer. $1 = binary.
-# Exit 0 pass, 77 skip (no gnuplot), anything else fail.
+# Exit 0 pass, 77 skip (no gnuplot; make check: a failure), anything else fail.
 set -u
 bin=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 data=$root/tests/data
-command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed"; exit 77; }
+. "$(dirname "$0")/lib.sh" "$1"
+need_tool gnuplot gnuplot-nox
 out=$(mktemp -d /tmp/dbscale-plot-XXXXXX)
 trap 'rm -rf "$out"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -83,10 +84,8 @@ rm "$out/throughput.png"
 # A broken results file is refused with its line named, not drawn.
 mkdir "$out/bad"
 printf 'engine,variant,cpus,threads,tps\npgsql,up,1,1,100\npgsql,up,1,2,abc\n' >"$out/bad/results.csv"
-"$bin" plot "$out/bad" --out "$out/bad/plots" 2>"$out/bad.err"
-rc=$?
-[ $rc -eq 2 ] || fail "malformed results: exit $rc, expected 2"
-grep -q "results.csv:3" "$out/bad.err" || fail "malformed results: line not named"
+IT_WATCH=$out/bad
+refuses 2 "results.csv:3" "$bin" plot "$out/bad" --out "$out/bad/plots"
 
 # A gnuplot error fails the verb with gnuplot's own message.
 mkdir -p "$out/dd"
@@ -125,10 +124,9 @@ for kind in fifo zero dir header; do
     dir) mkdir "$b/results.csv" ;;
     header) head -n 1 "$data/pgsql-sweep/results.csv" >"$b/results.csv" ;;
     esac
-    timeout 20 "$bin" compare "$b" "$data/mysql-sweep" >"$out/b.out" 2>&1
-    rc=$?
-    [ $rc -eq 2 ] || fail "compare with results.csv a $kind: exit $rc: $(cat "$out/b.out")"
-    grep -q "results.csv" "$out/b.out" || fail "compare with results.csv a $kind: $(cat "$out/b.out")"
+    IT_WATCH="$b
+$data/mysql-sweep"
+    refuses 2 "results.csv" timeout 20 "$bin" compare "$b" "$data/mysql-sweep"
 done
 # A corrupt meta.json: plot and report say it was left out, not a word less
 mkdir "$out/cm"

@@ -7,12 +7,13 @@
 # differ more than 10x (and on request), n / run time / warmup in a
 # footnote, no data line in the ideal line's dotted style, throughput-vs-
 # latency labels that are not drawn on top of each other. $1 = dbscale binary.
-# Exit 0 pass, 77 skip (no gnuplot), anything else fail.
+# Exit 0 pass, 77 skip (no gnuplot; make check: a failure), anything else fail.
 set -u
 bin=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
 data=$root/tests/data
-command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed"; exit 77; }
+. "$(dirname "$0")/lib.sh" "$1"
+need_tool gnuplot gnuplot-nox
 out=$(mktemp -d /tmp/dbscale-legends-XXXXXX)
 trap 'rm -rf "$out"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

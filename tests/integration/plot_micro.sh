@@ -4,11 +4,12 @@
 # tasks, a panel per test, each series with its linear line (dotted, the
 # ideal's style), instead of failing on the missing results.csv. Built from
 # the fixture's micro.csv. $1 = dbscale binary.
-# Exit 0 pass, 77 skip (no gnuplot), anything else fail.
+# Exit 0 pass, 77 skip (no gnuplot; make check: a failure), anything else fail.
 set -u
 bin=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
-command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not installed"; exit 77; }
+. "$(dirname "$0")/lib.sh" "$1"
+need_tool gnuplot gnuplot-nox
 out=$(mktemp -d /tmp/dbscale-plotmicro-XXXXXX)
 trap 'rm -rf "$out"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -46,7 +47,7 @@ grep -q "fs create" "$out/fp/kernel.gp" || fail "fs create not drawn"
 
 # A directory with none of the files is still refused as bad input.
 mkdir "$out/empty"
-"$bin" plot "$out/empty" >/dev/null 2>&1
-[ $? -eq 2 ] || fail "an empty directory is not exit 2"
+IT_WATCH=$out/empty
+refuses 2 "" "$bin" plot "$out/empty"
 echo "plot_micro: ok"
 exit 0

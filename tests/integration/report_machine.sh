@@ -5,7 +5,7 @@
 # JSON object or CSV row per --report-interval period (a Lua script's too).
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
-command -v python3 >/dev/null || skip "python3 not installed (reads the JSON)"
+need_tool python3 python3
 start_server pgsql
 PW=$(server_password)
 CONN="$SERVER_OPTS --pgsql-password=$PW"
@@ -74,7 +74,7 @@ for r in rows:
 PY
 done
 # a Lua script's periods go to the same file in the same shape
-if [ -f /usr/share/sysbench/oltp_read_only.lua ]; then
+if have_file /usr/share/sysbench/oltp_read_only.lua sysbench; then
     "$DBSCALE" /usr/share/sysbench/oltp_read_only.lua $CONN --tables=1 --table-size=1000 --threads=2 \
         --time=2 --report-interval=0.5 --interval-output="$T/lua.json" run >"$T/iv.txt" 2>"$T/err" ||
         fail "scripted interval run: $(cat "$T/err")"

@@ -5,9 +5,12 @@
 # below) and parsers.txt the one-liners such scripts use; each one-liner must
 # give output of the same shape on sysbench's report and on dbscale's for the
 # same options: numbers may differ, lines, words and positions may not.
+# And every line of dbscale's reports is printed by one of sysbench's own
+# printf formats, read out of its binary (sysbench_formats.py).
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
-CORPUS=$(cd "$(dirname "$0")/report_corpus" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+CORPUS=$HERE/report_corpus
 start_server pgsql
 CONN="$SERVER_OPTS"
 T=$SERVER_DIR/reports
@@ -34,7 +37,9 @@ CASES
 # live too, and checked as the corpus is (so the corpus cannot drift from
 # what sysbench prints).
 SOURCES=$CORPUS
-if command -v sysbench >/dev/null 2>&1 && sysbench --version | grep -q '^sysbench 1\.0\.20'; then
+if have_tool sysbench sysbench && ! sysbench --version | grep -q '^sysbench 1\.0\.20'; then
+    skip_env_part "sysbench is $(sysbench --version), not 1.0.20: no live reports"
+elif command -v sysbench >/dev/null; then
     mkdir -p "$T/live"
     SB="sysbench oltp_read_only --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$SERVER_PORT
         --pgsql-user=$SERVER_USER --pgsql-password=$(server_password) --pgsql-db=$SERVER_DB
@@ -129,6 +134,25 @@ done
 # KEEP_REPORTS=DIR keeps both programs' reports there (to see a difference)
 [ -n "${KEEP_REPORTS:-}" ] && cp -r "$T" "$KEEP_REPORTS"
 [ "$bad" -eq 0 ] || fail "$bad of $n one-liner checks read something else from dbscale's report"
+
+# sysbench's own formats: every line of the report, from the options to the
+# threads' fairness (interval and checkpoint lines among them), is one that
+# one of sysbench's printf formats prints: the formats are read out of the
+# installed sysbench binary, each line's values parsed back and printed
+# through the format again, which must give the line byte for byte (widths,
+# precision, padding and all). The same check runs on sysbench's own
+# reports, so it cannot pass by being lax (sysbench_formats.py).
+if have_tool sysbench sysbench; then
+    sbreports=$(ls "$CORPUS"/sysbench_*.txt "$T"/live/sysbench_*.txt 2>/dev/null)
+    # shellcheck disable=SC2086
+    r=$(python3 "$HERE/sysbench_formats.py" "$(command -v sysbench)" $sbreports) ||
+        fail "sysbench's formats do not read sysbench's own reports: $r"
+    echo "$r" | grep -q '^CHECKED [0-9]* 0$' || fail "sysbench's own reports and its formats: $r"
+    r=$(python3 "$HERE/sysbench_formats.py" "$(command -v sysbench)" "$T"/*.txt) || fail "sysbench_formats.py: $r"
+    echo "$r" | grep -q '^CHECKED [0-9]* 0$' || fail "dbscale's report has lines sysbench's formats do not print:
+$r"
+    echo "report_parsers: $(echo "$r" | awk '/^CHECKED/ { print $2 }') lines of dbscale's reports printed by sysbench's own formats"
+fi
 
 # The values are dbscale's own: the percentile sysbench's parsers read is
 # the one asked for, and it lies between min and max.

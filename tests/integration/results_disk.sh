@@ -5,12 +5,12 @@
 # over the old one). A disk full or read-only from the start is found before
 # the first level. Needs root for a small private tmpfs.
 . "$(dirname "$0")/lib.sh" "$1"
-[ "$(id -u)" -eq 0 ] || skip "needs root to mount a tmpfs"
+[ "$(id -u)" -eq 0 ] || skip_env "needs root to mount a tmpfs"
 need_engine pgsql
 work=$(mktemp -d)
 mnt=$work/mnt
 mkdir "$mnt"
-mount -t tmpfs -o size=1m tmpfs "$mnt" 2>/dev/null || skip "cannot mount a tmpfs here"
+mount -t tmpfs -o size=1m tmpfs "$mnt" 2>/dev/null || skip_env "cannot mount a tmpfs here"
 at_exit 'umount -l "$mnt" 2>/dev/null; rm -rf "$work"'
 start_server pgsql
 C="$SERVER_OPTS --tables=1 --table-size=500"

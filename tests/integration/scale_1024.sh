@@ -6,7 +6,7 @@
 # driver's memory per connection stays small (it is reported; the bound is
 # loose).
 . "$(dirname "$0")/lib.sh" "$1"
-[ -x /usr/bin/time ] || skip "/usr/bin/time missing (apt-get install time)"
+need_file /usr/bin/time time
 start_server pgsql --conf max_connections=1100 --conf shared_buffers=256MB
 C="$SERVER_OPTS --tables=4 --table-size=2000"
 ok "$DBSCALE" prepare oltp_point_select $C

@@ -11,10 +11,27 @@ pw=$(server_password)
 unset PGPASSFILE
 C="$SERVER_OPTS --pgsql-password=$pw --tables=1 --table-size=100"
 ok "$DBSCALE" prepare oltp_point_select $C
-"$DBSCALE" run oltp_point_select $C --time=2 --report-interval=0.5 >"$work/run" 2>&1 &
+
+# cmdline_while_running PID OUT FILE: once the run in PID has printed its
+# first report line to OUT (it is past its start, where the password is
+# blanked, and still running), its /proc cmdline into FILE; it must be the
+# run's (it names the verb), not an empty read of an ended process
+cmdline_while_running() {
+    _i=0
+    until grep -q '^\[ ' "$2"; do
+        _i=$((_i + 1))
+        [ $_i -lt 300 ] && kill -0 "$1" 2>/dev/null || fail "no report line while running: $(cat "$2")"
+        sleep 0.05
+    done
+    tr '\0' ' ' <"/proc/$1/cmdline" >"$3"
+    kill -0 "$1" 2>/dev/null || fail "the run ended before its cmdline was read: $(cat "$2")"
+    grep -q "run oltp_point_select" "$3" || fail "/proc/$1/cmdline is not the run's: '$(cat "$3")'"
+}
+"$DBSCALE" run oltp_point_select $C --time=2 --report-interval=0.2 >"$work/run" 2>&1 &
 run=$!
-sleep 1
-grep -q "$pw" /proc/$run/cmdline && fail "the password is visible in /proc/$run/cmdline"
+cmdline_while_running $run "$work/run" "$work/cmdline"
+grep -q -- "--pgsql-password=" "$work/cmdline" || fail "the option itself is gone: $(cat "$work/cmdline")"
+grep -q "$pw" "$work/cmdline" && fail "the password is visible in /proc/$run/cmdline"
 wait $run || fail "run failed: $(cat "$work/run")"
 "$DBSCALE" sweep oltp_point_select $C --server=external --threads=1 --repeats=1 --time=0.3 \
     --out "$work/r" >"$work/sweep" 2>&1 || fail "sweep failed: $(cat "$work/sweep")"
@@ -35,10 +52,10 @@ for ci in "host=127.0.0.1 port=$SERVER_PORT user=$SERVER_USER dbname=$SERVER_DB 
     "postgresql://$SERVER_USER:$pw@$base" "postgresql://$SERVER_USER@$base?password=$pw"; do
     n=$((n + 1))
     "$DBSCALE" run oltp_point_select --db-driver=pgsql --pgsql-conninfo "$ci" --tables=1 \
-        --table-size=100 --time=2 >"$work/ci$n.out" 2>"$work/ci$n.err" &
+        --table-size=100 --time=2 --report-interval=0.2 >"$work/ci$n.out" 2>"$work/ci$n.err" &
     run=$!
-    sleep 1
-    tr '\0' ' ' </proc/$run/cmdline >"$work/ci$n.cmdline"
+    cmdline_while_running $run "$work/ci$n.out" "$work/ci$n.cmdline"
+    grep -q -- "--pgsql-conninfo" "$work/ci$n.cmdline" || fail "conninfo form $n: option gone"
     wait $run || fail "run with conninfo form $n failed: $(cat "$work/ci$n.err")"
     grep -q "$pw" "$work/ci$n.cmdline" && fail "conninfo form $n: password visible in /proc/PID/cmdline"
     "$DBSCALE" sweep oltp_point_select --db-driver=pgsql "--pgsql-conninfo=$ci" --tables=1 \

@@ -11,25 +11,28 @@ printf "listen_addresses = '*'\n" >"$work/evil.conf"
 printf "[mysqld]\nbind-address=0.0.0.0\n" >"$work/evil.cnf"
 n=0
 
-# refused ENGINE LINE: start must exit 2 naming LINE, creating nothing.
+# refused ENGINE LINE: start must exit 2 naming LINE, creating nothing and
+# leaving $work (the included files among it) as it was.
 refused() {
     n=$((n + 1))
-    "$DBSCALE" server start "$1" --dir "$work/d$n" --conf "$2" >"$work/out" 2>&1
+    before=$(tree_state "$work")
+    out=$("$DBSCALE" server start "$1" --dir "$work/d$n" --conf "$2" 2>&1)
     rc=$?
     [ $rc = 0 ] && "$DBSCALE" server stop --dir "$work/d$n" >/dev/null 2>&1
     expect_eq "$1 --conf '$2' exit" $rc 2
-    grep -qF -- "$2" "$work/out" || fail "$1 --conf '$2': the message does not name the line: $(cat "$work/out")"
+    echo "$out" | grep -qF -- "$2" || fail "$1 --conf '$2': the message does not name the line: $out"
     [ -e "$work/d$n" ] && fail "$1 --conf '$2': $work/d$n was created"
+    [ "$(tree_state "$work")" = "$before" ] || fail "$1 --conf '$2': $work changed"
     return 0
 }
 
-if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+if have_engine pgsql; then
     refused pgsql "include='$work/evil.conf'"
     refused pgsql "include_if_exists='$work/evil.conf'"
     refused pgsql "include_dir='$work'"
     refused pgsql "INCLUDE '$work/evil.conf'"
 fi
-if [ -x /usr/sbin/mariadbd ] || [ -x /usr/sbin/mysqld ]; then
+if have_engine mysql; then
     refused mysql "loose-bind-address=0.0.0.0"
     refused mysql "loose_bind_address=0.0.0.0"
     refused mysql "bind-addr=0.0.0.0"

@@ -11,18 +11,21 @@ chmod 755 "$work" # the engine user walks through it
 trap 'for d in "$work"/*/; do [ -e "$d/state" ] && "$DBSCALE" server stop --dir "$d" >/dev/null 2>&1; done; rm -rf "$work"' EXIT
 nl='
 '
-# refused ENGINE DIR WHAT
+# refused ENGINE DIR WHAT: exit 2 naming WHAT, and $work (DIR's parent)
+# left as it was
 refused() {
-    "$DBSCALE" server start "$1" --dir "$2" >"$work/out" 2>&1
+    before=$(tree_state "$work")
+    out=$("$DBSCALE" server start "$1" --dir "$2" 2>&1)
     rc=$?
     [ $rc = 0 ] && "$DBSCALE" server stop --dir "$2" >/dev/null 2>&1
     expect_eq "$1 --dir with $3: exit" $rc 2
-    grep -q "$3" "$work/out" || fail "$1 --dir with $3: unclear message: $(cat "$work/out")"
+    echo "$out" | grep -q "$3" || fail "$1 --dir with $3: unclear message: $out"
     [ -e "$2" ] && fail "$1 --dir with $3: $2 was created"
+    [ "$(tree_state "$work")" = "$before" ] || fail "$1 --dir with $3: $work changed"
     return 0
 }
 ran=0
-if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v psql >/dev/null; then
+if have_engine pgsql; then
     d="$work/pg a\\b'c"
     out=$("$DBSCALE" server start pgsql --dir "$d" 2>&1) || fail "pgsql in '$d': $out"
     port=$(sed -n 's/^port=//p' "$d/state")
@@ -36,7 +39,7 @@ if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v psql >/de
     refused pgsql "$work/pg${nl}nl" "newline"
     ran=1
 fi
-if { [ -x /usr/sbin/mariadbd ] || [ -x /usr/sbin/mysqld ]; } && command -v mariadb >/dev/null; then
+if have_engine mysql; then
     refused mysql "$work/my\\bs" "'\\\\'"
     refused mysql "$work/my'q" "'''"
     refused mysql "$work/my${nl}nl" "newline"

@@ -23,11 +23,24 @@ for i in $(seq 300); do
     sleep 0.1
 done
 grep -q "levels (" "$work/out" || fail "the sweep did not reach its first level: $(cat "$work/out")"
-sleep 1 # mid-level
 srvdir=$(ls -d "$work"/tmp/dbscale-pgsql-* 2>/dev/null | head -1)
 [ -n "$srvdir" ] || fail "no managed server directory under $work/tmp"
 pid=$(sed -n 's/^pid=//p' "$srvdir/state")
 [ -n "$pid" ] || fail "no server pid in $srvdir/state"
+# mid-level: the level's point selects seen at the managed server (asked
+# through its own state and password file), not a second's sleep
+level_runs() {
+    PGPASSFILE=$srvdir/pgpass psql -X -w -q -At -h 127.0.0.1 -p "$(sed -n 's/^port=//p' "$srvdir/state")" \
+        -U "$(sed -n 's/^user=//p' "$srvdir/state")" -d "$(sed -n 's/^db=//p' "$srvdir/state")" \
+        -c "SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid()
+            AND query ~* '^select c from sbtest'" 2>/dev/null | grep -qx '[1-9][0-9]*'
+}
+for i in $(seq 300); do
+    level_runs && break
+    kill -0 $sweep 2>/dev/null || fail "the sweep ended early: $(cat "$work/out")"
+    sleep 0.1
+done
+level_runs || fail "the level's statements never seen at the managed server: $(cat "$work/out")"
 kill -9 $sweep
 wait $sweep 2>/dev/null
 left=
@@ -87,6 +100,6 @@ creation() { # ENGINE SIGNAL
 }
 creation pgsql KILL
 creation pgsql TERM
-if (need_engine mysql) >/dev/null 2>&1; then
+if have_engine mysql; then
     creation mysql KILL
 fi

@@ -52,8 +52,17 @@ grep -q "$pw" "$dir/state" "$dir/log" "$dir/my.cnf" && fail "the password is in 
 
 check_listen_loopback_only
 
-stop_server
-[ -e "$dir" ] && fail "$dir still exists after stop"
+pids=$(server_all_pids)
+# dbscale's own stop, not lib.sh's stop_server (which removes what is left
+# and turns a failed stop into a warning): it must succeed and remove all
+out=$("$DBSCALE" server stop --dir "$dir" 2>&1) || fail "server stop failed: $out"
+[ -e "$dir" ] && fail "$dir still exists after stop: $(ls -A "$dir")"
+SERVER_DIR=
+for p in $pids; do
+    if [ -r "/proc/$p/stat" ] && [ "$(cut -d' ' -f3 "/proc/$p/stat")" != Z ]; then
+        fail "server process $p still running after stop"
+    fi
+done
 
 # --cpus: the server process and every one of its threads is held to CPU 0
 start_server mysql --cpus=0

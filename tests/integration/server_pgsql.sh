@@ -45,8 +45,11 @@ grep -q "$pw" "$dir/state" "$dir/log" && fail "the password is in the state file
 check_listen_loopback_only
 
 pids=$(server_all_pids)
-stop_server
-[ -e "$dir" ] && fail "$dir still exists after stop"
+# dbscale's own stop, not lib.sh's stop_server (which removes what is left
+# and turns a failed stop into a warning): it must succeed and remove all
+out=$("$DBSCALE" server stop --dir "$dir" 2>&1) || fail "server stop failed: $out"
+[ -e "$dir" ] && fail "$dir still exists after stop: $(ls -A "$dir")"
+SERVER_DIR=
 for p in $pids; do
     if [ -r "/proc/$p/stat" ] && [ "$(cut -d' ' -f3 "/proc/$p/stat")" != Z ]; then
         fail "server process $p still running after stop"

@@ -45,14 +45,14 @@ check_restarted() {
 }
 
 ran=0
-if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v psql >/dev/null; then
+if have_engine pgsql; then
     start_server pgsql
     bindir=$(dirname "$(ls -d /usr/lib/postgresql/*/bin/postgres | sort -V | tail -1)")
     [ -n "${DBSCALE_PGBIN:-}" ] && bindir=$DBSCALE_PGBIN
     check_restarted "$SERVER_DIR/data/postmaster.pid" "$bindir/postgres -D '$SERVER_DIR/data'"
     ran=1
 fi
-if [ -x /usr/sbin/mariadbd ] && command -v mariadb >/dev/null; then
+if have_engine mysql; then
     start_server mysql
     check_restarted "$(server_state pidfile)" "/usr/sbin/mariadbd --defaults-file='$SERVER_DIR/my.cnf'"
     ran=1

@@ -19,7 +19,7 @@ check_dir() {
 }
 
 ran=0
-if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v psql >/dev/null; then
+if have_engine pgsql; then
     start_server pgsql --conf log_statement=all --conf log_min_duration_statement=0 \
         --conf log_min_error_statement=debug5
     pg_sql "SELECT 1" >/dev/null
@@ -28,7 +28,7 @@ if ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 && command -v psql >/de
     stop_server
     ran=1
 fi
-if { [ -x /usr/sbin/mariadbd ] || [ -x /usr/sbin/mysqld ]; } && command -v mariadb >/dev/null; then
+if have_engine mysql; then
     start_server mysql --conf general_log=1 --conf slow_query_log=1 --conf long_query_time=0 \
         --conf log_slow_admin_statements=1
     my_sql "SELECT 12345" >/dev/null

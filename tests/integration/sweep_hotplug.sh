@@ -5,8 +5,8 @@
 # (then a guardian process that outlives the sweep restores them).
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
-[ "$(id -u)" -eq 0 ] || skip "hotplug needs root"
-[ -w /sys/devices/system/cpu/cpu1/online ] || skip "no hot-pluggable cpu1 here"
+[ "$(id -u)" -eq 0 ] || skip_env "hotplug needs root"
+[ -w /sys/devices/system/cpu/cpu1/online ] || skip_env "no hot-pluggable cpu1 here"
 want=$(cat /sys/devices/system/cpu/online)
 work=$(mktemp -d)
 restore() { echo 1 >/sys/devices/system/cpu/cpu1/online 2>/dev/null; rm -rf "$work"; }
@@ -28,7 +28,7 @@ for sig in INT TERM KILL; do
     done
     if [ -z "$off" ]; then
         kill -KILL $pid 2>/dev/null
-        grep -q "not allowed\|not safe" "$work/log" && skip "$(grep -m1 'not allowed\|not safe' "$work/log")"
+        grep -q "not allowed\|not safe" "$work/log" && skip_env "$(grep -m1 'not allowed\|not safe' "$work/log")"
         fail "cpu1 never went offline: $(cat "$work/log")"
     fi
     sleep 1.2

@@ -33,7 +33,9 @@ case " $variants" in *" smp-k1 "*) ;; *) fail "baseline rows not labelled smp-k1
 if [ "$ncpu" -gt 1 ]; then
     case " $variants" in *" smp-k$ncpu "*) ;; *) fail "baseline rows not labelled smp-k$ncpu" ;; esac
 fi
-sleep 0.5
+# polled: mariadbd ends its shutdown just after the sweep has asked it to
+i=0
+while [ "$(count_mariadbd)" != 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 expect_eq "mariadbd processes after the sweep (it must remove its own)" "$(count_mariadbd)" 0
 [ -s "$out/fs.csv" ] || fail "no fs.csv from --baseline=...,fs"
 fsrows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "variant") v = i; next }
@@ -44,7 +46,7 @@ awk -F, 'NR > 1 && ($6 <= 0 || $8 <= 0 || $9 != "") {bad = 1} END {exit bad}' "$
 # the graphs and the page from a real MariaDB sweep too (plot_sweep.sh does PostgreSQL's,
 # with levels long enough for the time series)
 [ -s "$out/report.html" ] || fail "the sweep wrote no report.html"
-if command -v gnuplot >/dev/null; then
+if have_tool gnuplot gnuplot-nox; then
     "$DBSCALE" plot "$out" --out "$out/plots" >"$work/plot" 2>&1 || fail "plot: $(cat "$work/plot")"
     for g in throughput speedup efficiency latency tput-latency cpus baseline latency-cdf; do
         [ "$(od -An -tx1 -N8 "$out/plots/$g.png" 2>/dev/null | tr -d ' \n')" = "89504e470d0a1a0a" ] ||

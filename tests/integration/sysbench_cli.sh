@@ -53,7 +53,7 @@ grep -q "not supported" "$work/err" || fail "refusal gives no reason: $(cat "$wo
 # a script and no command: the script's own check speaks, as in sysbench
 # (oltp_common.lua's "Command is required", exit 1); a script without one
 # is asked for the command (exit 2; sysbench would exit 0 doing nothing)
-if [ -f /usr/share/sysbench/oltp_read_only.lua ]; then
+if have_file /usr/share/sysbench/oltp_read_only.lua sysbench; then
     "$DBSCALE" /usr/share/sysbench/oltp_read_only.lua $P >/dev/null 2>"$work/err"
     expect_eq "bundled script with no command: exit" $? 1
     grep -q "oltp_common.lua:[0-9]*: Command is required" "$work/err" ||

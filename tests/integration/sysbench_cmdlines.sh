@@ -16,8 +16,12 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 LINES=$HERE/sysbench_cmdlines/lines.txt
 PARSERS=$HERE/report_corpus/parsers.txt
 SB=
-if command -v sysbench >/dev/null 2>&1 && sysbench --version 2>/dev/null | grep -q '^sysbench 1\.0\.20'; then
-    SB=sysbench
+if have_tool sysbench sysbench; then
+    if sysbench --version 2>/dev/null | grep -q '^sysbench 1\.0\.20'; then
+        SB=sysbench
+    else
+        skip_env_part "sysbench is $(sysbench --version), not 1.0.20: not run beside dbscale"
+    fi
 fi
 W=$(mktemp -d)
 at_exit 'rm -rf "$W"'
@@ -74,10 +78,7 @@ tables() { # standard: the 2 x 100 rows most lines use; none: dropped
 n=0 bad=0 refused=0 failed=""
 check_engine() {
     e=$1
-    (need_engine "$e") >/dev/null 2>&1 || {
-        echo "sysbench_cmdlines: $e not installed, its lines skipped"
-        return 0
-    }
+    have_engine "$e" || return 0
     start_server "$e" >/dev/null
     PW=$(server_password)
     AUTH="--db-driver=$e --$e-user=$SERVER_USER --$e-password=$PW --$e-db=$SERVER_DB"

@@ -91,8 +91,8 @@ grep -Eq '<p class="why" id="why-c1"[^>]*>From 1 to 8 threads on [0-9]+ CPUs? .*
 boxes=$(grep -o '<rect class="fr"' "$out/report.html" | wc -l)
 [ "$boxes" -gt 20 ] || fail "flame graph with $boxes boxes"
 grep -qi '<script' "$out/report.html" && fail "the page has a script"
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -n "$browser" ]; then
+if have_tool chromium chromium; then
+    browser=$(command -v chromium)
     HOME=$work timeout 90 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
         --user-data-dir="$work/profile" --enable-logging=stderr --v=0 --dump-dom \
         "file://$out/report.html" >"$work/dom.html" 2>"$work/console" ||

@@ -6,7 +6,8 @@
 #  - p50/p95/p99 agree with a reference computed from the per-transaction
 #    log (DBSCALE_TXN_LOG) to the histogram's 1.6%, and the log holds
 #    exactly the counted transactions;
-#  - Little's law: threads / TPS equals the average latency within 2%
+#  - Little's law: threads / TPS equals the average latency plus the
+#    client's measured time between transactions within 2% and the edges
 #    (a closed loop keeps every connection busy for the whole window, so
 #    anything counted outside the window, or divided by the wrong time,
 #    shows here), every counted transaction ended inside the window, and
@@ -29,22 +30,28 @@ check_level() {
     p50=$(json_num p50 "$3")
     p95=$(json_num p95 "$3")
     p99=$(json_num p99 "$3")
-    [ "${txns:-0}" -gt 100 ] || fail "$4 $n threads: only ${txns:-0} transactions: $(cat "$3")"
+    [ "${txns:-0}" -ge "$n" ] || fail "$4 $n threads: only ${txns:-0} transactions: $(cat "$3")"
     awk -v m="$min" 'BEGIN { exit !(m > 0) }' || fail "$4 $n threads: min latency $min ms"
-    # In a closed loop N = X (R + Z): threads/TPS also holds Z, the client's
-    # own time between one transaction's end and the next one's start, which
-    # latency does not. Counting outside the window or dividing by the wrong
-    # time pulls threads/TPS below R: that side is held to 2%. Above, Z is
-    # measured, from the log (each connection's next start, its end less its
-    # latency, after its last end): on a loaded machine the loop waits for a
-    # CPU between transactions, and no fixed allowance holds.
+    # In a closed loop N = X (R + Z): threads/TPS holds the latency R and Z,
+    # the client's own time between one transaction's end and the next
+    # one's start. Z is measured, from the log (each connection's next start,
+    # its end less its latency, after its last end): on a loaded machine the
+    # loop waits for a CPU between transactions. threads/TPS is held to R + Z
+    # on both sides, within 2% plus what the window's two edges can move it:
+    # about one transaction a connection (its first reaching back before the
+    # window, one in flight at its end), threads x average latency over the
+    # transactions. Counting outside the window or dividing by the wrong
+    # time moves it more. (It was avg x 0.98 below and (avg + z) x 1.02 +
+    # 10 us above: z is 4% of MariaDB's point select, 10 us 12% of it; the
+    # edge term replaces a floor of 100 transactions.)
     z=$(awk '!/^#/ { s = ($3 - $2) / 1e6; if ($1 in e) { g += s - e[$1]; k++ } e[$1] = $3 / 1e6 }
              END { printf "%.6f", k ? g / k : 0 }' "$2")
-    awk -v n="$n" -v tps="$tps" -v avg="$avg" -v z="$z" 'BEGIN {
-        l = n / tps * 1000
-        if (l < avg * 0.98 || l > (avg + z) * 1.02 + 0.01) {
-            printf "threads/TPS %.4f ms, avg latency %.4f ms, client time between %.4f ms\n", l, avg, z; exit 1 } }' ||
-        fail "$4 $n threads: Little's law off by more than 2%"
+    awk -v n="$n" -v tps="$tps" -v avg="$avg" -v z="$z" -v c="$txns" 'BEGIN {
+        l = n / tps * 1000; want = avg + z; tol = want * 0.02 + n * avg / c + 0.0002
+        printf "threads/TPS %.4f ms, latency + client time %.4f + %.4f ms (%+.2f%%, allowed %.2f%%)\n",
+            l, avg, z, (l / want - 1) * 100, tol / want * 100
+        if (l < want - tol || l > want + tol) exit 1 }' >"$work/little" ||
+        fail "$4 $n threads: Little's law off: $(cat "$work/little")"
     # the sharp edges: every counted transaction ended inside the window
     # (the log's third column, ns since its start), and as each connection
     # runs one transaction at a time, the parts of their latencies inside
@@ -93,6 +100,7 @@ run_levels() {
             --output=json >"$work/json" 2>"$work/err" || fail "$ENGINE $n threads: $(cat "$work/err")"
         check_level "$n" "$work/log" "$work/json" "$ENGINE"
         echo "$ENGINE $WL $n threads: $(json_num tps "$work/json") TPS, window and percentiles consistent"
+        echo "    $(cat "$work/little")"
     done
     [ "$ENGINE" = pgsql ] && ramp_case
     stop_server
@@ -132,11 +140,11 @@ ramp_case() {
 }
 
 ran=0
-if (need_engine pgsql) >/dev/null 2>&1; then
+if have_engine pgsql; then
     run_levels pgsql oltp_read_only 1 4 16 64
     ran=1
 fi
-if (need_engine mysql) >/dev/null 2>&1; then
+if have_engine mysql; then
     run_levels mysql oltp_point_select 4
     ran=1
 fi

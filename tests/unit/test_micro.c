@@ -181,7 +181,8 @@ static void test_spin_rate(void **state)
 }
 
 /* 10 ms per iteration: never more than 100/s a task (a sleep cannot end
- * early, so a higher rate would mean the harness undercounts time). */
+ * early, so a higher rate would mean the harness undercounts time). An
+ * upper bound: no slow machine can break it. */
 static void test_sleep_rate(void **state)
 {
     (void)state;
@@ -256,7 +257,9 @@ static void *send_term(void *arg)
     return NULL;
 }
 
-/* SIGTERM mid-point: the run stops, tasks are reaped, scratch is gone. */
+/* SIGTERM mid-point: the run stops, tasks are reaped, scratch is gone. The
+ * point would run 10 s (100 samples of 0.1 s): under 5 s says the signal
+ * stopped it, a bound at the failure's size, not a speed. */
 static void test_interrupt_cleans_up(void **state)
 {
     (void)state;
