@@ -115,6 +115,12 @@ static char *kind_sql(const struct workload *w, enum wl_kind k, int t)
         for (unsigned i = 0; i < c->number_of_ranges; i++)
             sbuf_printf(&b, "%sk BETWEEN ? AND ?", i ? " OR " : "");
         break;
+    case K_BEGIN:
+        sbuf_printf(&b, "BEGIN");
+        break;
+    case K_COMMIT:
+        sbuf_printf(&b, "COMMIT");
+        break;
     default:
         return NULL;
     }
@@ -231,9 +237,9 @@ int workload_init(struct workload *w, const struct wl_config *cfg, char *err, si
     }
     for (int i = 0; i < w->nph; i++) {
         enum wl_kind k = w->ph[i].kind;
-        if (k == K_BEGIN || k == K_COMMIT)
-            continue;
-        use_kind(w, k, k == K_RAND_POINTS || k == K_RAND_RANGES);
+        if ((k == K_BEGIN || k == K_COMMIT) && !(cfg->ops && cfg->ops->prepared_trx))
+            continue; /* text: the engine sends them as simple queries */
+        use_kind(w, k, k == K_RAND_POINTS || k == K_RAND_RANGES || k == K_BEGIN || k == K_COMMIT);
         if (k == K_DELETE && strcmp(n, "oltp_delete") != 0)
             use_kind(w, K_INSERT, 0);
     }
@@ -318,14 +324,15 @@ int workload_next(const struct workload *w, struct wl_state *s, struct rng *r, s
     o->np = 0;
     o->sql = NULL;
     o->id = -1;
-    if (k == K_BEGIN || k == K_COMMIT) {
+    if ((k == K_BEGIN || k == K_COMMIT) && w->stmt_id[k * c->tables] < 0) {
         o->sql = k == K_BEGIN ? "BEGIN" : "COMMIT";
         s->i++;
         return 1;
     }
     /* delete_inserts: the second half of a pair is the insert */
     enum wl_kind sk = (k == K_DELETE && s->sub == 1) ? K_INSERT : k;
-    o->id = w->stmt_id[sk * c->tables + (sk == K_RAND_POINTS || sk == K_RAND_RANGES ? 0 : t - 1)];
+    int one = sk == K_RAND_POINTS || sk == K_RAND_RANGES || sk == K_BEGIN || sk == K_COMMIT;
+    o->id = w->stmt_id[sk * c->tables + (one ? 0 : t - 1)];
     o->np = w->nparams[o->id];
     switch (sk) {
     case K_POINT:

@@ -207,6 +207,11 @@ struct db_ops {
      * whose server threads sleep after every statement under a batch loop
      * of 2; 2 for PostgreSQL (why: sched_policy.h, README: Speed). */
     int batch_min_conns;
+    /* 1: BEGIN and COMMIT go as prepared statements, as sysbench's scripts
+     * prepare them (MariaDB: COM_STMT_EXECUTE, no parse per transaction);
+     * 0: as text (PostgreSQL: a simple query is one message, a prepared one
+     * three). */
+    int prepared_trx;
 };
 
 extern const struct db_ops db_pgsql_ops;

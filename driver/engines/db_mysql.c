@@ -124,8 +124,9 @@ static int dbm_prepare(struct db_conn *c, int id, const char *sql, int nparams,
     }
     struct dbm_stmt *s = &c->stmts[id];
     dbm_stmt_clear(s);
-    /* BEGIN, COMMIT: nothing to bind, so text even with ps (a script's are) */
-    if (c->ps && nparams > 0) {
+    /* every statement is prepared with ps, BEGIN and COMMIT too, as sysbench
+     * prepares them (its scripts and the built-in mixes alike) */
+    if (c->ps) {
         s->st = mysql_stmt_init(c->m);
         if (!s->st) {
             dbm_conn_err(c, err);
@@ -580,4 +581,5 @@ const struct db_ops db_mysql_ops = {
     .secondary_key = "KEY xid",
     .auto_id_omitted = 0,
     .batch_min_conns = 3,
+    .prepared_trx = 1,
 };

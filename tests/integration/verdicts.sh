@@ -21,7 +21,9 @@ need_engine pgsql
 work=$(mktemp -d)
 at_exit 'rm -rf "$work"'
 start_server pgsql --conf shared_preload_libraries=pg_wait_sampling
-common="$SERVER_OPTS --server=external --repeats=2 --time=1.5 --warmup-time=0.3"
+# one repeat where a curve's limit is asked (its class needs no interval),
+# three a side where B is compared with A
+common="$SERVER_OPTS --server=external --repeats=1 --time=1.5 --warmup-time=0.3"
 
 # limits FILE: every limit's class, also and part, one per line
 limits() {
@@ -63,7 +65,7 @@ grep -Eq '^offered-load-bound \|.*--rate=200' "$work/l3" ||
     fail "a level capped by --rate is not load-bound: $(cat "$work/l3")"
 
 # 4. A/B: JIT on every statement slows point selects by orders of magnitude
-ab="oltp_point_select $common --repeats=3 --tables=1 --table-size=1000 --threads=2,4"
+ab="oltp_point_select $common --repeats=3 --tables=1 --table-size=1000 --threads=2"
 "$DBSCALE" sweep $ab --out "$work/A" >"$work/logA" 2>&1 || fail "sweep A: $(cat "$work/logA")"
 "$DBSCALE" sweep $ab --out "$work/A2" >"$work/logA2" 2>&1 || fail "sweep A2: $(cat "$work/logA2")"
 # the role's own session defaults (jit's settings are the user's to set):
@@ -78,7 +80,7 @@ rc=0
 "$DBSCALE" compare "$work/A" "$work/B" --out "$work/ab" >"$work/ab.out" 2>&1 || rc=$?
 expect_eq "compare A B (jit): exit" "$rc" 3
 set -- $(gate "$work/ab/verdict.json" worse)
-[ "$1" = regression ] && [ "$2" -ge 2 ] || fail "A B: gate $1, $2 points worse: $(cat "$work/ab.out")"
+[ "$1" = regression ] && [ "$2" -ge 1 ] || fail "A B: gate $1, $2 points worse: $(cat "$work/ab.out")"
 grep -q '^worse: ' "$work/ab.out" || fail "A B: the summary lists no worse point"
 rc=0
 "$DBSCALE" compare "$work/B" "$work/A" --out "$work/ba" >"$work/ba.out" 2>&1 || rc=$?
@@ -86,7 +88,7 @@ set -- $(gate "$work/ba/verdict.json" worse)
 [ "$2" = 0 ] || fail "B A: $2 points worse: $(cat "$work/ba.out")"
 [ "$rc" = 0 ] || [ "$rc" = 4 ] || fail "B A: exit $rc: $(cat "$work/ba.out")"
 set -- $(gate "$work/ba/verdict.json" better)
-[ "$2" -ge 2 ] || fail "B A: only $2 points better: $(cat "$work/ba.out")"
+[ "$2" -ge 1 ] || fail "B A: only $2 points better: $(cat "$work/ba.out")"
 rc=0
 "$DBSCALE" compare "$work/A" "$work/A2" --out "$work/aa" >"$work/aa.out" 2>&1 || rc=$?
 python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))
@@ -95,9 +97,9 @@ assert not bad, bad' "$work/aa/verdict.json" || fail "A/A: a throughput point ma
 [ "$rc" != 5 ] && [ "$rc" != 1 ] && [ "$rc" != 2 ] || fail "A/A: exit $rc"
 
 # 5. different CPU counts: nothing to compare, never a pass
-"$DBSCALE" sweep oltp_point_select $common --repeats=1 --tables=1 --table-size=1000 --cpus=1 \
+"$DBSCALE" sweep oltp_point_select $common --tables=1 --table-size=1000 --cpus=1 \
     --threads=2 --out "$work/c1" >"$work/logc1" 2>&1 || fail "sweep c1: $(cat "$work/logc1")"
-"$DBSCALE" sweep oltp_point_select $common --repeats=1 --tables=1 --table-size=1000 --cpus=2 \
+"$DBSCALE" sweep oltp_point_select $common --tables=1 --table-size=1000 --cpus=2 \
     --threads=2 --out "$work/c2" >"$work/logc2" 2>&1 || fail "sweep c2: $(cat "$work/logc2")"
 rc=0
 "$DBSCALE" compare "$work/c1" "$work/c2" >"$work/c.out" 2>&1 || rc=$?
