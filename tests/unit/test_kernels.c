@@ -354,11 +354,16 @@ static void test_page_sentences(void **state)
     variant_dir("k.up", &up,
                 "pgsql,oltp_point_select,up,1,1,0,100\n"
                 "pgsql,oltp_point_select,up,1,1,1,101\n");
+    /* a name no study makes is refused, not passed over */
     put("kernels.json", "{\"variants\": [\"k.smp\", \"k.up\", \"../escape\", \"missing\"]}\n");
     char **dirs, err[600];
-    size_t n;
-    assert_int_equal(studydir_variants(root, &dirs, &n, err, sizeof err), 0);
+    size_t n, beyond;
+    assert_int_equal(studydir_variants(root, &dirs, &n, &beyond, err, sizeof err), -1);
+    assert_non_null(strstr(err, "../escape"));
+    put("kernels.json", "{\"variants\": [\"k.smp\", \"k.up\", \"missing\"]}\n");
+    assert_int_equal(studydir_variants(root, &dirs, &n, &beyond, err, sizeof err), 0);
     assert_int_equal((int)n, 2);
+    assert_int_equal((int)beyond, 0);
     struct curves_log log = {0};
     struct curves p = {0};
     p.log = &log;
