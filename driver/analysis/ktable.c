@@ -123,11 +123,21 @@ static void db_rows(const struct curves *cv, struct kvariants *kv, struct ktable
     }
 }
 
+/* A kernel test's CPUs as a key: 0 when its tasks had every CPU the
+ * kernel brought online (a UP kernel's one, an SMP kernel's all), so that
+ * kernels are compared at the same tasks on their whole machines, as the
+ * reference table does; the count when they were held to fewer. */
+static int held(const struct kvariant *v, int cpus)
+{
+    return v->has && v->f.nonline > 0 && cpus == v->f.nonline ? 0 : cpus;
+}
+
 /* micro.csv's tests and fs.csv's two operations: rows that measured. A file
  * that cannot be read is left out here as curves_baseline_load has said. */
 static void kernel_rows(struct kvariants *kv, struct ktable *t, struct gather *g)
 {
     for (size_t d = 0; d < kv->n; d++) {
+        const struct kvariant *v = &kv->v[d];
         char path[600], err[600];
         struct microcsv_row *m = NULL;
         size_t n = 0;
@@ -135,8 +145,8 @@ static void kernel_rows(struct kvariants *kv, struct ktable *t, struct gather *g
         if (access(path, F_OK) == 0 && microcsv_read(path, &m, &n, err, sizeof err) == 0)
             for (size_t i = 0; i < n; i++)
                 if (!m[i].error[0])
-                    add(t, g, &kv->v[d], d, m[i].test, m[i].mode, m[i].cpus, m[i].tasks, m[i].boot,
-                        m[i].ops);
+                    add(t, g, &kv->v[d], d, m[i].test, m[i].mode, held(v, m[i].cpus), m[i].tasks,
+                        m[i].boot, m[i].ops);
         free(m);
         struct fscsv_row *f = NULL;
         n = 0;
@@ -148,10 +158,10 @@ static void kernel_rows(struct kvariants *kv, struct ktable *t, struct gather *g
                 char setup[64];
                 snprintf(setup, sizeof setup, "%s, %d files%s%s", f[i].fs_type, f[i].files,
                          f[i].shared_dir ? ", one dir" : "", f[i].fsync ? ", fsync" : "");
-                add(t, g, &kv->v[d], d, "fs create (files/s)", setup, f[i].cpus, f[i].tasks,
-                    f[i].boot, f[i].create_per_s);
-                add(t, g, &kv->v[d], d, "fs remove (files/s)", setup, f[i].cpus, f[i].tasks,
-                    f[i].boot, f[i].remove_per_s);
+                add(t, g, &kv->v[d], d, "fs create (files/s)", setup, held(v, f[i].cpus),
+                    f[i].tasks, f[i].boot, f[i].create_per_s);
+                add(t, g, &kv->v[d], d, "fs remove (files/s)", setup, held(v, f[i].cpus),
+                    f[i].tasks, f[i].boot, f[i].remove_per_s);
             }
         free(f);
     }

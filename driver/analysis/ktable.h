@@ -25,7 +25,9 @@ enum ktable_kind { KTABLE_DB, KTABLE_KERNEL };
 
 struct ktable_point {
     char k1[48], k2[64]; /* engine + workload; test + mode ("p", "t"; fs: its setup) */
-    int cpus;            /* the CPUs held to (0: not held) */
+    int cpus;            /* the CPUs held to; kernel tests: 0 when on every CPU the
+                          * kernel had online (UP's one, SMP's all), as the
+                          * reference table compares kernels at the same tasks */
     double x;            /* threads or tasks */
     /* Per variant: per boot (kvariants' index) the median of its repeats
      * here, NAN where that boot did not measure it; NULL where none did. */

@@ -57,11 +57,59 @@ static void name_pairs(struct kverdict_one *o, const struct kvariants *kv, size_
     }
 }
 
-/* Is point q one of the cost sentence's: on one CPU (database), or one task
- * on one CPU or not held (kernel tests)? */
-static int one_cpu(const struct ktable *t, const struct ktable_point *q)
+/* The rows of t from i on with the same k1 and k2: the end of i's group. */
+static size_t group_end(const struct ktable *t, size_t i)
 {
-    return t->kind == KTABLE_DB ? q->cpus == 1 : q->x == 1 && q->cpus <= 1;
+    size_t j = i;
+    while (j < t->n && !strcmp(t->p[j].k1, t->p[i].k1) && !strcmp(t->p[j].k2, t->p[i].k2))
+        j++;
+    return j;
+}
+
+/* In rows [i, e) of one kernel test: the row at one task with variant v's
+ * value, held to one CPU when there is one, else on all its CPUs; SIZE_MAX
+ * when none. *one says which. */
+static size_t one_task(const struct ktable *t, size_t i, size_t e, size_t v, int *one)
+{
+    size_t all = (size_t)-1;
+    for (size_t k = i; k < e; k++) {
+        const struct ktable_point *q = &t->p[k];
+        if (q->x != 1 || !isfinite(q->med[v]))
+            continue;
+        if (q->cpus == 1) {
+            *one = 1;
+            return k;
+        }
+        if (q->cpus == 0)
+            all = k;
+    }
+    *one = 0;
+    return all;
+}
+
+/* The cost sentence's units as rows (SMP's, UP's): the database points both
+ * measured on one CPU; or per kernel test, each at one task, SMP held to
+ * one CPU where it was (o->held counts those), else on all its CPUs. */
+static size_t cost_rows(const struct ktable *t, size_t s, size_t u, size_t (*rows)[2],
+                        struct kverdict_one *o)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->n && n < KV_UNITS; i = group_end(t, i)) {
+        size_t e = group_end(t, i);
+        if (t->kind == KTABLE_DB) {
+            for (size_t k = i; k < e && n < KV_UNITS; k++)
+                if (t->p[k].cpus == 1 && isfinite(t->p[k].med[s]) && isfinite(t->p[k].med[u]))
+                    rows[n][0] = rows[n][1] = k, n++;
+            continue;
+        }
+        int one_s, one_u;
+        size_t rs = one_task(t, i, e, s, &one_s), ru = one_task(t, i, e, u, &one_u);
+        if (rs != (size_t)-1 && ru != (size_t)-1) {
+            rows[n][0] = rs, rows[n][1] = ru, n++;
+            o->held += (size_t)one_s;
+        }
+    }
+    return n;
 }
 
 /* SMP held to one CPU against UP: 1 when there was a point both measured. */
@@ -71,28 +119,27 @@ static int cost(const struct kvariants *kv, const struct ktable *t, size_t s, si
     memset(o, 0, sizeof *o);
     o->kind = KVERDICT_COST, o->s = s, o->u = u, o->on = t->kind;
     size_t pr[KV_UNITS][2], np = kvariants_pairs(&kv->v[s], &kv->v[u], pr, KV_UNITS);
-    double r[KV_UNITS];
-    size_t m = 0;
-    for (size_t i = 0; i < t->n && o->npoints < KV_UNITS; i++) {
-        const struct ktable_point *q = &t->p[i];
-        if (!one_cpu(t, q) || !isfinite(q->med[s]) || !isfinite(q->med[u]))
-            continue;
-        r[o->npoints++] = q->med[s] / q->med[u];
-        o->nboots_s = q->nboot[s] > o->nboots_s ? q->nboot[s] : o->nboots_s;
-        o->nboots_u = q->nboot[u] > o->nboots_u ? q->nboot[u] : o->nboots_u;
-    }
+    size_t rows[KV_UNITS][2];
+    o->npoints = cost_rows(t, s, u, rows, o);
     if (!o->npoints)
         return 0;
+    double r[KV_UNITS];
+    for (size_t i = 0; i < o->npoints; i++) {
+        const struct ktable_point *a = &t->p[rows[i][0]], *b = &t->p[rows[i][1]];
+        r[i] = a->med[s] / b->med[u];
+        o->nboots_s = a->nboot[s] > o->nboots_s ? a->nboot[s] : o->nboots_s;
+        o->nboots_u = b->nboot[u] > o->nboots_u ? b->nboot[u] : o->nboots_u;
+    }
     /* each boot pair one unit: the geometric mean of its points' ratios */
     double rb[KV_UNITS];
-    size_t used[KV_UNITS][2];
+    size_t m = 0, used[KV_UNITS][2];
     for (size_t j = 0; j < np; j++) {
         double sum = 0;
         size_t k = 0;
-        for (size_t i = 0; i < t->n; i++) {
-            const struct ktable_point *q = &t->p[i];
-            double a = boot_at(q, s, pr[j][0]), b = boot_at(q, u, pr[j][1]);
-            if (one_cpu(t, q) && isfinite(a) && isfinite(b))
+        for (size_t i = 0; i < o->npoints; i++) {
+            double a = boot_at(&t->p[rows[i][0]], s, pr[j][0]);
+            double b = boot_at(&t->p[rows[i][1]], u, pr[j][1]);
+            if (isfinite(a) && isfinite(b))
                 sum += log(a / b), k++;
         }
         if (k)
@@ -107,15 +154,6 @@ static int cost(const struct kvariants *kv, const struct ktable *t, size_t s, si
         settle(o, r, o->npoints);
     }
     return o->pooled.why != STATS_POOLED_BAD;
-}
-
-/* The rows of t from i on with the same k1 and k2: the end of i's group. */
-static size_t group_end(const struct ktable *t, size_t i)
-{
-    size_t j = i;
-    while (j < t->n && !strcmp(t->p[j].k1, t->p[i].k1) && !strcmp(t->p[j].k2, t->p[i].k2))
-        j++;
-    return j;
 }
 
 /* The highest of variant v's values over rows [i, e): the median over its

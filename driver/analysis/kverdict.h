@@ -1,7 +1,9 @@
 /*
  * kverdict.h - the SMP write-up's two sentences as values: SMP on one CPU
- * against UP (an SMP kernel's points on one CPU, or its kernel tests at one
- * task on one CPU, against an UP kernel's), and SMP's peak against UP's
+ * against UP (an SMP kernel's database points on one CPU against an UP
+ * kernel's; or its kernel tests at one task, held to one CPU where it was,
+ * else on all its CPUs as the reference write-up measured its "SMP
+ * overhead"), and SMP's peak against UP's
  * (per workload or kernel test). Each is a change pooled over the points
  * (stats/pooled.h: the geometric mean of the ratios, minus 1) with its 95%
  * interval, the unit of replication said: the boots, paired r1 with r1 and
@@ -44,6 +46,8 @@ struct kverdict_one {
     enum ktable_kind on; /* database points or kernel tests */
     enum kverdict_unit unit;
     size_t npoints;            /* points (cost), workloads or tests (peak) pooled */
+    size_t held;               /* cost over kernel tests: of them, SMP held to one CPU (the rest
+                                * ran at one task on all its CPUs) */
     size_t nboots_s, nboots_u; /* boots of each variant there */
     char pairs[96];            /* the boot pairs, "r1-r1, r2-r2" (KVERDICT_BOOTS) */
     struct stats_pooled pooled;

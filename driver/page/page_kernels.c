@@ -275,8 +275,8 @@ static void pair_table(const struct ktable *t, struct sbuf *b)
         page_esc(b, q->k2);
         if (q->cpus > 0)
             sbuf_printf(b, "</td><td>%d", q->cpus);
-        else
-            sbuf_printf(b, "</td><td>-");
+        else /* kernel tests on every CPU each kernel had online */
+            sbuf_printf(b, "</td><td>%s", db ? "-" : "all");
         sbuf_printf(b, "</td><td>%g</td>", q->x);
         for (size_t v = 0; v < t->nv; v++) {
             if (isfinite(q->med[v]))
@@ -322,12 +322,15 @@ static void head(const struct kverdict_one *o, struct sbuf *b)
     char p[16];
     pct(p, sizeof p, fabs(e));
     int cost = o->kind == KVERDICT_COST;
+    /* kernel tests never held to one CPU: the SMP overhead at one task */
+    const char *what = o->on == KTABLE_KERNEL && !o->held ? "SMP at one task" : "SMP on one CPU";
     if (o->cls == KVERDICT_ESTABLISHED && cost)
-        sbuf_printf(b, "SMP on one CPU %s %s", e < 0 ? "costs" : "gains", p + 1);
+        sbuf_printf(b, "%s %s %s", what, e < 0 ? "costs" : "gains", p + 1);
     else if (o->cls == KVERDICT_ESTABLISHED)
         sbuf_printf(b, "SMP peaks %s %s UP", p + 1, e < 0 ? "below" : "above");
     else
-        sbuf_printf(b, "%s: %s", cost ? "SMP on one CPU against UP" : "SMP's peak against UP's",
+        sbuf_printf(b, "%s%s: %s", cost ? what : "SMP's peak",
+                    cost ? " against UP" : " against UP's",
                     o->cls == KVERDICT_INCONCLUSIVE ? "inconclusive" : "not established");
 }
 
@@ -358,7 +361,7 @@ static void over(const struct kverdict_one *o, struct sbuf *b)
         cost ? (db ? "database point" : "kernel test") : (db ? "workload" : "kernel test");
     if (cost)
         sbuf_printf(b, "over the %zu %s%s both measured %s", n, what, n == 1 ? "" : "s",
-                    db ? "on one CPU" : "at one task (held to one CPU, or not held)");
+                    db ? "on one CPU" : "at one task");
     else
         sbuf_printf(b, "over %zu %s%s", n, what, n == 1 ? "" : "s");
     if (o->unit == KVERDICT_BOOTS)
@@ -387,8 +390,17 @@ static void sentence(const struct kvariants *kv, const struct kverdict_one *o, s
     sbuf_printf(&w, " (");
     interval(o, &w);
     sbuf_printf(&w, "): %c (%s, SMP kernel", letter(o->s), s->name);
-    if (o->kind == KVERDICT_COST)
-        sbuf_printf(&w, ", %s", o->on == KTABLE_DB ? "server held to 1 CPU" : "1 task");
+    if (o->kind == KVERDICT_COST && o->on == KTABLE_DB)
+        sbuf_printf(&w, ", server held to 1 CPU");
+    else if (o->kind == KVERDICT_COST && o->held == o->npoints)
+        sbuf_printf(&w, ", 1 task held to 1 CPU");
+    else if (o->kind == KVERDICT_COST && o->held)
+        sbuf_printf(&w,
+                    ", 1 task, held to 1 CPU in %zu of the %zu tests and on all its CPUs in "
+                    "the rest",
+                    o->held, o->npoints);
+    else if (o->kind == KVERDICT_COST)
+        sbuf_printf(&w, ", 1 task on all its CPUs, never held to one");
     sbuf_printf(&w, ") against %c (%s, %s: %s), ", letter(o->u), u->name, up_how(u), u->f.boot_why);
     over(o, &w);
     if (o->where)
@@ -479,7 +491,10 @@ void page_kernels(const struct curves *cv, struct sbuf *b)
                            "(Welch's t-test over the boots' values, Benjamini-Hochberg), ~ no "
                            "difference proven at that rate, no mark: fewer than two boots a side "
                            "(repeats within one boot share its level and prove nothing); N/A: "
-                           "not measured in both. The SMP sentences pool the ratios of their "
+                           "not measured in both. Kernel tests' CPUs: all, on every CPU each "
+                           "kernel had online (UP's one, SMP's all, compared at the same tasks "
+                           "as the reference table does), or the count they were held to. The "
+                           "SMP sentences pool the ratios of their "
                            "points (geometric mean) with a 95%% t interval over the boot pairs "
                            "where two or more pair up, else over the points, and say \"not "
                            "established\" when it spans 0.</p>\n");

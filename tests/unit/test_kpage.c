@@ -3,8 +3,9 @@
  * synthetic studies with known answers: boots are the unit of its marks and
  * sentences (two boots of three tight repeats are two values a side, not
  * six), three disagreeing points are "not established" with their interval,
- * a 27th variant is left out in words, and a study's host facts come from
- * its kernels.json even where a guest's kernel.json lacks them.
+ * a 27th variant is left out in words, a study's host facts come from its
+ * kernels.json even where a guest's kernel.json lacks them, and kernel
+ * tests are compared at the same tasks on each kernel's whole machine.
  */
 #include <math.h>
 #include <stdio.h>
@@ -68,6 +69,7 @@ static void facts(struct kernel_facts *f, int up)
     snprintf(f->possible, sizeof f->possible, up ? "0" : "0-1");
     snprintf(f->present, sizeof f->present, up ? "0" : "0-1");
     snprintf(f->online, sizeof f->online, up ? "0" : "0-1");
+    f->npossible = f->npresent = f->nonline = up ? 1 : 2;
     snprintf(f->boot, sizeof f->boot, up ? "booted" : "smp");
     snprintf(f->boot_why, sizeof f->boot_why, up ? "nr_cpus=1" : "");
     snprintf(f->cmdline, sizeof f->cmdline, up ? "console=ttyS0 nr_cpus=1" : "console=ttyS0");
@@ -346,6 +348,45 @@ static void test_host_facts(void **state)
     free(html);
 }
 
+/* Kernel tests: compared at the same tasks on each kernel's whole machine
+ * (SMP's 2 CPUs against UP's one, as the reference table does), and the
+ * SMP cost taken where the SMP kernel was held to one CPU. */
+static void test_kernel_tests(void **state)
+{
+    (void)state;
+    const char *hdr = "test,mode,tasks,cpus,ops_per_s,min,max,cv,samples,fs_type,error,variant,"
+                      "idle,boot\n";
+    char csv[1024], dir[600], err[600];
+    struct kernel_facts f;
+    snprintf(csv, sizeof csv, "%sgetppid1,p,1,2,1000,,,,,,,,,s1\ngetppid1,p,1,1,900,,,,,,,,,s1\n",
+             hdr);
+    put("smp/micro.csv", csv);
+    facts(&f, 0);
+    snprintf(dir, sizeof dir, "%s/smp", root);
+    assert_int_equal(kernel_json_write(dir, &f, err, sizeof err), 0);
+    snprintf(csv, sizeof csv, "%sgetppid1,p,1,1,1000,,,,,,,,,u1\n", hdr);
+    put("up/micro.csv", csv);
+    facts(&f, 1);
+    snprintf(dir, sizeof dir, "%s/up", root);
+    assert_int_equal(kernel_json_write(dir, &f, err, sizeof err), 0);
+    const char *names[] = {"smp", "up"};
+    char *html = page_of(names, 2);
+    assert_non_null(strstr(html, "<td>getppid1</td><td>p</td><td>1</td><td>1</td>"
+                                 "<td title=\"1 boot\">900</td><td>N/A</td>"));
+    assert_non_null(strstr(html, "<td>getppid1</td><td>p</td><td>all</td><td>1</td>"
+                                 "<td title=\"1 boot\">1000</td><td title=\"1 boot\">1000</td>"));
+    assert_non_null(strstr(html, "SMP on one CPU against UP: inconclusive (-10%, no interval"));
+    assert_non_null(strstr(html, "SMP kernel, 1 task held to 1 CPU)"));
+    free(html);
+    /* never held to one CPU: said so, and named for what it measured */
+    snprintf(csv, sizeof csv, "%sgetppid1,p,1,2,1000,,,,,,,,,s1\n", hdr);
+    put("smp/micro.csv", csv);
+    html = page_of(names, 2);
+    assert_non_null(strstr(html, "SMP at one task against UP: inconclusive (+0%"));
+    assert_non_null(strstr(html, "1 task on all its CPUs, never held to one"));
+    free(html);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -353,6 +394,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_not_established, setup, teardown),
         cmocka_unit_test_setup_teardown(test_27_variants, setup, teardown),
         cmocka_unit_test_setup_teardown(test_host_facts, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_tests, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
