@@ -65,6 +65,7 @@ size_t kvariants_boot(struct kvariant *v, const char *id)
     if (r && !strcmp(r->variant, v->hv->name) && r->repeat > 0) {
         b->repeat = r->repeat;
         snprintf(b->name, sizeof b->name, "r%d", r->repeat);
+        snprintf(b->status, sizeof b->status, "%s", r->status);
     } else
         snprintf(b->name, sizeof b->name, "%.8s", id[0] ? id : "-");
     return v->nboots++;

@@ -24,9 +24,10 @@
 #define KVARIANTS_MAX STUDYDIR_MAX
 
 struct kvariants_boot {
-    char id[40];   /* the kernel's boot_id; "" for rows from before the column */
-    char name[16]; /* "r2" (the study's run), else the id's first 8 characters, or "-" */
-    int repeat;    /* the study's repeat number (1, 2 ...), 0 when the study has no such run */
+    char id[40];     /* the kernel's boot_id; "" for rows from before the column */
+    char name[16];   /* "r2" (the study's run), else the id's first 8 characters, or "-" */
+    int repeat;      /* the study's repeat number (1, 2 ...), 0 when the study has no such run */
+    char status[16]; /* the study's word for the run ("ok", "failed" ...), "" without one */
 };
 
 struct kvariant {

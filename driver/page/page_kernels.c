@@ -154,6 +154,8 @@ static void boots_cell(const struct kvariant *v, struct sbuf *b)
     for (size_t i = 0; i < v->nboots; i++) {
         sbuf_printf(b, "%s", i ? ", " : "");
         page_esc(b, v->boots[i].name);
+        if (v->boots[i].status[0] && strcmp(v->boots[i].status, "ok") != 0)
+            page_escf(b, " (%s)", v->boots[i].status);
     }
     if (!v->nboots)
         sbuf_printf(b, "-");

@@ -322,6 +322,14 @@ static void test_host_facts(void **state)
     assert_non_null(strstr(html, "the study's kernels.json, the host's own record, for A, B"));
     assert_null(strstr(html, "id=\"unpinned\""));
     free(html);
+    /* a boot the study marked failed is listed so */
+    const char *ok = strstr(strstr(study2, "k.up.r2"), "\"ok\"");
+    char f2[sizeof study2 + 8];
+    snprintf(f2, sizeof f2, "%.*s\"failed\"%s", (int)(ok - study2), study2, ok + 4);
+    put("kernels.json", f2);
+    html = page_of(names, 2);
+    assert_non_null(strstr(html, "<td>r1, r2 (failed)</td>"));
+    free(html);
     /* the host says it could not pin: said, once, from its word */
     char *j = strdup(study2);
     char *at = strstr(j, "\"pinned\": true");
