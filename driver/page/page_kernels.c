@@ -1,164 +1,57 @@
 /*
  * page_kernels.c - the kernel variants of a page, side by side.
  *
- * The one idea: a kernel variant is a results directory with a kernel.json,
- * and a point is matched across variants by what was measured (workload, the
- * CPUs the server had, threads; or kernel test, mode, tasks), never by the
- * sweep's variant label, which differs by design ("up" on a kernel booted
- * with one CPU, "smp-k1" on an SMP kernel held to one). Every relative % is
- * stats_relpct's floor((a / b - 1) x 100), as the reference will-it-scale
- * table's FvD / FvN / DvN columns are, with compare's Welch marks; every
- * sentence is built from those numbers and names them.
+ * The one idea: everything here is rendered from analysis/'s values: the
+ * variants and their facts (kvariants.h: the host's record where there is
+ * one, the guest's kernel.json otherwise), the tables of points with boots
+ * as the unit (ktable.h: every relative % is floor((a / b - 1) x 100), as the
+ * reference will-it-scale table's FvD / FvN / DvN columns are, and every
+ * mark holds at a 5% false-discovery rate over its table), and the SMP
+ * write-up's two sentences (kverdict.h), each with its pooled change, its
+ * 95% interval and the unit it was computed over, or the word that it is
+ * not established.
  *
- * Never compute a figure the tables do not show, and never let a string
- * from a file reach the page but through page_esc().
+ * Never compute a figure here, never write a change without its interval
+ * or its reason for having none, and never let a string from a file reach
+ * the page but through page_esc().
  */
 #include "page/page_kernels.h"
 
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include <jansson.h>
-
-#include "results/benchcsv.h"
-#include "results/kerneljson.h"
+#include "analysis/ktable.h"
+#include "analysis/kvariants.h"
+#include "analysis/kverdict.h"
 #include "page/page_html.h"
-#include "stats/stats.h"
 
-#define KV_MAX  26 /* variants are lettered A..Z */
-#define KP_MAXV 256
-
-struct kvar {
-    struct kernel_facts f;
-    int has;
-    const char *name;
-};
-
-/* A point measured in one or more variants: its key and each variant's
- * values (a results.csv repeat or a micro.csv row each). */
-struct kpoint {
-    char k1[48], k2[48]; /* engine + workload, or test + mode */
-    int cpus;            /* the server's CPUs (database points), 0 for kernel tests */
-    double x;            /* threads or tasks */
-    double *v[KV_MAX];
-    size_t nv[KV_MAX];
-};
-
-struct ktable {
-    struct kpoint *p;
-    size_t n, cap;
-};
-
-static void add_value(struct ktable *t, const char *k1, const char *k2, int cpus, double x, int var,
-                      double value)
+static char letter(size_t v)
 {
-    struct kpoint *q = NULL;
-    for (size_t i = 0; i < t->n && !q; i++)
-        if (t->p[i].cpus == cpus && t->p[i].x == x && !strcmp(t->p[i].k1, k1) &&
-            !strcmp(t->p[i].k2, k2))
-            q = &t->p[i];
-    if (!q) {
-        if (t->n == t->cap) {
-            t->cap = t->cap ? 2 * t->cap : 64;
-            t->p = xrealloc(t->p, t->cap * sizeof *t->p);
-        }
-        q = &t->p[t->n++];
-        memset(q, 0, sizeof *q);
-        snprintf(q->k1, sizeof q->k1, "%s", k1);
-        snprintf(q->k2, sizeof q->k2, "%s", k2);
-        q->cpus = cpus, q->x = x;
-    }
-    if (!q->v[var])
-        q->v[var] = xcalloc(KP_MAXV, sizeof(double));
-    if (q->nv[var] < KP_MAXV)
-        q->v[var][q->nv[var]++] = value;
+    return (char)('A' + v);
 }
 
-static void ktable_free(struct ktable *t)
+static int is_guest(const struct kvariant *v)
 {
-    for (size_t i = 0; i < t->n; i++)
-        for (int v = 0; v < KV_MAX; v++)
-            free(t->p[i].v[v]);
-    free(t->p);
-    memset(t, 0, sizeof *t);
-}
-
-static int kp_cmp(const void *a, const void *b)
-{
-    const struct kpoint *x = a, *y = b;
-    int c = strcmp(x->k1, y->k1);
-    if (!c)
-        c = strcmp(x->k2, y->k2);
-    if (!c)
-        c = (x->cpus > y->cpus) - (x->cpus < y->cpus);
-    if (!c)
-        c = (x->x > y->x) - (x->x < y->x);
-    return c;
-}
-
-static double kp_median(const struct kpoint *q, int v)
-{
-    return q->nv[v] ? stats_median(q->v[v], q->nv[v]) : NAN;
-}
-
-/* The database points of every variant (levels only, ranks' rows apart). */
-static void db_points(const struct curves *cv, size_t nv, struct ktable *t)
-{
-    for (size_t d = 0; d < nv; d++) {
-        const struct result_set *rs = &cv->dirs[d].rs;
-        for (size_t i = 0; i < rs->n; i++) {
-            const struct result_row *r = &rs->rows[i];
-            add_value(t, r->engine, r->workload, r->cpus, r->threads, (int)d, r->tps);
-        }
-    }
-    if (t->n)
-        qsort(t->p, t->n, sizeof *t->p, kp_cmp);
-}
-
-/* The kernel tests of every variant: micro.csv rows that measured. */
-static void micro_points(const struct curves *cv, size_t nv, struct ktable *t)
-{
-    for (size_t d = 0; d < nv; d++) {
-        char path[600], err[600];
-        snprintf(path, sizeof path, "%s/micro.csv", cv->dirs[d].path);
-        struct microcsv_row *rows = NULL;
-        size_t n = 0;
-        if (access(path, F_OK) < 0 || microcsv_read(path, &rows, &n, err, sizeof err) < 0)
-            continue; /* curves_baseline_load has said so */
-        for (size_t i = 0; i < n; i++)
-            if (!rows[i].error[0])
-                add_value(t, rows[i].test, rows[i].mode, 0, rows[i].tasks, (int)d, rows[i].ops);
-        free(rows);
-    }
-    if (t->n)
-        qsort(t->p, t->n, sizeof *t->p, kp_cmp);
-}
-
-static size_t load_vars(const struct curves *cv, struct kvar *kv)
-{
-    size_t n = cv->ndirs < KV_MAX ? cv->ndirs : KV_MAX;
-    for (size_t d = 0; d < n; d++) {
-        char err[600];
-        kv[d].has = kernel_json_load(cv->dirs[d].path, &kv[d].f, err, sizeof err) == 1;
-        kv[d].name = cv->dirs[d].name;
-    }
-    return n;
+    return !strcmp(v->accel, "tcg") || !strcmp(v->accel, "kvm");
 }
 
 /* ---- the banner ---- */
 
 void page_kernels_banner(const struct curves *cv, struct sbuf *b)
 {
-    struct kvar kv[KV_MAX];
-    size_t n = load_vars(cv, kv);
-    int tcg = 0, unpinned = 0;
-    for (size_t d = 0; d < n; d++) {
-        tcg |= kv[d].has && !strcmp(kv[d].f.virt, "tcg");
-        unpinned |= kv[d].has && (!strcmp(kv[d].f.virt, "tcg") || !strcmp(kv[d].f.virt, "kvm")) &&
-                    !kv[d].f.pinning[0];
+    struct kvariants kv;
+    kvariants_load(cv, &kv);
+    int tcg = 0;
+    struct sbuf unpinned = {0}, failed = {0};
+    for (size_t d = 0; d < kv.n; d++) {
+        const struct kvariant *v = &kv.v[d];
+        tcg |= !strcmp(v->accel, "tcg");
+        if (is_guest(v) && v->pinned == 0) /* the host's word, never a guest's silence */
+            sbuf_printf(&unpinned, "%s%c", unpinned.len ? ", " : "", letter(d));
+        if (v->boots_unpinned)
+            sbuf_printf(&failed, "%s%c (%zu)", failed.len ? ", " : "", letter(d),
+                        v->boots_unpinned);
     }
     if (tcg)
         sbuf_printf(b, "<p class=\"warn\" id=\"emulated\"><b>Emulated:</b> these figures were "
@@ -167,32 +60,24 @@ void page_kernels_banner(const struct curves *cv, struct sbuf *b)
                        "does: emulated atomics, locks and context switches cost other amounts, so "
                        "read the relative figures as a sketch and repeat the study on a KVM host "
                        "or on bare metal before drawing conclusions.</p>\n");
-    if (unpinned)
-        sbuf_printf(b, "<p class=\"warn\">Some guests ran more vCPUs than the host had CPUs for "
-                       "them: their vCPUs were not pinned and shared host CPUs.</p>\n");
+    if (unpinned.len)
+        sbuf_printf(b,
+                    "<p class=\"warn\" id=\"unpinned\">The study's record (kernels.json) "
+                    "says the vCPUs of variants %s were not pinned: they shared host CPUs "
+                    "with each other and with qemu's own threads.</p>\n",
+                    unpinned.s);
+    if (failed.len)
+        sbuf_printf(b,
+                    "<p class=\"warn\" id=\"pin-failed\">Pinning the vCPUs failed in boots "
+                    "of variants %s (kernels.json): those boots' vCPUs shared host "
+                    "CPUs.</p>\n",
+                    failed.s);
+    sbuf_free(&unpinned);
+    sbuf_free(&failed);
+    kvariants_free(&kv);
 }
 
-/* ---- the section ---- */
-
-static char letter(size_t v)
-{
-    return (char)('A' + v);
-}
-
-/* The kernel command line as the user set it: our own words left out. */
-static void user_params(const char *cmdline, struct sbuf *out)
-{
-    char copy[1024];
-    snprintf(copy, sizeof copy, "%s", cmdline);
-    int first = 1;
-    for (char *save = NULL, *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-        if (!strncmp(w, "dbscale.", 8) || !strcmp(w, "console=ttyS0") || !strcmp(w, "panic=-1") ||
-            !strcmp(w, "quiet"))
-            continue;
-        sbuf_printf(out, "%s%s", first ? "" : " ", w);
-        first = 0;
-    }
-}
+/* ---- the variants ---- */
 
 /* How UP was reached, for each CPU count the variant's database curves
  * held the server to. */
@@ -216,254 +101,337 @@ static void up_modes(const struct curves *cv, size_t d, const struct kernel_fact
         sbuf_printf(o, "SMP");
 }
 
-static void facts_table(const struct curves *cv, const struct kvar *kv, size_t n, struct sbuf *b)
+/* Each study's own record, once: what the host did for all its variants. */
+static void host_lines(const struct kvariants *kv, struct sbuf *b)
+{
+    for (size_t h = 0; h < kv->nhosts; h++) {
+        const struct studyjson *s = &kv->hosts[h];
+        sbuf_printf(b, "<p class=\"note\" id=\"kernel-host\">The host's record (");
+        page_escf(b, "%s/kernels.json", kv->host_dirs[h]);
+        if (!s->accel[0]) {
+            sbuf_printf(b, ") says nothing of the guest: machine and pinning unknown.</p>\n");
+            continue;
+        }
+        page_escf(b, "): qemu, %s; %d vCPU%s, %d MB; ",
+                  !strcmp(s->accel, "tcg")   ? "TCG (emulated)"
+                  : !strcmp(s->accel, "kvm") ? "KVM"
+                                             : s->accel,
+                  s->vcpus, s->vcpus == 1 ? "" : "s", s->mem_mb);
+        if (s->pinned && s->pinning[0]) {
+            sbuf_printf(b, "vCPU:host CPU ");
+            page_esc(b, s->pinning);
+        } else
+            sbuf_printf(b, "vCPUs not pinned");
+        sbuf_printf(b, "; housekeeping CPUs (qemu's own threads) ");
+        page_esc(b, s->housekeeping[0] ? s->housekeeping : "none");
+        if (s->sockets > 0)
+            sbuf_printf(b, "; topology %d socket%s x %d core%s x %d thread%s, %d NUMA node%s",
+                        s->sockets, s->sockets == 1 ? "" : "s", s->cores, s->cores == 1 ? "" : "s",
+                        s->threads, s->threads == 1 ? "" : "s", s->nodes, s->nodes == 1 ? "" : "s");
+        if (s->share[0]) {
+            sbuf_printf(b, "; share ");
+            page_esc(b, s->share);
+        }
+        sbuf_printf(b, ".</p>\n");
+    }
+}
+
+static void pinning_cell(const struct kvariant *v, struct sbuf *b)
+{
+    if (v->pinned == 1 && strlen(v->pinning) > 48) {
+        page_escf(b, "%.40s... ", v->pinning);
+        sbuf_printf(b, "(all in %s)", v->host ? "kernels.json" : "kernel.json");
+    } else if (v->pinned == 1)
+        page_esc(b, v->pinning);
+    else if (v->pinned == 0)
+        sbuf_printf(b, "not pinned");
+    else
+        sbuf_printf(b, "%s", is_guest(v) ? "not recorded" : "-");
+}
+
+static void boots_cell(const struct kvariant *v, struct sbuf *b)
+{
+    for (size_t i = 0; i < v->nboots; i++) {
+        sbuf_printf(b, "%s", i ? ", " : "");
+        page_esc(b, v->boots[i].name);
+        if (v->boots[i].status[0] && strcmp(v->boots[i].status, "ok") != 0)
+            page_escf(b, " (%s)", v->boots[i].status);
+    }
+    if (!v->nboots)
+        sbuf_printf(b, "-");
+}
+
+static void facts_row(const struct curves *cv, const struct kvariant *v, size_t d, struct sbuf *b)
+{
+    const struct kernel_facts *f = &v->f;
+    sbuf_printf(b, "<tr><td>%c</td><td>", letter(d));
+    page_esc(b, v->name);
+    if (!v->has && !v->host) {
+        sbuf_printf(b, "</td><td colspan=\"9\">no kernel.json: not recorded</td></tr>\n");
+        return;
+    }
+    sbuf_printf(b, "</td><td>");
+    page_esc(b, v->has ? f->release : v->hv->release);
+    sbuf_printf(b, "<br><small>");
+    page_esc(b, f->version);
+    int smp = v->has ? f->config_smp : v->hv->config_smp;
+    sbuf_printf(b, "</small></td><td>%s<br><small>", smp < 0 ? "?" : smp ? "y" : "n");
+    page_esc(b, v->has ? f->smp_from : "the image");
+    sbuf_printf(b, "</small></td><td>");
+    page_esc(b, v->params);
+    sbuf_printf(b, "</td><td>");
+    if (v->has)
+        page_escf(b, "%s / %s / %s", f->possible, f->present, f->online);
+    sbuf_printf(b, "</td><td>");
+    struct sbuf s = {0};
+    if (v->has)
+        up_modes(cv, d, f, &s);
+    page_esc(b, s.s ? s.s : "not recorded");
+    sbuf_free(&s);
+    sbuf_printf(b, "</td><td>");
+    page_esc(b, !strcmp(v->accel, "tcg")   ? "qemu, TCG (emulated)"
+                : !strcmp(v->accel, "kvm") ? "qemu, KVM"
+                : v->accel[0]              ? v->accel
+                                           : "-");
+    sbuf_printf(b, "</td><td>");
+    pinning_cell(v, b);
+    sbuf_printf(b, "</td><td><small>");
+    page_escf(b, "%.12s", v->sha256[0] ? v->sha256 : "-");
+    sbuf_printf(b, "</small></td><td>");
+    boots_cell(v, b);
+    sbuf_printf(b, "</td></tr>\n");
+}
+
+static void facts_table(const struct curves *cv, const struct kvariants *kv, struct sbuf *b)
 {
     sbuf_printf(b, "<table class=\"kv\" id=\"kernel-variants\">\n<tr><th></th><th>variant</th>"
                    "<th>release</th><th>CONFIG_SMP</th><th>boot parameters</th><th>CPUs "
                    "possible / present / online</th><th>UP</th><th>machine</th><th>vCPU pinning"
-                   "</th><th>image sha256</th></tr>\n");
-    for (size_t d = 0; d < n; d++) {
-        const struct kernel_facts *f = &kv[d].f;
-        sbuf_printf(b, "<tr><td>%c</td><td>", letter(d));
-        page_esc(b, kv[d].name);
-        if (!kv[d].has) {
-            sbuf_printf(b, "</td><td colspan=\"8\">no kernel.json: not recorded</td></tr>\n");
-            continue;
-        }
-        sbuf_printf(b, "</td><td>");
-        page_esc(b, f->release);
-        sbuf_printf(b, "<br><small>");
-        page_esc(b, f->version);
-        sbuf_printf(b, "</small></td><td>%s<br><small>",
-                    f->config_smp < 0 ? "?"
-                    : f->config_smp   ? "y"
-                                      : "n");
-        page_esc(b, f->smp_from);
-        struct sbuf s = {0};
-        user_params(f->cmdline, &s);
-        sbuf_printf(b, "</small></td><td>");
-        page_esc(b, s.s ? s.s : "");
-        sbuf_free(&s);
-        sbuf_printf(b, "</td><td>");
-        page_escf(b, "%s / %s / %s", f->possible, f->present, f->online);
-        sbuf_printf(b, "</td><td>");
-        up_modes(cv, d, f, &s);
-        page_esc(b, s.s ? s.s : "");
-        sbuf_free(&s);
-        sbuf_printf(b, "</td><td>");
-        page_esc(b, !strcmp(f->virt, "tcg")   ? "qemu, TCG (emulated)"
-                    : !strcmp(f->virt, "kvm") ? "qemu, KVM"
-                                              : f->virt);
-        sbuf_printf(b, "</td><td>");
-        page_esc(b, f->pinning[0] ? f->pinning : "-");
-        sbuf_printf(b, "</td><td><small>");
-        page_escf(b, "%.12s", f->image_sha256[0] ? f->image_sha256 : "-");
-        sbuf_printf(b, "</small></td></tr>\n");
-    }
+                   "</th><th>image sha256</th><th>boots</th></tr>\n");
+    for (size_t d = 0; d < kv->n; d++)
+        facts_row(cv, &kv->v[d], d, b);
     sbuf_printf(b, "</table>\n");
+    struct sbuf host = {0}, guest = {0};
+    for (size_t d = 0; d < kv->n; d++)
+        if (kv->v[d].host)
+            sbuf_printf(&host, "%s%c", host.len ? ", " : "", letter(d));
+        else if (kv->v[d].has)
+            sbuf_printf(&guest, "%s%c", guest.len ? ", " : "", letter(d));
+    sbuf_printf(b, "<p class=\"note\" id=\"kernel-facts-from\">Release, CONFIG_SMP, CPUs and UP: "
+                   "each guest's own kernel.json. Machine, pinning, image and boot parameters:");
+    if (host.len)
+        sbuf_printf(b, " the study's kernels.json, the host's own record, for %s%s", host.s,
+                    guest.len ? ";" : ".");
+    if (guest.len)
+        sbuf_printf(b,
+                    " kernel.json for %s, which in a guest only repeats what the host told it "
+                    "on the kernel command line (a long pinning list is left off there: \"not "
+                    "recorded\" is not \"not pinned\").",
+                    guest.s);
+    sbuf_printf(b, " Boots: r1, r2 ... are a study's repeated boots; other boots are named by "
+                   "their boot_id, \"-\" for rows from before the boot column (one boot per "
+                   "directory).</p>\n");
+    sbuf_free(&host);
+    sbuf_free(&guest);
 }
 
-static void rel_cell(struct sbuf *b, const struct kpoint *q, size_t i, size_t j)
+/* ---- the tables ---- */
+
+static void rel_cell(struct sbuf *b, const struct ktable_cell *c)
 {
-    long long rel;
-    double a = kp_median(q, (int)i), c = kp_median(q, (int)j);
-    if (!isfinite(a) || !isfinite(c) || stats_relpct(a, c, &rel) < 0) {
+    static const char *const mark[] = {"", "", "~", "*"};
+    if (c->mark == KTABLE_NA) {
         sbuf_printf(b, "<td>N/A</td>");
         return;
     }
-    struct stats_welch w;
-    const char *mark = "";
-    if (stats_welch(q->v[i], q->nv[i], q->v[j], q->nv[j], &w) == 0)
-        mark = w.significant ? "*" : "~";
-    sbuf_printf(b, "<td class=\"%s\">%+lld%s</td>", rel < 0 ? "neg" : "pos", rel, mark);
+    sbuf_printf(b, "<td class=\"%s\" title=\"", c->rel < 0 ? "neg" : "pos");
+    if (c->mark == KTABLE_NO_TEST)
+        sbuf_printf(b, "no test: %zu and %zu boots", c->na, c->nb);
+    else
+        sbuf_printf(b, "Welch over %zu and %zu boots, q=%.3g", c->na, c->nb, c->q);
+    sbuf_printf(b, "\">%+lld%s</td>", c->rel, mark[c->mark]);
 }
 
 /* The reference table's layout: keys, a raw column per variant, a relative
  * column per pair (i < j: floor((i / j - 1) x 100)). */
-static void pair_table(const struct ktable *t, size_t n, int db, struct sbuf *b)
+static void pair_table(const struct ktable *t, struct sbuf *b)
 {
+    int db = t->kind == KTABLE_DB;
     sbuf_printf(b, "<table class=\"kernels\" id=\"%s\">\n<tr>",
                 db ? "kernel-relative-db" : "kernel-relative-micro");
     if (db)
         sbuf_printf(b, "<th>engine</th><th>workload</th><th>CPUs</th><th>threads</th>");
     else
-        sbuf_printf(b, "<th>test</th><th>mode</th><th>tasks</th>");
-    for (size_t v = 0; v < n; v++)
+        sbuf_printf(b, "<th>test</th><th>mode</th><th>CPUs</th><th>tasks</th>");
+    for (size_t v = 0; v < t->nv; v++)
         sbuf_printf(b, "<th>%c</th>", letter(v));
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = i + 1; j < n; j++)
+    for (size_t i = 0; i < t->nv; i++)
+        for (size_t j = i + 1; j < t->nv; j++)
             sbuf_printf(b, "<th>%cv%c</th>", letter(i), letter(j));
     sbuf_printf(b, "</tr>\n");
     for (size_t r = 0; r < t->n; r++) {
-        const struct kpoint *q = &t->p[r];
+        const struct ktable_point *q = &t->p[r];
         sbuf_printf(b, "<tr><td>");
         page_esc(b, q->k1);
         sbuf_printf(b, "</td><td>");
         page_esc(b, q->k2);
-        if (db)
+        if (q->cpus > 0)
             sbuf_printf(b, "</td><td>%d", q->cpus);
+        else /* kernel tests on every CPU each kernel had online */
+            sbuf_printf(b, "</td><td>%s", db ? "-" : "all");
         sbuf_printf(b, "</td><td>%g</td>", q->x);
-        for (size_t v = 0; v < n; v++) {
-            double m = kp_median(q, (int)v);
-            if (isfinite(m))
-                sbuf_printf(b, db ? "<td>%.1f</td>" : "<td>%.0f</td>", m);
+        for (size_t v = 0; v < t->nv; v++) {
+            if (isfinite(q->med[v]))
+                sbuf_printf(b,
+                            db ? "<td title=\"%zu boot%s\">%.1f</td>"
+                               : "<td title=\"%zu boot%s\">%.0f</td>",
+                            q->nboot[v], q->nboot[v] == 1 ? "" : "s", q->med[v]);
             else
                 sbuf_printf(b, "<td>N/A</td>");
         }
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = i + 1; j < n; j++)
-                rel_cell(b, q, i, j);
+        for (size_t i = 0; i < t->nv; i++)
+            for (size_t j = i + 1; j < t->nv; j++)
+                rel_cell(b, ktable_cell(t, r, i, j));
         sbuf_printf(b, "</tr>\n");
     }
-    sbuf_printf(b, "</table>\n");
+    sbuf_printf(b, "</table>\n<p class=\"note\">");
+    sbuf_printf(b, "%zu of %zu tested cells marked at a 5%% false-discovery rate.</p>\n", t->marked,
+                t->tests);
 }
 
 /* ---- the SMP write-up's two sentences ---- */
 
-static int is_up(const struct kvar *v)
+/* A change (a fraction) as a signed percent: whole, or to a tenth below
+ * 1%, never "-0%". */
+static void pct(char *out, size_t len, double f)
 {
-    return v->has && (!strcmp(v->f.boot, "booted") || !strcmp(v->f.boot, "built"));
-}
-
-static int is_smp(const struct kvar *v)
-{
-    return v->has && !strcmp(v->f.boot, "smp");
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-    long long x = *(const long long *)a, y = *(const long long *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median and range of n relative %s, sorted in place, as words. */
-static long long spread(long long *r, size_t n, char *out, size_t len)
-{
-    qsort(r, n, sizeof *r, cmp_ll);
-    long long med = r[n / 2];
-    if (n % 2 == 0)
-        med = (long long)floor((double)(r[n / 2 - 1] + r[n / 2]) / 2.0);
-    if (n == 1)
-        snprintf(out, len, "%+lld%%", med);
+    double x = 100 * f;
+    if (fabs(x) < 0.95 && round(x * 10) != 0)
+        snprintf(out, len, "%+.1f%%", x);
     else
-        snprintf(out, len, "%+lld%% (median of %zu; from %+lld%% to %+lld%%)", med, n, r[0],
-                 r[n - 1]);
-    return med;
+        snprintf(out, len, "%+.0f%%", round(x) == 0 ? 0 : round(x));
 }
 
-static const char *up_how(const struct kvar *u)
+static const char *up_how(const struct kvariant *u)
 {
     return !strcmp(u->f.boot, "built") ? "built without SMP" : "booted with one CPU";
 }
 
-/* Relative %s of variant s against u at the points both measured on one
- * CPU (database) or with one task (kernel tests). */
-static size_t one_cpu_rels(const struct ktable *t, int db, size_t s, size_t u, long long *r,
-                           size_t max)
+/* The words before the colon: the conclusion, or that there is none. */
+static void head(const struct kverdict_one *o, struct sbuf *b)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < t->n && n < max; i++) {
-        const struct kpoint *q = &t->p[i];
-        int keep = db ? q->cpus == 1 : q->x == 1;
-        if (keep && q->nv[s] && q->nv[u] &&
-            stats_relpct(kp_median(q, (int)s), kp_median(q, (int)u), &r[n]) == 0)
-            n++;
-    }
-    return n;
+    double e = o->pooled.est;
+    char p[16];
+    pct(p, sizeof p, fabs(e));
+    int cost = o->kind == KVERDICT_COST;
+    /* kernel tests never held to one CPU: the SMP overhead at one task */
+    const char *what = o->on == KTABLE_KERNEL && !o->held ? "SMP at one task" : "SMP on one CPU";
+    if (o->cls == KVERDICT_ESTABLISHED && cost)
+        sbuf_printf(b, "%s %s %s", what, e < 0 ? "costs" : "gains", p + 1);
+    else if (o->cls == KVERDICT_ESTABLISHED)
+        sbuf_printf(b, "SMP peaks %s %s UP", p + 1, e < 0 ? "below" : "above");
+    else
+        sbuf_printf(b, "%s%s: %s", cost ? what : "SMP's peak",
+                    cost ? " against UP" : " against UP's",
+                    o->cls == KVERDICT_INCONCLUSIVE ? "inconclusive" : "not established");
 }
 
-/* SMP held to one CPU against UP, at every database point both measured on
- * one CPU, or at every kernel test at one task (the write-up's "enabling
- * SMP has a 20% overhead"). 1 when a sentence was made. */
-static int cost_sentence(const struct ktable *db, const struct ktable *mi, const struct kvar *kv,
-                         size_t s, size_t u, struct sbuf *b)
+/* The pooled change and its interval, or why there is none. */
+static void interval(const struct kverdict_one *o, struct sbuf *b)
 {
-    const struct ktable *t = db->n ? db : mi;
-    long long r[1024];
-    size_t n = one_cpu_rels(t, t == db, s, u, r, 1024);
-    if (!n)
-        return 0;
-    char sp[160], v[64];
-    long long med = spread(r, n, sp, sizeof sp);
-    if (med)
-        snprintf(v, sizeof v, "SMP on one CPU %s %lld%%", med < 0 ? "costs" : "gains",
-                 med < 0 ? -med : med);
+    char e[16], lo[16], hi[16];
+    pct(e, sizeof e, o->pooled.est);
+    if (o->pooled.why == STATS_POOLED_OK) {
+        pct(lo, sizeof lo, o->pooled.lo);
+        pct(hi, sizeof hi, o->pooled.hi);
+        sbuf_printf(b, "%s, 95%% interval %s to %s%s", e, lo, hi,
+                    o->cls == KVERDICT_ESTABLISHED ? "" : ", which spans 0");
+    } else if (o->pooled.why == STATS_POOLED_ONE)
+        sbuf_printf(b, "%s, no interval: one %s and fewer than two boots a side", e,
+                    o->kind == KVERDICT_COST ? "point" : "workload");
     else
-        snprintf(v, sizeof v, "SMP on one CPU makes no difference");
-    sbuf_printf(b, "<li class=\"smp-cost\">");
-    page_escf(b, "%s: %c (%s, SMP kernel, %s) against %c (%s, %s: %s) is %s, over the %s.", v,
-              letter(s), kv[s].name,
-              t == db ? "server held to 1 CPU" : "its kernel tests at 1 task", letter(u),
-              kv[u].name, up_how(&kv[u]), kv[u].f.boot_why, sp,
-              t == db ? "database points both measured on one CPU" : "kernel tests at one task");
-    sbuf_printf(b, "</li>\n");
-    return 1;
-}
-/* The SMP kernel's best against UP's best: per workload (database) or per
- * kernel test and mode. */
-static int peak_sentence(const struct ktable *db, const struct ktable *mi, const struct kvar *kv,
-                         size_t s, size_t u, struct sbuf *b)
-{
-    const struct ktable *t = db->n ? db : mi;
-    long long r[1024];
-    size_t n = 0;
-    char one[512] = "";
-    for (size_t i = 0; i < t->n && n < 1024; i++) {
-        if (i > 0 && !strcmp(t->p[i].k1, t->p[i - 1].k1) && !strcmp(t->p[i].k2, t->p[i - 1].k2))
-            continue; /* the first point of each key starts its group */
-        double ps = NAN, pu = NAN;
-        const struct kpoint *bs = NULL, *bu = NULL;
-        for (size_t j = i;
-             j < t->n && !strcmp(t->p[j].k1, t->p[i].k1) && !strcmp(t->p[j].k2, t->p[i].k2); j++) {
-            double ms = kp_median(&t->p[j], (int)s), mu = kp_median(&t->p[j], (int)u);
-            if (isfinite(ms) && (!bs || ms > ps))
-                ps = ms, bs = &t->p[j];
-            if (isfinite(mu) && (!bu || mu > pu))
-                pu = mu, bu = &t->p[j];
-        }
-        if (bs && bu && stats_relpct(ps, pu, &r[n]) == 0) {
-            if (t == db && n == 0)
-                snprintf(one, sizeof one,
-                         "%s %s: %.1f tps at %d CPU%s and %g thread%s against %.1f tps at %g "
-                         "thread%s",
-                         bs->k1, bs->k2, ps, bs->cpus, bs->cpus == 1 ? "" : "s", bs->x,
-                         bs->x == 1 ? "" : "s", pu, bu->x, bu->x == 1 ? "" : "s");
-            n++;
-        }
-    }
-    if (!n)
-        return 0;
-    char sp[160], v[64];
-    long long med = spread(r, n, sp, sizeof sp);
-    if (med)
-        snprintf(v, sizeof v, "SMP peaks %lld%% %s UP", med < 0 ? -med : med,
-                 med < 0 ? "below" : "above");
-    else
-        snprintf(v, sizeof v, "SMP peaks level with UP");
-    sbuf_printf(b, "<li class=\"smp-peak\">");
-    page_escf(b, "%s: the best of %c (%s, SMP kernel) against the best of %c (%s, %s) is %s, %s%s.",
-              v, letter(s), kv[s].name, letter(u), kv[u].name, up_how(&kv[u]), sp,
-              t == db ? (n == 1 ? "" : "over each workload") : "over each kernel test",
-              t == db && n == 1 ? one : "");
-    sbuf_printf(b, "</li>\n");
-    return 1;
+        sbuf_printf(b, "%s, no interval: its %zu units agree exactly, no spread to judge by", e,
+                    o->pooled.m);
 }
 
-static void sentences(const struct ktable *db, const struct ktable *mi, const struct kvar *kv,
-                      size_t n, struct sbuf *b)
+/* Over what, and which unit carried the interval. */
+static void over(const struct kverdict_one *o, struct sbuf *b)
 {
-    size_t made = 0;
+    int db = o->on == KTABLE_DB, cost = o->kind == KVERDICT_COST;
+    size_t n = o->npoints;
+    const char *what =
+        cost ? (db ? "database point" : "kernel test") : (db ? "workload" : "kernel test");
+    if (cost)
+        sbuf_printf(b, "over the %zu %s%s both measured %s", n, what, n == 1 ? "" : "s",
+                    db ? "on one CPU" : "at one task");
+    else
+        sbuf_printf(b, "over %zu %s%s", n, what, n == 1 ? "" : "s");
+    if (o->unit == KVERDICT_BOOTS)
+        sbuf_printf(b, "; each boot pair one unit (%s; %zu and %zu boots)", o->pairs, o->nboots_s,
+                    o->nboots_u);
+    else
+        sbuf_printf(b, "; each %s one unit (fewer than two boot pairs: %zu and %zu boot%s)",
+                    cost ? "point" : what, o->nboots_s, o->nboots_u, o->nboots_u == 1 ? "" : "s");
+    if (o->pooled.m > 1 && isfinite(o->lo_unit)) {
+        char lo[16], hi[16];
+        pct(lo, sizeof lo, o->lo_unit);
+        pct(hi, sizeof hi, o->hi_unit);
+        const char *units = o->unit == KVERDICT_BOOTS ? "boot pairs" : cost ? "points" : "units";
+        if (strcmp(lo, hi) != 0)
+            sbuf_printf(b, "; the %s ran from %s to %s", units, lo, hi);
+        else
+            sbuf_printf(b, "; the %s were all %s when rounded", units, lo);
+    }
+}
+
+static void sentence(const struct kvariants *kv, const struct kverdict_one *o, struct sbuf *b)
+{
+    const struct kvariant *s = &kv->v[o->s], *u = &kv->v[o->u];
+    struct sbuf w = {0};
+    head(o, &w);
+    sbuf_printf(&w, " (");
+    interval(o, &w);
+    sbuf_printf(&w, "): %c (%s, SMP kernel", letter(o->s), s->name);
+    if (o->kind == KVERDICT_COST && o->on == KTABLE_DB)
+        sbuf_printf(&w, ", server held to 1 CPU");
+    else if (o->kind == KVERDICT_COST && o->held == o->npoints)
+        sbuf_printf(&w, ", 1 task held to 1 CPU");
+    else if (o->kind == KVERDICT_COST && o->held)
+        sbuf_printf(&w,
+                    ", 1 task, held to 1 CPU in %zu of the %zu tests and on all its CPUs in "
+                    "the rest",
+                    o->held, o->npoints);
+    else if (o->kind == KVERDICT_COST)
+        sbuf_printf(&w, ", 1 task on all its CPUs, never held to one");
+    sbuf_printf(&w, ") against %c (%s, %s: %s), ", letter(o->u), u->name, up_how(u), u->f.boot_why);
+    over(o, &w);
+    if (o->where)
+        sbuf_printf(&w,
+                    "; %s: %.1f tps at %d CPU%s and %g thread%s against %.1f tps at %g thread%s",
+                    o->key, o->peak_s, o->cpus_s, o->cpus_s == 1 ? "" : "s", o->x_s,
+                    o->x_s == 1 ? "" : "s", o->peak_u, o->x_u, o->x_u == 1 ? "" : "s");
+    sbuf_printf(&w, ".");
+    sbuf_printf(b, "<li class=\"%s\" data-class=\"%s\">",
+                o->kind == KVERDICT_COST ? "smp-cost" : "smp-peak",
+                o->cls == KVERDICT_ESTABLISHED       ? "established"
+                : o->cls == KVERDICT_NOT_ESTABLISHED ? "not-established"
+                                                     : "inconclusive");
+    page_esc(b, w.s);
+    sbuf_printf(b, "</li>\n");
+    sbuf_free(&w);
+}
+
+static void sentences(const struct kvariants *kv, const struct kverdict *v, struct sbuf *b)
+{
     sbuf_printf(b, "<ul class=\"headlines\" id=\"smp-sentences\">\n");
-    for (int same = 1; same >= 0 && !made; same--) /* same release first */
-        for (size_t s = 0; s < n; s++)
-            for (size_t u = 0; u < n && made < 16; u++) {
-                if (!is_smp(&kv[s]) || !is_up(&kv[u]) ||
-                    (same && strcmp(kv[s].f.release, kv[u].f.release) != 0))
-                    continue;
-                made += (size_t)cost_sentence(db, mi, kv, s, u, b);
-                made += (size_t)peak_sentence(db, mi, kv, s, u, b);
-            }
-    if (!made)
+    for (size_t i = 0; i < v->n; i++)
+        sentence(kv, &v->s[i], b);
+    if (v->more)
+        sbuf_printf(b,
+                    "<li>%zu more pairs of an SMP and an UP variant not weighed here (at most "
+                    "%d sentences); the tables below hold their points.</li>\n",
+                    v->more, KVERDICT_MAX);
+    if (!v->n)
         sbuf_printf(b, "<li>No SMP-against-UP sentence: no variant pairs an SMP kernel with one "
                        "that booted with one CPU or was built without SMP, on points both "
                        "measured.</li>\n");
@@ -472,39 +440,68 @@ static void sentences(const struct ktable *db, const struct ktable *mi, const st
 
 void page_kernels(const struct curves *cv, struct sbuf *b)
 {
-    struct kvar kv[KV_MAX];
-    size_t n = load_vars(cv, kv), with = 0;
-    for (size_t d = 0; d < n; d++)
-        with += (size_t)kv[d].has;
-    if (!with)
+    struct kvariants kv;
+    kvariants_load(cv, &kv);
+    size_t hosted = 0;
+    for (size_t d = 0; d < kv.n; d++)
+        hosted += kv.v[d].host != NULL;
+    if (!kv.with && !hosted) {
+        kvariants_free(&kv);
         return;
+    }
     sbuf_printf(b, "<h2 id=\"kernels\">Kernels</h2>\n<p class=\"note\">Each results directory "
-                   "as a kernel variant, from its kernel.json. UP is reached three ways: an "
-                   "SMP kernel held to one CPU keeps its SMP code; one booted with one CPU "
-                   "patches its SMP alternatives (x86 LOCK prefixes) into UP forms; one built "
-                   "without CONFIG_SMP has no SMP code.</p>\n");
-    facts_table(cv, kv, n, b);
-    if (n < 2)
-        return;
-    struct ktable db = {0}, mi = {0};
-    db_points(cv, n, &db);
-    micro_points(cv, n, &mi);
-    sentences(&db, &mi, kv, n, b);
-    if (db.n) {
-        sbuf_printf(b, "<h3>Database, relative %% between variants</h3>\n");
-        pair_table(&db, n, 1, b);
+                   "as a kernel variant. UP is reached three ways: an SMP kernel held to one CPU "
+                   "keeps its SMP code; one booted with one CPU patches its SMP alternatives "
+                   "(x86 LOCK prefixes) into UP forms; one built without CONFIG_SMP has no SMP "
+                   "code.</p>\n");
+    if (kv.note[0]) {
+        sbuf_printf(b, "<p class=\"warn\">");
+        page_esc(b, kv.note);
+        sbuf_printf(b, "</p>\n");
     }
-    if (mi.n) {
-        sbuf_printf(b, "<h3>Kernel tests, relative %% between variants</h3>\n");
-        pair_table(&mi, n, 0, b);
+    if (kv.left_out) {
+        sbuf_printf(b,
+                    "<p class=\"warn\" id=\"kernels-left-out\">%zu variant%s left out of this "
+                    "comparison: ",
+                    kv.left_out, kv.left_out == 1 ? "" : "s");
+        page_esc(b, kv.left_why);
+        sbuf_printf(b, ".</p>\n");
     }
-    if (db.n || mi.n)
-        sbuf_printf(b, "<p class=\"note\">A, B ...: median transactions/s (database) or "
-                       "operations/s (kernel tests) of each variant; AvB is floor((A / B - 1) "
-                       "&times; 100), the reference will-it-scale table's FvD; * the difference "
-                       "is significant (Welch's t-test over repeats or boots, 95%%), ~ no "
-                       "difference proven, no mark: fewer than two values a side; N/A: not "
-                       "measured in both.</p>\n");
-    ktable_free(&db);
-    ktable_free(&mi);
+    host_lines(&kv, b);
+    facts_table(cv, &kv, b);
+    if (kv.n >= 2) {
+        struct ktable db, kt;
+        struct kverdict v;
+        ktable_build(cv, &kv, KTABLE_DB, &db);
+        ktable_build(cv, &kv, KTABLE_KERNEL, &kt);
+        kverdict_build(&kv, &db, &kt, &v);
+        sentences(&kv, &v, b);
+        if (db.n) {
+            sbuf_printf(b, "<h3>Database, relative %% between variants</h3>\n");
+            pair_table(&db, b);
+        }
+        if (kt.n) {
+            sbuf_printf(b, "<h3>Kernel tests, relative %% between variants</h3>\n");
+            pair_table(&kt, b);
+        }
+        if (db.n || kt.n)
+            sbuf_printf(b, "<p class=\"note\">A, B ...: the median over a variant's boots of "
+                           "each boot's median transactions/s (database) or operations/s (kernel "
+                           "tests); AvB is floor((A / B - 1) &times; 100), the reference "
+                           "will-it-scale table's FvD. Boots are the unit: * the difference "
+                           "holds at a 5%% false-discovery rate over every test in its table "
+                           "(Welch's t-test over the boots' values, Benjamini-Hochberg), ~ no "
+                           "difference proven at that rate, no mark: fewer than two boots a side "
+                           "(repeats within one boot share its level and prove nothing); N/A: "
+                           "not measured in both. Kernel tests' CPUs: all, on every CPU each "
+                           "kernel had online (UP's one, SMP's all, compared at the same tasks "
+                           "as the reference table does), or the count they were held to. The "
+                           "SMP sentences pool the ratios of their "
+                           "points (geometric mean) with a 95%% t interval over the boot pairs "
+                           "where two or more pair up, else over the points, and say \"not "
+                           "established\" when it spans 0.</p>\n");
+        ktable_free(&db);
+        ktable_free(&kt);
+    }
+    kvariants_free(&kv);
 }

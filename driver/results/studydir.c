@@ -5,8 +5,11 @@
  * study's order.
  *
  * The one idea: a study stands for its variants, so report and the study's
- * own page read the same directories. A name in kernels.json is data: one
- * that would lead outside the study is passed over.
+ * own page read the same directories. A name in kernels.json is data, read
+ * through studyjson.c, which refuses a file naming a variant no study makes
+ * (one that would lead outside the study): never a path built from an
+ * unchecked name. The variants past STUDYDIR_MAX are counted, never dropped
+ * without a word.
  */
 #include "results/studydir.h"
 
@@ -14,12 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
-
-#include <jansson.h>
 
 #include "core/util.h"
-#include "results/input.h"
+#include "results/studyjson.h"
 
 static int holds_results(const char *dir)
 {
@@ -34,36 +34,33 @@ static int holds_results(const char *dir)
     return 0;
 }
 
-int studydir_variants(const char *dir, char ***dirs, size_t *n, char *err, size_t errlen)
+int studydir_variants(const char *dir, char ***dirs, size_t *n, size_t *beyond, char *err,
+                      size_t errlen)
 {
-    char path[1100];
     *n = 0;
+    if (beyond)
+        *beyond = 0;
     *dirs = xcalloc(STUDYDIR_MAX + 1, sizeof **dirs);
-    snprintf(path, sizeof path, "%s/kernels.json", dir);
-    if (access(path, F_OK) < 0)
-        return 0;
-    json_t *o = results_input_json(path, err, errlen);
-    if (!o)
-        return -1;
-    json_t *vs = json_object_get(o, "variants");
-    if (!json_is_array(vs)) {
-        snprintf(err, errlen, "%s: no \"variants\" list", path);
-        json_decref(o);
+    struct studyjson s;
+    int rc = studyjson_read(dir, &s, err, errlen);
+    if (rc < 0) { /* an unreadable or hostile kernels.json */
+        free(*dirs);
+        *dirs = NULL;
         return -1;
     }
-    size_t i;
-    json_t *v;
-    json_array_foreach(vs, i, v)
-    {
-        const char *name = json_string_value(v);
-        if (!name || !*name || strchr(name, '/') || !strcmp(name, "..") || *n == STUDYDIR_MAX)
-            continue; /* never outside the study */
+    if (rc == 0)
+        return 0; /* no study */
+    for (size_t i = 0; i < s.nvariants; i++) {
         char sub[1200];
-        snprintf(sub, sizeof sub, "%s/%s", dir, name);
-        if (holds_results(sub))
+        snprintf(sub, sizeof sub, "%s/%s", dir, s.variants[i].name);
+        if (!holds_results(sub))
+            continue;
+        if (*n < STUDYDIR_MAX)
             (*dirs)[(*n)++] = xstrdup(sub);
+        else if (beyond)
+            (*beyond)++;
     }
-    json_decref(o);
+    studyjson_free(&s);
     return 0;
 }
 

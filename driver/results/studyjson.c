@@ -125,7 +125,7 @@ int studyjson_read(const char *dir, struct studyjson *s, char *err, size_t errle
     memset(s, 0, sizeof *s);
     char path[1100];
     snprintf(path, sizeof path, "%s/kernels.json", dir);
-    if (access(path, F_OK) < 0 && errno == ENOENT)
+    if (access(path, F_OK) < 0 && (errno == ENOENT || errno == ENOTDIR))
         return 0;
     json_t *o = results_input_json(path, err, errlen);
     if (!o)

@@ -432,9 +432,12 @@ static void summary(const struct study *s)
 static int write_page(const struct study *s, char *path, size_t len, char *err, size_t errlen)
 {
     char **dirs;
-    size_t n;
-    if (studydir_variants(s->out, &dirs, &n, err, errlen) < 0)
+    size_t n, beyond;
+    if (studydir_variants(s->out, &dirs, &n, &beyond, err, errlen) < 0)
         return -1;
+    if (beyond) /* the page says so too */
+        warnx_("the page compares the first %d variants; %zu more were left out", STUDYDIR_MAX,
+               beyond);
     if (n == 0) {
         snprintf(err, errlen, "no variant left results");
         free(dirs);

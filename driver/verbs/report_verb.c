@@ -60,15 +60,18 @@ int report_main(int argc, char **argv)
     }
     /* a kernels study stands for its variants' directories */
     char *dirs[REPORT_MAXDIRS], **sub = NULL, *study = NULL;
-    size_t nd = 0, nsub = 0;
+    size_t nd = 0, nsub = 0, beyond = 0;
     for (int i = 0; i < npos; i++) {
-        if (studydir_variants(pos[i], &sub, &nsub, err, sizeof err) < 0) {
+        if (studydir_variants(pos[i], &sub, &nsub, &beyond, err, sizeof err) < 0) {
             warnx_("%s", err);
             opts_free(&o);
             return EXIT_USAGE;
         }
         if (nsub && !study)
             study = pos[i];
+        if (beyond) /* the page says so too */
+            warnx_("%s: the page compares the first %d variants; %zu more were left out", pos[i],
+                   STUDYDIR_MAX, beyond);
         for (size_t j = 0; j < nsub && nd < REPORT_MAXDIRS; j++)
             dirs[nd++] = xstrdup(sub[j]);
         if (!nsub && nd < REPORT_MAXDIRS)

@@ -188,9 +188,12 @@ for v in smp up; do
 done
 # the page
 page=$out/report.html
+# one boot a side: a sentence without an interval says so, never a bare
+# "gains"; the host's record names the boots and the pinning
 for want in 'id="emulated"' 'id="kernel-variants"' 'id="kernel-relative-db"' \
     'id="kernel-relative-micro"' '<th>AvB</th>' 'SMP on one CPU' 'booted with one CPU (nr_cpus=1)' \
-    "$plus.smp" "$plus.up"; do
+    "$plus.smp" "$plus.up" 'id="kernel-host"' 'vCPU:host CPU 0:0,1:1' '<td>r1</td>' \
+    'one point and fewer than two boots a side'; do
     grep -q "$want" "$page" || fail "report.html lacks $want"
 done
 # the same page from `report` of the study directory, and of the two variants
@@ -198,6 +201,7 @@ ok "$DBSCALE" report "$out" --out "$work/again.html"
 grep -q 'class="smp-cost"' "$work/again.html" || fail "report of the study has no SMP sentence"
 ok "$DBSCALE" report "$out/$plus.smp" "$out/$plus.up" --out "$work/pair.html"
 grep -q 'class="smp-peak"' "$work/pair.html" || fail "report of the two dirs has no SMP sentence"
+grep -q 'id="kernel-host"' "$work/pair.html" || fail "report of the two dirs lacks the host's record"
 
 # 3. a boot that panics at once, a hostile guest command, then SIGINT during
 # the next boot: exit 130, no qemu left, the first two boots kept

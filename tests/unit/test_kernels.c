@@ -5,7 +5,8 @@
  * dbscale guest; kernel.json's round trip and its one-kernel-per-directory
  * rule; a bzImage's boot header; the 9p modules' load order from a fake
  * modules.dep; the study's interleaved plan; and the page's SMP-against-UP
- * sentences and pairwise relative % from two results directories.
+ * sentences and pairwise relative % from two results directories
+ * (test_kpage.c has the page's statistics: boots as the unit).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -354,21 +355,29 @@ static void test_page_sentences(void **state)
     variant_dir("k.up", &up,
                 "pgsql,oltp_point_select,up,1,1,0,100\n"
                 "pgsql,oltp_point_select,up,1,1,1,101\n");
+    /* a name no study makes is refused, not passed over */
     put("kernels.json", "{\"variants\": [\"k.smp\", \"k.up\", \"../escape\", \"missing\"]}\n");
     char **dirs, err[600];
-    size_t n;
-    assert_int_equal(studydir_variants(root, &dirs, &n, err, sizeof err), 0);
+    size_t n, beyond;
+    assert_int_equal(studydir_variants(root, &dirs, &n, &beyond, err, sizeof err), -1);
+    assert_non_null(strstr(err, "../escape"));
+    put("kernels.json", "{\"variants\": [\"k.smp\", \"k.up\", \"missing\"]}\n");
+    assert_int_equal(studydir_variants(root, &dirs, &n, &beyond, err, sizeof err), 0);
     assert_int_equal((int)n, 2);
+    assert_int_equal((int)beyond, 0);
     struct curves_log log = {0};
     struct curves p = {0};
     p.log = &log;
     assert_int_equal(page_load(&p, dirs, n), 0);
     struct sbuf b = {0};
     page_render(&p, NULL, &b);
-    assert_non_null(strstr(b.s, "SMP on one CPU costs 10%"));        /* floor(90.5/100.5-1) */
-    assert_non_null(strstr(b.s, "SMP peaks 79% above UP"));          /* floor(180/100.5-1) */
-    assert_non_null(strstr(b.s, "<th>AvB</th>"));                    /* the pair column */
-    assert_non_null(strstr(b.s, "<td class=\"neg\">-10*</td>"));     /* Welch: 2 a side */
+    /* one boot a side (rows from before the boot column): no interval, no mark */
+    assert_non_null(strstr(b.s, "SMP on one CPU against UP: inconclusive (-10%, no interval: "
+                                "one point and fewer than two boots a side)"));
+    assert_non_null(strstr(b.s, "SMP&#39;s peak against UP&#39;s: inconclusive (+79%"));
+    assert_non_null(strstr(b.s, "<th>AvB</th>")); /* the pair column */
+    /* floor(90.5 / 100.5 - 1), untested: the two repeats are of one boot */
+    assert_non_null(strstr(b.s, "<td class=\"neg\" title=\"no test: 1 and 1 boots\">-10</td>"));
     assert_non_null(strstr(b.s, "booted with one CPU (nr_cpus=1)")); /* how UP was reached */
     assert_null(strstr(b.s, "id=\"emulated\""));                     /* bare metal: no banner */
     sbuf_free(&b);
