@@ -239,3 +239,125 @@ void kverdict_build(const struct kvariants *kv, const struct ktable *db, const s
                 v->n += (size_t)peaks(kv, t, s, u, &v->s[v->n]);
             }
 }
+
+/* ---- the sentences' words, for the page and the text alike ---- */
+
+char kverdict_letter(size_t v)
+{
+    return (char)('A' + v % 26);
+}
+
+/* A change (a fraction) as a signed percent: whole, or to a tenth below
+ * 1%, never "-0%". */
+static void pct(char *out, size_t len, double f)
+{
+    double x = 100 * f;
+    if (fabs(x) < 0.95 && round(x * 10) != 0)
+        snprintf(out, len, "%+.1f%%", x);
+    else
+        snprintf(out, len, "%+.0f%%", round(x) == 0 ? 0 : round(x));
+}
+
+static const char *up_how(const struct kvariant *u)
+{
+    return !strcmp(u->f.boot, "built") ? "built without SMP" : "booted with one CPU";
+}
+
+/* The words before the colon: the conclusion, or that there is none. */
+static void head(const struct kverdict_one *o, struct sbuf *b)
+{
+    double e = o->pooled.est;
+    char p[16];
+    pct(p, sizeof p, fabs(e));
+    int cost = o->kind == KVERDICT_COST;
+    /* kernel tests never held to one CPU: the SMP overhead at one task */
+    const char *what = o->on == KTABLE_KERNEL && !o->held ? "SMP at one task" : "SMP on one CPU";
+    if (o->cls == KVERDICT_ESTABLISHED && cost)
+        sbuf_printf(b, "%s %s %s", what, e < 0 ? "costs" : "gains", p + 1);
+    else if (o->cls == KVERDICT_ESTABLISHED)
+        sbuf_printf(b, "SMP peaks %s %s UP", p + 1, e < 0 ? "below" : "above");
+    else
+        sbuf_printf(b, "%s%s: %s", cost ? what : "SMP's peak",
+                    cost ? " against UP" : " against UP's",
+                    o->cls == KVERDICT_INCONCLUSIVE ? "inconclusive" : "not established");
+}
+
+/* The pooled change and its interval, or why there is none. */
+static void interval(const struct kverdict_one *o, struct sbuf *b)
+{
+    char e[16], lo[16], hi[16];
+    pct(e, sizeof e, o->pooled.est);
+    if (o->pooled.why == STATS_POOLED_OK) {
+        pct(lo, sizeof lo, o->pooled.lo);
+        pct(hi, sizeof hi, o->pooled.hi);
+        sbuf_printf(b, "%s, 95%% interval %s to %s%s", e, lo, hi,
+                    o->cls == KVERDICT_ESTABLISHED ? "" : ", which spans 0");
+    } else if (o->pooled.why == STATS_POOLED_ONE)
+        sbuf_printf(b, "%s, no interval: one %s and fewer than two boots a side", e,
+                    o->kind == KVERDICT_COST ? "point" : "workload");
+    else
+        sbuf_printf(b, "%s, no interval: its %zu units agree exactly, no spread to judge by", e,
+                    o->pooled.m);
+}
+
+/* Over what, and which unit carried the interval. */
+static void over(const struct kverdict_one *o, struct sbuf *b)
+{
+    int db = o->on == KTABLE_DB, cost = o->kind == KVERDICT_COST;
+    size_t n = o->npoints;
+    const char *what =
+        cost ? (db ? "database point" : "kernel test") : (db ? "workload" : "kernel test");
+    if (cost)
+        sbuf_printf(b, "over the %zu %s%s both measured %s", n, what, n == 1 ? "" : "s",
+                    db ? "on one CPU" : "at one task");
+    else
+        sbuf_printf(b, "over %zu %s%s", n, what, n == 1 ? "" : "s");
+    if (o->unit == KVERDICT_BOOTS)
+        sbuf_printf(b, "; each boot pair one unit (%s; %zu and %zu boots)", o->pairs, o->nboots_s,
+                    o->nboots_u);
+    else
+        sbuf_printf(b, "; each %s one unit (fewer than two boot pairs: %zu and %zu boot%s)",
+                    cost ? "point" : what, o->nboots_s, o->nboots_u, o->nboots_u == 1 ? "" : "s");
+    if (o->pooled.m > 1 && isfinite(o->lo_unit)) {
+        char lo[16], hi[16];
+        pct(lo, sizeof lo, o->lo_unit);
+        pct(hi, sizeof hi, o->hi_unit);
+        const char *units = o->unit == KVERDICT_BOOTS ? "boot pairs" : cost ? "points" : "units";
+        if (strcmp(lo, hi) != 0)
+            sbuf_printf(b, "; the %s ran from %s to %s", units, lo, hi);
+        else
+            sbuf_printf(b, "; the %s were all %s when rounded", units, lo);
+    }
+}
+
+void kverdict_sentence(const struct kvariants *kv, const struct kverdict_one *o, struct sbuf *out)
+{
+    const struct kvariant *s = &kv->v[o->s], *u = &kv->v[o->u];
+    struct sbuf w = {0};
+    head(o, &w);
+    sbuf_printf(&w, " (");
+    interval(o, &w);
+    sbuf_printf(&w, "): %c (%s, SMP kernel", kverdict_letter(o->s), s->name);
+    if (o->kind == KVERDICT_COST && o->on == KTABLE_DB)
+        sbuf_printf(&w, ", server held to 1 CPU");
+    else if (o->kind == KVERDICT_COST && o->held == o->npoints)
+        sbuf_printf(&w, ", 1 task held to 1 CPU");
+    else if (o->kind == KVERDICT_COST && o->held)
+        sbuf_printf(&w,
+                    ", 1 task, held to 1 CPU in %zu of the %zu tests and on all its CPUs in "
+                    "the rest",
+                    o->held, o->npoints);
+    else if (o->kind == KVERDICT_COST)
+        sbuf_printf(&w, ", 1 task on all its CPUs, never held to one");
+    sbuf_printf(&w, ") against %c (%s, %s: %s), ", kverdict_letter(o->u), u->name, up_how(u),
+                u->f.boot_why);
+    over(o, &w);
+    if (o->where)
+        sbuf_printf(&w,
+                    "; %s: %.1f tps at %d CPU%s and %g thread%s against %.1f tps at %g thread%s",
+                    o->key, o->peak_s, o->cpus_s, o->cpus_s == 1 ? "" : "s", o->x_s,
+                    o->x_s == 1 ? "" : "s", o->peak_u, o->x_u, o->x_u == 1 ? "" : "s");
+    sbuf_printf(&w, ".");
+    sbuf_add(out, w.s, w.len);
+    sbuf_free(&w);
+}

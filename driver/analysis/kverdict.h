@@ -20,6 +20,7 @@
 
 #include "analysis/ktable.h"
 #include "analysis/kvariants.h"
+#include "core/util.h"
 #include "stats/pooled.h"
 
 #define KVERDICT_MAX 16
@@ -71,5 +72,11 @@ struct kverdict {
  * when db has any, else over the kernel tests. n 0: no pair. */
 void kverdict_build(const struct kvariants *kv, const struct ktable *db, const struct ktable *kt,
                     struct kverdict *v);
+/* The letter a variant goes by on the page and in the text: A, B, ... */
+char kverdict_letter(size_t v);
+/* Sentence o in plain text (the page escapes it): "SMP on one CPU against
+ * UP: not established (+20%, 95% interval -37% to +128%, which spans 0):
+ * A (...) against B (...), over the 3 database points ...". */
+void kverdict_sentence(const struct kvariants *kv, const struct kverdict_one *o, struct sbuf *out);
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "analysis/curves.h"
 #include "analysis/evidence.h"
+#include "analysis/kverdict.h"
 #include "analysis/limit.h"
 #include "stats/boot.h"
 #include "stats/classify.h"
@@ -93,9 +94,21 @@ enum verdict_gate {
     VG_NONE,         /* one directory: no comparison asked */
 };
 
+/* The directories as kernel variants (a kernels study's, or results with a
+ * kernel.json): their facts, the relative-% tables over boots, and the SMP
+ * write-up's two sentences as values. on 0: no directory is a kernel
+ * variant. */
+struct verdict_kernels {
+    int on;
+    struct kvariants kv;
+    struct ktable db, kt; /* database points, kernel tests (built with two variants or more) */
+    struct kverdict smp;
+};
+
 struct verdict {
     struct verdict_opt opt;
     struct evidence ev;
+    struct verdict_kernels k;
     struct limit *lim; /* every curve's, in curve order */
     size_t nlim;
     struct verdict_scaling *sc;

@@ -134,6 +134,21 @@ static void gate(struct verdict *v, const struct curves *cv)
     }
 }
 
+static void kernels(struct verdict *v, const struct curves *cv)
+{
+    struct verdict_kernels *k = &v->k;
+    kvariants_load(cv, &k->kv);
+    size_t hosted = 0;
+    for (size_t d = 0; d < k->kv.n; d++)
+        hosted += k->kv.v[d].host != NULL;
+    k->on = k->kv.with || hosted;
+    if (k->on && k->kv.n >= 2) {
+        ktable_build(cv, &k->kv, KTABLE_DB, &k->db);
+        ktable_build(cv, &k->kv, KTABLE_KERNEL, &k->kt);
+        kverdict_build(&k->kv, &k->db, &k->kt, &k->smp);
+    }
+}
+
 void verdict_build(const struct curves *cv, const struct verdict_opt *o, struct verdict *v)
 {
     memset(v, 0, sizeof *v);
@@ -149,12 +164,16 @@ void verdict_build(const struct curves *cv, const struct verdict_opt *o, struct 
     }
     verdict_curves(v, cv);
     verdict_explain(v, cv);
+    kernels(v, cv);
     gate(v, cv);
 }
 
 void verdict_free(struct verdict *v)
 {
     evidence_free(&v->ev);
+    kvariants_free(&v->k.kv);
+    ktable_free(&v->k.db);
+    ktable_free(&v->k.kt);
     free(v->lim);
     free(v->sc);
     free(v->pairs);

@@ -399,7 +399,7 @@ void page_render(const struct curves *cv, const struct verdict *v, struct sbuf *
                 css);
     page_esc(b, cv->subtitle);
     sbuf_printf(b, "</p>\n");
-    page_kernels_banner(cv, b);
+    page_kernels_banner(v, b);
     answer(cv, v, b);
     warnings(cv, b);
     graphs(cv, b);
@@ -418,7 +418,7 @@ void page_render(const struct curves *cv, const struct verdict *v, struct sbuf *
         sbuf_printf(b, "<h2>Comparison</h2>\n");
         page_table_relative(cv, b);
     }
-    page_kernels(cv, b);
+    page_kernels(cv, v, b);
     baseline(cv, b);
     sbuf_printf(b, "<h2>The study</h2>\n");
     page_study(cv, b);

@@ -26,11 +26,6 @@
 #include "analysis/kverdict.h"
 #include "page/page_html.h"
 
-static char letter(size_t v)
-{
-    return (char)('A' + v);
-}
-
 static int is_guest(const struct kvariant *v)
 {
     return !strcmp(v->accel, "tcg") || !strcmp(v->accel, "kvm");
@@ -38,19 +33,20 @@ static int is_guest(const struct kvariant *v)
 
 /* ---- the banner ---- */
 
-void page_kernels_banner(const struct curves *cv, struct sbuf *b)
+void page_kernels_banner(const struct verdict *v, struct sbuf *b)
 {
-    struct kvariants kv;
-    kvariants_load(cv, &kv);
+    if (!v)
+        return;
+    const struct kvariants *kv = &v->k.kv;
     int tcg = 0;
     struct sbuf unpinned = {0}, failed = {0};
-    for (size_t d = 0; d < kv.n; d++) {
-        const struct kvariant *v = &kv.v[d];
+    for (size_t d = 0; d < kv->n; d++) {
+        const struct kvariant *v = &kv->v[d];
         tcg |= !strcmp(v->accel, "tcg");
         if (is_guest(v) && v->pinned == 0) /* the host's word, never a guest's silence */
-            sbuf_printf(&unpinned, "%s%c", unpinned.len ? ", " : "", letter(d));
+            sbuf_printf(&unpinned, "%s%c", unpinned.len ? ", " : "", kverdict_letter(d));
         if (v->boots_unpinned)
-            sbuf_printf(&failed, "%s%c (%zu)", failed.len ? ", " : "", letter(d),
+            sbuf_printf(&failed, "%s%c (%zu)", failed.len ? ", " : "", kverdict_letter(d),
                         v->boots_unpinned);
     }
     if (tcg)
@@ -74,7 +70,6 @@ void page_kernels_banner(const struct curves *cv, struct sbuf *b)
                     failed.s);
     sbuf_free(&unpinned);
     sbuf_free(&failed);
-    kvariants_free(&kv);
 }
 
 /* ---- the variants ---- */
@@ -164,7 +159,7 @@ static void boots_cell(const struct kvariant *v, struct sbuf *b)
 static void facts_row(const struct curves *cv, const struct kvariant *v, size_t d, struct sbuf *b)
 {
     const struct kernel_facts *f = &v->f;
-    sbuf_printf(b, "<tr><td>%c</td><td>", letter(d));
+    sbuf_printf(b, "<tr><td>%c</td><td>", kverdict_letter(d));
     page_esc(b, v->name);
     if (!v->has && !v->host) {
         sbuf_printf(b, "</td><td colspan=\"9\">no kernel.json: not recorded</td></tr>\n");
@@ -214,9 +209,9 @@ static void facts_table(const struct curves *cv, const struct kvariants *kv, str
     struct sbuf host = {0}, guest = {0};
     for (size_t d = 0; d < kv->n; d++)
         if (kv->v[d].host)
-            sbuf_printf(&host, "%s%c", host.len ? ", " : "", letter(d));
+            sbuf_printf(&host, "%s%c", host.len ? ", " : "", kverdict_letter(d));
         else if (kv->v[d].has)
-            sbuf_printf(&guest, "%s%c", guest.len ? ", " : "", letter(d));
+            sbuf_printf(&guest, "%s%c", guest.len ? ", " : "", kverdict_letter(d));
     sbuf_printf(b, "<p class=\"note\" id=\"kernel-facts-from\">Release, CONFIG_SMP, CPUs and UP: "
                    "each guest's own kernel.json. Machine, pinning, image and boot parameters:");
     if (host.len)
@@ -264,10 +259,10 @@ static void pair_table(const struct ktable *t, struct sbuf *b)
     else
         sbuf_printf(b, "<th>test</th><th>mode</th><th>CPUs</th><th>tasks</th>");
     for (size_t v = 0; v < t->nv; v++)
-        sbuf_printf(b, "<th>%c</th>", letter(v));
+        sbuf_printf(b, "<th>%c</th>", kverdict_letter(v));
     for (size_t i = 0; i < t->nv; i++)
         for (size_t j = i + 1; j < t->nv; j++)
-            sbuf_printf(b, "<th>%cv%c</th>", letter(i), letter(j));
+            sbuf_printf(b, "<th>%cv%c</th>", kverdict_letter(i), kverdict_letter(j));
     sbuf_printf(b, "</tr>\n");
     for (size_t r = 0; r < t->n; r++) {
         const struct ktable_point *q = &t->p[r];
@@ -301,131 +296,22 @@ static void pair_table(const struct ktable *t, struct sbuf *b)
 
 /* ---- the SMP write-up's two sentences ---- */
 
-/* A change (a fraction) as a signed percent: whole, or to a tenth below
- * 1%, never "-0%". */
-static void pct(char *out, size_t len, double f)
-{
-    double x = 100 * f;
-    if (fabs(x) < 0.95 && round(x * 10) != 0)
-        snprintf(out, len, "%+.1f%%", x);
-    else
-        snprintf(out, len, "%+.0f%%", round(x) == 0 ? 0 : round(x));
-}
-
-static const char *up_how(const struct kvariant *u)
-{
-    return !strcmp(u->f.boot, "built") ? "built without SMP" : "booted with one CPU";
-}
-
-/* The words before the colon: the conclusion, or that there is none. */
-static void head(const struct kverdict_one *o, struct sbuf *b)
-{
-    double e = o->pooled.est;
-    char p[16];
-    pct(p, sizeof p, fabs(e));
-    int cost = o->kind == KVERDICT_COST;
-    /* kernel tests never held to one CPU: the SMP overhead at one task */
-    const char *what = o->on == KTABLE_KERNEL && !o->held ? "SMP at one task" : "SMP on one CPU";
-    if (o->cls == KVERDICT_ESTABLISHED && cost)
-        sbuf_printf(b, "%s %s %s", what, e < 0 ? "costs" : "gains", p + 1);
-    else if (o->cls == KVERDICT_ESTABLISHED)
-        sbuf_printf(b, "SMP peaks %s %s UP", p + 1, e < 0 ? "below" : "above");
-    else
-        sbuf_printf(b, "%s%s: %s", cost ? what : "SMP's peak",
-                    cost ? " against UP" : " against UP's",
-                    o->cls == KVERDICT_INCONCLUSIVE ? "inconclusive" : "not established");
-}
-
-/* The pooled change and its interval, or why there is none. */
-static void interval(const struct kverdict_one *o, struct sbuf *b)
-{
-    char e[16], lo[16], hi[16];
-    pct(e, sizeof e, o->pooled.est);
-    if (o->pooled.why == STATS_POOLED_OK) {
-        pct(lo, sizeof lo, o->pooled.lo);
-        pct(hi, sizeof hi, o->pooled.hi);
-        sbuf_printf(b, "%s, 95%% interval %s to %s%s", e, lo, hi,
-                    o->cls == KVERDICT_ESTABLISHED ? "" : ", which spans 0");
-    } else if (o->pooled.why == STATS_POOLED_ONE)
-        sbuf_printf(b, "%s, no interval: one %s and fewer than two boots a side", e,
-                    o->kind == KVERDICT_COST ? "point" : "workload");
-    else
-        sbuf_printf(b, "%s, no interval: its %zu units agree exactly, no spread to judge by", e,
-                    o->pooled.m);
-}
-
-/* Over what, and which unit carried the interval. */
-static void over(const struct kverdict_one *o, struct sbuf *b)
-{
-    int db = o->on == KTABLE_DB, cost = o->kind == KVERDICT_COST;
-    size_t n = o->npoints;
-    const char *what =
-        cost ? (db ? "database point" : "kernel test") : (db ? "workload" : "kernel test");
-    if (cost)
-        sbuf_printf(b, "over the %zu %s%s both measured %s", n, what, n == 1 ? "" : "s",
-                    db ? "on one CPU" : "at one task");
-    else
-        sbuf_printf(b, "over %zu %s%s", n, what, n == 1 ? "" : "s");
-    if (o->unit == KVERDICT_BOOTS)
-        sbuf_printf(b, "; each boot pair one unit (%s; %zu and %zu boots)", o->pairs, o->nboots_s,
-                    o->nboots_u);
-    else
-        sbuf_printf(b, "; each %s one unit (fewer than two boot pairs: %zu and %zu boot%s)",
-                    cost ? "point" : what, o->nboots_s, o->nboots_u, o->nboots_u == 1 ? "" : "s");
-    if (o->pooled.m > 1 && isfinite(o->lo_unit)) {
-        char lo[16], hi[16];
-        pct(lo, sizeof lo, o->lo_unit);
-        pct(hi, sizeof hi, o->hi_unit);
-        const char *units = o->unit == KVERDICT_BOOTS ? "boot pairs" : cost ? "points" : "units";
-        if (strcmp(lo, hi) != 0)
-            sbuf_printf(b, "; the %s ran from %s to %s", units, lo, hi);
-        else
-            sbuf_printf(b, "; the %s were all %s when rounded", units, lo);
-    }
-}
-
-static void sentence(const struct kvariants *kv, const struct kverdict_one *o, struct sbuf *b)
-{
-    const struct kvariant *s = &kv->v[o->s], *u = &kv->v[o->u];
-    struct sbuf w = {0};
-    head(o, &w);
-    sbuf_printf(&w, " (");
-    interval(o, &w);
-    sbuf_printf(&w, "): %c (%s, SMP kernel", letter(o->s), s->name);
-    if (o->kind == KVERDICT_COST && o->on == KTABLE_DB)
-        sbuf_printf(&w, ", server held to 1 CPU");
-    else if (o->kind == KVERDICT_COST && o->held == o->npoints)
-        sbuf_printf(&w, ", 1 task held to 1 CPU");
-    else if (o->kind == KVERDICT_COST && o->held)
-        sbuf_printf(&w,
-                    ", 1 task, held to 1 CPU in %zu of the %zu tests and on all its CPUs in "
-                    "the rest",
-                    o->held, o->npoints);
-    else if (o->kind == KVERDICT_COST)
-        sbuf_printf(&w, ", 1 task on all its CPUs, never held to one");
-    sbuf_printf(&w, ") against %c (%s, %s: %s), ", letter(o->u), u->name, up_how(u), u->f.boot_why);
-    over(o, &w);
-    if (o->where)
-        sbuf_printf(&w,
-                    "; %s: %.1f tps at %d CPU%s and %g thread%s against %.1f tps at %g thread%s",
-                    o->key, o->peak_s, o->cpus_s, o->cpus_s == 1 ? "" : "s", o->x_s,
-                    o->x_s == 1 ? "" : "s", o->peak_u, o->x_u, o->x_u == 1 ? "" : "s");
-    sbuf_printf(&w, ".");
-    sbuf_printf(b, "<li class=\"%s\" data-class=\"%s\">",
-                o->kind == KVERDICT_COST ? "smp-cost" : "smp-peak",
-                o->cls == KVERDICT_ESTABLISHED       ? "established"
-                : o->cls == KVERDICT_NOT_ESTABLISHED ? "not-established"
-                                                     : "inconclusive");
-    page_esc(b, w.s);
-    sbuf_printf(b, "</li>\n");
-    sbuf_free(&w);
-}
-
 static void sentences(const struct kvariants *kv, const struct kverdict *v, struct sbuf *b)
 {
     sbuf_printf(b, "<ul class=\"headlines\" id=\"smp-sentences\">\n");
-    for (size_t i = 0; i < v->n; i++)
-        sentence(kv, &v->s[i], b);
+    for (size_t i = 0; i < v->n; i++) {
+        const struct kverdict_one *o = &v->s[i];
+        struct sbuf w = {0};
+        kverdict_sentence(kv, o, &w);
+        sbuf_printf(b, "<li class=\"%s\" data-class=\"%s\">",
+                    o->kind == KVERDICT_COST ? "smp-cost" : "smp-peak",
+                    o->cls == KVERDICT_ESTABLISHED       ? "established"
+                    : o->cls == KVERDICT_NOT_ESTABLISHED ? "not-established"
+                                                         : "inconclusive");
+        page_esc(b, w.s);
+        sbuf_printf(b, "</li>\n");
+        sbuf_free(&w);
+    }
     if (v->more)
         sbuf_printf(b,
                     "<li>%zu more pairs of an SMP and an UP variant not weighed here (at most "
@@ -438,53 +324,43 @@ static void sentences(const struct kvariants *kv, const struct kverdict *v, stru
     sbuf_printf(b, "</ul>\n");
 }
 
-void page_kernels(const struct curves *cv, struct sbuf *b)
+void page_kernels(const struct curves *cv, const struct verdict *vd, struct sbuf *b)
 {
-    struct kvariants kv;
-    kvariants_load(cv, &kv);
-    size_t hosted = 0;
-    for (size_t d = 0; d < kv.n; d++)
-        hosted += kv.v[d].host != NULL;
-    if (!kv.with && !hosted) {
-        kvariants_free(&kv);
+    if (!vd || !vd->k.on)
         return;
-    }
+    const struct kvariants *kv = &vd->k.kv;
     sbuf_printf(b, "<h2 id=\"kernels\">Kernels</h2>\n<p class=\"note\">Each results directory "
                    "as a kernel variant. UP is reached three ways: an SMP kernel held to one CPU "
                    "keeps its SMP code; one booted with one CPU patches its SMP alternatives "
                    "(x86 LOCK prefixes) into UP forms; one built without CONFIG_SMP has no SMP "
                    "code.</p>\n");
-    if (kv.note[0]) {
+    if (kv->note[0]) {
         sbuf_printf(b, "<p class=\"warn\">");
-        page_esc(b, kv.note);
+        page_esc(b, kv->note);
         sbuf_printf(b, "</p>\n");
     }
-    if (kv.left_out) {
+    if (kv->left_out) {
         sbuf_printf(b,
                     "<p class=\"warn\" id=\"kernels-left-out\">%zu variant%s left out of this "
                     "comparison: ",
-                    kv.left_out, kv.left_out == 1 ? "" : "s");
-        page_esc(b, kv.left_why);
+                    kv->left_out, kv->left_out == 1 ? "" : "s");
+        page_esc(b, kv->left_why);
         sbuf_printf(b, ".</p>\n");
     }
-    host_lines(&kv, b);
-    facts_table(cv, &kv, b);
-    if (kv.n >= 2) {
-        struct ktable db, kt;
-        struct kverdict v;
-        ktable_build(cv, &kv, KTABLE_DB, &db);
-        ktable_build(cv, &kv, KTABLE_KERNEL, &kt);
-        kverdict_build(&kv, &db, &kt, &v);
-        sentences(&kv, &v, b);
-        if (db.n) {
+    host_lines(kv, b);
+    facts_table(cv, kv, b);
+    if (kv->n >= 2) {
+        const struct ktable *db = &vd->k.db, *kt = &vd->k.kt;
+        sentences(kv, &vd->k.smp, b);
+        if (db->n) {
             sbuf_printf(b, "<h3>Database, relative %% between variants</h3>\n");
-            pair_table(&db, b);
+            pair_table(db, b);
         }
-        if (kt.n) {
+        if (kt->n) {
             sbuf_printf(b, "<h3>Kernel tests, relative %% between variants</h3>\n");
-            pair_table(&kt, b);
+            pair_table(kt, b);
         }
-        if (db.n || kt.n)
+        if (db->n || kt->n)
             sbuf_printf(b, "<p class=\"note\">A, B ...: the median over a variant's boots of "
                            "each boot's median transactions/s (database) or operations/s (kernel "
                            "tests); AvB is floor((A / B - 1) &times; 100), the reference "
@@ -500,8 +376,5 @@ void page_kernels(const struct curves *cv, struct sbuf *b)
                            "points (geometric mean) with a 95%% t interval over the boot pairs "
                            "where two or more pair up, else over the points, and say \"not "
                            "established\" when it spans 0.</p>\n");
-        ktable_free(&db);
-        ktable_free(&kt);
     }
-    kvariants_free(&kv);
 }

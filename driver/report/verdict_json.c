@@ -153,6 +153,37 @@ static json_t *explanations(const struct verdict *v, const struct curves *cv)
     return a;
 }
 
+static json_t *kernels(const struct verdict *v)
+{
+    const struct verdict_kernels *k = &v->k;
+    if (!k->on)
+        return json_null();
+    json_t *names = json_array(), *smp = json_array();
+    for (size_t i = 0; i < k->kv.n; i++)
+        json_array_append_new(names, json_string(k->kv.v[i].name));
+    for (size_t i = 0; i < k->smp.n; i++) {
+        const struct kverdict_one *o = &k->smp.s[i];
+        struct sbuf t = {0};
+        kverdict_sentence(&k->kv, o, &t);
+        json_array_append_new(
+            smp, json_pack("{s:s,s:s,s:s,s:s,s:s,s:I,s:{s:o,s:o,s:o},s:s,s:s}", "kind",
+                           o->kind == KVERDICT_COST ? "smp on one cpu against up"
+                                                    : "smp peak against up",
+                           "smp", k->kv.v[o->s].name, "up", k->kv.v[o->u].name, "over",
+                           o->on == KTABLE_DB ? "database points" : "kernel tests", "unit",
+                           o->unit == KVERDICT_BOOTS ? "boot pairs" : "points", "units",
+                           (json_int_t)o->pooled.m, "change", "est", num(o->pooled.est), "lo",
+                           num(o->pooled.lo), "hi", num(o->pooled.hi), "class",
+                           o->cls == KVERDICT_ESTABLISHED       ? "established"
+                           : o->cls == KVERDICT_NOT_ESTABLISHED ? "not established"
+                                                                : "inconclusive",
+                           "sentence", t.s ? t.s : ""));
+        sbuf_free(&t);
+    }
+    return json_pack("{s:o,s:o,s:I}", "variants", names, "smp", smp, "left_out",
+                     (json_int_t)k->kv.left_out);
+}
+
 void verdict_json(const struct verdict *v, const struct curves *cv, struct sbuf *out)
 {
     json_t *dirs = json_array();
@@ -170,6 +201,7 @@ void verdict_json(const struct verdict *v, const struct curves *cv, struct sbuf 
     json_object_set_new(root, "scaling", scaling(v, cv));
     json_object_set_new(root, "limits", limits(v, cv));
     json_object_set_new(root, "explanations", explanations(v, cv));
+    json_object_set_new(root, "kernels", kernels(v));
     char *s = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
     if (s) {
         sbuf_printf(out, "%s\n", s);

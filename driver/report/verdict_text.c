@@ -140,6 +140,14 @@ void verdict_text(const struct verdict *v, const struct curves *cv, struct sbuf 
             curves_part(v, cv, out);
         }
     }
+    if (v->k.on && v->k.smp.n) {
+        sbuf_printf(out, "kernels:\n");
+        for (size_t i = 0; i < v->k.smp.n; i++) {
+            sbuf_printf(out, "  ");
+            kverdict_sentence(&v->k.kv, &v->k.smp.s[i], out);
+            sbuf_printf(out, "\n");
+        }
+    }
     if (v->nlim)
         sbuf_printf(out, "where each curve stops scaling, and why:\n");
     for (size_t i = 0; i < v->nlim; i++) {

@@ -23,6 +23,7 @@
 
 #include "analysis/compare.h"
 #include "machine/kernelinfo.h"
+#include "analysis/verdict.h"
 #include "page/page.h"
 #include "results/kerneljson.h"
 #include "page/page_kernels.h"
@@ -370,7 +371,10 @@ static void test_page_sentences(void **state)
     p.log = &log;
     assert_int_equal(page_load(&p, dirs, n), 0);
     struct sbuf b = {0};
-    page_render(&p, NULL, &b);
+    struct verdict vd;
+    verdict_build(&p, NULL, &vd); /* the page renders the verdict's kernels part */
+    page_render(&p, &vd, &b);
+    verdict_free(&vd);
     /* one boot a side (rows from before the boot column): no interval, no mark */
     assert_non_null(strstr(b.s, "SMP on one CPU against UP: inconclusive (-10%, no interval: "
                                 "one point and fewer than two boots a side)"));

@@ -22,6 +22,7 @@
 #include "analysis/kvariants.h"
 #include "analysis/kverdict.h"
 #include "machine/kernelinfo.h"
+#include "analysis/verdict.h"
 #include "page/page.h"
 #include "results/kerneljson.h"
 #include "results/studydir.h"
@@ -101,7 +102,10 @@ static char *page_of(const char *const *names, size_t n)
     struct curves cv = {.log = &log};
     assert_int_equal(page_load(&cv, paths, n), 0);
     struct sbuf b = {0};
-    page_render(&cv, NULL, &b);
+    struct verdict vd;
+    verdict_build(&cv, NULL, &vd); /* the page renders the verdict's kernels part */
+    page_render(&cv, &vd, &b);
+    verdict_free(&vd);
     curves_free(&cv);
     sbuf_free(&log.out);
     sbuf_free(&log.warn);
@@ -282,7 +286,10 @@ static void test_27_variants(void **state)
     struct curves cv = {.log = &log};
     assert_int_equal(page_load(&cv, dirs, n), 0);
     struct sbuf b = {0};
-    page_render(&cv, NULL, &b);
+    struct verdict vd;
+    verdict_build(&cv, NULL, &vd); /* the page renders the verdict's kernels part */
+    page_render(&cv, &vd, &b);
+    verdict_free(&vd);
     assert_non_null(strstr(b.s, "id=\"kernels-left-out\">1 variant left out"));
     assert_non_null(strstr(b.s, "has 27 variants with results"));
     assert_non_null(strstr(b.s, "the 1 after v26"));
