@@ -106,6 +106,11 @@ int curves_load(struct curves *cv, char **paths, size_t n);
  * labelled) and the kernel baseline, from what curves_load() read. */
 void curves_build(struct curves *cv);
 void curves_free(struct curves *cv);
+/* The curve of directory 0 that curve i of a later directory is set against:
+ * the same workload, variant and CPU count (the engine may differ:
+ * PostgreSQL against MariaDB is a comparison people make); -1 when none, or
+ * when i is directory 0's. */
+int curves_match(const struct curves *cv, size_t i);
 /* The one curve of (variant, cpus) among rows, built as curves_build
  * builds every curve (medians over repeats, peak, knee, USL): what a sweep
  * reads its knee from before it profiles it, so the knee it profiles is the

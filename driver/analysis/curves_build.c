@@ -206,3 +206,17 @@ void curves_build(struct curves *cv)
     curves_label(cv);
     curves_baseline_load(cv);
 }
+
+int curves_match(const struct curves *cv, size_t i)
+{
+    const struct curve *c = &cv->c[i];
+    if (c->dir == 0)
+        return -1;
+    for (size_t j = 0; j < cv->nc; j++) {
+        const struct curve *o = &cv->c[j];
+        if (o->dir == 0 && o->cpus == c->cpus && !strcmp(o->workload, c->workload) &&
+            !strcmp(o->variant, c->variant))
+            return (int)j;
+    }
+    return -1;
+}

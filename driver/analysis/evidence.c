@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/cpulist.h"
 #include "stats/stats.h"
 
 /* ---- reading ---- */
@@ -139,6 +140,12 @@ int evidence_kernel_tests(const struct whypoint *a, const struct whypoint *b, ch
     return n;
 }
 
+int evidence_series_is(const struct curve_kernel *mc, const char *test, int cpus)
+{
+    int fs = !strcmp(test, "fs") && !strncmp(mc->test, "fs ", 3);
+    return mc->cpus == cpus && mc->k >= 2 && (fs || !strcmp(mc->test, test));
+}
+
 /* The worst efficiency (speedup over tasks, at the most tasks) among the
  * baseline tests of what grew from a to b, at cpus; NAN when none ran. */
 static double kernel_base(const struct curves *cv, int cpus, const struct whypoint *a,
@@ -150,8 +157,7 @@ static double kernel_base(const struct curves *cv, int cpus, const struct whypoi
     for (int i = 0; i < nt; i++)
         for (size_t m = 0; m < cv->nmc; m++) {
             const struct curve_kernel *mc = &cv->mc[m];
-            int fs = !strcmp(tests[i], "fs") && !strncmp(mc->test, "fs ", 3);
-            if (mc->cpus != cpus || mc->k < 2 || (!fs && strcmp(mc->test, tests[i]) != 0))
+            if (!evidence_series_is(mc, tests[i], cpus))
                 continue;
             double t = mc->n[mc->k - 1], e = stats_speedup(mc->n, mc->x, mc->k - 1) / t;
             if (isnan(worst) || e < worst) {
@@ -163,29 +169,6 @@ static double kernel_base(const struct curves *cv, int cpus, const struct whypoi
 }
 
 /* ---- a curve's points ---- */
-
-/* CPUs in a list such as "0-3,6"; 0 when it does not parse. */
-static int list_count(const char *s)
-{
-    int n = 0;
-    while (*s) {
-        char *e;
-        long a = strtol(s, &e, 10), b = a;
-        if (e == s || a < 0)
-            return 0;
-        if (*e == '-') {
-            s = e + 1;
-            b = strtol(s, &e, 10);
-            if (e == s || b < a)
-                return 0;
-        }
-        n += (int)(b - a + 1);
-        s = *e == ',' ? e + 1 : e;
-        if (*e && *e != ',')
-            return 0;
-    }
-    return n;
-}
 
 /* The client's CPU use and sharing over the repeats of a point. */
 static void client_of(const struct curves_dir *d, const struct curve *c, double threads,
@@ -201,7 +184,7 @@ static void client_of(const struct curves_dir *d, const struct curve *c, double 
         p->shared |= r->shared_cpus;
         if (r->tps > 0 && r->qps > 0 && ns < 256)
             stmts[ns++] = r->qps / r->tps;
-        int ncli = list_count(r->client_cpus);
+        int ncli = cpulist_text_count(r->client_cpus);
         if (ncli > 0 && r->time_s > 0 && r->client_cpu_s > 0)
             busy[n++] = r->client_cpu_s / (r->time_s * ncli);
     }

@@ -42,6 +42,9 @@ void evidence_curve(const struct evidence *ev, const struct curves *cv, size_t c
 /* The kernel baseline's tests that exercise what grew from a to b: lock
  * waits (futexes), I/O waits (fs), and the kernel functions named in kfn
  * (a profile's), each once, into out. Count. */
+/* Whether kernel series mc is test's ("fs" names both fs.csv operations)
+ * at cpus, with two points or more to scale over. */
+int evidence_series_is(const struct curve_kernel *mc, const char *test, int cpus);
 int evidence_kernel_tests(const struct whypoint *a, const struct whypoint *b, char (*kfn)[128],
                           int nk, char (*out)[32], int max);
 

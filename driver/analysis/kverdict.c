@@ -57,6 +57,22 @@ static void name_pairs(struct kverdict_one *o, const struct kvariants *kv, size_
     }
 }
 
+/* The unit of replication: the boot pairs' ratios rb[m] where two or more
+ * pair up, else the points' r[npoints]. Whether a change came of it. */
+static int unit_of(struct kverdict_one *o, const struct kvariants *kv, size_t (*used)[2],
+                   const double *rb, size_t m, const double *r)
+{
+    if (m >= 2) {
+        o->unit = KVERDICT_BOOTS;
+        name_pairs(o, kv, used, m);
+        settle(o, rb, m);
+    } else {
+        o->unit = KVERDICT_POINTS;
+        settle(o, r, o->npoints);
+    }
+    return o->pooled.why != STATS_POOLED_BAD;
+}
+
 /* The rows of t from i on with the same k1 and k2: the end of i's group. */
 static size_t group_end(const struct ktable *t, size_t i)
 {
@@ -145,15 +161,7 @@ static int cost(const struct kvariants *kv, const struct ktable *t, size_t s, si
         if (k)
             used[m][0] = pr[j][0], used[m][1] = pr[j][1], rb[m++] = exp(sum / (double)k);
     }
-    if (m >= 2) {
-        o->unit = KVERDICT_BOOTS;
-        name_pairs(o, kv, used, m);
-        settle(o, rb, m);
-    } else {
-        o->unit = KVERDICT_POINTS;
-        settle(o, r, o->npoints);
-    }
-    return o->pooled.why != STATS_POOLED_BAD;
+    return unit_of(o, kv, used, rb, m, r);
 }
 
 /* The highest of variant v's values over rows [i, e): the median over its
@@ -209,15 +217,7 @@ static int peaks(const struct kvariants *kv, const struct ktable *t, size_t s, s
         if (k)
             used[m][0] = pr[j][0], used[m][1] = pr[j][1], rb[m++] = exp(sum / (double)k);
     }
-    if (m >= 2) {
-        o->unit = KVERDICT_BOOTS;
-        name_pairs(o, kv, used, m);
-        settle(o, rb, m);
-    } else {
-        o->unit = KVERDICT_POINTS;
-        settle(o, r, o->npoints);
-    }
-    return o->pooled.why != STATS_POOLED_BAD;
+    return unit_of(o, kv, used, rb, m, r);
 }
 
 void kverdict_build(const struct kvariants *kv, const struct ktable *db, const struct ktable *kt,

@@ -54,21 +54,6 @@ static void limits(struct verdict *v, const struct curves *cv)
     }
 }
 
-/* The curve of directory 0 that curve i of a later directory is set
- * against: the same workload, variant and CPU count (the engine may differ:
- * PostgreSQL against MariaDB is a comparison people make); -1 when none. */
-static int match(const struct curves *cv, size_t i)
-{
-    const struct curve *c = &cv->c[i];
-    for (size_t j = 0; j < cv->nc; j++) {
-        const struct curve *o = &cv->c[j];
-        if (o->dir == 0 && o->cpus == c->cpus && !strcmp(o->workload, c->workload) &&
-            !strcmp(o->variant, c->variant))
-            return (int)j;
-    }
-    return -1;
-}
-
 static void pairs(struct verdict *v, const struct curves *cv)
 {
     v->pairs = xcalloc(cv->nc + 1, sizeof *v->pairs);
@@ -76,7 +61,7 @@ static void pairs(struct verdict *v, const struct curves *cv)
         const struct curve *c = &cv->c[i];
         if (c->dir == 0)
             continue;
-        int m = match(cv, i);
+        int m = curves_match(cv, i);
         if (m < 0) {
             v->one_side += c->k;
             if (!v->one_side_eg[0])

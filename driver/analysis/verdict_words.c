@@ -82,3 +82,21 @@ void verdict_explain_line(const struct verdict_explain *x, struct sbuf *out)
     if (x->profiles)
         sbuf_printf(out, "; both sides profiled: the page has the differential flame graph");
 }
+
+const struct verdict_explain *verdict_explain_of(const struct verdict *v, size_t i)
+{
+    for (size_t j = 0; j < v->nex; j++) {
+        const struct verdict_point *q = &v->pts[v->ex[j].point];
+        if (q->pair == v->pts[i].pair && q->threads == v->pts[i].threads)
+            return &v->ex[j];
+    }
+    return NULL;
+}
+
+int verdict_explain_said(const struct verdict *v, const struct verdict_explain *x, size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (v->pts[j].v.cls == v->pts[i].v.cls && verdict_explain_of(v, j) == x)
+            return 1;
+    return 0;
+}

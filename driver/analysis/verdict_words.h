@@ -18,5 +18,10 @@ void verdict_point_line(const struct verdict *v, const struct curves *cv, size_t
 /* What changed most at an explained point: "lock waits 120 -> 372 us/txn
  * (3.1x); ..." (no newline). */
 void verdict_explain_line(const struct verdict_explain *x, struct sbuf *out);
+/* The explanation of point i's (pair, threads), or NULL. */
+const struct verdict_explain *verdict_explain_of(const struct verdict *v, size_t i);
+/* Whether x was said already at a point of i's class listed before it (the
+ * figures of one point share one explanation: say it once). */
+int verdict_explain_said(const struct verdict *v, const struct verdict_explain *x, size_t i);
 
 #endif

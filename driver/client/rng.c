@@ -10,38 +10,18 @@
 #include <math.h>
 #include <string.h>
 
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
+#include "core/xoshiro.h"
 
 void rng_seed(struct rng *r, uint64_t seed, uint64_t stream)
 {
     uint64_t x = seed ^ (stream * 0xd1342543de82ef95ull);
     for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&x);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
+        r->s[i] = xoshiro_splitmix64(&x);
 }
 
 uint64_t rng_next(struct rng *r)
 {
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
+    return xoshiro_next(r->s);
 }
 
 double rng_double(struct rng *r)

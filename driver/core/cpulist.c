@@ -325,3 +325,27 @@ int cpulist_check_online(const char *text, char *err, size_t errlen)
     cpulist_free(&on);
     return n;
 }
+
+int cpulist_text_count(const char *s)
+{
+    int n = 0;
+    while (*s) {
+        char *e;
+        long a = strtol(s, &e, 10), b = a;
+        if (e == s || a < 0)
+            return 0;
+        if (*e == '-') {
+            s = e + 1;
+            b = strtol(s, &e, 10);
+            if (e == s || b < a)
+                return 0;
+        }
+        n += (int)(b - a + 1);
+        if (*e == ',')
+            e++;
+        else if (*e)
+            return 0;
+        s = e;
+    }
+    return n;
+}

@@ -55,6 +55,9 @@ int cpulist_ids(const struct cpulist *l, int **ids);
  * Count, or -1 with the reason in err (malformed, or naming a CPU this
  * machine does not have). Open/read/snprintf only: safe on a signal path. */
 int cpulist_parse(struct cpulist *l, const char *text, int flags, char *err, size_t errlen);
+/* How many CPUs a list such as "0-3,6" names, from its text alone (any
+ * machine's: a results file's, sysfs's); 0 for "" or a malformed list. */
+int cpulist_text_count(const char *s);
 /* l as "0-3,6" (truncated, still terminated, when len is short). */
 void cpulist_format(const struct cpulist *l, char *buf, size_t len);
 /* The CPU list in a file (e.g. sysfs "online") into l. Count, or -1 with a message. */

@@ -83,6 +83,20 @@ int sbuf_read_file(struct sbuf *b, const char *path)
     return bad ? -EIO : 0;
 }
 
+void sbuf_read_fd(struct sbuf *b, int fd, size_t keep)
+{
+    char chunk[8192];
+    ssize_t n;
+    while ((n = read(fd, chunk, sizeof chunk)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
+        if (b->len < keep)
+            sbuf_add(b, chunk, (size_t)n);
+    }
+}
+
 const char *file_strerror(int e)
 {
     if (e < 0)

@@ -45,6 +45,10 @@ void sbuf_json(struct sbuf *b, const char *s);
 /* Append the whole file at path, a regular file (-EINVAL for anything
  * else: safefile.h, whose file safefile.c defines it). 0 or -errno. */
 int sbuf_read_file(struct sbuf *b, const char *path);
+/* Read fd to its end (a child's pipe), keeping what comes until b holds
+ * keep bytes and reading the rest away, so the writer never blocks
+ * (safefile.c). */
+void sbuf_read_fd(struct sbuf *b, int fd, size_t keep);
 
 /* mkdir -p; 0 or -errno. */
 int mkdir_p(const char *path, int mode);

@@ -12,6 +12,8 @@
  */
 #include "machine/kernelinfo.h"
 
+#include "core/cpulist.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -36,31 +38,6 @@ static void read_line_at(const char *root, const char *rel, char *buf, size_t le
     size_t l = strlen(buf);
     while (l && isspace((unsigned char)buf[l - 1]))
         buf[--l] = '\0';
-}
-
-/* CPUs in a sysfs list ("0-3,6"): 0 for "" or a malformed list. */
-static int list_count(const char *s)
-{
-    int n = 0;
-    while (*s) {
-        char *e;
-        long a = strtol(s, &e, 10), b = a;
-        if (e == s || a < 0)
-            return 0;
-        if (*e == '-') {
-            s = e + 1;
-            b = strtol(s, &e, 10);
-            if (e == s || b < a)
-                return 0;
-        }
-        n += (int)(b - a + 1);
-        if (*e == ',')
-            e++;
-        else if (*e)
-            return 0;
-        s = e;
-    }
-    return n;
 }
 
 int kernelinfo_cmdline_value(const char *cmdline, const char *key, char *out, size_t len)
@@ -249,9 +226,9 @@ void kernelinfo_read_at(const char *root, struct kernel_facts *f, int hash_image
     read_line_at(root, "sys/devices/system/cpu/possible", f->possible, sizeof f->possible);
     read_line_at(root, "sys/devices/system/cpu/present", f->present, sizeof f->present);
     read_line_at(root, "sys/devices/system/cpu/online", f->online, sizeof f->online);
-    f->npossible = list_count(f->possible);
-    f->npresent = list_count(f->present);
-    f->nonline = list_count(f->online);
+    f->npossible = cpulist_text_count(f->possible);
+    f->npresent = cpulist_text_count(f->present);
+    f->nonline = cpulist_text_count(f->online);
     read_config_smp(root, f);
     read_boot(f);
     read_virt(root, f);

@@ -90,24 +90,10 @@ void page_headline(const struct curves *cv, size_t i, char *buf, size_t len)
              c->variant, cpus, c->x[c->peak], c->n[c->peak], plural(c->n[c->peak]), tail);
 }
 
-int page_match(const struct curves *cv, size_t i)
-{
-    const struct curve *c = &cv->c[i];
-    if (c->dir == 0)
-        return -1;
-    for (size_t j = 0; j < cv->nc; j++) {
-        const struct curve *o = &cv->c[j];
-        if (o->dir == 0 && o->cpus == c->cpus && !strcmp(o->workload, c->workload) &&
-            !strcmp(o->variant, c->variant))
-            return (int)j;
-    }
-    return -1;
-}
-
 void page_compare_sentence(const struct curves *cv, size_t i, char *buf, size_t len)
 {
     buf[0] = '\0';
-    int m = page_match(cv, i);
+    int m = curves_match(cv, i);
     if (m < 0)
         return;
     const struct curve *c = &cv->c[i], *o = &cv->c[m];

@@ -15,10 +15,6 @@
  * peak 3834 tps at 4 threads, -15% at 8". */
 void page_headline(const struct curves *cv, size_t i, char *buf, size_t len);
 
-/* The curve of directory 0 that curve i (of another directory) is compared
- * with: same workload, variant and CPU count; -1 when none. */
-int page_match(const struct curves *cv, size_t i);
-
 /* "mysql-sweep against pgsql-sweep, smp on 2 CPUs: -21% at peak, -20% at 8
  * threads"; "" when curve i has no match. */
 void page_compare_sentence(const struct curves *cv, size_t i, char *buf, size_t len);

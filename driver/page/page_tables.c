@@ -194,7 +194,7 @@ void page_table_relative(const struct curves *cv, struct sbuf *b)
     double col[CURVE_MAXPTS];
     size_t ncol = thread_columns(cv, col, CURVE_MAXPTS), rows = 0;
     for (size_t i = 0; i < cv->nc; i++) {
-        int m = page_match(cv, i);
+        int m = curves_match(cv, i);
         if (m < 0)
             continue;
         if (!rows++)

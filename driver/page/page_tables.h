@@ -14,6 +14,6 @@ void page_table_speedup(const struct curves *cv, struct sbuf *b);
 void page_table_latency(const struct curves *cv, struct sbuf *b);
 void page_table_usl(const struct curves *cv, struct sbuf *b);
 /* Relative % of each curve of a later directory against its match in the
- * first (page_match); nothing when no curve matches. */
+ * first (curves_match); nothing when no curve matches. */
 void page_table_relative(const struct curves *cv, struct sbuf *b);
 #endif

@@ -186,8 +186,7 @@ static void baseline_line(struct sbuf *b, const struct curves *cv, int cpus, cha
     for (int i = 0; i < nt; i++)
         for (size_t m = 0; m < cv->nmc; m++) {
             const struct curve_kernel *mc = &cv->mc[m];
-            int fs = !strcmp(tests[i], "fs") && !strncmp(mc->test, "fs ", 3);
-            if (mc->cpus != cpus || mc->k < 2 || (!fs && strcmp(mc->test, tests[i]) != 0))
+            if (!evidence_series_is(mc, tests[i], cpus))
                 continue;
             sbuf_printf(&l, "%s%s (%s) %.2fx at %g tasks", l.len ? "; " : "", mc->test, mc->what,
                         stats_speedup(mc->n, mc->x, mc->k - 1), mc->n[mc->k - 1]);

@@ -50,16 +50,7 @@ int plot_gp_run(const char *dir, const char *script, const char *format, struct 
     }
     close(fd[1]);
     struct sbuf msg = {0};
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(fd[0], buf, sizeof buf)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            break;
-        if (msg.len < 16384)
-            sbuf_add(&msg, buf, (size_t)n);
-    }
+    sbuf_read_fd(&msg, fd[0], 16384);
     close(fd[0]);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)

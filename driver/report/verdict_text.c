@@ -15,26 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct verdict_explain *explain_of(const struct verdict *v, size_t i)
-{
-    for (size_t j = 0; j < v->nex; j++) {
-        const struct verdict_point *q = &v->pts[v->ex[j].point];
-        if (q->pair == v->pts[i].pair && q->threads == v->pts[i].threads)
-            return &v->ex[j];
-    }
-    return NULL;
-}
-
-/* Whether the explanation x was said already, at a point listed before i
- * (the figures of one point share one explanation). */
-static int said(const struct verdict *v, const struct verdict_explain *x, size_t i)
-{
-    for (size_t j = 0; j < i; j++)
-        if (v->pts[j].v.cls == v->pts[i].v.cls && explain_of(v, j) == x)
-            return 1;
-    return 0;
-}
-
 static void class_lines(const struct verdict *v, const struct curves *cv, enum stats_class cls,
                         const char *name, size_t max, struct sbuf *out)
 {
@@ -49,8 +29,8 @@ static void class_lines(const struct verdict *v, const struct curves *cv, enum s
             continue;
         sbuf_printf(out, "  ");
         verdict_point_line(v, cv, i, out);
-        const struct verdict_explain *x = explain_of(v, i);
-        if (x && (x->nch || x->kernel[0]) && !said(v, x, i)) {
+        const struct verdict_explain *x = verdict_explain_of(v, i);
+        if (x && (x->nch || x->kernel[0]) && !verdict_explain_said(v, x, i)) {
             sbuf_printf(out, "\n    what changed: ");
             verdict_explain_line(x, out);
         }

@@ -40,16 +40,7 @@ int server_capture(const char *path, char *const argv[], struct sbuf *out)
         _exit(127);
     }
     close(fd[1]);
-    char buf[8192];
-    ssize_t n;
-    while ((n = read(fd[0], buf, sizeof buf)) != 0) {
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            break;
-        if (out->len < (16u << 20))
-            sbuf_add(out, buf, (size_t)n);
-    }
+    sbuf_read_fd(out, fd[0], 16u << 20);
     close(fd[0]);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)

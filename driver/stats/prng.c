@@ -11,37 +11,22 @@
 
 #include <math.h>
 
+#include "core/xoshiro.h"
+
 uint64_t stats_rng_splitmix64(uint64_t *x)
 {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return xoshiro_splitmix64(x);
 }
 
 void stats_rng_seed(struct stats_rng *r, uint64_t seed)
 {
     for (int i = 0; i < 4; i++)
-        r->s[i] = stats_rng_splitmix64(&seed);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
+        r->s[i] = xoshiro_splitmix64(&seed);
 }
 
 uint64_t stats_rng_next(struct stats_rng *r)
 {
-    uint64_t *s = r->s;
-    uint64_t out = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return out;
+    return xoshiro_next(r->s);
 }
 
 uint64_t stats_rng_below(struct stats_rng *r, uint64_t n)

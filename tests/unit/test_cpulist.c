@@ -212,9 +212,23 @@ static void test_micro_all_tasks(void **state)
     assert_int_equal(pl.tasks[1], 8192);
 }
 
+/* A list's count from its text alone, whatever the machine. */
+static void test_text_count(void **state)
+{
+    (void)state;
+    assert_int_equal(cpulist_text_count("0-3,6"), 5);
+    assert_int_equal(cpulist_text_count("447"), 1);
+    assert_int_equal(cpulist_text_count("0-447"), 448);
+    assert_int_equal(cpulist_text_count(""), 0);
+    assert_int_equal(cpulist_text_count("3-1"), 0);
+    assert_int_equal(cpulist_text_count("0,x"), 0);
+    assert_int_equal(cpulist_text_count("-1"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_text_count),
         cmocka_unit_test_teardown(test_256, teardown),
         cmocka_unit_test_teardown(test_1024, teardown),
         cmocka_unit_test_teardown(test_4096, teardown),

@@ -105,8 +105,8 @@ static void test_compare_sentence(void **state)
     struct curves p;
     load(&p, "pgsql-sweep", "mysql-sweep");
     size_t my = (size_t)curve(&p, 1, "smp");
-    assert_int_equal(page_match(&p, my), curve(&p, 0, "smp"));
-    assert_int_equal(page_match(&p, (size_t)curve(&p, 0, "smp")), -1);
+    assert_int_equal(curves_match(&p, my), curve(&p, 0, "smp"));
+    assert_int_equal(curves_match(&p, (size_t)curve(&p, 0, "smp")), -1);
     char h[512];
     page_compare_sentence(&p, my, h, sizeof h);
     assert_non_null(strstr(h, "mysql-sweep against pgsql-sweep, smp on 2 CPUs: "));
