@@ -205,6 +205,35 @@ static double kernel_share(const struct evidence_dir *e, const struct curve *c, 
     return s > 0 ? k / s : NAN;
 }
 
+/* The held CPUs' idle share (idle + iowait, %) at a point, from
+ * cpusplit.csv: results.csv's idle_pct is the whole machine's, which beside a
+ * client on CPUs of its own is not the server's. NAN: not measured. */
+static double held_idle(const struct whypoint *w)
+{
+    if (!w || isnan(w->cat[WP_IDLE]) || isnan(w->held_busy_us))
+        return NAN;
+    double all = w->held_busy_us + w->cat[WP_IDLE];
+    if (!isnan(w->cat[WP_IRQ]))
+        all += w->cat[WP_IRQ];
+    if (!isnan(w->cat[WP_STEAL]))
+        all += w->cat[WP_STEAL];
+    return all > 0 ? 100.0 * w->cat[WP_IDLE] / all : NAN;
+}
+
+/* Whether the curve's server was held to every CPU the machine had online
+ * (meta.json's cpus_online): then the machine's idle share is the held CPUs'. */
+static int held_all(const struct curves_dir *d, const struct curve *c)
+{
+    json_t *on = d->meta ? json_object_get(d->meta, "cpus_online") : NULL;
+    int online = json_is_string(on) ? cpulist_text_count(json_string_value(on)) : 0;
+    for (size_t i = 0; i < d->rs.n; i++) {
+        const struct result_row *r = &d->rs.rows[i];
+        if (r->cpus == c->cpus && !strcmp(r->variant, c->variant))
+            return online > 0 && cpulist_text_count(r->server_cpus) == online;
+    }
+    return 0;
+}
+
 void evidence_curve(const struct evidence *ev, const struct curves *cv, size_t ci,
                     struct limit_curve *lc)
 {
@@ -220,8 +249,10 @@ void evidence_curve(const struct evidence *ev, const struct curves *cv, size_t c
         p->tps = c->x[t];
         p->repeats = (int)c->tp[t].n;
         p->spread = c->tp[t].mean > 0 ? c->tp[t].sd / c->tp[t].mean : NAN;
-        p->idle = c->idle[t] >= 0 ? c->idle[t] : NAN;
         p->w = evidence_point(ev, cv, ci, c->n[t]);
+        p->idle = held_idle(p->w);
+        if (isnan(p->idle) && c->idle[t] >= 0 && held_all(&cv->dirs[c->dir], c))
+            p->idle = c->idle[t];
         budget_of(p->w, c->engine, c->n[t], c->x[t], &p->bud);
         client_of(&cv->dirs[c->dir], c, c->n[t], p);
         p->kernel_share = kernel_share(e, c, c->n[t]);

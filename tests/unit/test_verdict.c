@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "analysis/curves.h"
+#include "analysis/evidence.h"
 #include "analysis/limit.h"
 #include "analysis/verdict.h"
 #include "stats/prng.h"
@@ -422,6 +423,76 @@ static void test_one_knee(void **st)
     sbuf_free(&log.warn);
 }
 
+/* The held CPUs' idle share is theirs, not the machine's: a server held to
+ * CPU 0 of two, the client on CPU 1. results.csv's idle_pct (the whole
+ * machine, 34%) is not read; cpusplit.csv's CPU 0 (0.02 s idle in 1.5 s,
+ * 1.33%) is. Without cpusplit.csv the point's idle is not measured (NAN);
+ * with the server on every online CPU the machine's share is the held one. */
+static void held(const char *name, const char *server_cpus, int split)
+{
+    char d[600], p[700];
+    dir_path(d, sizeof d, name);
+    char cmd[800];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", d, d);
+    assert_int_equal(system(cmd), 0);
+    snprintf(p, sizeof p, "%s/results.csv", d);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fprintf(f, "engine,workload,variant,cpus,threads,repeat,time_s,tps,idle_pct,client_cpus,"
+               "server_cpus,shared_cpus\n"
+               "pgsql,oltp_point_select,smp,1,4,1,1.5,1000,34,1,%s,0\n",
+            server_cpus);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/meta.json", d);
+    f = fopen(p, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"cpus_online\": \"0-1\"}\n");
+    fclose(f);
+    if (!split)
+        return;
+    snprintf(p, sizeof p, "%s/cpusplit.csv", d);
+    f = fopen(p, "w");
+    assert_non_null(f);
+    fprintf(f, "variant,cpus,threads,repeat,cpu,user_s,user_us_txn,system_s,system_us_txn,irq_s,"
+               "irq_us_txn,softirq_s,softirq_us_txn,iowait_s,iowait_us_txn,steal_s,"
+               "steal_us_txn,idle_s,idle_us_txn\n"
+               "smp,1,4,1,0,0.5,333.333,0.65,433.333,0,0,0.33,220,0,0,0,0,0.02,13.3333\n");
+    fclose(f);
+}
+
+static double held_idle_of(const char *name)
+{
+    char d[600];
+    dir_path(d, sizeof d, name);
+    char *paths[1] = {d};
+    struct curves_log log = {0};
+    struct curves cv = {.log = &log};
+    assert_int_equal(curves_load(&cv, paths, 1), 0);
+    curves_build(&cv);
+    assert_true(cv.nc == 1);
+    struct evidence ev;
+    evidence_load(&ev, &cv);
+    struct limit_curve lc;
+    evidence_curve(&ev, &cv, 0, &lc);
+    double idle = lc.pt[0].idle;
+    evidence_free(&ev);
+    curves_free(&cv);
+    sbuf_free(&log.out);
+    sbuf_free(&log.warn);
+    return idle;
+}
+
+static void test_held_idle(void **st)
+{
+    (void)st;
+    held("h1", "0", 1);
+    assert_float_equal(held_idle_of("h1"), 100.0 * 0.02 / 1.5, 0.01);
+    held("h2", "0", 0);
+    assert_true(isnan(held_idle_of("h2")));
+    held("h3", "0-1", 0);
+    assert_float_equal(held_idle_of("h3"), 34, 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -432,6 +503,7 @@ int main(void)
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_one_knee),
         cmocka_unit_test(test_boots),
+        cmocka_unit_test(test_held_idle),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
