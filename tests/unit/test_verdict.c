@@ -438,9 +438,10 @@ static void held(const char *name, const char *server_cpus, int split)
     snprintf(p, sizeof p, "%s/results.csv", d);
     FILE *f = fopen(p, "w");
     assert_non_null(f);
-    fprintf(f, "engine,workload,variant,cpus,threads,repeat,time_s,tps,idle_pct,client_cpus,"
-               "server_cpus,shared_cpus\n"
-               "pgsql,oltp_point_select,smp,1,4,1,1.5,1000,34,1,%s,0\n",
+    fprintf(f,
+            "engine,workload,variant,cpus,threads,repeat,time_s,tps,idle_pct,client_cpus,"
+            "server_cpus,shared_cpus\n"
+            "pgsql,oltp_point_select,smp,1,4,1,1.5,1000,34,1,%s,0\n",
             server_cpus);
     fclose(f);
     snprintf(p, sizeof p, "%s/meta.json", d);
