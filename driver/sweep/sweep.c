@@ -43,7 +43,8 @@ int sweep_start_managed(struct sweep *w, char *err, size_t errlen)
     if (extra)
         sbuf_printf(&conf, "%s\n", extra);
     free(extra);
-    int rc = server_start(&w->srv, e, NULL, 0, NULL, conf.s, err, errlen);
+    int rc = server_start_from(&w->srv, e, w->inst.daemon[0] ? &w->inst : NULL, NULL, 0, NULL,
+                               conf.s, err, errlen);
     sbuf_free(&conf);
     if (rc < 0)
         return -1;
