@@ -14,6 +14,7 @@
 #include "machine/cpuset.h"
 #include "results/intervals.h"
 #include "results/latcsv.h"
+#include "results/levels.h"
 #include "client/oltp.h"
 #include "core/options.h"
 #include "sweep/plan.h"
@@ -116,6 +117,8 @@ struct sweep {
     struct intervals iv, iv_level;
     /* latency.csv: every level's histogram buckets */
     struct latcsv lat;
+    /* levels.csv: when every level ran (started, wall seconds) */
+    struct levels lvl;
     /* after each finished level (row w->rows[w->nrows-1]), with the time
      * left estimated from measured level and baseline times; the verb prints */
     void (*on_level)(const struct sweep *w, int i, const char *variant, double eta_s, void *arg);

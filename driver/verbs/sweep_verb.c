@@ -531,6 +531,7 @@ static void sv_free(struct sv *v)
     intervals_free(&w->iv);
     intervals_free(&w->iv_level);
     latcsv_free(&w->lat);
+    levels_free(&w->lvl);
     sweep_plan_free(&w->plan);
     free(w->online);
     oltp_setup_free(&w->s);
