@@ -14,7 +14,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmaria
 
 # The rooms of driver/ (see the README's layout). Headers are included by the
 # room they live in ("stats/hist.h"), so only driver/ is on the include path.
-ROOMS   := core stats engines client lua sweep machine servers results analysis plot page report verbs micro ranks vm why
+ROOMS   := core stats engines client lua sweep machine servers results analysis plot page report verbs micro ranks vm study why
 INC     := -Idriver
 
 # snprintf truncation is how this code bounds strings on purpose (messages,
