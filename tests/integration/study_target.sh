@@ -8,7 +8,9 @@
 #  2. a target every point meets once judged (+-100%): one round added
 #     (two repeats are no interval), then it stops, saying it was met;
 #  3. a wall-time budget: no round is started that would end past
-#     --max-time, and the study says so.
+#     --max-time, and the study says so;
+#  4. SIGINT during a run: passed on to it, exit 130, what finished kept
+#     and recorded (ok, stopped, not run).
 . "$(dirname "$0")/lib.sh" "$1"
 need_engine pgsql
 work=$(mktemp -d /tmp/dbscale-study-XXXXXX)
@@ -63,4 +65,25 @@ cat "$work/time.log"
 expect_eq "exit of the timed study" $rc 0
 grep -q "would end past --max-time=1 s" "$work/time.log" || fail "the study does not say it ran out of time"
 expect_eq "runs of the timed study" "$(json "$out/study.json" "len(d['runs'])")" 2
+# 4. SIGINT during the second run
+out=$work/int
+# shellcheck disable=SC2086
+"$DBSCALE" study --settings a= --settings b= --repeats=2 --quiet --out "$out" -- $W --time=3 \
+    >"$work/int.log" 2>&1 &
+pid=$!
+i=0
+while ! grep -q "b, repeat 1: running" "$work/int.log" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -lt 600 ] || fail "the second run never started: $(cat "$work/int.log")"
+    sleep 0.1
+done
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+cat "$work/int.log"
+expect_eq "exit after SIGINT" $rc 130
+expect_eq "runs after SIGINT" "$(json "$out/study.json" "' '.join(r['status'] for r in d['runs'])")" \
+    "ok stopped not run not run"
+grep -q "interrupted" "$out/log/b.r1.log" || fail "the run was not told: $(cat "$out/log/b.r1.log")"
 echo "study_target: ok"

@@ -170,7 +170,8 @@ static int fake_run(void *arg, struct study_run *u, char *const *words, int nwor
     int nc = parse_int_list(word_of(words, nwords, "--cpus", "1,2"), cpus, 8);
     int nt = parse_int_list(word_of(words, nwords, "--threads", "1,2"), thr, 8);
     struct result_row *rows = calloc(rs.n + 64, sizeof *rows);
-    memcpy(rows, rs.rows, rs.n * sizeof *rows);
+    if (rs.n)
+        memcpy(rows, rs.rows, rs.n * sizeof *rows);
     size_t n = rs.n;
     for (int c = 0; c < nc; c++)
         for (int t = 0; t < nt; t++) {
