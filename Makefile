@@ -143,6 +143,7 @@ ASAN_FLAGS := CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefine
 check-vm: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/vm/study.sh $(B)/dbscale
+	@sh tests/vm/study_settings.sh $(B)/dbscale
 
 asan:
 	@$(MAKE) --no-print-directory B=build/asan $(ASAN_FLAGS) build/asan/dbscale
