@@ -74,6 +74,15 @@ struct study_variant *study_plan_variants(const struct study_axis *axes, int nax
         }
         if (!len) /* nothing named: one variant */
             snprintf(v[i].name, sizeof v[i].name, "base");
+        /* OUT's own directories are no variant's */
+        if (!strcmp(v[i].name, "log") || !strcmp(v[i].name, "console")) {
+            snprintf(err, errlen,
+                     "a variant named '%s' would be the study's own %s/ directory: choose another "
+                     "label",
+                     v[i].name, v[i].name);
+            free(v);
+            return NULL;
+        }
     }
     *n = (int)total;
     return v;

@@ -68,7 +68,8 @@ int study_label_ok(const char *s, size_t n);
 
 /* The product of axes[0..naxes) as variants, the last axis fastest; an
  * axis of one value whose label is empty adds nothing to the names. NULL
- * with err when a name would be too long or the product has more than
+ * with err when a name would be too long or be one of OUT's own
+ * directories (log, console), or the product has more than
  * STUDY_MAXVARIANTS variants or none; *n its count. */
 struct study_variant *study_plan_variants(const struct study_axis *axes, int naxes, int *n,
                                           char *err, size_t errlen);

@@ -94,6 +94,11 @@ static void plan_interleaves(void **state)
     struct study_axis big = {"settings", many, 27};
     assert_null(study_plan_variants(&big, 1, &nv, err, sizeof err));
     assert_non_null(strstr(err, "at most 26"));
+    /* a variant named as OUT's own directories: refused */
+    struct study_value lg = {.label = "log"};
+    struct study_axis logs = {"settings", &lg, 1};
+    assert_null(study_plan_variants(&logs, 1, &nv, err, sizeof err));
+    assert_non_null(strstr(err, "own log/"));
     free(v);
 }
 
