@@ -14,7 +14,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpq -lmaria
 
 # The rooms of driver/ (see the README's layout). Headers are included by the
 # room they live in ("stats/hist.h"), so only driver/ is on the include path.
-ROOMS   := core stats engines client lua sweep machine servers results analysis plot page report verbs micro ranks vm why
+ROOMS   := core stats engines client lua sweep machine servers results analysis plot page report verbs micro ranks vm study why
 INC     := -Idriver
 
 # snprintf truncation is how this code bounds strings on purpose (messages,
@@ -145,6 +145,7 @@ ASAN_FLAGS := CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefine
 check-vm: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/vm/study.sh $(B)/dbscale
+	@sh tests/vm/study_settings.sh $(B)/dbscale
 
 asan:
 	@$(MAKE) --no-print-directory B=build/asan $(ASAN_FLAGS) build/asan/dbscale

@@ -198,6 +198,8 @@ static int dispatch(int argc, char **argv)
         return report_main(argc - 1, argv + 1);
     if (!strcmp(v, "kernels"))
         return kernels_main(argc - 1, argv + 1);
+    if (!strcmp(v, "study"))
+        return study_main(argc - 1, argv + 1);
     /* sysbench's order: dbscale oltp_read_only --threads=4 run */
     for (int i = 2; i < argc; i++) {
         const char *w = argv[i];

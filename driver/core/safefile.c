@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -118,4 +119,31 @@ int dir_make_nofollow(const char *path, int mode)
         return fd;
     close(fd);
     return 0;
+}
+
+int file_write_at(int dirfd, const char *name, const void *data, size_t len)
+{
+    char tmp[300];
+    if (snprintf(tmp, sizeof tmp, ".%s.%d.tmp", name, (int)getpid()) >= (int)sizeof tmp)
+        return -ENAMETOOLONG;
+    unlinkat(dirfd, tmp, 0); /* a stale one of this pid's */
+    int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -errno;
+    const char *p = data;
+    int rc = 0;
+    while (len > 0 && rc == 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno != EINTR)
+            rc = -errno;
+        else if (n > 0)
+            p += n, len -= (size_t)n;
+    }
+    if (close(fd) < 0 && rc == 0)
+        rc = -errno;
+    if (rc == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
+        rc = -errno;
+    if (rc < 0)
+        unlinkat(dirfd, tmp, 0);
+    return rc;
 }

@@ -9,6 +9,7 @@
 #ifndef DBSCALE_SAFEFILE_H
 #define DBSCALE_SAFEFILE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 /* Open the directory path, not following a link at its last component:
@@ -25,6 +26,12 @@ int dir_make_nofollow(const char *path, int mode);
 int file_open_regular(const char *path);
 /* The same as a stdio stream ("r"); NULL with errno. */
 FILE *fopen_regular(const char *path);
+
+/* name under the directory dirfd written whole: a new temporary file
+ * (O_EXCL, no link followed) renamed over it, so a reader sees the old
+ * file or the new one and a link planted under name is replaced, never
+ * followed. 0, or -errno. */
+int file_write_at(int dirfd, const char *name, const void *data, size_t len);
 
 /* strerror, but saying what dbscale's own refusals mean: EINVAL "not a
  * regular file", ELOOP "a symbolic link (not followed)". */

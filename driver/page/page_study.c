@@ -17,6 +17,7 @@
 
 #include "core/options.h"
 #include "page/page_html.h"
+#include "page/page_rounds.h"
 #include "results/meta_command.h"
 
 /* A meta.json value as text: strings as they are, numbers, booleans, an
@@ -31,7 +32,16 @@ static void meta_text(const json_t *v, struct sbuf *out)
         sbuf_printf(out, "%g", json_real_value(v));
     else if (json_is_boolean(v))
         sbuf_printf(out, "%s", json_is_true(v) ? "yes" : "no");
-    else if (json_is_object(v)) {
+    else if (json_is_array(v)) {
+        size_t i;
+        json_t *e;
+        json_array_foreach((json_t *)v, i, e)
+        {
+            if (i)
+                sbuf_printf(out, "; ");
+            meta_text(e, out);
+        }
+    } else if (json_is_object(v)) {
         const char *k;
         json_t *e;
         int first = 1;
@@ -245,6 +255,8 @@ static const struct {
     {"engine", {"engine"}},
     {"server", {"server_version"}},
     {"server settings", {"server_settings"}},
+    {"server build", {"server_build"}},
+    {"extra settings (--server-conf)", {"server_conf"}},
     {"server managed by", {"server"}},
     {"CPU method", {"cpu_method"}},
     {"dbscale", {"dbscale_version"}},
@@ -255,6 +267,7 @@ static const struct {
 
 void page_study(const struct curves *cv, struct sbuf *b)
 {
+    page_rounds(cv, b); /* a study's variants and runs, when the directories are one's */
     for (size_t i = 0; i < cv->ndirs; i++) {
         const struct curves_dir *d = &cv->dirs[i];
         sbuf_printf(b, "<h3>");

@@ -13,6 +13,7 @@
  *   meta.N.json  earlier runs' meta.json when --append added a run (resdir.h)
  *   micro.csv    (optional) kernel baseline rows (benchcsv.h)
  *   fs.csv       (optional) file create/remove baseline rows (benchcsv.h)
+ *   levels.csv   when each level ran, its start and wall time (levels.h)
  *
  * results.csv columns, in this order (header line first, '#' lines ignored):
  *   engine,workload,variant,cpus,threads,repeat,time_s,tps,qps,qps_read,

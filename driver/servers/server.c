@@ -171,12 +171,12 @@ static int is_ours(const struct server *s)
 
 /* ---- start / stop ----------------------------------------------------- */
 
-static int launch(struct server *s, const struct spawn_ident *id, const char *bindir, int logfd,
-                  const cpu_set_t *cpus, size_t cpus_size, char *err, size_t errlen)
+static int launch(struct server *s, const struct spawn_ident *id, const struct server_install *in,
+                  int logfd, const cpu_set_t *cpus, size_t cpus_size, char *err, size_t errlen)
 {
     const struct server_engine_ops *ops = ops_of(s->engine);
     struct server_cmd cmd;
-    if (ops->command(s, bindir, &cmd, err, errlen) < 0)
+    if (ops->command(s, in, &cmd, err, errlen) < 0)
         return -1;
     struct spawn_cmd sp = {cmd.path, cmd.argv, logfd, id, cpus, cpus_size};
     s->pid = spawn_start(&sp, s->dir);
@@ -252,9 +252,9 @@ static int halt(struct server *s, char *err, size_t errlen)
 }
 
 /* Everything under s->dir except the port: one attempt. */
-static int start_once(struct server *s, const struct spawn_ident *id, const char *bindir,
-                      const char *extra, const cpu_set_t *cpus, size_t cpus_size, char *err,
-                      size_t errlen)
+static int start_once(struct server *s, const struct spawn_ident *id,
+                      const struct server_install *in, const char *extra, const cpu_set_t *cpus,
+                      size_t cpus_size, char *err, size_t errlen)
 {
     const struct server_engine_ops *ops = ops_of(s->engine);
     char path[PATH_MAX];
@@ -265,8 +265,8 @@ static int start_once(struct server *s, const struct spawn_ident *id, const char
         return snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)), -1;
     char superpw[40] = "";
     int rc = -1;
-    if (ops->prepare(s, id, bindir, logfd, extra, superpw, err, errlen) == 0 &&
-        launch(s, id, bindir, logfd, cpus, cpus_size, err, errlen) == 0 &&
+    if (ops->prepare(s, id, in, logfd, extra, superpw, err, errlen) == 0 &&
+        launch(s, id, in, logfd, cpus, cpus_size, err, errlen) == 0 &&
         ops->setup(s, id, superpw, err, errlen) == 0)
         rc = 0;
     memset(superpw, 0, sizeof superpw);
@@ -352,6 +352,13 @@ static int make_dir(struct server *s, const char *dir, char *err, size_t errlen)
 int server_start(struct server *s, enum server_engine e, const char *dir, int port,
                  const char *cpus, const char *extra_conf, char *err, size_t errlen)
 {
+    return server_start_from(s, e, NULL, dir, port, cpus, extra_conf, err, errlen);
+}
+
+int server_start_from(struct server *s, enum server_engine e, const struct server_install *from,
+                      const char *dir, int port, const char *cpus, const char *extra_conf,
+                      char *err, size_t errlen)
+{
     memset(s, 0, sizeof *s);
     s->engine = e;
     err[0] = '\0';
@@ -359,10 +366,16 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
     if (get_ident(e, &id, err, errlen) < 0)
         return -1;
     const struct server_engine_ops *ops = ops_of(e);
-    char bindir[PATH_MAX] = "";
-    if (ops->locate && ops->locate(bindir, sizeof bindir, err, errlen) < 0)
-        return -1;
-    if (server_check_request(e, dir, cpus, extra_conf, err, errlen) < 0)
+    /* the programs: the caller's installation, else the default one */
+    struct server_install def;
+    const struct server_install *in = from;
+    if (!in) {
+        memset(&def, 0, sizeof def);
+        if (ops->programs(NULL, &def, err, errlen) < 0)
+            return -1;
+        in = &def;
+    }
+    if (server_check_request_from(e, in, dir, cpus, extra_conf, err, errlen) < 0)
         return -1;
     size_t mask_size = 0;
     cpu_set_t *mask = cpus_mask(cpus, &mask_size);
@@ -411,7 +424,7 @@ int server_start(struct server *s, enum server_engine e, const char *dir, int po
             snprintf(err, errlen, "directory path too long for a unix socket: %s", s->dir);
             goto fail_dir;
         }
-        if (start_once(s, &id, bindir, extra_conf, mask, mask_size, err, errlen) == 0) {
+        if (start_once(s, &id, in, extra_conf, mask, mask_size, err, errlen) == 0) {
             if (server_check_listen(s, err, errlen) == 0)
                 break;
             char e2[64];

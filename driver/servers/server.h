@@ -44,6 +44,36 @@ const char *server_engine_name(enum server_engine e);
 const char *server_engine_title(enum server_engine e);
 
 /*
+ * A server installation: where the engine's programs are, as found and
+ * checked by server_install_find(). bindir is what the engine runs them
+ * from (PostgreSQL's bin directory; a MariaDB basedir, "" for the system's
+ * own). sha256 (of the daemon) and version (its --version line) label the
+ * results a server of it measured ("" when they cannot be read).
+ */
+struct server_install {
+    char dir[PATH_MAX];    /* the installation given, absolute; "" for the default */
+    char bindir[PATH_MAX]; /* what the engine's prepare and command take */
+    char daemon[PATH_MAX]; /* postgres, mariadbd */
+    char tool[PATH_MAX];   /* initdb, mariadb-install-db */
+    char sha256[65];
+    char version[160];
+};
+
+/*
+ * dir NULL: the installation server_start() uses by default (a PostgreSQL's
+ * highest /usr/lib/postgresql/N/bin or $DBSCALE_PGBIN; MariaDB's
+ * /usr/sbin/mariadbd). Else dir must be an installation of engine e: a
+ * directory holding e's programs (PostgreSQL: initdb, pg_ctl and postgres;
+ * MariaDB: a basedir with bin/ or sbin/mariadbd and bin/ or scripts/
+ * mariadb-install-db) as regular executable files, not links into another
+ * installation. Only reads (stat, the daemon's --version and its sha256).
+ * 0, or -1 with err naming dir and what is wrong: no such directory,
+ * another engine's programs, a link farm, a program missing.
+ */
+int server_install_find(enum server_engine e, const char *dir, struct server_install *in, char *err,
+                        size_t errlen);
+
+/*
  * The checks server_start() makes before it creates anything, for callers
  * that must tell bad input from a failed start: cpus (NULL or a list) parses
  * and names only CPUs we may run on, dir (NULL or a path) is missing or an
@@ -53,6 +83,11 @@ const char *server_engine_title(enum server_engine e);
  */
 int server_check_request(enum server_engine e, const char *dir, const char *cpus,
                          const char *extra_conf, char *err, size_t errlen);
+/* The same, extra_conf judged by the settings in's daemon knows (NULL: the
+ * default installation's). */
+int server_check_request_from(enum server_engine e, const struct server_install *in,
+                              const char *dir, const char *cpus, const char *extra_conf, char *err,
+                              size_t errlen);
 
 /*
  * Start a fresh server. dir: NULL = mkdtemp under $TMPDIR or /tmp, else an
@@ -64,6 +99,12 @@ int server_check_request(enum server_engine e, const char *dir, const char *cpus
  */
 int server_start(struct server *s, enum server_engine e, const char *dir, int port,
                  const char *cpus, const char *extra_conf, char *err, size_t errlen);
+/* The same with the server's programs from in (server_install_find; NULL:
+ * the default installation), its extra settings checked against that
+ * daemon's own list. */
+int server_start_from(struct server *s, enum server_engine e, const struct server_install *in,
+                      const char *dir, int port, const char *cpus, const char *extra_conf,
+                      char *err, size_t errlen);
 /*
  * A guardian process that, should we die without server_stop() (SIGKILL, a
  * crash), kills the server's processes, removes our cpuset cgroup and the
@@ -100,5 +141,7 @@ int server_check_pid(const char *text, int port, pid_t *out, char *err, size_t e
 /* 1 when the PostgreSQL a throwaway server would run has the library
  * NAME.so (say pg_wait_sampling) in its lib directory. */
 int server_pg_has_library(const char *name);
+/* The same for the PostgreSQL of installation in (NULL: the default). */
+int server_install_has_library(const struct server_install *in, const char *name);
 
 #endif

@@ -46,19 +46,26 @@ static int conf_value_bad(const struct server_engine_ops *ops, const char *q, co
 /* A name the server does not know (server_settings.c): a dotted one is an
  * extension's (PostgreSQL's custom settings), and MariaDB's boolean
  * modifiers name the option after them. */
-static int conf_name_bad(enum server_engine e, const struct server_engine_ops *ops, const char *key)
+static int conf_name_bad(enum server_engine e, const struct server_engine_ops *ops,
+                         const char *daemon, const char *key)
 {
     static const char *const mods[] = {"skip_", "disable_", "enable_", "maximum_", NULL};
     if (strchr(key, '.'))
         return 0;
-    int k = server_setting_known(e, key);
+    int k = server_setting_known(e, daemon, key);
     for (int i = 0; k == 0 && !ops->conf_needs_value && mods[i]; i++)
         if (!strncmp(key, mods[i], strlen(mods[i])))
-            k = server_setting_known(e, key + strlen(mods[i]));
+            k = server_setting_known(e, daemon, key + strlen(mods[i]));
     return k == 0;
 }
 
 int server_conf_check(enum server_engine e, const char *extra, char *err, size_t errlen)
+{
+    return server_conf_check_in(e, NULL, extra, err, errlen);
+}
+
+int server_conf_check_in(enum server_engine e, const char *daemon, const char *extra, char *err,
+                         size_t errlen)
 {
     for (const char *p = extra; p && *p;) {
         size_t l = strcspn(p, "\n");
@@ -93,7 +100,7 @@ int server_conf_check(enum server_engine e, const char *extra, char *err, size_t
                      shown, p, key, ops->title, m);
             return -1;
         }
-        if (conf_value_bad(ops, q, p + l) || conf_name_bad(e, ops, key)) {
+        if (conf_value_bad(ops, q, p + l) || conf_name_bad(e, ops, daemon, key)) {
             snprintf(err, errlen, "extra setting line '%.*s': %s", shown, p,
                      conf_value_bad(ops, q, p + l)
                          ? "no value (write key=value)"

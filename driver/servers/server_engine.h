@@ -41,18 +41,23 @@ struct server_engine_ops {
     const char *package;    /* the package that brings the server and that user */
     const char *procs[3];   /* what the server process's cmdline holds (any), NULL-ended */
     int stop_signal;        /* the clean, fast shutdown */
-    /* Find the programs: bindir (n bytes) for the others. NULL = nothing to find. */
-    int (*locate)(char *bindir, size_t n, char *err, size_t errlen);
+    /* The programs of the installation in dir (NULL: the default one) into
+     * in's bindir, daemon and tool, found by name alone (a link counts: the
+     * caller judges what it finds). -1 with err when one is not there. */
+    int (*programs)(const char *dir, struct server_install *in, char *err, size_t errlen);
+    /* What the installation is called in a message: "a PostgreSQL bin
+     * directory with initdb, pg_ctl and postgres". */
+    const char *install_words;
     /* s->socket and s->pidfile from s->dir, s->socket_dir and s->port; -1 if too long. */
     int (*paths)(struct server *s);
     /* Make data/ and the config (extra: the caller's lines) with the engine's
      * own tools, as id, their output to logfd. May leave an admin password in
      * superpw (40 bytes) for setup. */
-    int (*prepare)(struct server *s, const struct spawn_ident *id, const char *bindir, int logfd,
-                   const char *extra, char *superpw, char *err, size_t errlen);
+    int (*prepare)(struct server *s, const struct spawn_ident *id, const struct server_install *in,
+                   int logfd, const char *extra, char *superpw, char *err, size_t errlen);
     /* The daemon: program and arguments. */
-    int (*command)(const struct server *s, const char *bindir, struct server_cmd *cmd, char *err,
-                   size_t errlen);
+    int (*command)(const struct server *s, const struct server_install *in, struct server_cmd *cmd,
+                   char *err, size_t errlen);
     /* 1 once the running server answers on its socket. */
     int (*ping)(const struct server *s, const struct spawn_ident *id);
     /* On the running server: s->version, user s->user owning database s->db. */
@@ -65,9 +70,10 @@ struct server_engine_ops {
     /* The managed setting an extra conf key (lower case, '-' as '_') would
      * change, as the engine reads keys, or NULL if the key only tunes. */
     const char *(*conf_managed)(const char *key);
-    /* Every setting name the server knows (lower case, '_' for '-'), one a
-     * line, into out, from the server binary (server_settings.c). 0 or -1. */
-    int (*list_settings)(struct sbuf *out);
+    /* Every setting name the server daemon (a path) knows (lower case, '_'
+     * for '-'), one a line, into out, from the binary (server_settings.c).
+     * 0 or -1. */
+    int (*list_settings)(const char *daemon, struct sbuf *out);
     int conf_needs_value; /* 1: a key alone is no setting (MariaDB's booleans are) */
     /* Characters a directory path must not hold because the engine's config
      * files cannot carry them (what can be escaped is escaped instead). */
@@ -91,12 +97,17 @@ int server_state_write(struct server *s, const struct spawn_ident *id, char *err
  * 0 when it exited 0. */
 int server_capture(const char *path, char *const argv[], struct sbuf *out);
 
-/* server_settings.c: 1 if the engine's server knows setting key (lower
- * case, '_' for '-'), 0 if not, -1 when that cannot be told. */
-int server_setting_known(enum server_engine e, const char *key);
+/* server_settings.c: 1 if the engine's server (daemon: its path, NULL
+ * the default installation's) knows setting key (lower case, '_' for '-'),
+ * 0 if not, -1 when that cannot be told. */
+int server_setting_known(enum server_engine e, const char *daemon, const char *key);
 
-/* server_conf.c: extra config lines, and where the running server listens. */
+/* server_conf.c: extra config lines, and where the running server listens.
+ * server_conf_check_in judges setting names by daemon's list (NULL: the
+ * default installation's). */
 int server_conf_check(enum server_engine e, const char *extra, char *err, size_t errlen);
+int server_conf_check_in(enum server_engine e, const char *daemon, const char *extra, char *err,
+                         size_t errlen);
 /* 0 if every socket of the server's processes listens on loopback only,
  * else -1 naming the address in err. */
 int server_check_listen(const struct server *s, char *err, size_t errlen);

@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "servers/server_engine.h"
@@ -55,14 +56,75 @@ static MYSQL *my_admin_connect(const struct server *s, const char *osuser, char 
     return m;
 }
 
-static int my_configure(struct server *s, const struct spawn_ident *id, const char *extra,
-                        char *err, size_t errlen)
+static const char *const mariadbd_paths[] = {"/usr/sbin/mariadbd", "/usr/sbin/mysqld",
+                                             "/usr/local/sbin/mariadbd", NULL};
+static const char *const install_db_paths[] = {"/usr/bin/mariadb-install-db",
+                                               "/usr/bin/mysql_install_db",
+                                               "/usr/local/bin/mariadb-install-db", NULL};
+
+/* The first of dir/REL for rel in rels that is there (a link counts: the
+ * caller judges it) into out (PATH_MAX). 0, or -1. */
+static int first_under(const char *dir, const char *const *rels, char *out)
+{
+    for (; *rels; rels++) {
+        struct stat st;
+        if (server_fmt(out, PATH_MAX, "%s/%s", dir, *rels) == 0 && lstat(out, &st) == 0)
+            return 0;
+    }
+    out[0] = '\0';
+    return -1;
+}
+
+/* A basedir's programs as a tarball or `make install` lays them out (dir
+ * NULL: the system's own, found as always, with no basedir to pass). */
+static int my_programs(const char *dir, struct server_install *in, char *err, size_t errlen)
+{
+    static const char *const daemons[] = {"sbin/mariadbd",
+                                          "bin/mariadbd",
+                                          "libexec/mariadbd",
+                                          "sbin/mysqld",
+                                          "bin/mysqld",
+                                          "libexec/mysqld",
+                                          NULL};
+    static const char *const tools[] = {"bin/mariadb-install-db", "scripts/mariadb-install-db",
+                                        "bin/mysql_install_db", "scripts/mysql_install_db", NULL};
+    if (!dir) {
+        const char *d = first_existing(mariadbd_paths), *t = first_existing(install_db_paths);
+        if (!d || !t) {
+            snprintf(err, errlen, "%s not found (apt-get install mariadb-server)",
+                     d ? "mariadb-install-db" : "mariadbd");
+            return -1;
+        }
+        in->bindir[0] = '\0';
+        snprintf(in->daemon, sizeof in->daemon, "%s", d);
+        snprintf(in->tool, sizeof in->tool, "%s", t);
+        return 0;
+    }
+    if (server_fmt(in->bindir, sizeof in->bindir, "%s", dir) < 0)
+        return snprintf(err, errlen, "path too long: %s", dir), -1;
+    if (first_under(dir, daemons, in->daemon) < 0) {
+        snprintf(err, errlen, "%s: no sbin/mariadbd or bin/mariadbd there", dir);
+        return -1;
+    }
+    if (first_under(dir, tools, in->tool) < 0) {
+        snprintf(err, errlen, "%s: no bin/mariadb-install-db or scripts/mariadb-install-db there",
+                 dir);
+        return -1;
+    }
+    return 0;
+}
+
+static int my_configure(struct server *s, const struct spawn_ident *id,
+                        const struct server_install *in, const char *extra, char *err,
+                        size_t errlen)
 {
     char path[PATH_MAX];
     struct sbuf b = {0};
+    sbuf_printf(&b, "# dbscale: a throwaway server, loopback and its own socket only\n"
+                    "[mysqld]\n");
+    if (in->bindir[0]) /* another installation: its share/ (errmsg.sys, the system tables) */
+        sbuf_printf(&b, "basedir=%s\n", in->bindir);
     sbuf_printf(&b,
-                "# dbscale: a throwaway server, loopback and its own socket only\n"
-                "[mysqld]\n"
                 "user=%s\n"
                 "datadir=%s/data\n"
                 "tmpdir=%s/tmp\n"
@@ -86,23 +148,16 @@ static int my_configure(struct server *s, const struct spawn_ident *id, const ch
     return rc;
 }
 
-static const char *const mariadbd_paths[] = {"/usr/sbin/mariadbd", "/usr/sbin/mysqld",
-                                             "/usr/local/sbin/mariadbd", NULL};
-
-static int my_init(struct server *s, const struct spawn_ident *id, const char *extra, int logfd,
-                   char *err, size_t errlen)
+static int my_init(struct server *s, const struct spawn_ident *id, const struct server_install *in,
+                   const char *extra, int logfd, char *err, size_t errlen)
 {
-    static const char *const tools[] = {"/usr/bin/mariadb-install-db", "/usr/bin/mysql_install_db",
-                                        "/usr/local/bin/mariadb-install-db", NULL};
-    const char *tool = first_existing(tools);
-    if (!tool) {
-        snprintf(err, errlen, "mariadb-install-db not found (apt-get install mariadb-server)");
-        return -1;
-    }
-    char data[PATH_MAX], defs[PATH_MAX + 32], darg[PATH_MAX + 16], uarg[96];
+    const char *tool = in->tool;
+    char data[PATH_MAX], defs[PATH_MAX + 32], darg[PATH_MAX + 16], uarg[96],
+        barg[PATH_MAX + 16] = "";
     if (server_fmt(data, sizeof data, "%s/data", s->dir) < 0 ||
         server_fmt(defs, sizeof defs, "--defaults-file=%s/my.cnf", s->dir) < 0 ||
         server_fmt(darg, sizeof darg, "--datadir=%s", data) < 0 ||
+        (in->bindir[0] && server_fmt(barg, sizeof barg, "--basedir=%s", in->bindir) < 0) ||
         server_fmt(uarg, sizeof uarg, "--user=%s", id->name) < 0) {
         snprintf(err, errlen, "path too long: %s", s->dir);
         return -1;
@@ -121,8 +176,7 @@ static int my_init(struct server *s, const struct spawn_ident *id, const char *e
     }
     /* DBSCALE_SERVER_CACHE (server_template.c): install-db reads my.cnf, so
      * the extra settings are part of the template's name */
-    const char *daemon = first_existing(mariadbd_paths);
-    const char *const stamps[] = {"/proc/self/exe", tool, daemon ? daemon : tool, NULL};
+    const char *const stamps[] = {"/proc/self/exe", tool, in->daemon, NULL};
     struct server_template tp;
     int took = server_template_take(&tp, "mysql", stamps, extra, data, NULL, 0, logfd, err, errlen);
     if (took != 0)
@@ -134,6 +188,7 @@ static int my_init(struct server *s, const struct spawn_ident *id, const char *e
                     "--skip-test-db",
                     "--skip-name-resolve",
                     "--auth-root-authentication-method=socket",
+                    barg[0] ? barg : NULL,
                     NULL};
     /* install-db drops to --user itself and needs root for that; as ourselves it is us. */
     struct spawn_ident self = *id;
@@ -196,14 +251,14 @@ static int my_setup(struct server *s, const struct spawn_ident *id, const char *
     return 0;
 }
 
-static int my_prepare(struct server *s, const struct spawn_ident *id, const char *bindir, int logfd,
-                      const char *extra, char *superpw, char *err, size_t errlen)
+static int my_prepare(struct server *s, const struct spawn_ident *id,
+                      const struct server_install *in, int logfd, const char *extra, char *superpw,
+                      char *err, size_t errlen)
 {
-    (void)bindir;
     (void)superpw; /* root logs in by unix_socket: there is no admin password */
-    if (my_configure(s, id, extra, err, errlen) < 0)
+    if (my_configure(s, id, in, extra, err, errlen) < 0)
         return -1;
-    return my_init(s, id, extra, logfd, err, errlen);
+    return my_init(s, id, in, extra, logfd, err, errlen);
 }
 
 static int my_paths(struct server *s)
@@ -214,14 +269,10 @@ static int my_paths(struct server *s)
                : 0;
 }
 
-static int my_command(const struct server *s, const char *bindir, struct server_cmd *cmd, char *err,
-                      size_t errlen)
+static int my_command(const struct server *s, const struct server_install *in,
+                      struct server_cmd *cmd, char *err, size_t errlen)
 {
-    (void)bindir;
-    const char *bin = first_existing(mariadbd_paths);
-    if (!bin)
-        return snprintf(err, errlen, "mariadbd not found (apt-get install mariadb-server)"), -1;
-    snprintf(cmd->path, sizeof cmd->path, "%s", bin);
+    snprintf(cmd->path, sizeof cmd->path, "%s", in->daemon);
     if (server_fmt(cmd->arg, sizeof cmd->arg, "--defaults-file=%s/my.cnf", s->dir) < 0)
         return snprintf(err, errlen, "path too long"), -1;
     cmd->argv[0] = "mariadbd";
@@ -304,11 +355,9 @@ static int my_read_password(struct server *s, char *path, size_t pathlen)
 }
 
 /* mariadbd --verbose --help: a line "  --name[=...]  help" per option. */
-static int my_list_settings(struct sbuf *out)
+static int my_list_settings(const char *daemon, struct sbuf *out)
 {
-    static const char *const mariadbd[] = {"/usr/sbin/mariadbd", "/usr/sbin/mysqld",
-                                           "/usr/local/sbin/mariadbd", NULL};
-    const char *bin = first_existing(mariadbd);
+    const char *bin = daemon ? daemon : first_existing(mariadbd_paths);
     char *argv[] = {"mariadbd", "--no-defaults", "--verbose", "--help", NULL};
     struct sbuf raw = {0};
     int rc = bin ? server_capture(bin, argv, &raw) : -1;
@@ -335,7 +384,9 @@ const struct server_engine_ops server_mysql_ops = {
     .package = "mariadb-server",
     .procs = {"mariadbd", "mysqld", NULL},
     .stop_signal = SIGTERM,
-    .locate = NULL,
+    .programs = my_programs,
+    .install_words = "a MariaDB basedir with sbin/ or bin/mariadbd and bin/ or "
+                     "scripts/mariadb-install-db (as /usr)",
     .paths = my_paths,
     .prepare = my_prepare,
     .command = my_command,

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "servers/server_engine.h"
@@ -53,13 +54,49 @@ static int pg_bindir(char *out, size_t n, char *err, size_t errlen)
     return server_fmt(out, n, "/usr/lib/postgresql/%ld/bin", best);
 }
 
+/* A PostgreSQL bin directory's programs (dir NULL: pg_bindir's), found
+ * by name: initdb and postgres are run, pg_ctl tells a whole bin directory
+ * from a stray copy of the server. */
+static int pg_programs(const char *dir, struct server_install *in, char *err, size_t errlen)
+{
+    if (!dir && pg_bindir(in->bindir, sizeof in->bindir, err, errlen) < 0)
+        return -1;
+    if (dir && server_fmt(in->bindir, sizeof in->bindir, "%s", dir) < 0)
+        return snprintf(err, errlen, "path too long: %s", dir), -1;
+    static const char *const need[] = {"postgres", "initdb", "pg_ctl", NULL};
+    for (int i = 0; need[i]; i++) {
+        char p[PATH_MAX];
+        struct stat st;
+        if (server_fmt(p, sizeof p, "%s/%s", in->bindir, need[i]) < 0 || lstat(p, &st) < 0) {
+            snprintf(err, errlen, "%s: no %s there", in->bindir, need[i]);
+            return -1;
+        }
+        if (i < 2)
+            snprintf(i ? in->tool : in->daemon, PATH_MAX, "%s", p);
+    }
+    return 0;
+}
+
 int server_pg_has_library(const char *name)
 {
-    char bin[PATH_MAX], lib[PATH_MAX + 64], err[256];
-    if (pg_bindir(bin, sizeof bin, err, sizeof err) < 0 ||
-        server_fmt(lib, sizeof lib, "%s/../lib/%s.so", bin, name) < 0)
-        return 0;
-    return server_exists(lib);
+    return server_install_has_library(NULL, name);
+}
+
+int server_install_has_library(const struct server_install *in, const char *name)
+{
+    struct server_install def;
+    char lib[PATH_MAX + 64], err[256];
+    if (!in || !in->bindir[0]) {
+        memset(&def, 0, sizeof def);
+        if (pg_programs(NULL, &def, err, sizeof err) < 0)
+            return 0;
+        in = &def;
+    }
+    /* Debian's layout (bin/../lib), then a source build's (lib/postgresql) */
+    return (server_fmt(lib, sizeof lib, "%s/../lib/%s.so", in->bindir, name) == 0 &&
+            server_exists(lib)) ||
+           (server_fmt(lib, sizeof lib, "%s/../lib/postgresql/%s.so", in->bindir, name) == 0 &&
+            server_exists(lib));
 }
 
 /* Single-quoted value for a libpq conninfo string. */
@@ -103,13 +140,13 @@ static int pg_ping(const struct server *s, const struct spawn_ident *id)
     return PQping(ci) == PQPING_OK;
 }
 
-static int pg_init(struct server *s, const struct spawn_ident *id, const char *bindir, int logfd,
-                   char *superpw, char *err, size_t errlen)
+static int pg_init(struct server *s, const struct spawn_ident *id, const struct server_install *in,
+                   int logfd, char *superpw, char *err, size_t errlen)
 {
-    char data[PATH_MAX], pwfile[PATH_MAX], initdb[PATH_MAX], pwarg[PATH_MAX + 16];
+    char data[PATH_MAX], pwfile[PATH_MAX], pwarg[PATH_MAX + 16];
+    const char *initdb = in->tool;
     if (server_fmt(data, sizeof data, "%s/data", s->dir) < 0 ||
         server_fmt(pwfile, sizeof pwfile, "%s/initdb.pw", s->dir) < 0 ||
-        server_fmt(initdb, sizeof initdb, "%s/initdb", bindir) < 0 ||
         server_fmt(pwarg, sizeof pwarg, "--pwfile=%s", pwfile) < 0) {
         snprintf(err, errlen, "path too long: %s", s->dir);
         return -1;
@@ -120,12 +157,7 @@ static int pg_init(struct server *s, const struct spawn_ident *id, const char *b
     }
     /* DBSCALE_SERVER_CACHE (server_template.c): initdb reads no setting of
      * ours, so one template serves every start of this build */
-    char pgbin[PATH_MAX];
-    if (server_fmt(pgbin, sizeof pgbin, "%s/postgres", bindir) < 0) {
-        snprintf(err, errlen, "path too long: %s", bindir);
-        return -1;
-    }
-    const char *const stamps[] = {"/proc/self/exe", initdb, pgbin, NULL};
+    const char *const stamps[] = {"/proc/self/exe", initdb, in->daemon, NULL};
     struct server_template tp;
     int took =
         server_template_take(&tp, "pgsql", stamps, NULL, data, superpw, 40, logfd, err, errlen);
@@ -260,10 +292,11 @@ static int pg_setup(struct server *s, const struct spawn_ident *id, const char *
     return 0;
 }
 
-static int pg_prepare(struct server *s, const struct spawn_ident *id, const char *bindir, int logfd,
-                      const char *extra, char *superpw, char *err, size_t errlen)
+static int pg_prepare(struct server *s, const struct spawn_ident *id,
+                      const struct server_install *in, int logfd, const char *extra, char *superpw,
+                      char *err, size_t errlen)
 {
-    if (pg_init(s, id, bindir, logfd, superpw, err, errlen) < 0)
+    if (pg_init(s, id, in, logfd, superpw, err, errlen) < 0)
         return -1;
     return pg_configure(s, id, extra, err, errlen);
 }
@@ -276,10 +309,10 @@ static int pg_paths(struct server *s)
                : 0;
 }
 
-static int pg_command(const struct server *s, const char *bindir, struct server_cmd *cmd, char *err,
-                      size_t errlen)
+static int pg_command(const struct server *s, const struct server_install *in,
+                      struct server_cmd *cmd, char *err, size_t errlen)
 {
-    if (server_fmt(cmd->path, sizeof cmd->path, "%s/postgres", bindir) < 0 ||
+    if (server_fmt(cmd->path, sizeof cmd->path, "%s", in->daemon) < 0 ||
         server_fmt(cmd->arg, sizeof cmd->arg, "%s/data", s->dir) < 0)
         return snprintf(err, errlen, "path too long"), -1;
     cmd->argv[0] = "postgres";
@@ -347,12 +380,14 @@ static int pg_read_password(struct server *s, char *path, size_t pathlen)
 }
 
 /* postgres --describe-config: a line per setting, its name first. */
-static int pg_list_settings(struct sbuf *out)
+static int pg_list_settings(const char *daemon, struct sbuf *out)
 {
-    char bindir[PATH_MAX], path[PATH_MAX + 16], err[256];
-    if (pg_bindir(bindir, sizeof bindir, err, sizeof err) < 0 ||
-        server_fmt(path, sizeof path, "%s/postgres", bindir) < 0)
+    struct server_install def;
+    char err[256];
+    memset(&def, 0, sizeof def);
+    if (!daemon && pg_programs(NULL, &def, err, sizeof err) < 0)
         return -1;
+    const char *path = daemon ? daemon : def.daemon;
     char *argv[] = {"postgres", "--describe-config", NULL}; /* runs as root too */
     struct sbuf raw = {0};
     int rc = server_capture(path, argv, &raw);
@@ -377,7 +412,9 @@ const struct server_engine_ops server_pgsql_ops = {
     .package = "postgresql",
     .procs = {"postgres", NULL},
     .stop_signal = SIGINT,
-    .locate = pg_bindir,
+    .programs = pg_programs,
+    .install_words = "a PostgreSQL bin directory with initdb, pg_ctl and postgres (as "
+                     "/usr/lib/postgresql/15/bin)",
     .paths = pg_paths,
     .prepare = pg_prepare,
     .command = pg_command,

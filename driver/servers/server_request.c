@@ -70,6 +70,13 @@ static int dir_chars_ok(enum server_engine e, const char *dir, char *err, size_t
 int server_check_request(enum server_engine e, const char *dir, const char *cpus,
                          const char *extra_conf, char *err, size_t errlen)
 {
+    return server_check_request_from(e, NULL, dir, cpus, extra_conf, err, errlen);
+}
+
+int server_check_request_from(enum server_engine e, const struct server_install *in,
+                              const char *dir, const char *cpus, const char *extra_conf, char *err,
+                              size_t errlen)
+{
     if (cpus && *cpus) {
         struct cpulist want;
         char why[160];
@@ -97,5 +104,6 @@ int server_check_request(enum server_engine e, const char *dir, const char *cpus
         snprintf(err, errlen, "%s: not an empty directory (it would be removed on stop)", dir);
         return -1;
     }
-    return server_conf_check(e, extra_conf, err, errlen);
+    return server_conf_check_in(e, in && in->daemon[0] ? in->daemon : NULL, extra_conf, err,
+                                errlen);
 }

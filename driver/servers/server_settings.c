@@ -10,6 +10,8 @@
  * Never decide without the list: when the binary cannot be run, every name
  * passes and the start says what the server says.
  */
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "servers/server_engine.h"
@@ -25,16 +27,35 @@ static int listed(const struct sbuf *list, const char *name)
     return 0;
 }
 
-int server_setting_known(enum server_engine e, const char *key)
+int server_setting_known(enum server_engine e, const char *daemon, const char *key)
 {
-    static struct sbuf names[SERVER_MYSQL + 1];
-    static int loaded[SERVER_MYSQL + 1];
+    /* one list per daemon asked about: a study's builds may differ */
+    static struct {
+        enum server_engine e;
+        char daemon[PATH_MAX];
+        struct sbuf names;
+        int loaded; /* 1 read, -1 cannot be read */
+    } cache[8];
+    static int ncache;
     if ((int)e < 0 || e > SERVER_MYSQL || !server_engine_ops_of(e)->list_settings)
         return -1;
-    const struct server_engine_ops *ops = server_engine_ops_of(e);
-    if (!loaded[e])
-        loaded[e] = ops->list_settings(&names[e]) == 0 && names[e].len ? 1 : -1;
-    if (loaded[e] < 0)
+    const char *d = daemon && *daemon ? daemon : "";
+    int i = 0;
+    while (i < ncache && !(cache[i].e == e && !strcmp(cache[i].daemon, d)))
+        i++;
+    if (i == ncache) {
+        if (ncache == (int)(sizeof cache / sizeof cache[0]))
+            return -1; /* more installations than a run checks: the start will say */
+        cache[i].e = e;
+        snprintf(cache[i].daemon, sizeof cache[i].daemon, "%s", d);
+        cache[i].loaded =
+            server_engine_ops_of(e)->list_settings(*d ? d : NULL, &cache[i].names) == 0 &&
+                    cache[i].names.len
+                ? 1
+                : -1;
+        ncache++;
+    }
+    if (cache[i].loaded < 0)
         return -1;
-    return listed(&names[e], key);
+    return listed(&cache[i].names, key);
 }

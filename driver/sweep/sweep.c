@@ -43,7 +43,8 @@ int sweep_start_managed(struct sweep *w, char *err, size_t errlen)
     if (extra)
         sbuf_printf(&conf, "%s\n", extra);
     free(extra);
-    int rc = server_start(&w->srv, e, NULL, 0, NULL, conf.s, err, errlen);
+    int rc = server_start_from(&w->srv, e, w->inst.daemon[0] ? &w->inst : NULL, NULL, 0, NULL,
+                               conf.s, err, errlen);
     sbuf_free(&conf);
     if (rc < 0)
         return -1;
@@ -138,12 +139,16 @@ static void start_rows(struct sweep *w)
         snprintf(ipath, sizeof ipath, "%s/latency.csv", w->out);
         if (access(ipath, F_OK) == 0 && latcsv_read(ipath, &w->lat, ierr, sizeof ierr) < 0)
             latcsv_free(&w->lat);
+        snprintf(ipath, sizeof ipath, "%s/levels.csv", w->out);
+        if (access(ipath, F_OK) == 0 && levels_read(ipath, &w->lvl, ierr, sizeof ierr) < 0)
+            levels_free(&w->lvl); /* unreadable: rewritten from this run's */
     }
 }
 
 /* The level just filled in (the last row) on disk: results.csv, then
  * meta.json (after a crash or SIGKILL it still says how many levels
- * results.csv holds), then its time series, histogram and why files, once
+ * results.csv holds), then its time series, histogram, start time and why
+ * files, once
  * results.csv and meta.json agree on what was measured. 0, or -1 with err. */
 static int keep_level(struct sweep *w, const struct level_result *res, struct why_result *why,
                       char *err, size_t errlen)
@@ -167,6 +172,10 @@ static int keep_level(struct sweep *w, const struct level_result *res, struct wh
     }
     if ((wr = keep_latency(w, row, res->lat)) != 0) {
         snprintf(err, errlen, "cannot write %s/latency.csv: %s", w->out, strerror(-wr));
+        return -1;
+    }
+    if ((wr = levels_write(w->out, &w->lvl)) != 0) {
+        snprintf(err, errlen, "cannot write %s/levels.csv: %s", w->out, strerror(-wr));
         return -1;
     }
     if ((wr = sweep_why_keep(w, row, res, why)) != 0) {
@@ -211,6 +220,8 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
         struct level_result res;
         struct why_result why;
         uint64_t l0 = now_ns();
+        struct timespec started;
+        clock_gettime(CLOCK_REALTIME, &started);
         struct sweep_rank_fig *each = NULL;
         sweep_why_begin(w, srv_list, lv->threads, 0); /* before the level: perf attaches */
         int rc = sweep_run_one(w, lv->threads, &res, &each);
@@ -247,8 +258,17 @@ static int run_levels(struct sweep *w, int *baseline_done, char *err, size_t err
             level_done(&res, &why);
             break;
         }
-        sweep_fill_row(w, &w->rows[w->nrows++], lv, variant, &res, cpu1 > cpu0 ? cpu1 - cpu0 : 0,
+        struct result_row *row = &w->rows[w->nrows++];
+        sweep_fill_row(w, row, lv, variant, &res, cpu1 > cpu0 ? cpu1 - cpu0 : 0,
                        sysinfo_idle_pct(&t0, &t1), srv_list, cli_list, shared);
+        struct level_time lt = {.cpus = row->cpus,
+                                .threads = row->threads,
+                                .repeat = row->repeat,
+                                .started = (double)started.tv_sec + started.tv_nsec / 1e9,
+                                .seconds = wall};
+        snprintf(lt.variant, sizeof lt.variant, "%s", row->variant);
+        snprintf(lt.boot, sizeof lt.boot, "%s", row->boot);
+        levels_add(&w->lvl, &lt);
         w->nskews += w->share != NULL; /* a measured level's skew */
         if (keep_level(w, &res, &why, err, errlen) < 0) {
             level_done(&res, &why);

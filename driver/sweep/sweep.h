@@ -14,6 +14,7 @@
 #include "machine/cpuset.h"
 #include "results/intervals.h"
 #include "results/latcsv.h"
+#include "results/levels.h"
 #include "client/oltp.h"
 #include "core/options.h"
 #include "sweep/plan.h"
@@ -99,6 +100,9 @@ struct sweep {
     char started[32];
     char server_version[64];
     char settings[1024];
+    /* the managed server's installation (--server-bin, else the default's
+     * when it can be found): meta.json's server_build; daemon "" unknown */
+    struct server_install inst;
     const char *workload;
     volatile sig_atomic_t *stop; /* nonzero once a stop signal came (signals_flag()) */
     /* server CPU and machine idle sampled at the measured window's edges
@@ -113,6 +117,8 @@ struct sweep {
     struct intervals iv, iv_level;
     /* latency.csv: every level's histogram buckets */
     struct latcsv lat;
+    /* levels.csv: when every level ran (started, wall seconds) */
+    struct levels lvl;
     /* after each finished level (row w->rows[w->nrows-1]), with the time
      * left estimated from measured level and baseline times; the verb prints */
     void (*on_level)(const struct sweep *w, int i, const char *variant, double eta_s, void *arg);
@@ -208,6 +214,14 @@ void sweep_add_rank_rows(struct sweep *w, const struct sweep_level *lv, const ch
 /* sweep_server.c: the server's processes now (the managed one's, or the
  * external one's family when its pid is known): count written. */
 int sweep_server_family(struct sweep *w, pid_t *pids, int max);
+/* meta.json's record of which server measured: server_build (the managed
+ * installation: dir, daemon, sha256, version) and server_conf (the
+ * --server-conf lines), set into the object meta. */
+void sweep_server_meta(const struct sweep *w, json_t *meta);
+/* --append into w->out: 0 when its meta.json is of the same server (or
+ * says nothing of it), else -1 with err naming what differs (another
+ * build, other --server-conf lines). Only reads. */
+int sweep_server_same(const struct sweep *w, char *err, size_t errlen);
 
 /* sweep_level.c: one level of threads connections, however this sweep runs
  * one: over MPI ranks (each: their parts, sweep_ranks_free), a script's

@@ -95,6 +95,7 @@ int sweep_write_meta(struct sweep *w, const char *ended)
     /* the command that reproduces it: what the user set (the page shows it) */
     json_object_set_new(m.extra, "command",
                         meta_command_words(&w->o, w->script ? w->script : w->workload));
+    sweep_server_meta(w, m.extra);   /* which build, which extra settings */
     json_t *why = sweep_why_meta(w); /* what the collectors read, their files' columns */
     if (why)
         json_object_set_new(m.extra, "why", why);

@@ -44,7 +44,8 @@ const char *sweep_why_server_conf(const struct sweep *w)
     const char *why = w->cfg.why;
     if (why && !strcmp(why, "off"))
         return "";
-    if (!strcmp(w->s.ops->name, "pgsql") && !server_pg_has_library("pg_wait_sampling"))
+    if (!strcmp(w->s.ops->name, "pgsql") &&
+        !server_install_has_library(w->inst.daemon[0] ? &w->inst : NULL, "pg_wait_sampling"))
         return ""; /* not installed: the sampler reads pg_stat_activity instead */
     return why_server_conf(w->s.ops->name, w->cfg.waits);
 }

@@ -47,26 +47,27 @@ const struct help_env help_env_table[] = {
      "run sweep"},
     {"DBSCALE_PGBIN",
      "the PostgreSQL bin directory for throwaway servers (default: the newest "
-     "/usr/lib/postgresql/N/bin)",
-     "server sweep"},
+     "/usr/lib/postgresql/N/bin; --server-bin names another)",
+     "server sweep study"},
     {"DBSCALE_SERVER_DIR", "the throwaway server `dbscale server stop` stops", "server"},
     {"DBSCALE_SERVER_CACHE",
      "a directory only you can write, where a throwaway server's freshly made data directory is "
      "kept and copied for the next start in place of initdb or mariadb-install-db (the tests "
      "set it; unset: every start runs the tool)",
-     "server sweep"},
+     "server sweep study kernels"},
     {"DBSCALE_SYSFS_ROOT", "read the CPU topology from this copy of /sys (tests)",
      "sweep micro fs server"},
     {"DBSCALE_PARSE_ONLY",
      "set: a command line the verb's parser takes exits 0 there, before anything runs (the "
      "docs' commands are checked so)",
      NULL},
-    {"TMPDIR", "where a throwaway server's directory is made (default /tmp)", "server sweep"},
+    {"TMPDIR", "where a throwaway server's directory is made (default /tmp)", "server sweep study"},
     {"XDG_CACHE_HOME, HOME",
-     "where kernels keeps the initramfs and unpacked kernels it builds (XDG_CACHE_HOME/dbscale, "
-     "else ~/.cache/dbscale)",
-     "kernels"},
-    {"PATH", "where kernels finds qemu-system-x86_64 and a static busybox", "kernels"},
+     "where kernels (and a study in guests) keeps the initramfs and unpacked kernels it builds "
+     "(XDG_CACHE_HOME/dbscale, else ~/.cache/dbscale)",
+     "kernels study"},
+    {"PATH", "where kernels (and a study in guests) finds qemu-system-x86_64 and a static busybox",
+     "kernels study"},
 };
 const size_t help_env_n = sizeof help_env_table / sizeof help_env_table[0];
 

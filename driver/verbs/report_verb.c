@@ -13,6 +13,7 @@
 #include "verbs/study_page.h"
 #include "page/page_study.h"
 #include "results/studydir.h"
+#include "results/studyrec.h"
 #include "core/util.h"
 #include "verbs/verbs.h"
 
@@ -36,8 +37,8 @@ static void report_usage(FILE *f, const struct opts *o)
           "fetched) with the answer in words, the graphs, the tables, the warnings, the\n"
           "machine and the command that reproduces the study. With several directories,\n"
           "each later one is compared with the first; directories with a kernel.json are\n"
-          "also compared as kernel variants, and a `dbscale kernels` study directory stands\n"
-          "for its variants.\n\n",
+          "also compared as kernel variants, and a `dbscale study` or `dbscale kernels`\n"
+          "study directory stands for its variants.\n\n",
           f);
     opts_help(o, f);
 }
@@ -58,7 +59,7 @@ int report_main(int argc, char **argv)
         opts_free(&o);
         return EXIT_USAGE;
     }
-    /* a kernels study stands for its variants' directories */
+    /* a study (kernels or any) stands for its variants' directories */
     char *dirs[REPORT_MAXDIRS], **sub = NULL, *study = NULL;
     size_t nd = 0, nsub = 0, beyond = 0;
     for (int i = 0; i < npos; i++) {
@@ -66,6 +67,14 @@ int report_main(int argc, char **argv)
             warnx_("%s", err);
             opts_free(&o);
             return EXIT_USAGE;
+        }
+        if (!nsub) { /* a `dbscale study` directory: its study.json names them */
+            studydir_free(sub, nsub);
+            if (studyrec_variants(pos[i], &sub, &nsub, err, sizeof err) < 0) {
+                warnx_("%s", err);
+                opts_free(&o);
+                return EXIT_USAGE;
+            }
         }
         if (nsub && !study)
             study = pos[i];

@@ -22,6 +22,9 @@ static const struct optdef server_opts[] = {
     {"port", OPT_INT, "0", "TCP port on 127.0.0.1 (0 = pick a free one)", NULL, 0, 65535},
     {"cpus", OPT_STR, NULL, "CPU list the server runs on, e.g. 0, 0-1, 0,2"},
     {"conf", OPT_LIST, NULL, "extra server setting k=v (repeat for several)"},
+    {"server-bin", OPT_STR, NULL,
+     "start: the installation to run, a PostgreSQL bin directory (initdb, pg_ctl, postgres) or "
+     "a MariaDB basedir (mariadbd, mariadb-install-db) (default: the system's)"},
 };
 
 /* the table, for the man page and the completion (verb_table.c) */
@@ -50,21 +53,26 @@ static int verb_start(const struct opts *o, const char *engine)
         return EXIT_USAGE;
     }
     const char *cpus = opts_str(o, "cpus"), *dir = opts_str(o, "dir");
+    const char *bin = opts_str(o, "server-bin");
     char *conf = opts_lines(o, "conf"); /* one line per --conf */
     char err[2048];
+    struct server_install in;
     /* one check per option, so the message names it */
-    const char *bad = server_check_request(e, NULL, cpus, NULL, err, sizeof err) < 0   ? "--cpus"
-                      : server_check_request(e, dir, NULL, NULL, err, sizeof err) < 0  ? "--dir"
-                      : server_check_request(e, NULL, NULL, conf, err, sizeof err) < 0 ? "--conf"
-                                                                                       : NULL;
+    const char *bad =
+        bin && server_install_find(e, bin, &in, err, sizeof err) < 0     ? "--server-bin"
+        : server_check_request(e, NULL, cpus, NULL, err, sizeof err) < 0 ? "--cpus"
+        : server_check_request(e, dir, NULL, NULL, err, sizeof err) < 0  ? "--dir"
+        : server_check_request_from(e, bin ? &in : NULL, NULL, NULL, conf, err, sizeof err) < 0
+            ? "--conf"
+            : NULL;
     if (bad) {
         warnx_("server start: %s: %s", bad, err);
         free(conf);
         return EXIT_USAGE;
     }
     struct server s;
-    int rc = server_start(&s, (enum server_engine)e, dir, (int)opts_int(o, "port"), cpus, conf, err,
-                          sizeof err);
+    int rc = server_start_from(&s, (enum server_engine)e, bin ? &in : NULL, dir,
+                               (int)opts_int(o, "port"), cpus, conf, err, sizeof err);
     free(conf);
     if (rc < 0) {
         warnx_("server start %s: %s", engine, err);

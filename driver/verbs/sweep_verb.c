@@ -42,6 +42,7 @@ static const struct optdef sweep_extra[] = {
     {"server", OPT_CHOICE, "managed", "managed: a throwaway server started here; external: the one the connection options name", "managed|external"},
     {"server-pid", OPT_STR, "auto", "external server's process id, or auto (the process listening on the port)"},
     {"server-conf", OPT_LIST, NULL, "managed server: extra config line k=v (may be repeated)"},
+    {"server-bin", OPT_STR, NULL, "managed server: the installation to run, a PostgreSQL bin directory (initdb, pg_ctl, postgres) or a MariaDB basedir (mariadbd, mariadb-install-db) (default: the system's)"},
     {"prepare", OPT_BOOL, NULL, "create and load the tables first (default: on for managed, off for external)"},
     {"out", OPT_STR, NULL, "results directory, new or empty (default results/ENGINE-WORKLOAD-TIMESTAMP, made unique)"},
     {"append", OPT_BOOL, "off", "add this run to an --out that already holds results (earlier meta.json kept as meta.N.json)"},
@@ -325,12 +326,24 @@ static int check_options(struct sv *v)
     sysinfo_read(&w->facts);
     sweep_iso_now(w->started, sizeof w->started);
     w->managed = !strcmp(opts_str(&w->o, "server"), "managed");
+    const char *bin = opts_str(&w->o, "server-bin");
+    if (bin && !w->managed) {
+        fprintf(stderr, "dbscale sweep: --server-bin is the managed server's installation; with "
+                        "--server=external the connection options name the server\n");
+        return EXIT_USAGE;
+    }
     if (w->managed) {
-        /* a --server-conf the managed server refuses is bad input: say so
-         * (exit 2) before a results directory or a server exists */
-        char *conf = opts_lines(&w->o, "server-conf");
+        /* the installation, then a --server-conf its server refuses: bad
+         * input (exit 2) before a results directory or a server exists */
         enum server_engine e = (enum server_engine)server_engine_parse(w->s.ops->name);
-        int bad = server_check_request(e, NULL, NULL, conf, err, errlen) < 0;
+        if (server_install_find(e, bin, &w->inst, err, errlen) < 0) {
+            if (bin)
+                return say(v, EXIT_USAGE, "dbscale sweep: --server-bin: %s\n");
+            memset(&w->inst, 0, sizeof w->inst); /* none here: the start says so */
+        }
+        char *conf = opts_lines(&w->o, "server-conf");
+        int bad = server_check_request_from(e, w->inst.daemon[0] ? &w->inst : NULL, NULL, NULL,
+                                            conf, err, errlen) < 0;
         free(conf);
         if (bad)
             return say(v, EXIT_USAGE, "dbscale sweep: --server-conf: %s\n");
@@ -372,6 +385,9 @@ static int open_results(struct sv *v)
     kernelinfo_read(&v->kf);
     if (kernel_json_check(w->out, &v->kf, v->err, sizeof v->err) < 0)
         return say(v, EXIT_USAGE, "dbscale sweep: %s\n");
+    /* one server build and one set of extra settings per directory too */
+    if (append && sweep_server_same(w, v->err, sizeof v->err) < 0)
+        return say(v, EXIT_USAGE, "dbscale sweep: --append: %s\n");
     if (append && load_earlier_run(w, v->err, sizeof v->err) < 0)
         return say(v, EXIT_RUNTIME, "dbscale sweep: --append: %s\n");
     /* the first meta.json doubles as the check that the disk takes writes */
@@ -515,6 +531,7 @@ static void sv_free(struct sv *v)
     intervals_free(&w->iv);
     intervals_free(&w->iv_level);
     latcsv_free(&w->lat);
+    levels_free(&w->lvl);
     sweep_plan_free(&w->plan);
     free(w->online);
     oltp_setup_free(&w->s);

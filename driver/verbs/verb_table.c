@@ -31,6 +31,8 @@ const struct verb_info verb_table[] = {
     {"compare", "A B [C...] [options]", "relative-% table with significance marks"},
     {"report", "RESULTS... [options]", "one self-contained HTML page per study"},
     {"server", "start|stop ENGINE [options]", "throwaway local PostgreSQL or MariaDB"},
+    {"study", "[axes] [options] -- sweep|micro|fs ARGS",
+     "variants (builds, settings, kernels) interleaved, compared"},
     {"kernels", "[options] -- sweep|micro|fs ARGS", "boot kernel variants in qemu, compare them"},
 };
 const size_t verb_table_n = sizeof verb_table / sizeof verb_table[0];
@@ -112,7 +114,7 @@ struct optdef *verb_table_optdefs(const char *verb, size_t *n)
             {"micro", micro_verb_optdefs},     {"fs", fs_verb_optdefs},
             {"plot", plot_verb_optdefs},       {"compare", compare_verb_optdefs},
             {"report", report_verb_optdefs},   {"server", server_verb_optdefs},
-            {"kernels", kernels_verb_optdefs},
+            {"kernels", kernels_verb_optdefs}, {"study", study_verb_optdefs},
         };
         for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
             if (!strcmp(others[i].verb, verb)) {

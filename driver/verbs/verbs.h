@@ -27,7 +27,8 @@ int plot_main(int argc, char **argv);    /* plot_verb.c */
 int compare_main(int argc, char **argv); /* compare_verb.c */
 int server_main(int argc, char **argv);  /* server_verb.c */
 int report_main(int argc, char **argv);  /* report_verb.c */
-int kernels_main(int argc, char **argv); /* kernels_verb.c */
+int study_main(int argc, char **argv);   /* study_verb.c */
+int kernels_main(int argc, char **argv); /* study_verb.c: study with a guest always */
 
 /* The option tables the verbs parse, for the fuzzers (tests/fuzz/), which
  * must fuzz the real ones. oltp's is oltp_optdefs() (oltp.h). */
@@ -42,5 +43,6 @@ const struct optdef *fs_verb_optdefs(size_t *n);
 const struct optdef *micro_verb_optdefs(size_t *n);
 const struct optdef *server_verb_optdefs(size_t *n);
 const struct optdef *kernels_verb_optdefs(size_t *n);
+const struct optdef *study_verb_optdefs(size_t *n);
 
 #endif

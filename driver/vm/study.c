@@ -34,22 +34,27 @@
 
 void study_plan(struct study *s)
 {
-    s->nruns = s->repeats * s->nk * s->nb;
-    s->runs = xcalloc((size_t)s->nruns, sizeof *s->runs);
-    int i = 0;
-    for (int r = 0; r < s->repeats; r++)
-        for (int k = 0; k < s->nk; k++)
-            for (int b = 0; b < s->nb; b++, i++) {
-                struct study_run *u = &s->runs[i];
-                u->kernel = k, u->boot = b, u->repeat = r;
-                u->exit_code = -1;
-                u->boot_s = -1;
-                if (s->nb == 1 && !s->b[0].label[0])
-                    snprintf(u->variant, sizeof u->variant, "%s", s->k[k].label);
-                else
-                    snprintf(u->variant, sizeof u->variant, "%s.%s", s->k[k].label, s->b[b].label);
-                snprintf(u->id, sizeof u->id, "%s.r%d", u->variant, r + 1);
-            }
+    /* the engine's planner, over the two axes a kernels study has */
+    struct study_value *kv = xcalloc((size_t)s->nk, sizeof *kv);
+    struct study_value *bv = xcalloc((size_t)s->nb, sizeof *bv);
+    for (int k = 0; k < s->nk; k++) {
+        snprintf(kv[k].label, sizeof kv[k].label, "%s", s->k[k].label);
+        kv[k].index = k;
+    }
+    for (int b = 0; b < s->nb; b++) {
+        snprintf(bv[b].label, sizeof bv[b].label, "%s", s->b[b].label);
+        bv[b].index = b;
+    }
+    struct study_axis axes[2] = {{"kernel", kv, s->nk}, {"boot", bv, s->nb}};
+    char err[200];
+    int nv = 0;
+    struct study_variant *v = study_plan_variants(axes, 2, &nv, err, sizeof err);
+    s->runs = v ? study_plan_rounds(axes, 2, v, nv, s->repeats, &s->nruns) : NULL;
+    if (!v)
+        s->nruns = 0;
+    free(v);
+    free(kv);
+    free(bv);
 }
 
 /* s as a word a POSIX shell reads back verbatim. */
@@ -75,10 +80,11 @@ static void guest_path(struct sbuf *b, const char *p)
     sh_quote(b, g);
 }
 
-/* The boot's script, as OUT/.vm/RUN/run.sh: the command's lines prefixed
- * "| " (guest.h: they decide nothing), its exit code what the script exits. */
-static int write_script(const struct study *s, const struct study_run *u, int dirfd, char *err,
-                        size_t errlen)
+/* The boot's script, as OUT/.vm/RUN/run.sh: words run, the command's lines
+ * prefixed "| " (guest.h: they decide nothing), its exit code what the
+ * script exits. */
+static int write_script(const struct study *s, const struct study_run *u, char *const *words,
+                        int nwords, int append, int dirfd, char *err, size_t errlen)
 {
     struct sbuf b = {0};
     sbuf_printf(&b,
@@ -99,13 +105,13 @@ static int write_script(const struct study *s, const struct study_run *u, int di
     }
     sbuf_printf(&b, "{ ");
     guest_path(&b, s->exe);
-    for (int i = 0; i < s->ncmd; i++) {
+    for (int i = 0; i < nwords; i++) {
         sbuf_printf(&b, " ");
-        sh_quote(&b, s->cmd[i]);
+        sh_quote(&b, words[i]);
     }
     sbuf_printf(&b, " --out /run/dbscale/out");
     /* a sweep's later boots add their levels, numbered on (micro adds anyway) */
-    if (u->repeat > 0 && !strcmp(s->cmd[0], "sweep"))
+    if (append && nwords > 0 && !strcmp(words[0], "sweep"))
         sbuf_printf(&b, " --append");
     /* through a pipe, not the console's tty: the command prints the plain
      * line-per-level progress a log wants, not a line redrawn in place */
@@ -131,9 +137,9 @@ static void add_whole(char *buf, size_t len, size_t *n, const char *word, size_t
     *n += w;
 }
 
-int study_cmdline(const struct study *s, int i, char *buf, size_t len, char *err, size_t errlen)
+static int cmdline_of(const struct study *s, const struct study_run *u, char *buf, size_t len,
+                      char *err, size_t errlen)
 {
-    const struct study_run *u = &s->runs[i];
     const struct study_kernel *k = &s->k[u->kernel];
     const char *params = s->b[u->boot].params;
     if (len > STUDY_CMDLINE)
@@ -166,6 +172,11 @@ int study_cmdline(const struct study *s, int i, char *buf, size_t len, char *err
     if (params[0])
         add_whole(buf, len, &n, params, 0);
     return 0;
+}
+
+int study_cmdline(const struct study *s, int i, char *buf, size_t len, char *err, size_t errlen)
+{
+    return cmdline_of(s, &s->runs[i], buf, len, err, errlen);
 }
 
 /* The boot's directories: its script's (shared read-only), its variant's
@@ -237,14 +248,15 @@ static void outcome(struct study_run *u, const struct guest_result *r, int gr, i
     }
 }
 
-int study_run(struct study *s, int i, int echo)
+/* Boot u and run words in it. */
+static int boot_one(struct study *s, struct study_run *u, char *const *words, int nwords, int more,
+                    int echo)
 {
-    struct study_run *u = &s->runs[i];
     char append[STUDY_CMDLINE], name[160];
     struct boot_dirs d;
     if (open_dirs(s, u, &d, u->why, sizeof u->why) < 0 ||
-        write_script(s, u, d.vm, u->why, sizeof u->why) < 0 ||
-        study_cmdline(s, i, append, sizeof append, u->why, sizeof u->why) < 0) {
+        write_script(s, u, words, nwords, more, d.vm, u->why, sizeof u->why) < 0 ||
+        cmdline_of(s, u, append, sizeof append, u->why, sizeof u->why) < 0) {
         close_dirs(&d);
         u->status = RUN_FAILED;
         return -1;
@@ -287,6 +299,33 @@ int study_run(struct study *s, int i, int echo)
     close_dirs(&d);
     outcome(u, &r, gr, left, what);
     return u->status == RUN_OK ? 0 : -1;
+}
+
+int study_run(struct study *s, int i, int echo)
+{
+    return boot_one(s, &s->runs[i], s->cmd, s->ncmd, s->runs[i].repeat > 0, echo);
+}
+
+static int guest_run_hook(void *arg, struct study_run *u, char *const *words, int nwords,
+                          int append, int echo)
+{
+    return boot_one(arg, u, words, nwords, append, echo);
+}
+
+static int guest_record_hook(void *arg, const struct study_engine *e, char *err, size_t errlen)
+{
+    struct study *s = arg;
+    s->runs = e->runs; /* the engine's, as they stand */
+    s->nruns = e->nruns;
+    snprintf(s->started, sizeof s->started, "%s", e->started);
+    snprintf(s->ended, sizeof s->ended, "%s", e->ended);
+    return study_write(s, err, errlen);
+}
+
+struct study_backend study_guest_backend(struct study *s)
+{
+    return (struct study_backend){
+        .name = "guest", .arg = s, .run = guest_run_hook, .record = guest_record_hook};
 }
 
 static const char *status_name(enum study_status st)

@@ -1,8 +1,10 @@
 /*
- * study.h - a kernels study: kernels x boot variants x repeats, one guest
- * boot each, interleaved by repeat (A B C, A B C ...) as sweeps interleave,
- * every boot running the same dbscale command into its variant's results
- * directory, and OUT/kernels.json telling what ran, how, and how it ended.
+ * study.h - a study's guest backend: every run one qemu boot of its
+ * kernel with its boot variant's parameters (kernels x boot variants,
+ * times any host axis such as server settings), the run's dbscale command
+ * run inside into its variant's results directory, and OUT/kernels.json
+ * telling what ran, how, and how it ended. The engine (study/engine.h)
+ * decides which run goes when.
  *
  * The layout of OUT (the host's; a guest sees only its two shares):
  *   kernels.json      the study as the host saw it: kernels (path, sha256,
@@ -14,6 +16,8 @@
  *                     or KLABEL when there is one unnamed boot), filled by
  *                     the guest's own dbscale: the only place a guest writes
  *                     (shared mapped, cleaned after each boot: studyfd.h)
+ *   study.json        the engine's record (study/record.h): axes, every
+ *                     run's start time, the target's outcome
  *   console/RUN.log   each boot's whole console (never shared)
  *   .vm/RUN/run.sh    the script each boot ran (shared read-only)
  *   report.html       the page over every variant
@@ -23,9 +27,9 @@
 
 #include <stddef.h>
 
+#include "study/engine.h"
 #include "vm/kimage.h"
 
-#define STUDY_LABEL  32
 #define STUDY_MAXPIN 1024
 /* the x86 kernel's COMMAND_LINE_SIZE, with its NUL */
 #define STUDY_CMDLINE 2048
@@ -42,20 +46,8 @@ struct study_boot {
     char params[512];
 };
 
-enum study_status { RUN_PENDING, RUN_OK, RUN_FAILED, RUN_STOPPED };
-
-struct study_run {
-    int kernel, boot, repeat;
-    char variant[2 * STUDY_LABEL + 2];
-    char id[96]; /* VARIANT.rN: names the script's directory and the console log */
-    enum study_status status;
-    char why[640];
-    int exit_code;    /* the command's inside the guest, -1 when it did not finish */
-    char boot_id[40]; /* the guest kernel's boot_id, which the command's rows carry */
-    double seconds, boot_s;
-    int pinned;
-};
-
+/* A guest study's state: its kernels, boot variants and guest; its runs
+ * (study/plan.h's) are the engine's when the engine runs it. */
 struct study {
     struct study_kernel *k;
     int nk;
@@ -82,7 +74,8 @@ struct study {
     char started[32], ended[32];
 };
 
-/* The runs, interleaved by repeat, with their variant names. */
+/* The runs of a kernels x boots study, interleaved by repeat, with their
+ * variant names (study/plan.c's order and names). */
 void study_plan(struct study *s);
 /* The kernel command line of run i into buf (STUDY_CMDLINE): ours, then
  * the boot variant's parameters, whole. The host's facts the guest may
@@ -90,11 +83,15 @@ void study_plan(struct study *s);
  * when they fit and are left off when not, never cut: kernels.json holds
  * them all. 0, or -1 with err when ours and the variant's do not fit. */
 int study_cmdline(const struct study *s, int i, char *buf, size_t len, char *err, size_t errlen);
-/* Boot run i and wait for it; fills its status, why and figures. echo:
- * print the guest's own lines on stderr. 0, or -1 when the run failed or
- * was stopped (signals.h tells which). */
+/* Boot run i and wait for it, running s->cmd; fills its status, why and
+ * figures. echo: print the guest's own lines on stderr. 0, or -1 when the
+ * run failed or was stopped (signals.h tells which). */
 int study_run(struct study *s, int i, int echo);
 /* OUT/kernels.json, atomically. 0, or -1 with err. */
 int study_write(const struct study *s, char *err, size_t errlen);
+/* The engine's guest backend over s: a run boots its kernel with its boot
+ * variant's parameters and runs the run's words inside; the record is
+ * kernels.json. */
+struct study_backend study_guest_backend(struct study *s);
 
 #endif

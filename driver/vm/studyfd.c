@@ -25,6 +25,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "core/safefile.h"
+
 static int check_ours(int fd, const char *name, char *err, size_t errlen)
 {
     struct stat st;
@@ -92,29 +94,7 @@ int studyfd_sub(int dirfd, const char *name, char *err, size_t errlen)
 
 int studyfd_write(int dirfd, const char *name, const void *data, size_t len)
 {
-    char tmp[300];
-    if (snprintf(tmp, sizeof tmp, ".%s.%d.tmp", name, (int)getpid()) >= (int)sizeof tmp)
-        return -ENAMETOOLONG;
-    unlinkat(dirfd, tmp, 0); /* a stale one of this pid's */
-    int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return -errno;
-    const char *p = data;
-    int rc = 0;
-    while (len > 0 && rc == 0) {
-        ssize_t n = write(fd, p, len);
-        if (n < 0 && errno != EINTR)
-            rc = -errno;
-        else if (n > 0)
-            p += n, len -= (size_t)n;
-    }
-    if (close(fd) < 0 && rc == 0)
-        rc = -errno;
-    if (rc == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
-        rc = -errno;
-    if (rc < 0)
-        unlinkat(dirfd, tmp, 0);
-    return rc;
+    return file_write_at(dirfd, name, data, len);
 }
 
 const char *studyfd_share_model(int fd)
