@@ -180,8 +180,14 @@ int main(void)
 }
 C
 # the library objects: not main.o, nor dbscale-mpi's (main_mpi.o, mpi_*.o: MPI, a main)
-objs=$(find "$(dirname "$DBSCALE")/obj" -name '*.o' ! -name main.o ! -name main_mpi.o ! -name 'mpi_*.o')
+# whose source is still in the tree (a build directory older than a rename
+# keeps the old file's object, which would define its functions twice)
 inc=" -I$src"
+objs=
+for o in $(find "$(dirname "$DBSCALE")/obj" -name '*.o' ! -name main.o ! -name main_mpi.o ! -name 'mpi_*.o'); do
+    rel=${o#"$(dirname "$DBSCALE")/obj/"}
+    [ -e "$src/../${rel%.o}.c" ] && objs="$objs $o"
+done
 # the libraries the Makefile links, read from it so the two cannot drift
 pkgs=$(sed -n 's/^PKGS *:= *//p' "$(dirname "$src")/Makefile")
 [ -n "$pkgs" ] || fail "no PKGS line in the Makefile"
