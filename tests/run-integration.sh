@@ -4,7 +4,7 @@
 # anything else (fail). Set ONLY=name to run one.
 #
 # Most tests spend their time waiting (a server's start, a timeout they
-# provoke, a window), so they run IT_JOBS at a time (default 2). A test whose
+# provoke, a window), so they run IT_JOBS at a time (default 3). A test whose
 # header has the line
 #     # integration: alone
 # runs with no other test beside it: it changes what the whole machine sees
@@ -36,7 +36,7 @@
 # red (IT_HIDE=gnuplot make check).
 bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
-jobs=${IT_JOBS:-2}
+jobs=${IT_JOBS:-3}
 q=$(mktemp -d /tmp/dbscale-itq-XXXXXX) || exit 1
 beside=
 hide=

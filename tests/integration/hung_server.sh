@@ -1,5 +1,5 @@
 #!/bin/sh
-# integration: alone
+# integration: long
 # A hung server (SIGSTOPped) cannot hold `run` past its --time, nor past a
 # SIGINT: the replies missing at the deadline are given up, counted as
 # unfinished and the level is flagged disturbed (a stall). A transaction far

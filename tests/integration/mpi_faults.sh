@@ -1,5 +1,5 @@
 #!/bin/sh
-# integration: alone
+# integration: long
 # dbscale-mpi faults, against a real throwaway PostgreSQL: a rank that cannot
 # connect fails the whole run before the level, naming its rank and host; one
 # that leaves early does not leave the others waiting; a

@@ -73,9 +73,9 @@ static struct micro_config quick(void)
     struct micro_config c;
     micro_config_default(&c);
     c.dir = scratch;
-    c.warmup = 0.01;
+    c.warmup = 0.005;
     c.samples = 2;
-    c.interval = 0.02;
+    c.interval = 0.01;
     return c;
 }
 
