@@ -10,7 +10,11 @@
 # them all costs both tools CPU that a short run would charge to a few
 # transactions). The server's max_connections is raised to fit the largest count.
 # DBSCALE_ARGS: more options for dbscale's runs only (e.g. --client-sched=normal,
-# to see what the loops' SCHED_BATCH is worth).
+# to see what the loops' SCHED_BATCH is worth). ALT_ARGS: a second dbscale
+# run in every repeat with these options instead (e.g. --client-loops=100000,
+# a thread per connection), interleaved with the other two (the order
+# rotates) and paired with the same sysbench run: its rows are the engine's
+# name with ":alt" (mysql:alt), so one run compares two client policies.
 # Client CPU is user+sys of the whole client process (GNU time), divided by
 # the transactions it reports: the same ruler for every tool. Server CPU is
 # the server's own (and its reaped children's: PostgreSQL's backends) from
@@ -31,6 +35,7 @@ SIZE=${SIZE:-10000}
 PGBENCH=${PGBENCH:-1}
 LONG_TIME=${LONG_TIME:-$((TIME * 3))}
 DBSCALE_ARGS=${DBSCALE_ARGS:-}
+ALT_ARGS=${ALT_ARGS:-}
 # sysbench's and pgbench's windows open at once, cold backends and all, so
 # dbscale's does too here (the same ruler): --ramp-timeout=0 before the rest
 RAMP=--ramp-timeout=0
@@ -56,7 +61,7 @@ hz=$(getconf CLK_TCK)
 # measure TOOL ENGINE WORKLOAD THREADS REP -- command...: run it under GNU time,
 # record tps and client (and server) CPU per transaction
 measure() {
-    tool=$1 eng=$2 wl=$3 th=$4 rep=$5
+    tool=$1 m_eng=$2 wl=$3 th=$4 rep=$5
     shift 6
     s0=$(server_ticks)
     /usr/bin/time -f '%U %S' -o "$OUT/time" "$@" >"$OUT/out" 2>&1 || {
@@ -78,8 +83,8 @@ measure() {
     fair=$(sed -n 's|^ *events (avg/stddev): *\([0-9.]*\)/\([0-9.]*\).*|\1 \2|p' "$OUT/out" |
         awk '{ if ($1 > 0) printf "%.2f", $2 / $1; else print "nan" }')
     [ -n "$fair" ] || fair=nan
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu" "$srv" "$fair" >>"$RAW"
-    printf '  %-8s %-16s %4s threads rep %s %-9s %9s tps %8s us/txn client %8s server %5s events sd/mean\n' "$eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu" "$srv" "$fair"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m_eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu" "$srv" "$fair" >>"$RAW"
+    printf '  %-8s %-16s %4s threads rep %s %-9s %9s tps %8s us/txn client %8s server %5s events sd/mean\n' "$m_eng" "$wl" "$th" "$rep" "$tool" "$tps" "$cpu" "$srv" "$fair"
 }
 
 for eng in $ENGINES; do
@@ -99,13 +104,23 @@ for eng in $ENGINES; do
         for th in $THREADS; do
             rep=1
             while [ $rep -le "$REPEATS" ]; do
-                # alternate who goes first, so drift lands on both
-                if [ $((rep % 2)) -eq 1 ]; then order="dbscale sysbench"; else order="sysbench dbscale"; fi
+                # alternate who goes first, so drift lands on both (all three
+                # in turn with ALT_ARGS)
+                if [ -n "$ALT_ARGS" ]; then
+                    case $((rep % 3)) in
+                    1) order="dbscale alt sysbench" ;; 2) order="alt sysbench dbscale" ;;
+                    *) order="sysbench dbscale alt" ;;
+                    esac
+                elif [ $((rep % 2)) -eq 1 ]; then order="dbscale sysbench"; else order="sysbench dbscale"; fi
                 for tool in $order; do
                     if [ $tool = dbscale ]; then
                         measure dbscale "$eng" "$wl" "$th" "$rep" -- "$DBSCALE" run "$wl" $conn $data --threads="$th" --time="$(run_time "$th")" $RAMP $DBSCALE_ARGS
+                    elif [ $tool = alt ]; then
+                        measure dbscale "$eng:alt" "$wl" "$th" "$rep" -- "$DBSCALE" run "$wl" $conn $data --threads="$th" --time="$(run_time "$th")" $RAMP $ALT_ARGS
                     else
                         measure sysbench "$eng" "$wl" "$th" "$rep" -- sysbench "$wl" $conn $data --threads="$th" --time="$(run_time "$th")" run
+                        # the same run is the alternative's peer
+                        [ -z "$ALT_ARGS" ] || tail -n 1 "$RAW" | sed "s/^$eng\t/$eng:alt\t/" >>"$RAW"
                     fi
                 done
                 rep=$((rep + 1))
