@@ -25,7 +25,12 @@ int evloop_count(int configured, int ncpus, int conns)
          * waits its turn. Measured here (2 CPUs, oltp_read_only, 4
          * connections, PostgreSQL): 2 loops 3530 TPS and 134-143 us of
          * client CPU per transaction, 4 loops 3100 TPS and 163 us, 1 loop
-         * 2450-2530 TPS and 173-181 us. */
+         * 2450-2530 TPS and 173-181 us. A thread per connection (what
+         * sysbench does; --client-loops=1024) was measured against these
+         * loops at every point of engines x {point select, read-only,
+         * read-write} x {1..1024} connections, paired with sysbench
+         * (docs/performance.md, "How connections map to threads"): no
+         * better anywhere, so both engines keep the loops at every count. */
         nl = ncpus > 0 ? ncpus : (int)sysconf(_SC_NPROCESSORS_ONLN);
         if (nl < 1)
             nl = 1;

@@ -2,6 +2,10 @@
  * test_sched_policy.c - --client-sched as one number (the fewest connections
  * of a SCHED_BATCH loop) and what a loop thread gets from it: auto follows
  * the engine, and pacing; batch is every loop of two or more; normal none.
+ * And the mapping of connections to loop threads that the client bias
+ * benchmark chose (docs/performance.md, "How connections map to threads"):
+ * per engine and connection count on 2 client CPUs, how many loops, how
+ * many connections each, and which policy each runs.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -11,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "client/evloop.h"
 #include "engines/db.h"
 #include "core/sched_policy.h"
 
@@ -63,11 +68,47 @@ static void test_apply_loop(void **state)
     assert_int_equal(sched_getscheduler(0), SCHED_OTHER); /* the caller's own is untouched */
 }
 
+/* The default mapping, by engine and count, on 2 client CPUs: one loop per
+ * CPU (never more than connections) for both engines at every count: a
+ * thread per connection (--client-loops=1024) measured no better at any
+ * point of the matrix (MariaDB: lower TPS at 4-1024, more client CPU; PostgreSQL
+ * the same, and higher TPS at 1024 only by starving most connections).
+ * The loops of MariaDB's 4 connections (2 each) keep the normal policy, its
+ * 16 and more (8 and more each) run as SCHED_BATCH; PostgreSQL's from 2
+ * each. --client-loops still overrides the count. */
+static void test_mapping(void **state)
+{
+    (void)state;
+    static const int conns[] = {1, 4, 16, 64, 256, 1024};
+    static const struct {
+        const struct db_ops *ops;
+        int loops[6], per_loop[6], batch[6];
+    } want[] = {
+        {&db_mysql_ops, {1, 2, 2, 2, 2, 2}, {1, 2, 8, 32, 128, 512}, {0, 0, 1, 1, 1, 1}},
+        {&db_pgsql_ops, {1, 2, 2, 2, 2, 2}, {1, 2, 8, 32, 128, 512}, {0, 1, 1, 1, 1, 1}},
+    };
+    for (size_t e = 0; e < sizeof want / sizeof want[0]; e++)
+        for (int i = 0; i < 6; i++) {
+            int nl = evloop_count(0, 2, conns[i]);
+            int from = sched_policy_batch_from("auto", want[e].ops->batch_min_conns, 0);
+            assert_int_equal(nl, want[e].loops[i]);
+            assert_int_equal(conns[i] / nl, want[e].per_loop[i]);
+            assert_int_equal(conns[i] / nl >= from, want[e].batch[i]);
+            assert_int_equal(policy_of(from, conns[i] / nl),
+                             want[e].batch[i] ? SCHED_BATCH : SCHED_OTHER);
+        }
+    /* --client-loops overrides: a thread per connection when asked */
+    assert_int_equal(evloop_count(1024, 2, 16), 16);
+    assert_int_equal(evloop_count(4, 2, 16), 4);
+    assert_int_equal(evloop_count(0, 0, 1), 1); /* no CPU count: at least one */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_from),
         cmocka_unit_test(test_apply_loop),
+        cmocka_unit_test(test_mapping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
