@@ -1,13 +1,15 @@
 /*
  * verdict_points.c - B against A, point by point and figure by figure.
  *
- * The one idea: one family of tests for the whole grid. Every shared point
- * of every pair gets an effect per figure (the ratio of geometric means over
- * repeats, Welch's interval on the logs); the q-values come from
- * Benjamini-Hochberg over all of them together, so an A/A comparison of any
- * size marks next to nothing; each point is then classed against the
- * threshold. Where a figure's noise is even across the grid, its points
- * borrow the grid's estimate of it (stats/moderate.h) before the test.
+ * The one idea: one family of tests for each question's whole grid. Every
+ * shared point of every pair gets an effect per figure (the ratio of
+ * geometric means over repeats, Welch's interval on the logs); the q-values
+ * come from Benjamini-Hochberg over all of one question's points together
+ * (a later directory against the first: what `compare A B` asks), so an A/A
+ * comparison of any size marks next to nothing, whatever else is on the
+ * page; each point is then classed against the threshold. Where a figure's
+ * noise is even across the grid, its points borrow the grid's estimate of
+ * it (stats/moderate.h) before the test.
  *
  * The unit of replication is the repeat, or the boot where a point's repeats
  * ran in two boots or more (a kernels study's): each boot's median then.
@@ -129,32 +131,59 @@ static void add_point(struct verdict *v, size_t *cap, int pair, const struct cur
     stats_effect(a, na, b, nb, &eo, &q->e);
 }
 
-/* Moderate each figure's family where its noise is even; then one BH over
- * every tested point and figure, then the classes. */
-static void decide(struct verdict *v)
+/* The question point i answers: its B side's directory (each later
+ * directory against the first is one question, as `compare A B` asks it). */
+static int question(const struct verdict *v, size_t i)
 {
+    return v->pairs[v->pts[i].pair].db;
+}
+
+/* One question's points (those of directory dir) as a family: moderate each
+ * figure where its noise is even, then one BH over its tested points and
+ * figures, into q (NAN where untested). The page over a study asks several
+ * questions at once and each is answered as `compare A B` would answer it:
+ * another question's large real effects must not loosen this one's BH. */
+static void family(struct verdict *v, int dir, double *q)
+{
+    size_t *idx = xcalloc(v->npts + 1, sizeof *idx), n = 0;
+    for (size_t i = 0; i < v->npts; i++)
+        if (question(v, i) == dir)
+            idx[n++] = i;
     if (v->opt.moderate)
         for (int f = 0; f < VF_N; f++) {
-            size_t n = 0;
-            struct stats_effect *e = xcalloc(v->npts + 1, sizeof *e);
-            for (size_t i = 0; i < v->npts; i++)
-                if (v->pts[i].fig == (enum verdict_fig)f)
-                    e[n++] = v->pts[i].e;
-            struct stats_moderation m;
-            if (stats_moderate(e, n, 0, &m) == 0)
-                for (size_t i = 0, j = 0; i < v->npts; i++)
-                    if (v->pts[i].fig == (enum verdict_fig)f)
-                        v->pts[i].e = e[j++];
+            size_t m = 0;
+            struct stats_effect *e = xcalloc(n + 1, sizeof *e);
+            for (size_t j = 0; j < n; j++)
+                if (v->pts[idx[j]].fig == (enum verdict_fig)f)
+                    e[m++] = v->pts[idx[j]].e;
+            struct stats_moderation mod;
+            if (stats_moderate(e, m, 0, &mod) == 0)
+                for (size_t j = 0, k = 0; j < n; j++)
+                    if (v->pts[idx[j]].fig == (enum verdict_fig)f)
+                        v->pts[idx[j]].e = e[k++];
             free(e);
         }
-    double *p = xcalloc(v->npts + 1, sizeof *p), *q = xcalloc(v->npts + 1, sizeof *q);
-    for (size_t i = 0; i < v->npts; i++)
-        p[i] = v->pts[i].e.p; /* NAN: no test (one run a side, no spread) */
-    stats_bh(p, v->npts, q);
+    double *p = xcalloc(n + 1, sizeof *p), *qq = xcalloc(n + 1, sizeof *qq);
+    for (size_t j = 0; j < n; j++)
+        p[j] = v->pts[idx[j]].e.p; /* NAN: no test (one run a side, no spread) */
+    stats_bh(p, n, qq);
+    for (size_t j = 0; j < n; j++)
+        q[idx[j]] = qq[j];
+    free(p);
+    free(qq);
+    free(idx);
+}
+
+/* Each question's family, then the classes. */
+static void decide(struct verdict *v, const struct curves *cv)
+{
+    double *q = xcalloc(v->npts + 1, sizeof *q);
+    for (size_t d = 1; d < cv->ndirs; d++)
+        family(v, (int)d, q);
     v->tested = 0;
     for (size_t i = 0; i < v->npts; i++) {
         struct verdict_point *pt = &v->pts[i];
-        v->tested += !isnan(p[i]);
+        v->tested += !isnan(pt->e.p);
         struct stats_class_opt co = {.delta = v->opt.delta,
                                      .fdr = v->opt.fdr,
                                      .dir = pt->fig == VF_TPS ? STATS_HIGHER_BETTER
@@ -166,7 +195,6 @@ static void decide(struct verdict *v)
         pair->same += pt->v.cls == STATS_SAME;
         pair->undecided += pt->v.cls == STATS_INCONCLUSIVE;
     }
-    free(p);
     free(q);
 }
 
@@ -195,5 +223,5 @@ void verdict_points(struct verdict *v, const struct curves *cv)
                          b->n[t]);
         p->n = v->npts - p->first;
     }
-    decide(v);
+    decide(v, cv);
 }

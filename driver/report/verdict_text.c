@@ -100,7 +100,7 @@ void verdict_text(const struct verdict *v, const struct curves *cv, struct sbuf 
                     v->gate_why);
         sbuf_printf(out,
                     "  %zu tests over %zu points x figures; q-values: Benjamini-Hochberg at "
-                    "%.0f%% over all of them; the same: within %.0f%%\n",
+                    "%.0f%% over each directory's against the first; the same: within %.0f%%\n",
                     v->tested, v->npts, 100 * v->opt.fdr, 100 * v->opt.delta);
         class_lines(v, cv, STATS_WORSE, "worse", 10, out);
         class_lines(v, cv, STATS_BETTER, "better", 10, out);

@@ -494,6 +494,59 @@ static void test_held_idle(void **st)
     assert_float_equal(held_idle_of("h3"), 34, 1e-9);
 }
 
+/* Several directories are several questions, each answered as `compare A X`
+ * would answer it: a later directory's large real change (B, -30%) does not
+ * loosen the false-discovery control of an A/A one (C). C's points have the
+ * same q-values and classes against A whether B is given beside it or not. */
+static void test_questions(void **st)
+{
+    (void)st;
+    make_dir("qa", 2, 3, 1.0, 0.08, 0);
+    make_dir("qb", 2, 3, 0.7, 0.08, 0);
+    make_dir("qc", 2, 3, 1.0, 0.08, 0);
+    char pa[600], pb[600], pc[600];
+    dir_path(pa, sizeof pa, "qa");
+    dir_path(pb, sizeof pb, "qb");
+    dir_path(pc, sizeof pc, "qc");
+    char *three[3] = {pa, pb, pc}, *two[2] = {pa, pc};
+    struct curves cv3, cv2;
+    struct curves_log log3, log2;
+    struct verdict v3, v2;
+    char **paths[2] = {three, two};
+    struct curves *cvs[2] = {&cv3, &cv2};
+    struct curves_log *logs[2] = {&log3, &log2};
+    struct verdict *vs[2] = {&v3, &v2};
+    for (int k = 0; k < 2; k++) {
+        memset(cvs[k], 0, sizeof *cvs[k]);
+        memset(logs[k], 0, sizeof *logs[k]);
+        cvs[k]->log = logs[k];
+        assert_int_equal(curves_load(cvs[k], paths[k], k ? 2 : 3), 0);
+        curves_build(cvs[k]);
+        struct verdict_opt o;
+        verdict_opt_default(&o);
+        o.boot = 200;
+        verdict_build(cvs[k], &o, vs[k]);
+    }
+    assert_true(count(&v3, VF_TPS, STATS_WORSE) >= 1); /* B's change is found */
+    size_t seen = 0;
+    for (size_t i = 0; i < v3.npts; i++) {
+        const struct verdict_point *a = &v3.pts[i];
+        if (v3.pairs[a->pair].db != 2)
+            continue;
+        for (size_t j = 0; j < v2.npts; j++) {
+            const struct verdict_point *b = &v2.pts[j];
+            if (b->fig == a->fig && b->threads == a->threads) {
+                assert_true(a->v.cls == b->v.cls);
+                assert_true((isnan(a->v.q) && isnan(b->v.q)) || fabs(a->v.q - b->v.q) < 1e-12);
+                seen++;
+            }
+        }
+    }
+    assert_true(seen >= 16); /* 4 thread counts x 4 figures */
+    done(&cv3, &log3, &v3);
+    done(&cv2, &log2, &v2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -505,6 +558,7 @@ int main(void)
         cmocka_unit_test(test_one_knee),
         cmocka_unit_test(test_boots),
         cmocka_unit_test(test_held_idle),
+        cmocka_unit_test(test_questions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
