@@ -123,6 +123,12 @@ int study_record_write(const struct study_engine *e, char *err, size_t errlen)
     json_object_set_new(o, "variants", names);
     json_object_set_new(o, "runs", runs_json(e));
     json_object_set_new(o, "target", target_json(e));
+    return study_json_write(e->outfd, e->out, "study.json", o, err, errlen);
+}
+
+int study_json_write(int dirfd, const char *dir, const char *name, json_t *o, char *err,
+                     size_t errlen)
+{
     char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(o);
     int rc = -ENOMEM;
@@ -130,10 +136,10 @@ int study_record_write(const struct study_engine *e, char *err, size_t errlen)
         struct sbuf b = {0};
         sbuf_printf(&b, "%s\n", text);
         free(text);
-        rc = e->outfd < 0 ? -EBADF : file_write_at(e->outfd, "study.json", b.s, b.len);
+        rc = dirfd < 0 ? -EBADF : file_write_at(dirfd, name, b.s, b.len);
         sbuf_free(&b);
     }
     if (rc < 0)
-        snprintf(err, errlen, "%s/study.json: %s", e->out, strerror(-rc));
+        snprintf(err, errlen, "%s/%s: %s", dir, name, strerror(-rc));
     return rc < 0 ? -1 : 0;
 }

@@ -12,7 +12,15 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "study/engine.h"
+
+/* o as indented JSON with a final newline into dirfd/name, atomically (the
+ * study's records: study.json here, kernels.json in vm/); o is released. 0,
+ * or -1 with "DIR/NAME: reason" in err (dir names dirfd in it). */
+int study_json_write(int dirfd, const char *dir, const char *name, json_t *o, char *err,
+                     size_t errlen);
 
 /* OUT/study.json through e->outfd, atomically. 0, or -1 with err. */
 int study_record_write(const struct study_engine *e, char *err, size_t errlen);

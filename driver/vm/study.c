@@ -27,6 +27,7 @@
 
 #include <jansson.h>
 
+#include "study/record.h"
 #include "vm/guest.h"
 #include "vm/studyfd.h"
 #include "core/signals.h"
@@ -406,17 +407,5 @@ int study_write(const struct study *s, char *err, size_t errlen)
         json_array_append_new(variants, json_string(s->runs[i].variant));
     json_object_set_new(o, "variants", variants);
     json_object_set_new(o, "runs", runs_json(s));
-    char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(o);
-    int rc = -ENOMEM;
-    if (text) {
-        struct sbuf b = {0};
-        sbuf_printf(&b, "%s\n", text);
-        free(text);
-        rc = s->outfd < 0 ? -EBADF : studyfd_write(s->outfd, "kernels.json", b.s, b.len);
-        sbuf_free(&b);
-    }
-    if (rc < 0)
-        snprintf(err, errlen, "%s/kernels.json: %s", s->out, strerror(-rc));
-    return rc < 0 ? -1 : 0;
+    return study_json_write(s->outfd, s->out, "kernels.json", o, err, errlen);
 }
