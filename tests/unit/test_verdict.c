@@ -70,23 +70,40 @@ static void make_dir(const char *name, int cpus, int repeats, double scale, doub
     sweep(d, cpus, repeats, scale, cv, dist);
 }
 
-/* The verdict of B against A (directories under tmp). */
-static void judge(const char *a, const char *b, struct curves *cv, struct curves_log *log,
-                  struct verdict *v)
+/* Directories under tmp, loaded and built into cv. */
+static void load(char *const *names, size_t n, struct curves *cv, struct curves_log *log)
 {
-    char pa[600], pb[600];
-    dir_path(pa, sizeof pa, a);
-    dir_path(pb, sizeof pb, b);
-    char *paths[2] = {pa, pb};
+    char pa[4][600];
+    char *paths[4];
+    assert_true(n <= 4);
+    for (size_t i = 0; i < n; i++) {
+        dir_path(pa[i], sizeof pa[i], names[i]);
+        paths[i] = pa[i];
+    }
     memset(cv, 0, sizeof *cv);
     memset(log, 0, sizeof *log);
     cv->log = log;
-    assert_int_equal(curves_load(cv, paths, 2), 0);
+    assert_int_equal(curves_load(cv, paths, n), 0);
     curves_build(cv);
+}
+
+/* The verdict of every later directory against the first (under tmp). */
+static void judge_dirs(char *const *names, size_t n, struct curves *cv, struct curves_log *log,
+                       struct verdict *v)
+{
+    load(names, n, cv, log);
     struct verdict_opt o;
     verdict_opt_default(&o);
     o.boot = 200; /* the curve figures are not what these tests look at */
     verdict_build(cv, &o, v);
+}
+
+/* The verdict of B against A (directories under tmp). */
+static void judge(const char *a, const char *b, struct curves *cv, struct curves_log *log,
+                  struct verdict *v)
+{
+    char *names[2] = {(char *)a, (char *)b};
+    judge_dirs(names, 2, cv, log, v);
 }
 
 static void done(struct curves *cv, struct curves_log *log, struct verdict *v)
@@ -403,13 +420,10 @@ static void test_one_knee(void **st)
 {
     (void)st;
     make_dir("k", 2, 3, 1.0, 0.05, 0);
-    char d[600];
-    dir_path(d, sizeof d, "k");
-    char *paths[1] = {d};
-    struct curves_log log = {0};
-    struct curves cv = {.log = &log};
-    assert_int_equal(curves_load(&cv, paths, 1), 0);
-    curves_build(&cv);
+    char *names[1] = {"k"};
+    struct curves_log log;
+    struct curves cv;
+    load(names, 1, &cv, &log);
     assert_true(cv.nc == 1);
     struct curve c;
     curves_of_rows(cv.dirs[0].rs.rows, cv.dirs[0].rs.n, "smp", 2, &c);
@@ -463,13 +477,10 @@ static void held(const char *name, const char *server_cpus, int split)
 
 static double held_idle_of(const char *name)
 {
-    char d[600];
-    dir_path(d, sizeof d, name);
-    char *paths[1] = {d};
-    struct curves_log log = {0};
-    struct curves cv = {.log = &log};
-    assert_int_equal(curves_load(&cv, paths, 1), 0);
-    curves_build(&cv);
+    char *names[1] = {(char *)name};
+    struct curves_log log;
+    struct curves cv;
+    load(names, 1, &cv, &log);
     assert_true(cv.nc == 1);
     struct evidence ev;
     evidence_load(&ev, &cv);
@@ -504,29 +515,12 @@ static void test_questions(void **st)
     make_dir("qa", 2, 3, 1.0, 0.08, 0);
     make_dir("qb", 2, 3, 0.7, 0.08, 0);
     make_dir("qc", 2, 3, 1.0, 0.08, 0);
-    char pa[600], pb[600], pc[600];
-    dir_path(pa, sizeof pa, "qa");
-    dir_path(pb, sizeof pb, "qb");
-    dir_path(pc, sizeof pc, "qc");
-    char *three[3] = {pa, pb, pc}, *two[2] = {pa, pc};
+    char *three[3] = {"qa", "qb", "qc"}, *two[2] = {"qa", "qc"};
     struct curves cv3, cv2;
     struct curves_log log3, log2;
     struct verdict v3, v2;
-    char **paths[2] = {three, two};
-    struct curves *cvs[2] = {&cv3, &cv2};
-    struct curves_log *logs[2] = {&log3, &log2};
-    struct verdict *vs[2] = {&v3, &v2};
-    for (int k = 0; k < 2; k++) {
-        memset(cvs[k], 0, sizeof *cvs[k]);
-        memset(logs[k], 0, sizeof *logs[k]);
-        cvs[k]->log = logs[k];
-        assert_int_equal(curves_load(cvs[k], paths[k], k ? 2 : 3), 0);
-        curves_build(cvs[k]);
-        struct verdict_opt o;
-        verdict_opt_default(&o);
-        o.boot = 200;
-        verdict_build(cvs[k], &o, vs[k]);
-    }
+    judge_dirs(three, 3, &cv3, &log3, &v3);
+    judge_dirs(two, 2, &cv2, &log2, &v2);
     assert_true(count(&v3, VF_TPS, STATS_WORSE) >= 1); /* B's change is found */
     size_t seen = 0;
     for (size_t i = 0; i < v3.npts; i++) {
