@@ -1,5 +1,8 @@
 #!/bin/sh
-# integration: alone
+# integration: long
+# (in the shared part: qemu under TCG is two busy threads, as a loaded
+# neighbour is; nothing here asserts on time but bounds of 120 s per boot
+# that mean "it never happened", where a boot takes about 10 s alone)
 # dbscale kernels, as a kernel developer uses it, under qemu (TCG: no KVM
 # here). The kernel is a locally built one as far as dbscale can tell: a
 # copy of Debian's image whose release is edited to end in '+' (as every
