@@ -114,7 +114,9 @@ static void test_cpus(void **state)
     free(ids);
 }
 
-/* Every test, both modes, 1 and 2 tasks: work counted, or N/A with a reason. */
+/* Every test, 1 and 2 tasks as processes and 2 as threads: work counted, or
+ * N/A with a reason. (One thread in its host is the two-thread path with
+ * one slot; leaving it out takes a quarter of this list's points.) */
 static void test_every_test_counts(void **state)
 {
     (void)state;
@@ -124,7 +126,7 @@ static void test_every_test_counts(void **state)
         if (micro_tests[i]->hidden)
             continue;
         for (const char *m = "pt"; *m; m++)
-            for (int tasks = 1; tasks <= 2; tasks++) {
+            for (int tasks = *m == 't' ? 2 : 1; tasks <= 2; tasks++) {
                 struct micro_point p;
                 /* A loaded machine can hold a task off its CPU for a whole
                  * short sample: a point that counted nothing runs again, longer. */
