@@ -357,9 +357,10 @@ static void fill_none(struct limit_curve *lc)
     }
 }
 
-/* The client paces the server: a sleep after nearly every statement while
- * the client's CPUs are busy and the server's are not. */
-static void fill_shaped_pg(struct limit_curve *lc)
+/* A sleep after nearly every statement while the client's CPUs are busy and
+ * the server's are not, on PostgreSQL (limit_of's engine), whose backends
+ * sleep so under every client. */
+static void fill_sleepy(struct limit_curve *lc)
 {
     for (size_t t = 0; t < 4; t++) {
         double total = lc->c->n[t] / lc->c->x[t] * 1e6;
@@ -369,17 +370,12 @@ static void fill_shaped_pg(struct limit_curve *lc)
     }
 }
 
-/* The same figures on MariaDB, where a server thread sleeping after most
- * statements is the client's shape (limit.c's shaping). */
+/* The same figures on MariaDB: there the client paces the server (limit.c's
+ * shaping). */
 static void fill_shaped(struct limit_curve *lc)
 {
     lc->engine = "mysql";
-    for (size_t t = 0; t < 4; t++) {
-        double total = lc->c->n[t] / lc->c->x[t] * 1e6;
-        point(lc, t, 45, 0.3 * total, 0, 0, 0.3 * total, 30, 20, 0.7);
-        wps[t].voluntary_txn = 15;
-        lc->pt[t].stmts_txn = 16;
-    }
+    fill_sleepy(lc);
 }
 
 static void test_limits(void **st)
@@ -420,7 +416,7 @@ static void test_limits(void **st)
     assert_non_null(strstr(l[0].shaping, "slept 15.0 times a transaction of 16.0 statements"));
     assert_non_null(strstr(l[0].shaping, "the client may be shaping the server"));
     /* a PostgreSQL backend sleeps so under every client: no such claim */
-    limit_of(flat, 2, 0, fill_shaped_pg, l, &n);
+    limit_of(flat, 2, 0, fill_sleepy, l, &n);
     assert_string_equal(l[0].shaping, "");
     assert_int_not_equal(l[0].kind, LK_CLIENT);
 
