@@ -65,7 +65,7 @@ int main(int argc, char **argv)
         rc = sweep_mpi(argc - 1, argv + 1, &agreed);
     } else if (!strcmp(v, "prepare") || !strcmp(v, "cleanup")) {
         rc = rank == 0 ? oltp_main(v, argc - 1, argv + 1) : 0;
-        MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        ranks_mpi_bcast(&rc, 1, MPI_INT); /* the others wait for the load here */
     } else if (!strcmp(v, "--help") || !strcmp(v, "-h") || !strcmp(v, "help")) {
         if (rank == 0)
             usage(stdout);

@@ -83,7 +83,9 @@ static int slice(struct oltp_setup *s, int *threads, char *err, size_t errlen, v
     int bad = slice_mine(c, s, threads, err, errlen) < 0, any = 0;
     /* agreed by all, so a refusal ends every rank alike and rank 0's
      * message is printed before the job ends */
-    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    MPI_Request rq; /* every wait here without polling: ranks_mpi.h */
+    MPI_Iallreduce(&bad, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD, &rq);
+    ranks_mpi_done(&rq);
     if (any && !bad)
         snprintf(err, errlen, "another rank refused its share of the run");
     c->agreed = any;
@@ -99,7 +101,9 @@ char (*ranks_mpi_world(int *rank, int *nranks, char host[64]))[64]
     MPI_Get_processor_name(name, &len);
     snprintf(host, 64, "%.*s", len, name);
     char(*hosts)[64] = xcalloc((size_t)*nranks, sizeof *hosts);
-    MPI_Allgather(host, 64, MPI_CHAR, hosts, 64, MPI_CHAR, MPI_COMM_WORLD);
+    MPI_Request rq;
+    MPI_Iallgather(host, 64, MPI_CHAR, hosts, 64, MPI_CHAR, MPI_COMM_WORLD, &rq);
+    ranks_mpi_done(&rq);
     return hosts;
 }
 
@@ -116,10 +120,14 @@ int ranks_mpi_all_open(int rank, int nranks, const char *host, int ok, char *err
     if (!ok)
         snprintf(mine.msg, sizeof mine.msg, "%s", err);
     struct open_msg *all = rank == 0 ? xmalloc(sizeof *all * (size_t)nranks) : NULL;
-    MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
-               MPI_COMM_WORLD);
+    /* the others wait here while rank 0 opens its share (seconds at 1024) */
+    MPI_Request rq;
+    MPI_Igather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
+                MPI_COMM_WORLD, &rq);
+    ranks_mpi_done(&rq);
     int every = 0;
-    MPI_Allreduce(&ok, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    MPI_Iallreduce(&ok, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD, &rq);
+    ranks_mpi_done(&rq);
     if (rank == 0 && !every) {
         for (int r = 0; r < nranks; r++)
             if (!all[r].ok) {
@@ -227,7 +235,7 @@ static int reduce(struct level_result *r, int status, void *arg)
     *r = m;
     MPI_Request rq; /* non-blocking as the others' (collectives must match) */
     MPI_Ibcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
-    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    ranks_mpi_done(&rq);
     c->agreed = 1;
     free(all);
     free(mine);

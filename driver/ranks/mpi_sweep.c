@@ -55,7 +55,7 @@ struct ranks_sweep {
 
 static void bcast(struct cmd *m)
 {
-    MPI_Bcast(m, (int)sizeof *m, MPI_BYTE, 0, MPI_COMM_WORLD);
+    ranks_mpi_bcast(m, (int)sizeof *m, MPI_BYTE); /* a follower waits here between levels */
 }
 
 static void window_barrier(void *arg);
@@ -132,7 +132,7 @@ static int reduce_level(struct ranks_sweep *c, struct level_result *r, int statu
     if (c->rank != 0) {
         MPI_Send(mine, (int)sz, MPI_BYTE, 0, TAG_REPORT, MPI_COMM_WORLD);
         free(mine);
-        MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        ranks_mpi_bcast(&merged, 1, MPI_INT);
         return merged;
     }
     struct report **got = xcalloc((size_t)n, sizeof *got);
@@ -204,7 +204,7 @@ static int reduce_level(struct ranks_sweep *c, struct level_result *r, int statu
         free(per);
         free(pn);
         free(all);
-        MPI_Bcast(&merged, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        ranks_mpi_bcast(&merged, 1, MPI_INT);
     }
     sbuf_free(&missing);
     for (int k = 0; k < n; k++)

@@ -53,5 +53,11 @@ double ranks_mpi_mono_s(void);
 void ranks_mpi_nap(void);
 int ranks_mpi_wait(MPI_Request *rq, double secs);
 int ranks_mpi_barrier(double secs);
+/* Without a deadline but without polling: a request done (Open MPI's own
+ * waits spin, with sched_yield when ranks outnumber CPUs); a broadcast from
+ * rank 0, every rank calling it (non-blocking underneath: it matches only
+ * itself, never an MPI_Bcast). */
+void ranks_mpi_done(MPI_Request *rq);
+void ranks_mpi_bcast(void *buf, int count, MPI_Datatype type);
 
 #endif
