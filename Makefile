@@ -119,8 +119,10 @@ integration: $(B)/dbscale $(MPI_BIN)
 # (plain and under AddressSanitizer + UBSan), the ThreadSanitizer build, and
 # the integration tests against real throwaway servers.
 # The plain build uses every CPU; then the integration run starts, and the
-# sanitizer builds (which only the unit tests and asan_run / tsan_run need)
-# run beside its alone tests at the lowest priority, on the CPU those leave
+# unit tests' binaries and the sanitizer builds (which only the unit tests
+# and asan_run / tsan_run need; cpuset_hotplug, an alone test, runs
+# test_cpuset, built first) run beside its alone tests at the lowest
+# priority, on the CPU those leave
 # idle (about half of it in hung_server or mpi_faults: servers stopped on
 # purpose, timeouts waited out); the unit tests run after them, by themselves,
 # before the rest. tests/run-integration.sh (IT_BESIDE_ALONE, IT_BEFORE_POOL)
@@ -131,9 +133,9 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 UNIT_REST := $(filter-out %/test_micro,$(UNIT_BIN))
 check: deps
 	@$(MAKE) --no-print-directory format-check
-	@$(MAKE) --no-print-directory -j$(JOBS) all unit-bin
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(B)/tests/test_cpuset
 	@$(MAKE) --no-print-directory house
-	@IT_BESIDE_ALONE='$(MAKE) --no-print-directory -j$(JOBS) B=build/asan $(ASAN_FLAGS) build/asan/dbscale unit-bin && $(MAKE) --no-print-directory -j$(JOBS) tsan' \
+	@IT_BESIDE_ALONE='$(MAKE) --no-print-directory -j$(JOBS) unit-bin && $(MAKE) --no-print-directory -j$(JOBS) B=build/asan $(ASAN_FLAGS) build/asan/dbscale unit-bin && $(MAKE) --no-print-directory -j$(JOBS) tsan' \
 	    IT_BEFORE_POOL='sh tests/run-unit.sh --lists "$(UNIT_REST)" "$(UNIT_REST:$(B)/%=build/asan/%)" $(B)/tests/test_micro build/asan/tests/test_micro' \
 	    IT_STRICT=1 sh tests/run-integration.sh $(B)/dbscale
 

@@ -139,29 +139,37 @@ worker() {
 if [ -n "${IT_BESIDE_ALONE:-}" ]; then
     # a session of its own is an autogroup of its own (when the kernel has
     # them), whose nice 19 weighs against the tests' and the servers'
-    setsid -w sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 sh -c "$1"' \
-        sh "$IT_BESIDE_ALONE" >"$q/beside.log" 2>&1 </dev/null &
+    setsid -w sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; nice -n 19 sh -c "$1"
+        r=$?; date +%s >"$2"; exit $r' sh "$IT_BESIDE_ALONE" "$q/beside.end" >"$q/beside.log" 2>&1 </dev/null &
     beside=$!
 fi
+t0=$(date +%s)
 while read -r t; do
     run_one "$t"
 done <"$q/alone"
+t1=$(date +%s)
 if [ -n "$beside" ]; then
     wait "$beside"
     rc=$?
     beside=
     cat "$q/beside.log"
+    # the pool waits for builds that outlast the alone tests
+    echo "integration: the alone tests took $((t1 - t0)) s, the work beside them" \
+        "$(($(cat "$q/beside.end" 2>/dev/null || date +%s) - t0)) s"
     [ $rc -eq 0 ] || {
         echo "integration: IT_BESIDE_ALONE failed (exit $rc)"
         exit 1
     }
 fi
 if [ -n "${IT_BEFORE_POOL:-}" ]; then
+    t1=$(date +%s)
     sh -c "$IT_BEFORE_POOL" </dev/null || {
         echo "integration: IT_BEFORE_POOL failed (exit $?)"
         exit 1
     }
+    echo "integration: IT_BEFORE_POOL took $(($(date +%s) - t1)) s"
 fi
+t1=$(date +%s)
 i=0
 pids=
 while [ $i -lt "$jobs" ]; do
@@ -185,6 +193,7 @@ if [ -f "$q/outcomes" ]; then
         esac
     done <"$q/outcomes"
 fi
+echo "integration: the shared part took $(($(date +%s) - t1)) s at $jobs at a time"
 echo "integration: $pass passed, $failn failed, $skip skipped${failed:+ (failed:$failed)}${skipped:+ (skipped:$skipped)}"
 [ -z "$parts" ] || echo "integration: passed with a part skipped for the environment:$parts"
 [ $failn -eq 0 ]
