@@ -228,7 +228,6 @@ int level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_res
             if (p->cfg.time_s > 0)
                 atomic_store(&p->win.end, now + (uint64_t)(p->cfg.time_s * 1e9));
             atomic_store(&p->win.start, now);
-            atomic_fetch_add(&p->opened, 1);
             for (int i = 0; i < nl; i++) /* what the ramp held begins now */
                 loop_kick(&loops[i]);
         }

@@ -76,10 +76,6 @@ static void kicked(struct loop *l, uint64_t now)
     uint64_t v;
     if (read(l->kick, &v, sizeof v) < 0)
         return;
-    int o = atomic_load_explicit(&l->pool->opened, RLX);
-    if (o == l->opened)
-        return; /* a kick to look (the end, a stop), nothing to begin */
-    l->opened = o;
     for (int i = 0; i < l->n; i++) {
         struct conn *c = l->conns[i];
         if (c->on_timer && c->st == CS_BEGIN)
@@ -124,7 +120,6 @@ void loop_run(struct loop *l)
 {
     struct pool *p = l->pool;
     uint64_t now = now_ns();
-    l->opened = atomic_load_explicit(&p->opened, RLX);
     l->active = l->n;
     l->stall.progress_at = now;
     for (int i = 0; i < l->n; i++) {

@@ -131,9 +131,8 @@ struct loop {
     int ep;
     /* an eventfd in ep (data.ptr: the loop itself), -1 none: the window
      * opened after the ramp (loop_kick), so the connections it holds begin
-     * now rather than at their next poll; or, from the window's end on, a
-     * wake-up to look (loop.c): only a new pool->opened means the first */
-    int kick, opened;
+     * now rather than at their next poll */
+    int kick;
     struct conn **conns;
     int n, active, timers;
     struct window_stall stall; /* waiting: connections in CS_WAIT (client/window.h) */
@@ -164,8 +163,7 @@ struct pool {
     _Atomic int phase, running;
     uint64_t closed_ns;
     struct rusage closed_ru;
-    _Atomic int fatal;  /* a loop failed */
-    _Atomic int opened; /* windows opened by the ramp's end (the kicks that begin the held) */
+    _Atomic int fatal; /* a loop failed */
     _Atomic int give_up;
     int ramp;    /* this level's window waits for every connection's first (worker.h) */
     uint64_t t0; /* this level, monotonic ns */
