@@ -254,12 +254,6 @@ int level_keep_time(struct pool *p, struct loop *loops, int nl, struct level_res
         }
         if (all_joined(loops, nl))
             break;
-        /* the loops wait with no timeout when nothing of theirs is due
-         * (loop.c): from the end, a stop, a give-up or a fatal error on,
-         * each tick wakes them to see it */
-        if (window_ending(&p->win, now) || atomic_load(&p->give_up) || atomic_load(&p->fatal))
-            for (int i = 0; i < nl; i++)
-                loop_kick(&loops[i]);
         uint64_t wake = now + 20000000ull;
         if (!gated && warm_end < wake)
             wake = warm_end;

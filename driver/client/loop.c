@@ -10,8 +10,7 @@
  * over a thread per connection.
  *
  * A level ends on time: once the grace after the window's end or a stop
- * has passed (the first loop to see it raises give_up for all; the
- * level's clock kicks the loops from the end on, level.c),
+ * has passed (the first loop to see it raises give_up for all),
  * connections still waiting for a reply are dropped, so a hung server
  * cannot hold the loop. The same loop carries a script's connections
  * (lua/lloop.c), whose statements come from a source (conn_source); the
@@ -163,7 +162,7 @@ void loop_run(struct loop *l)
             conn_give_up_all(l);
             break;
         }
-        uint64_t timer = l->timers ? run_timers(l, now, end) : UINT64_MAX, wake = timer;
+        uint64_t wake = l->timers ? run_timers(l, now, end) : UINT64_MAX;
         if (l->active <= 0 || atomic_load_explicit(&p->fatal, RLX))
             break;
         uint64_t e = window_end_now(&p->win);
@@ -171,16 +170,11 @@ void loop_run(struct loop *l)
             wake = e;
         if (give_up < wake)
             wake = give_up;
-        /* No timer of this loop's own (arrivals, reconnect back-offs, the
-         * ramp's polls) and neither the window's end nor the give-up
-         * within 50 ms: wait with no timeout (evloop.h: a timer armed and
-         * cancelled at every wake-up costs CPU). What else could end the
-         * wait comes as a kick: the window's opening, and from the window's
-         * end, a stop, a give-up or a fatal error on, one every tick of
-         * the level's clock (level.c). Otherwise a stop or give-up is
-         * noticed within 50 ms even when nothing moves. */
-        uint64_t ns = l->runnable ? 0 : evloop_wait_ns(now, timer, wake, l->kick >= 0);
-        int n = evloop_wait(l->ep, evs, 64, ns);
+        /* a stop or give-up is noticed within 50 ms even when nothing moves */
+        uint64_t cap = now + 50000000ull;
+        if (wake > cap)
+            wake = cap;
+        int n = evloop_wait(l->ep, evs, 64, wake > now && !l->runnable ? wake - now : 0);
         if (n < 0 && errno != EINTR) {
             loop_fail(l, strerror(errno));
             break;

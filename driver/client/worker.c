@@ -191,6 +191,7 @@ static struct loop *start_loops(struct pool *p, int nl, int *abandoned, char *er
         loops[i].idx = i;
         loops[i].ep = loops[i].kick = -1;
     }
+    int ramps = pool_ramps(p);
     for (int i = 0; i < nl; i++) {
         loops[i].conns = xcalloc((size_t)p->threads, sizeof *loops[i].conns);
         hist_init(&loops[i].lat);
@@ -200,9 +201,8 @@ static struct loop *start_loops(struct pool *p, int nl, int *abandoned, char *er
             free_loops(loops, nl);
             return NULL;
         }
-        /* every loop: its wait has no timeout when nothing of its own is
-         * due (loop.c); without the eventfd it falls back to 50 ms waits */
-        add_kick(&loops[i]);
+        if (ramps) /* without one (no eventfd), a held connection waits for its poll */
+            add_kick(&loops[i]);
     }
     for (int i = 0; i < p->threads; i++) {
         struct loop *l = &loops[i % nl];

@@ -5,8 +5,7 @@
  * And the mapping of connections to loop threads that the client bias
  * benchmark chose (docs/performance.md, "How connections map to threads"):
  * per engine and connection count on 2 client CPUs, how many loops, how
- * many connections each, and which policy each runs. And how long a loop
- * waits: with no timeout only when nothing of its own is due.
+ * many connections each, and which policy each runs.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -104,35 +103,12 @@ static void test_mapping(void **state)
     assert_int_equal(evloop_count(0, 0, 1), 1); /* no CPU count: at least one */
 }
 
-/* evloop_wait_ns: no timer armed when the loop has none of its own and the
- * window's end is far (a kick brings the rest); a far timer of its own is
- * still waited for, at most 50 ms at a time (a reconnect back-off of 200 ms
- * waited for ever would never reconnect); near ones exactly. */
-static void test_wait_ns(void **state)
-{
-    (void)state;
-    const uint64_t ms = 1000000ull, now = 1000 * ms, none = UINT64_MAX;
-    assert_true(evloop_wait_ns(now, none, now + 4000 * ms, 1) == EVLOOP_FOREVER);
-    assert_true(evloop_wait_ns(now, none, none, 1) == EVLOOP_FOREVER);
-    /* no kick (no eventfd): the 50 ms cap */
-    assert_true(evloop_wait_ns(now, none, now + 4000 * ms, 0) == EVLOOP_CAP_NS);
-    /* a timer of its own, far or near */
-    assert_true(evloop_wait_ns(now, now + 200 * ms, now + 200 * ms, 1) == EVLOOP_CAP_NS);
-    assert_true(evloop_wait_ns(now, now + 3 * ms, now + 3 * ms, 1) == 3 * ms);
-    /* the window's end within 50 ms: exactly, timer or not */
-    assert_true(evloop_wait_ns(now, none, now + 7 * ms, 1) == 7 * ms);
-    /* due or past: do not wait */
-    assert_true(evloop_wait_ns(now, now, now, 1) == 0);
-    assert_true(evloop_wait_ns(now, none, now - ms, 1) == 0);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_from),
         cmocka_unit_test(test_apply_loop),
         cmocka_unit_test(test_mapping),
-        cmocka_unit_test(test_wait_ns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
