@@ -130,13 +130,12 @@ integration: $(B)/dbscale $(MPI_BIN)
 # so a test skipped for a tool the deps install is a failure, not a skip
 # (docs/testing.md, "Skips"; IT_HIDE=gnuplot make check shows it).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-UNIT_REST := $(filter-out %/test_micro,$(UNIT_BIN))
 check: deps
 	@$(MAKE) --no-print-directory format-check
 	@$(MAKE) --no-print-directory -j$(JOBS) all $(B)/tests/test_cpuset
 	@$(MAKE) --no-print-directory house
 	@IT_BESIDE_ALONE='$(MAKE) --no-print-directory -j$(JOBS) unit-bin && $(MAKE) --no-print-directory -j$(JOBS) B=build/asan $(ASAN_FLAGS) build/asan/dbscale unit-bin && $(MAKE) --no-print-directory -j$(JOBS) tsan' \
-	    IT_BEFORE_POOL='sh tests/run-unit.sh --lists "$(UNIT_REST)" "$(UNIT_REST:$(B)/%=build/asan/%)" $(B)/tests/test_micro build/asan/tests/test_micro' \
+	    IT_BEFORE_POOL='sh tests/run-unit.sh --lists "$(UNIT_BIN)" "$(UNIT_BIN:$(B)/%=build/asan/%)"' \
 	    IT_STRICT=1 sh tests/run-integration.sh $(B)/dbscale
 
 # The sanitizer build's flags, shared by asan, asan-check and check.
