@@ -52,6 +52,8 @@ uint64_t evloop_grace_ns(double grace_s, int stopped)
 int evloop_wait(int ep, struct epoll_event *evs, int max, uint64_t ns)
 {
     static _Atomic int no_pwait2;
+    if (ns == EVLOOP_FOREVER)
+        return epoll_wait(ep, evs, max, -1);
     struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
     if (!atomic_load_explicit(&no_pwait2, memory_order_relaxed)) {
         int n = epoll_pwait2(ep, evs, max, &ts, NULL);
@@ -61,4 +63,13 @@ int evloop_wait(int ep, struct epoll_event *evs, int max, uint64_t ns)
     }
     uint64_t ms = (ns + 999999) / 1000000;
     return epoll_wait(ep, evs, max, ms > 1000000 ? 1000000 : (int)ms);
+}
+
+uint64_t evloop_wait_ns(uint64_t now, uint64_t wake, int ticking)
+{
+    if (wake <= now)
+        return 0;
+    if (wake - now <= EVLOOP_TICK_NS)
+        return wake - now;
+    return ticking ? EVLOOP_FOREVER : EVLOOP_TICK_NS;
 }

@@ -22,7 +22,22 @@ int evloop_count(int configured, int ncpus, int conns);
 #define EVLOOP_NO_LIMIT (UINT64_MAX / 4) /* leaves room to add a start time */
 uint64_t evloop_grace_ns(double grace_s, int stopped);
 
-/* epoll_pwait2 for at most ns nanoseconds (0: only what is ready). */
+/* epoll_pwait2 for at most ns nanoseconds (0: only what is ready;
+ * EVLOOP_FOREVER: until an event, with no timeout at all). A wait with a
+ * timeout arms a kernel timer and cancels it at every wake-up, which
+ * sysbench's poll without one does not pay (docs/performance.md, "One
+ * connection"). */
+#define EVLOOP_FOREVER UINT64_MAX
 int evloop_wait(int ep, struct epoll_event *evs, int max, uint64_t ns);
+
+/* A loop looks at least every EVLOOP_TICK_NS even when nothing moves (a
+ * stop, the window's end, a give-up). With a tick (a periodic timerfd in
+ * its epoll, armed once a level) it waits for that with no timeout; only
+ * what is due sooner gets a timed wait. How long the loop waits at now
+ * for wake (the earliest of its own timers, the window's end and the
+ * give-up): 0 when due, wake - now when within a tick, else
+ * EVLOOP_FOREVER with a tick, or the tick's length without one. */
+#define EVLOOP_TICK_NS 50000000ull
+uint64_t evloop_wait_ns(uint64_t now, uint64_t wake, int ticking);
 
 #endif

@@ -82,6 +82,15 @@ static void kicked(struct loop *l, uint64_t now)
     }
 }
 
+/* The tick fired (client/evloop.h): read its count so that it waits for
+ * the next; the round that follows looks at the clock. */
+static void ticked(struct loop *l)
+{
+    uint64_t v;
+    if (read(l->tick, &v, sizeof v) < 0)
+        return; /* EAGAIN: another wait read it already */
+}
+
 void *loop_main(void *arg)
 {
     struct loop *l = arg;
@@ -170,11 +179,9 @@ void loop_run(struct loop *l)
             wake = e;
         if (give_up < wake)
             wake = give_up;
-        /* a stop or give-up is noticed within 50 ms even when nothing moves */
-        uint64_t cap = now + 50000000ull;
-        if (wake > cap)
-            wake = cap;
-        int n = evloop_wait(l->ep, evs, 64, wake > now && !l->runnable ? wake - now : 0);
+        /* a stop or give-up is noticed within a tick even when nothing moves */
+        uint64_t ns = l->runnable ? 0 : evloop_wait_ns(now, wake, l->tick >= 0);
+        int n = evloop_wait(l->ep, evs, 64, ns);
         if (n < 0 && errno != EINTR) {
             loop_fail(l, strerror(errno));
             break;
@@ -183,6 +190,10 @@ void loop_run(struct loop *l)
         for (int i = 0; i < n; i++) {
             if (evs[i].data.ptr == l) { /* the kick: the timers run next round */
                 kicked(l, now);
+                continue;
+            }
+            if (evs[i].data.ptr == &l->tick) { /* a look around, next round */
+                ticked(l);
                 continue;
             }
             struct conn *c = evs[i].data.ptr;

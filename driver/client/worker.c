@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -127,6 +128,8 @@ static void free_loops(struct loop *loops, int nl)
             close(loops[i].ep);
         if (loops[i].kick >= 0)
             close(loops[i].kick);
+        if (loops[i].tick >= 0)
+            close(loops[i].tick);
         free(loops[i].conns);
         free(loops[i].log);
     }
@@ -142,6 +145,21 @@ static void add_kick(struct loop *l)
     if (l->kick >= 0 && epoll_ctl(l->ep, EPOLL_CTL_ADD, l->kick, &ev) < 0) {
         close(l->kick);
         l->kick = -1;
+    }
+}
+
+/* The loop's tick (client/evloop.h), every EVLOOP_TICK_NS from now, in
+ * its epoll with &l->tick as the event's pointer. */
+static void add_tick(struct loop *l)
+{
+    l->tick = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    struct timespec t = {0, (long)EVLOOP_TICK_NS};
+    struct itimerspec its = {.it_interval = t, .it_value = t};
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &l->tick};
+    if (l->tick >= 0 && (timerfd_settime(l->tick, 0, &its, NULL) < 0 ||
+                         epoll_ctl(l->ep, EPOLL_CTL_ADD, l->tick, &ev) < 0)) {
+        close(l->tick);
+        l->tick = -1;
     }
 }
 
@@ -189,7 +207,7 @@ static struct loop *start_loops(struct pool *p, int nl, int *abandoned, char *er
     for (int i = 0; i < nl; i++) {
         loops[i].pool = p;
         loops[i].idx = i;
-        loops[i].ep = loops[i].kick = -1;
+        loops[i].ep = loops[i].kick = loops[i].tick = -1;
     }
     int ramps = pool_ramps(p);
     for (int i = 0; i < nl; i++) {
@@ -203,6 +221,7 @@ static struct loop *start_loops(struct pool *p, int nl, int *abandoned, char *er
         }
         if (ramps) /* without one (no eventfd), a held connection waits for its poll */
             add_kick(&loops[i]);
+        add_tick(&loops[i]);
     }
     for (int i = 0; i < p->threads; i++) {
         struct loop *l = &loops[i % nl];

@@ -5,7 +5,8 @@
  * And the mapping of connections to loop threads that the client bias
  * benchmark chose (docs/performance.md, "How connections map to threads"):
  * per engine and connection count on 2 client CPUs, how many loops, how
- * many connections each, and which policy each runs.
+ * many connections each, and which policy each runs. And how long a loop
+ * waits: with no timeout when nothing is due within its tick.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -13,6 +14,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "client/evloop.h"
@@ -103,12 +107,50 @@ static void test_mapping(void **state)
     assert_int_equal(evloop_count(0, 0, 1), 1); /* no CPU count: at least one */
 }
 
+/* evloop_wait_ns: with a tick, no timeout when nothing is due within it
+ * (a far timer of the loop's own, a reconnect back-off of 200 ms, is waited
+ * for a tick at a time, then exactly); without one, a tick at most; what
+ * is due within a tick, exactly; what is due, not at all. */
+static void test_wait_ns(void **state)
+{
+    (void)state;
+    const uint64_t ms = 1000000ull, now = 1000 * ms, none = UINT64_MAX;
+    assert_true(evloop_wait_ns(now, now + 4000 * ms, 1) == EVLOOP_FOREVER);
+    assert_true(evloop_wait_ns(now, none, 1) == EVLOOP_FOREVER);
+    assert_true(evloop_wait_ns(now, now + 200 * ms, 1) == EVLOOP_FOREVER);
+    assert_true(evloop_wait_ns(now + 160 * ms, now + 200 * ms, 1) == 40 * ms);
+    assert_true(evloop_wait_ns(now, now + 4000 * ms, 0) == EVLOOP_TICK_NS);
+    assert_true(evloop_wait_ns(now, none, 0) == EVLOOP_TICK_NS);
+    assert_true(evloop_wait_ns(now, now + EVLOOP_TICK_NS, 1) == EVLOOP_TICK_NS);
+    assert_true(evloop_wait_ns(now, now + 3 * ms, 1) == 3 * ms);
+    assert_true(evloop_wait_ns(now, now + 3 * ms, 0) == 3 * ms);
+    assert_true(evloop_wait_ns(now, now, 1) == 0);
+    assert_true(evloop_wait_ns(now, now - ms, 1) == 0);
+}
+
+/* EVLOOP_FOREVER waits for the event (a 5 ms timerfd, like a loop's tick)
+ * rather than return at once with nothing; 0 returns with nothing. */
+static void test_wait_forever(void **state)
+{
+    (void)state;
+    int ep = epoll_create1(0), tf = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK);
+    assert_true(ep >= 0 && tf >= 0);
+    struct itimerspec its = {.it_value = {0, 5000000}};
+    struct epoll_event ev = {.events = EPOLLIN}, evs[4];
+    assert_int_equal(epoll_ctl(ep, EPOLL_CTL_ADD, tf, &ev), 0);
+    assert_int_equal(evloop_wait(ep, evs, 4, 0), 0);
+    assert_int_equal(timerfd_settime(tf, 0, &its, NULL), 0);
+    assert_int_equal(evloop_wait(ep, evs, 4, EVLOOP_FOREVER), 1);
+    close(tf);
+    close(ep);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_batch_from),
-        cmocka_unit_test(test_apply_loop),
-        cmocka_unit_test(test_mapping),
+        cmocka_unit_test(test_batch_from),   cmocka_unit_test(test_apply_loop),
+        cmocka_unit_test(test_mapping),      cmocka_unit_test(test_wait_ns),
+        cmocka_unit_test(test_wait_forever),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
