@@ -15,6 +15,13 @@
 # a thread per connection), interleaved with the other two (the order
 # rotates) and paired with the same sysbench run: its rows are the engine's
 # name with ":alt" (mysql:alt), so one run compares two client policies.
+# SERVER_CPUS and CLIENT_CPUS (CPU lists, e.g. 0 and 1): the server held to the
+# first (dbscale server start --cpus) and every tool run under taskset on the
+# second. At few connections an unpinned run is bimodal in a VM (the client
+# and the server on one CPU or on two: 340-370 against 400-490 us of client
+# CPU a read-only transaction, for every tool), so its ratios compare
+# placements; pinned, they compare the tools (docs/performance.md, "One
+# connection").
 # Client CPU is user+sys of the whole client process (GNU time), divided by
 # the transactions it reports: the same ruler for every tool. Server CPU is
 # the server's own (and its reaped children's: PostgreSQL's backends) from
@@ -36,6 +43,10 @@ PGBENCH=${PGBENCH:-1}
 LONG_TIME=${LONG_TIME:-$((TIME * 3))}
 DBSCALE_ARGS=${DBSCALE_ARGS:-}
 ALT_ARGS=${ALT_ARGS:-}
+SERVER_CPUS=${SERVER_CPUS:-}
+CLIENT_CPUS=${CLIENT_CPUS:-}
+pin=
+[ -z "$CLIENT_CPUS" ] || pin="taskset -c $CLIENT_CPUS"
 # sysbench's and pgbench's windows open at once, cold backends and all, so
 # dbscale's does too here (the same ruler): --ramp-timeout=0 before the rest
 RAMP=--ramp-timeout=0
@@ -75,7 +86,7 @@ measure() {
     tool=$1 m_eng=$2 wl=$3 th=$4 rep=$5
     shift 6
     s0=$(server_ticks)
-    /usr/bin/time -f '%U %S' -o "$OUT/time" "$@" >"$OUT/out" 2>&1 || {
+    $pin /usr/bin/time -f '%U %S' -o "$OUT/time" "$@" >"$OUT/out" 2>&1 || {
         echo "bench: $tool failed:" >&2; tail -5 "$OUT/out" >&2; return 1; }
     sleep 0.2 # the backends of the connections just closed are reaped
     s1=$(server_ticks)
@@ -104,7 +115,7 @@ for eng in $ENGINES; do
     # (about 20), against a server-wide limit of 16382 by default
     more=
     [ "$eng" = mysql ] && more="--conf max_prepared_stmt_count=$((maxth * 40 + 16382))"
-    bench_server "$eng" --conf max_connections=$maxconn $more || exit 1
+    bench_server "$eng" --conf max_connections=$maxconn $more ${SERVER_CPUS:+--cpus=$SERVER_CPUS} || exit 1
     spid=$(sed -n 's/^pid=//p' "$DIR/state")
     data="--tables=$TABLES --table-size=$SIZE"
     "$DBSCALE" prepare oltp_read_write $conn $data >/dev/null || exit 1
