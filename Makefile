@@ -97,10 +97,19 @@ $(B)/obj/%.o: %.c
 	@echo "  CC  $<"
 	@$(CC) $(CFLAGS) -c -o $@ $<
 
-$(B)/tests/%: tests/unit/%.c $(LIB_OBJ)
+# The unit tests link the library objects from one archive, so each takes
+# only the members it needs: 66 links of every object were 54 CPU-s of the
+# plain unit-bin build (4 MB a binary), and more under the sanitizers.
+LIB_A := $(B)/libdbscale.a
+
+$(LIB_A): $(LIB_OBJ)
+	@echo "  AR  $@"
+	@rm -f $@ && ar rcs $@ $^
+
+$(B)/tests/%: tests/unit/%.c $(LIB_A)
 	@mkdir -p $(dir $@)
 	@echo "  LD  $@"
-	@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
+	@$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_A) $(LDLIBS) -lcmocka
 
 # Installs what is missing (root) or prints the apt-get line (not root).
 deps:
