@@ -73,3 +73,12 @@ uint64_t evloop_wait_ns(uint64_t now, uint64_t wake, int ticking)
         return wake - now;
     return ticking ? EVLOOP_FOREVER : EVLOOP_TICK_NS;
 }
+
+int evloop_ticks(int loops, int ncpus)
+{
+    if (ncpus <= 0)
+        ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (ncpus < 1)
+        ncpus = 1;
+    return loops <= EVLOOP_TICK_LOOPS_PER_CPU * ncpus;
+}

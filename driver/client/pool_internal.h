@@ -133,9 +133,9 @@ struct loop {
      * opened after the ramp (loop_kick), so the connections it holds begin
      * now rather than at their next poll */
     int kick;
-    /* a periodic timerfd in ep (data.ptr: &tick), -1 none: the loop waits
-     * with no timeout for it rather than arm a timer at every wait
-     * (client/evloop.h) */
+    /* a periodic timerfd in ep (data.ptr: &tick): the loop waits with no
+     * timeout for it rather than arm a timer at every wait; -1 none (many
+     * loops a CPU, evloop_ticks): timed waits (client/evloop.h) */
     int tick;
     struct conn **conns;
     int n, active, timers;

@@ -209,7 +209,7 @@ static struct loop *start_loops(struct pool *p, int nl, int *abandoned, char *er
         loops[i].idx = i;
         loops[i].ep = loops[i].kick = loops[i].tick = -1;
     }
-    int ramps = pool_ramps(p);
+    int ramps = pool_ramps(p), ticks = evloop_ticks(nl, p->client_ncpus);
     for (int i = 0; i < nl; i++) {
         loops[i].conns = xcalloc((size_t)p->threads, sizeof *loops[i].conns);
         hist_init(&loops[i].lat);
@@ -221,7 +221,8 @@ static struct loop *start_loops(struct pool *p, int nl, int *abandoned, char *er
         }
         if (ramps) /* without one (no eventfd), a held connection waits for its poll */
             add_kick(&loops[i]);
-        add_tick(&loops[i]);
+        if (ticks)
+            add_tick(&loops[i]);
     }
     for (int i = 0; i < p->threads; i++) {
         struct loop *l = &loops[i % nl];

@@ -128,6 +128,20 @@ static void test_wait_ns(void **state)
     assert_true(evloop_wait_ns(now, now - ms, 1) == 0);
 }
 
+/* Ticks for the default mapping (a loop a CPU) and a few loops a CPU;
+ * timed waits for a thread per connection at many connections. */
+static void test_ticks(void **state)
+{
+    (void)state;
+    assert_true(evloop_ticks(evloop_count(0, 2, 1), 2));
+    assert_true(evloop_ticks(evloop_count(0, 2, 1024), 2));
+    assert_true(evloop_ticks(evloop_count(0, 0, 1024), 0));
+    assert_true(evloop_ticks(8, 2));
+    assert_false(evloop_ticks(9, 2));
+    assert_false(evloop_ticks(evloop_count(1024, 2, 256), 2));
+    assert_true(evloop_ticks(1, 0)); /* no CPU count: the online ones, at least one */
+}
+
 /* EVLOOP_FOREVER waits for the event (a 5 ms timerfd, like a loop's tick)
  * rather than return at once with nothing; 0 returns with nothing. */
 static void test_wait_forever(void **state)
@@ -150,7 +164,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_from),   cmocka_unit_test(test_apply_loop),
         cmocka_unit_test(test_mapping),      cmocka_unit_test(test_wait_ns),
-        cmocka_unit_test(test_wait_forever),
+        cmocka_unit_test(test_wait_forever), cmocka_unit_test(test_ticks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
