@@ -88,7 +88,7 @@ static void ticked(struct loop *l)
 {
     uint64_t v;
     if (read(l->tick, &v, sizeof v) < 0)
-        return; /* EAGAIN: another wait read it already */
+        return; /* nothing new (only this loop reads it): the round looks anyway */
 }
 
 void *loop_main(void *arg)
