@@ -12,6 +12,14 @@
 #include <time.h>
 #include <unistd.h>
 
+/* ncpus, or every online CPU when 0 or less; never fewer than 1. */
+static int cpus_or_online(int ncpus)
+{
+    if (ncpus <= 0)
+        ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    return ncpus < 1 ? 1 : ncpus;
+}
+
 int evloop_count(int configured, int ncpus, int conns)
 {
     int nl = configured;
@@ -31,9 +39,7 @@ int evloop_count(int configured, int ncpus, int conns)
          * read-write} x {1..1024} connections, paired with sysbench
          * (docs/performance.md, "How connections map to threads"): no
          * better anywhere, so both engines keep the loops at every count. */
-        nl = ncpus > 0 ? ncpus : (int)sysconf(_SC_NPROCESSORS_ONLN);
-        if (nl < 1)
-            nl = 1;
+        nl = cpus_or_online(ncpus);
     }
     return nl > conns ? conns : nl;
 }
@@ -76,9 +82,5 @@ uint64_t evloop_wait_ns(uint64_t now, uint64_t wake, int ticking)
 
 int evloop_ticks(int loops, int ncpus)
 {
-    if (ncpus <= 0)
-        ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (ncpus < 1)
-        ncpus = 1;
-    return loops <= EVLOOP_TICK_LOOPS_PER_CPU * ncpus;
+    return loops <= EVLOOP_TICK_LOOPS_PER_CPU * cpus_or_online(ncpus);
 }
