@@ -143,33 +143,33 @@ if [ -n "${IT_BESIDE_ALONE:-}" ]; then
         r=$?; date +%s >"$2"; exit $r' sh "$IT_BESIDE_ALONE" "$q/beside.end" >"$q/beside.log" 2>&1 </dev/null &
     beside=$!
 fi
-t0=$(date +%s)
+alone_t0=$(date +%s)
 while read -r t; do
     run_one "$t"
 done <"$q/alone"
-t1=$(date +%s)
+alone_t1=$(date +%s)
 if [ -n "$beside" ]; then
     wait "$beside"
     rc=$?
     beside=
     cat "$q/beside.log"
     # the pool waits for builds that outlast the alone tests
-    echo "integration: the alone tests took $((t1 - t0)) s, the work beside them" \
-        "$(($(cat "$q/beside.end" 2>/dev/null || date +%s) - t0)) s"
+    echo "integration: the alone tests took $((alone_t1 - alone_t0)) s, the work beside them" \
+        "$(($(cat "$q/beside.end" 2>/dev/null || date +%s) - alone_t0)) s"
     [ $rc -eq 0 ] || {
         echo "integration: IT_BESIDE_ALONE failed (exit $rc)"
         exit 1
     }
 fi
 if [ -n "${IT_BEFORE_POOL:-}" ]; then
-    t1=$(date +%s)
+    unit_t0=$(date +%s)
     sh -c "$IT_BEFORE_POOL" </dev/null || {
         echo "integration: IT_BEFORE_POOL failed (exit $?)"
         exit 1
     }
-    echo "integration: IT_BEFORE_POOL took $(($(date +%s) - t1)) s"
+    echo "integration: IT_BEFORE_POOL took $(($(date +%s) - unit_t0)) s"
 fi
-t1=$(date +%s)
+pool_t0=$(date +%s)
 i=0
 pids=
 while [ $i -lt "$jobs" ]; do
@@ -193,7 +193,7 @@ if [ -f "$q/outcomes" ]; then
         esac
     done <"$q/outcomes"
 fi
-echo "integration: the shared part took $(($(date +%s) - t1)) s at $jobs at a time"
+echo "integration: the shared part took $(($(date +%s) - pool_t0)) s at $jobs at a time"
 echo "integration: $pass passed, $failn failed, $skip skipped${failed:+ (failed:$failed)}${skipped:+ (skipped:$skipped)}"
 [ -z "$parts" ] || echo "integration: passed with a part skipped for the environment:$parts"
 [ $failn -eq 0 ]
