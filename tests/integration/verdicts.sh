@@ -1,5 +1,6 @@
 #!/bin/sh
 # integration: alone
+# integration: quiet
 # verdicts.sh - the verdicts against a real PostgreSQL (one server, its
 # waits from pg_wait_sampling):
 #  1. a 1-row update (oltp_update_non_index, --table-size=1) over 1, 4, 16
