@@ -16,7 +16,7 @@
 #     # integration: quiet
 # reads how the server's held CPUs were shared: IT_BESIDE_ALONE is stopped
 # (SIGSTOP to its session) while it runs, since nice 19 does not keep the
-# builds off a server held to one CPU (verdicts: the server had 23-40% of its
+# builds off a server held to one CPU (verdicts: the server had 21-40% of its
 # CPU beside the sanitizer build in 6 runs, 84% without).
 #
 # make check hands this run two jobs of its own:
